@@ -1,0 +1,110 @@
+"""Card vocabulary shared by the engine, the wire and the client.
+
+A card is a value: two Red 7s are equal and interchangeable. Every card has a short
+code used on the wire and in logs (``R7``, ``GS``, ``B+2``, ``W``, ``W+4``...).
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import NamedTuple
+
+__all__ = ["COLORS", "Card", "Color", "InvalidCardError", "Rank", "all_cards"]
+
+
+class InvalidCardError(ValueError):
+    """A card code that names no card."""
+
+
+class Color(StrEnum):
+    """The four suits. Wild cards have no colour of their own."""
+
+    RED = "R"
+    YELLOW = "Y"
+    GREEN = "G"
+    BLUE = "B"
+
+
+COLORS: tuple[Color, ...] = (Color.RED, Color.YELLOW, Color.GREEN, Color.BLUE)
+
+
+class Rank(StrEnum):
+    """What is printed on a card. The values are the rank part of a card's code."""
+
+    ZERO = "0"
+    ONE = "1"
+    TWO = "2"
+    THREE = "3"
+    FOUR = "4"
+    FIVE = "5"
+    SIX = "6"
+    SEVEN = "7"
+    EIGHT = "8"
+    NINE = "9"
+    SKIP = "S"
+    REVERSE = "R"
+    DRAW_TWO = "+2"
+    WILD = "W"
+    WILD_DRAW_FOUR = "W+4"
+    SWAP_HANDS = "WSWAP"
+    SHUFFLE_HANDS = "WSHUF"
+    CUSTOM = "WCUST"
+    DANCE = "WDANCE"
+    CREEPER = "WCREEP"
+
+    @property
+    def is_wild(self) -> bool:
+        return self.value.startswith("W")
+
+    @property
+    def number(self) -> int | None:
+        """The face value of a number card, None for every other rank."""
+        return int(self.value) if self.value.isdigit() else None
+
+
+class Card(NamedTuple):
+    """One card: a coloured rank, or a wild rank with ``color`` None.
+
+    A NamedTuple rather than a dataclass: cards are compared and hashed in the engine's
+    hottest loops, and tuple equality runs in C.
+    """
+
+    color: Color | None
+    rank: Rank
+
+    @property
+    def code(self) -> str:
+        return self.rank.value if self.color is None else self.color.value + self.rank.value
+
+    @property
+    def is_wild(self) -> bool:
+        return self.color is None
+
+    @staticmethod
+    def parse(code: str) -> Card:
+        """The card a code names; raises InvalidCardError for anything else."""
+        try:
+            return _BY_CODE[code]
+        except (KeyError, TypeError):
+            raise InvalidCardError(f"{code!r} is not a card code") from None
+
+    def __str__(self) -> str:
+        return self.code
+
+
+def all_cards() -> tuple[Card, ...]:
+    """Every distinct card that exists in any supported deck."""
+    return tuple(_BY_CODE.values())
+
+
+def _build_registry() -> dict[str, Card]:
+    cards: list[Card] = []
+    for rank in Rank:
+        if rank.is_wild:
+            cards.append(Card(None, rank))
+        else:
+            cards.extend(Card(color, rank) for color in COLORS)
+    return {card.code: card for card in cards}
+
+
+_BY_CODE: dict[str, Card] = _build_registry()

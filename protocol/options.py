@@ -1,0 +1,142 @@
+"""The table configuration: which deck, how many seats, and every house rule and clock.
+
+A ``TableConfig`` validates itself on construction, so an engine or a table can never be
+built from a configuration that makes no sense. ``to_data`` / ``from_data`` give the
+plain form used on the wire and in snapshots.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields
+from enum import StrEnum
+from typing import Any
+
+__all__ = [
+    "MAX_SEATS",
+    "MIN_SEATS",
+    "ConfigError",
+    "CustomRule",
+    "DanceCheck",
+    "DeckName",
+    "Scoring",
+    "TableConfig",
+]
+
+MIN_SEATS = 2
+MAX_SEATS = 10
+
+
+class ConfigError(ValueError):
+    """A table configuration that cannot be played; the message says which field and why."""
+
+
+class DeckName(StrEnum):
+    CLASSIC = "classic"
+    MODERN_SWAP = "modern-swap"
+    MODERN_SHUFFLE = "modern-shuffle"
+    BTS = "bts"
+    MINECRAFT = "minecraft"
+
+
+class Scoring(StrEnum):
+    STANDARD = "standard"
+    LOWEST = "lowest"
+    ELIMINATION = "elimination"
+    TEAMS = "teams"
+
+
+class CustomRule(StrEnum):
+    """What a Wild Customizable does, chosen by the table before the match."""
+
+    PLAIN = "plain"
+    OTHERS_DRAW_TWO = "others-draw-two"
+    EXTRA_TURN = "extra-turn"
+
+
+class DanceCheck(StrEnum):
+    """How a Dancing Wild is answered: by sending the steps, or on the player's honour."""
+
+    STEPS = "steps"
+    HONOUR = "honour"
+
+
+@dataclass(frozen=True, slots=True)
+class TableConfig:
+    """Everything that makes one table's match what it is. Defaults follow the rule texts."""
+
+    deck: DeckName = DeckName.CLASSIC
+    seats: int = 4
+    target_score: int = 500
+    scoring: Scoring = Scoring.STANDARD
+    hand_size: int = 7
+    stack_draw_two: bool = False
+    skip_any: bool = False
+    wd4_bluff: bool = True
+    custom_wilds: int = 3
+    custom_rule: CustomRule = CustomRule.PLAIN
+    dance_check: DanceCheck = DanceCheck.STEPS
+    catch_grace_ms: int = 1500
+    false_catch_penalty: int = 0
+    turn_seconds: int = 60
+    decision_seconds: int = 15
+    dance_seconds: int = 15
+    round_pause_seconds: int = 10
+
+    def __post_init__(self) -> None:
+        for name, kind in (
+            ("deck", DeckName),
+            ("scoring", Scoring),
+            ("custom_rule", CustomRule),
+            ("dance_check", DanceCheck),
+        ):
+            value = getattr(self, name)
+            if not isinstance(value, kind):
+                try:
+                    object.__setattr__(self, name, kind(value))
+                except ValueError:
+                    choices = ", ".join(member.value for member in kind)
+                    raise ConfigError(f"{name} must be one of {choices}, not {value!r}") from None
+        for name in ("stack_draw_two", "skip_any", "wd4_bluff"):
+            if not isinstance(getattr(self, name), bool):
+                raise ConfigError(f"{name} must be true or false")
+        _check_int("seats", self.seats, MIN_SEATS, MAX_SEATS)
+        _check_int("target_score", self.target_score, 1, 100_000)
+        _check_int("hand_size", self.hand_size, 1, 15)
+        _check_int("custom_wilds", self.custom_wilds, 1, 3)
+        _check_int("catch_grace_ms", self.catch_grace_ms, 0, 60_000)
+        _check_int("false_catch_penalty", self.false_catch_penalty, 0, 10)
+        _check_int("turn_seconds", self.turn_seconds, 0, 3600)
+        _check_int("decision_seconds", self.decision_seconds, 1, 3600)
+        _check_int("dance_seconds", self.dance_seconds, 1, 3600)
+        _check_int("round_pause_seconds", self.round_pause_seconds, 0, 3600)
+        if self.scoring is Scoring.TEAMS and (self.seats < 4 or self.seats % 2):
+            raise ConfigError("teams scoring needs an even number of seats, at least 4")
+        # 112 cards dealt out must leave a draw pile and a first card.
+        if self.seats * self.hand_size > 100:
+            raise ConfigError(
+                f"{self.seats} seats of {self.hand_size} cards leave no draw pile; "
+                "use fewer seats or a smaller hand_size"
+            )
+
+    def to_data(self) -> dict[str, Any]:
+        """The plain form: strings, ints and bools only."""
+        data = asdict(self)
+        for key, value in data.items():
+            if isinstance(value, StrEnum):
+                data[key] = value.value
+        return data
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> TableConfig:
+        """Build from plain data. Unknown keys are refused: a typo must not pass silently."""
+        known = {field.name for field in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ConfigError(f"unknown table option(s): {', '.join(map(str, unknown))}")
+        return cls(**data)
+
+
+def _check_int(name: str, value: object, low: int, high: int) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ConfigError(f"{name} must be a whole number from {low} to {high}, not {value!r}")
