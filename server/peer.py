@@ -1,0 +1,37 @@
+"""The contract between the network shell and the tables: what a table sees of a client.
+
+A session (server/session.py) implements ``Peer``; the lobby and the tables only ever call
+``send`` and ``close`` on it. ``send`` never blocks: a peer whose outbox is full closes
+itself with the ``too-slow`` error, so a table never waits for a slow reader.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from protocol.errors import ErrorCode
+    from protocol.messages import Message
+
+__all__ = ["Peer"]
+
+
+class Peer(Protocol):
+    """What a table or the lobby sees of one client connection."""
+
+    peer_id: int
+    """Unique per connection for the life of the server."""
+    name: str
+    """The display name from the hello, already cleaned of control characters."""
+    address: str
+    """The remote IP address, for logs."""
+
+    def send(self, message: Message) -> None:
+        """Queue one message for the client. Never blocks.
+
+        A full outbox makes the session close itself with ``too-slow``; the caller does not
+        learn of it and must not care.
+        """
+
+    def close(self, code: ErrorCode, reason: str) -> None:
+        """Send a protocol error with ``code`` and ``reason``, then close the connection."""
