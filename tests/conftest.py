@@ -1,0 +1,24 @@
+"""Configuration shared by the whole test suite.
+
+Hypothesis profiles: ``ci`` is loaded when the ``CI`` environment variable is set (sized so
+the engine's state machine takes about a minute on two cores), ``dev`` otherwise (quick,
+for the edit-test loop). ``HYPOTHESIS_PROFILE`` names a profile explicitly and wins over
+both. Every profile runs without a deadline: the machines tests run on vary too much for
+per-example timing to mean anything.
+
+``tests/bench`` holds benchmarks, which measure and print but never assert; pytest must
+not collect them.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import settings
+
+collect_ignore = ["bench"]
+
+settings.register_profile("ci", max_examples=150, stateful_step_count=120, deadline=None)
+settings.register_profile("dev", max_examples=25, stateful_step_count=60, deadline=None)
+_default = "ci" if os.environ.get("CI") else "dev"
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or _default)
