@@ -1,0 +1,409 @@
+"""Bot strategies: pure functions from the view the server sent to one command.
+
+A strategy never learns the rules from anywhere but the view: the server lists every
+command this seat may send right now in ``view["legal"]`` (plain command maps, fully
+expanded: each wild colour, each target, the ``uno`` variant of a play). A strategy picks
+one of them, or None when this seat has nothing it wants to do. Nothing here does I/O,
+reads a clock or imports trio; the server's away seats call :func:`choose` directly.
+
+Knobs make a bot human-like or adversarial for tests: how long it thinks (used by the
+runner, not here), how often it forgets UNO, whether it catches others, how it answers a
+Wild Draw Four, and whether it dances correctly.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from protocol.cards import COLORS, Card, Color, InvalidCardError, Rank
+
+__all__ = [
+    "STRATEGIES",
+    "Knobs",
+    "UnknownStrategyError",
+    "choose",
+    "guilt_probability",
+]
+
+Command = dict[str, Any]
+
+CHALLENGE_MODES = ("auto", "always", "never")
+DANCE_MODES = ("auto", "correct", "wrong", "refuse")
+
+
+class UnknownStrategyError(ValueError):
+    """The caller named a strategy that does not exist."""
+
+
+@dataclass(frozen=True, slots=True)
+class Knobs:
+    """How a bot behaves beyond its strategy. The defaults make a prompt, honest player.
+
+    ``think_ms`` is the range a runner waits before each command of its own turn;
+    ``forget_uno`` the probability of not declaring UNO when a play leaves one card (and of
+    not calling late once exposed); ``catch`` whether to catch exposed opponents, after
+    ``catch_delay_ms`` of reaction time (the runner waits it); ``challenge`` is ``auto``
+    (the strategy decides), ``always`` or ``never``; ``dance`` is ``auto``, ``correct``,
+    ``wrong`` (sends a wrong sequence) or ``refuse``.
+    """
+
+    think_ms: tuple[int, int] = (0, 0)
+    forget_uno: float = 0.0
+    catch: bool = True
+    catch_delay_ms: int = 0
+    challenge: str = "auto"
+    dance: str = "auto"
+
+    def __post_init__(self) -> None:
+        low, high = self.think_ms
+        if not 0 <= low <= high:
+            raise ValueError(f"think_ms must be a range 0 <= low <= high, not {self.think_ms}")
+        if not 0.0 <= self.forget_uno <= 1.0:
+            raise ValueError("forget_uno is a probability from 0 to 1")
+        if self.catch_delay_ms < 0:
+            raise ValueError("catch_delay_ms cannot be negative")
+        if self.challenge not in CHALLENGE_MODES:
+            raise ValueError(f"challenge must be one of {', '.join(CHALLENGE_MODES)}")
+        if self.dance not in DANCE_MODES:
+            raise ValueError(f"dance must be one of {', '.join(DANCE_MODES)}")
+
+
+DEFAULT_KNOBS = Knobs()
+
+
+def choose(
+    view: Mapping[str, Any],
+    rng: random.Random,
+    strategy: str = "basic",
+    knobs: Knobs | None = None,
+) -> Command | None:
+    """One command map from ``view["legal"]`` for this seat, or None if it has nothing to do.
+
+    The result is a copy of one entry of the legal list, except for a deliberately wrong
+    dance (knob ``dance="wrong"``), which changes the steps of a legal dance command.
+    """
+    try:
+        pick = STRATEGIES[strategy]
+    except KeyError:
+        names = ", ".join(sorted(STRATEGIES))
+        raise UnknownStrategyError(f"no strategy {strategy!r}; choose from {names}") from None
+    knobs = knobs or DEFAULT_KNOBS
+    legal = [dict(command) for command in view.get("legal") or () if isinstance(command, Mapping)]
+    legal = _apply_knobs(legal, view, rng, knobs)
+    if not legal:
+        return None
+    command = pick(legal, view, rng, knobs)
+    if command is not None and command.get("type") == "dance" and knobs.dance == "wrong":
+        command = _spoil_dance(command, rng)
+    return command
+
+
+# -- knobs shared by every strategy ---------------------------------------------------------
+
+
+def _apply_knobs(
+    legal: list[Command], view: Mapping[str, Any], rng: random.Random, knobs: Knobs
+) -> list[Command]:
+    """Remove what the knobs forbid: catches, one side of a challenge, one way to dance."""
+    if not knobs.catch:
+        legal = [c for c in legal if c.get("type") != "catch"]
+    if knobs.challenge != "auto" and _has(legal, "challenge"):
+        unwanted = "accept" if knobs.challenge == "always" else "challenge"
+        legal = [c for c in legal if c.get("type") != unwanted]
+    if knobs.dance in ("correct", "wrong") and _has(legal, "dance"):
+        legal = [c for c in legal if c.get("type") != "refuse-dance"]
+    elif knobs.dance == "refuse" and _has(legal, "refuse-dance"):
+        legal = [c for c in legal if c.get("type") != "dance"]
+    if knobs.forget_uno > 0.0 and _forgets(legal, rng, knobs):
+        legal = _without_uno(legal)
+    return legal
+
+
+def _forgets(legal: list[Command], rng: random.Random, knobs: Knobs) -> bool:
+    declares = any(c.get("type") == "call-uno" or c.get("uno") for c in legal)
+    return declares and rng.random() < knobs.forget_uno
+
+
+def _without_uno(legal: list[Command]) -> list[Command]:
+    """Drop every way of declaring UNO, keeping a plain play for each card."""
+    kept: list[Command] = []
+    for command in legal:
+        if command.get("type") == "call-uno":
+            continue
+        if command.get("uno"):
+            plain = {k: v for k, v in command.items() if k != "uno"}
+            if plain not in legal and plain not in kept:
+                kept.append(plain)
+            continue
+        kept.append(command)
+    return kept
+
+
+def _spoil_dance(command: Command, rng: random.Random) -> Command:
+    """The same dance command with a sequence that is certainly wrong."""
+    steps = list(command.get("steps") or [])
+    arrows = ["up", "down", "left", "right"]
+    if not steps:
+        steps = [rng.choice(arrows)]
+    else:
+        index = rng.randrange(len(steps))
+        steps[index] = rng.choice([a for a in arrows if a != steps[index]])
+    return {**command, "steps": steps}
+
+
+# -- the random strategy ---------------------------------------------------------------------
+
+
+def _random(
+    legal: list[Command], view: Mapping[str, Any], rng: random.Random, knobs: Knobs
+) -> Command | None:
+    """Uniform over the legal commands."""
+    return rng.choice(legal)
+
+
+# -- the basic strategy ----------------------------------------------------------------------
+
+# Points a card is worth at the end of a round (ruling 2); the basic bot sheds the costly
+# ones first when it has a choice within a colour.
+_POINTS: dict[Rank, int] = {
+    Rank.SKIP: 20,
+    Rank.REVERSE: 20,
+    Rank.DRAW_TWO: 20,
+    Rank.SWAP_HANDS: 40,
+    Rank.SHUFFLE_HANDS: 40,
+    Rank.CUSTOM: 40,
+}
+
+
+def card_points(card: Card) -> int:
+    """What a card counts at the end of a round."""
+    number = card.rank.number
+    if number is not None:
+        return number
+    return _POINTS.get(card.rank, 50)
+
+
+def _basic(
+    legal: list[Command], view: Mapping[str, Any], rng: random.Random, knobs: Knobs
+) -> Command | None:
+    """A sensible player; see the module docstring of docs/bots.md for the reasoning."""
+    by_type: dict[str, list[Command]] = {}
+    for command in legal:
+        by_type.setdefault(str(command.get("type")), []).append(command)
+    hand = _hand(view)
+
+    # Catching an exposed opponent costs nothing and the window is short: do it first.
+    if "catch" in by_type:
+        counts = _counts(view)
+        return min(by_type["catch"], key=lambda c: counts.get(c.get("target"), 99))
+    if "call-uno" in by_type and "play" not in by_type:
+        return by_type["call-uno"][0]
+    if "challenge" in by_type or "accept" in by_type:
+        return _answer_draw_four(by_type, view, hand)
+    if "dance" in by_type:
+        return by_type["dance"][0]
+    if "refuse-dance" in by_type:
+        return by_type["refuse-dance"][0]
+    if "choose-color" in by_type:
+        return _best_wild_variant(by_type["choose-color"], view, hand, without=None)
+    if "play" in by_type:
+        return _best_play(by_type["play"], view, hand, rng)
+    if "draw" in by_type:
+        return by_type["draw"][0]
+    if "pass" in by_type:
+        return by_type["pass"][0]
+    # Anything newer than this strategy knows: better to act than to stall the table.
+    return rng.choice(legal)
+
+
+def _best_play(
+    plays: list[Command], view: Mapping[str, Any], hand: list[Card], rng: random.Random
+) -> Command:
+    """Colour before number, wilds held back, Wild Draw Four only when honest."""
+    cards: dict[str, Card] = {}
+    for command in plays:
+        card = _card(command.get("card"))
+        if card is not None:
+            cards[str(command.get("card"))] = card
+    in_force = _color_in_force(view)
+    coloured = [c for c in plays if _is_coloured(cards.get(str(c.get("card"))))]
+    wilds = [c for c in plays if not _is_coloured(cards.get(str(c.get("card"))))]
+
+    candidates: list[Command]
+    if coloured:
+        same_colour = [c for c in coloured if cards[str(c["card"])].color == in_force]
+        if same_colour:
+            best = max(card_points(cards[str(c["card"])]) for c in same_colour)
+            candidates = [c for c in same_colour if card_points(cards[str(c["card"])]) == best]
+        else:
+            # Switching colour on a number or symbol: go to the colour held most.
+            held: Counter[Color | None] = Counter(card.color for card in hand if card.color)
+            best = max(held.get(cards[str(c["card"])].color, 0) for c in coloured)
+            candidates = [c for c in coloured if held.get(cards[str(c["card"])].color, 0) == best]
+    else:
+        honest = [c for c in wilds if not _is_bluff(cards.get(str(c.get("card"))), hand, in_force)]
+        pool = honest or wilds
+        plain = [c for c in pool if cards.get(str(c.get("card")), _WD4).rank != Rank.WILD_DRAW_FOUR]
+        candidates = plain or pool
+        chosen_card = candidates[0].get("card")
+        candidates = [c for c in candidates if c.get("card") == chosen_card]
+        candidates = _best_wild_variants(candidates, view, hand)
+    declaring = [c for c in candidates if c.get("uno")]
+    candidates = declaring or candidates
+    targeted = [c for c in candidates if c.get("target") is not None]
+    if targeted:
+        counts = _counts(view)
+        fewest = min(counts.get(c["target"], 99) for c in targeted)
+        candidates = [c for c in targeted if counts.get(c["target"], 99) == fewest]
+    return rng.choice(candidates)
+
+
+_WD4 = Card(None, Rank.WILD_DRAW_FOUR)
+
+
+def _is_coloured(card: Card | None) -> bool:
+    return card is not None and card.color is not None
+
+
+def _is_bluff(card: Card | None, hand: list[Card], in_force: Color | None) -> bool:
+    """A Wild Draw Four while holding a card of the colour in force (ruling 6)."""
+    if card is None or card.rank != Rank.WILD_DRAW_FOUR or in_force is None:
+        return False
+    return any(held.color == in_force for held in hand)
+
+
+def _best_wild_variants(
+    variants: list[Command], view: Mapping[str, Any], hand: list[Card]
+) -> list[Command]:
+    """Of the colour variants of one wild, those naming the colour held most."""
+    colour = _favourite_colour(hand, without=_card(variants[0].get("card")))
+    matching = [c for c in variants if c.get("color") == colour.value]
+    return matching or variants
+
+
+def _best_wild_variant(
+    variants: list[Command], view: Mapping[str, Any], hand: list[Card], without: Card | None
+) -> Command:
+    colour = _favourite_colour(hand, without=without)
+    matching = [c for c in variants if c.get("color") == colour.value] or variants
+    targeted = [c for c in matching if c.get("target") is not None]
+    if targeted:
+        counts = _counts(view)
+        return min(targeted, key=lambda c: counts.get(c["target"], 99))
+    return matching[0]
+
+
+def _favourite_colour(hand: Sequence[Card], without: Card | None) -> Color:
+    """The colour held most after ``without`` leaves the hand (ties: red, yellow, green, blue)."""
+    remaining = list(hand)
+    if without is not None and without in remaining:
+        remaining.remove(without)
+    held = Counter(card.color for card in remaining if card.color is not None)
+    return max(COLORS, key=lambda colour: (held.get(colour, 0), -COLORS.index(colour)))
+
+
+def guilt_probability(
+    cards_left: int, colour_share: float = 0.23, bluff_rate: float = 0.5
+) -> float:
+    """How likely a Wild Draw Four was a bluff, given the hand it came from.
+
+    ``cards_left`` is what the player holds after playing it. A hand of n cards holds the
+    colour in force with probability 1 - (1 - share)^n; a player who holds it plays the
+    Wild Draw Four anyway at ``bluff_rate`` relative to one who may play it honestly.
+    """
+    had = 1.0 - (1.0 - colour_share) ** max(cards_left, 0)
+    weighted = had * bluff_rate
+    honest = 1.0 - had
+    return weighted / (weighted + honest) if weighted + honest > 0 else 0.0
+
+
+# Challenge when the expected cards saved beat the expected cards lost. Guilty: I avoid 4,
+# they draw 4 (worth about half a card each to me) and I keep my turn (about one card);
+# innocent: I draw 2 more than by accepting. Break-even at p * 7 = (1 - p) * 2.
+CHALLENGE_THRESHOLD = 2.0 / 9.0
+
+
+def _answer_draw_four(
+    by_type: dict[str, list[Command]], view: Mapping[str, Any], hand: list[Card]
+) -> Command:
+    if "challenge" not in by_type:
+        return by_type["accept"][0]
+    if "accept" not in by_type:
+        return by_type["challenge"][0]
+    bluffer = _pending_seat(view)
+    cards_left = _counts(view).get(bluffer, 7) if bluffer is not None else 7
+    if guilt_probability(cards_left) > CHALLENGE_THRESHOLD:
+        return by_type["challenge"][0]
+    return by_type["accept"][0]
+
+
+# -- reading the view ------------------------------------------------------------------------
+
+
+def _card(code: object) -> Card | None:
+    if not isinstance(code, str):
+        return None
+    try:
+        return Card.parse(code)
+    except InvalidCardError:
+        return None
+
+
+def _hand(view: Mapping[str, Any]) -> list[Card]:
+    hand = view.get("hand") or ()
+    return [card for card in (_card(code) for code in hand) if card is not None]
+
+
+def _color_in_force(view: Mapping[str, Any]) -> Color | None:
+    for key in ("color", "colour", "color_in_force", "current_color"):
+        value = view.get(key)
+        if isinstance(value, str):
+            try:
+                return Color(value)
+            except ValueError:
+                continue
+    top = _card(view.get("top") or view.get("top_card"))
+    return top.color if top is not None else None
+
+
+def _counts(view: Mapping[str, Any]) -> dict[Any, int]:
+    """Cards held per seat number."""
+    for key in ("counts", "hand_counts", "card_counts"):
+        value = view.get(key)
+        if isinstance(value, list | tuple):
+            return {seat: int(n) for seat, n in enumerate(value) if isinstance(n, int)}
+        if isinstance(value, Mapping):
+            return {int(seat): int(n) for seat, n in value.items() if isinstance(n, int)}
+    seats = view.get("seats")
+    if isinstance(seats, list | tuple):
+        counts: dict[Any, int] = {}
+        for index, seat in enumerate(seats):
+            if isinstance(seat, Mapping) and isinstance(seat.get("cards"), int):
+                counts[seat.get("seat", index)] = seat["cards"]
+        return counts
+    return {}
+
+
+def _pending_seat(view: Mapping[str, Any]) -> int | None:
+    """The seat that played the Wild Draw Four now awaiting an answer, if the view says."""
+    pending = view.get("pending")
+    if isinstance(pending, Mapping):
+        for key in ("by", "from", "player", "played_by"):
+            value = pending.get(key)
+            if isinstance(value, int):
+                return value
+    return None
+
+
+def _has(legal: list[Command], kind: str) -> bool:
+    return any(command.get("type") == kind for command in legal)
+
+
+Strategy = Callable[[list[Command], Mapping[str, Any], random.Random, Knobs], Command | None]
+
+STRATEGIES: dict[str, Strategy] = {"random": _random, "basic": _basic}
+"""Every strategy by name."""
