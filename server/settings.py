@@ -1,0 +1,102 @@
+"""The numbers the lobby and its tables live by, and the summary the lobby gives of itself.
+
+``LobbySettings`` is built once by the command line (server/cli.py) and handed to the
+``Lobby``; every table reads the same frozen value. ``LobbySummary`` is what the lobby tells
+the outside world about itself (for the mDNS advertisement and the logs).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass, field
+
+from protocol.options import TableConfig
+
+__all__ = ["LobbySettings", "LobbySummary", "SettingsError"]
+
+
+class SettingsError(ValueError):
+    """Settings that make no sense (the operator's mistake); the message says which."""
+
+
+@dataclass(frozen=True, slots=True)
+class LobbySettings:
+    """Everything the lobby and its tables need to know from whoever started the server."""
+
+    server_name: str = "uno-lan"
+    """The server's display name."""
+    seed: int | None = None
+    """None: every match is shuffled from the OS's secure random source (ruling 19). An
+    int: every table's matches (and its bots' choices) follow from it, for tests."""
+    table_defaults: TableConfig = field(default_factory=TableConfig)
+    """The options a new table starts from (the server's default clocks); a create-table's
+    options override them field by field."""
+    max_tables: int = 64
+    """Tables open at once; one more create-table is refused."""
+    max_spectators: int = 32
+    """Spectators per table."""
+    inbox_size: int = 64
+    """Requests waiting for one table; one more is refused as busy."""
+    bot_think_ms: int = 800
+    """How long a server bot waits before it acts, so people can follow the game."""
+    bot_strategy: str = "basic"
+    """The strategy a server bot uses for an away seat (client/bots/strategies.py)."""
+    empty_table_seconds: float = 60.0
+    """A table with nobody connected (everyone away, or created and never joined) is
+    removed after this long; a table whose last person leaves is removed at once."""
+    history_limit: int = 50_000
+    """Events a table keeps for resuming clients; older ones are dropped (a resume from
+    before them gets the full view, which is the whole state anyway)."""
+    page_size: int = 20
+    """Tables per page of a table list when the client does not ask for fewer."""
+
+    def __post_init__(self) -> None:
+        for name in ("max_tables", "max_spectators", "inbox_size", "history_limit", "page_size"):
+            if getattr(self, name) < 1:
+                raise SettingsError(f"{name} must be at least 1, not {getattr(self, name)!r}")
+        if self.bot_think_ms < 0:
+            raise SettingsError("bot_think_ms cannot be negative")
+        if not self.empty_table_seconds > 0:
+            raise SettingsError("empty_table_seconds must be above 0")
+
+    def match_seed(self, table_id: str, match_number: int) -> int:
+        """The seed of one match: fresh from the OS, or derived from the fixed seed.
+
+        Derivation hashes (seed, table, match) so that tables and rematches never share
+        a shuffle, and the same server seed replays the same tables exactly.
+        """
+        if self.seed is None:
+            return secrets.randbits(64)
+        return derive_seed(self.seed, f"match:{table_id}:{match_number}")
+
+    def bot_seed(self, table_id: str) -> int:
+        """The seed of a table's bot choices, derived like ``match_seed``."""
+        if self.seed is None:
+            return secrets.randbits(64)
+        return derive_seed(self.seed, f"bots:{table_id}")
+
+
+def derive_seed(seed: int, label: str) -> int:
+    """A 64-bit seed that depends on ``seed`` and ``label`` only."""
+    digest = hashlib.blake2b(f"{seed}:{label}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+@dataclass(frozen=True, slots=True)
+class LobbySummary:
+    """The lobby in a few numbers (the mDNS advertisement and the logs use these)."""
+
+    tables: int
+    """Tables open, playing or not."""
+    open_tables: int
+    """Tables not yet started that have a free seat."""
+    seats_free: int
+    """Free seats over all tables not yet started."""
+    open_tables_with_password: int
+    """Of the open tables, those that need a password to join."""
+
+    @property
+    def password_needed(self) -> bool:
+        """Whether every open table needs a password (none is open to everyone)."""
+        return self.open_tables > 0 and self.open_tables_with_password == self.open_tables
