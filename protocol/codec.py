@@ -1,0 +1,95 @@
+"""msgpack bodies: plain data in, bytes out, and back, with every limit enforced.
+
+The wire carries only plain values: nil, booleans, integers, UTF-8 strings, arrays and
+maps whose keys are strings. Decoding refuses everything else (floats, binary, extension
+types, timestamps), refuses headers that announce more items than ``MAX_ARRAY_ITEMS`` /
+``MAX_MAP_ITEMS`` before allocating them, and refuses nesting deeper than ``MAX_DEPTH``.
+Every such refusal is a RemoteProtocolError(malformed-frame).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NoReturn
+
+import msgpack
+
+from protocol.errors import ErrorCode, LocalProtocolError, RemoteProtocolError
+from protocol.limits import MAX_ARRAY_ITEMS, MAX_DEPTH, MAX_FRAME_BODY, MAX_MAP_ITEMS
+
+__all__ = ["check_plain", "decode_body", "encode_body"]
+
+
+def _refuse_extension(code: int, data: bytes) -> NoReturn:
+    raise ValueError(f"msgpack extension type {code} is not allowed")
+
+
+def decode_body(body: bytes) -> dict[str, Any]:
+    """The map one frame body holds; raises RemoteProtocolError(malformed-frame)."""
+    try:
+        data = msgpack.unpackb(
+            body,
+            raw=False,
+            use_list=True,
+            strict_map_key=True,
+            ext_hook=_refuse_extension,
+            # Refuse extensions (timestamps included) and binary before they are read,
+            # and bound every count a header may announce.
+            max_ext_len=0,
+            max_bin_len=0,
+            max_str_len=MAX_FRAME_BODY,
+            max_array_len=MAX_ARRAY_ITEMS,
+            max_map_len=MAX_MAP_ITEMS,
+        )
+    except (ValueError, TypeError, msgpack.UnpackException) as error:
+        reason = str(error) or type(error).__name__
+        raise RemoteProtocolError(
+            ErrorCode.MALFORMED_FRAME, f"not a msgpack value: {reason}"
+        ) from None
+    if not isinstance(data, dict):
+        raise RemoteProtocolError(
+            ErrorCode.MALFORMED_FRAME, f"a frame must hold a map, not {type(data).__name__}"
+        )
+    try:
+        check_plain(data)
+    except ValueError as error:
+        raise RemoteProtocolError(ErrorCode.MALFORMED_FRAME, str(error)) from None
+    return data
+
+
+def encode_body(data: Mapping[str, Any]) -> bytes:
+    """The msgpack bytes of one map; raises LocalProtocolError if it is not plain data."""
+    try:
+        check_plain(data)
+        return msgpack.packb(data, use_bin_type=True)  # type: ignore[no-any-return]
+    except (ValueError, TypeError, OverflowError) as error:
+        raise LocalProtocolError(ErrorCode.BAD_MESSAGE, f"cannot encode: {error}") from None
+
+
+def check_plain(value: object, depth: int = 1) -> None:
+    """Raise ValueError unless ``value`` is plain wire data within the nesting limit.
+
+    Plain means nil, bool, int (signed or unsigned 64-bit), str, lists (or tuples) and
+    maps with string keys. ``depth`` is the nesting level ``value`` sits at.
+    """
+    pending: list[tuple[object, int]] = [(value, depth)]
+    while pending:
+        item, level = pending.pop()
+        if item is None or isinstance(item, bool | str):
+            continue
+        if isinstance(item, int):
+            if not -(2**63) <= item < 2**64:
+                raise ValueError(f"integer {item} does not fit in 64 bits")
+            continue
+        if isinstance(item, list | tuple | dict):
+            if level > MAX_DEPTH:
+                raise ValueError(f"arrays and maps nest deeper than {MAX_DEPTH} levels")
+            if isinstance(item, dict):
+                for key, child in item.items():
+                    if not isinstance(key, str):
+                        raise ValueError(f"map keys must be strings, not {type(key).__name__}")
+                    pending.append((child, level + 1))
+            else:
+                pending.extend((child, level + 1) for child in item)
+            continue
+        raise ValueError(f"{type(item).__name__} values are not allowed on the wire")

@@ -1,0 +1,628 @@
+"""Every message of protocol v1, as a typed value.
+
+Each message is a frozen, slotted dataclass that validates itself on construction (see
+``protocol.schema``). On the wire it is one msgpack map whose ``type`` key names it
+(``{"type": "hello", ...}``) and whose other keys are its fields, in snake_case.
+
+Client commands (``Request``) carry an ``id`` chosen by the client; the server answers
+each with exactly one ``Ok`` or ``Rejected`` naming that id. ``ClientMessage`` and
+``ServerMessage`` list what each side may send; ``message_from_data`` decodes a map sent
+by one side, dispatching on the classes themselves.
+"""
+
+from __future__ import annotations
+
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, ClassVar, TypeAlias
+
+from protocol.commands import SeatCommand
+from protocol.errors import ErrorCode, LobbyRejectCode, RemoteProtocolError
+from protocol.limits import (
+    MAX_CHAT_LEN,
+    MAX_CODE_LEN,
+    MAX_ID,
+    MAX_MESSAGE_LEN,
+    MAX_NAME_LEN,
+    MAX_PASSWORD_LEN,
+    MAX_TABLE_NAME_LEN,
+    MAX_TOKEN_LEN,
+    MAX_VERSIONS,
+)
+from protocol.options import MAX_SEATS, TableConfig
+from protocol.schema import Record, items, number, record_from_data, text
+from protocol.version import Version, parse_version
+
+__all__ = [
+    "MAX_TABLES_PER_PAGE",
+    "AddBot",
+    "Bye",
+    "Chat",
+    "ChatMessage",
+    "ClientMessage",
+    "Closing",
+    "CreateTable",
+    "Error",
+    "Game",
+    "GameEvent",
+    "GameView",
+    "Hello",
+    "Join",
+    "Joined",
+    "Kick",
+    "Leave",
+    "ListTables",
+    "Message",
+    "Ok",
+    "PauseTable",
+    "Ping",
+    "Pong",
+    "Ready",
+    "Rejected",
+    "Rematch",
+    "RemoveBot",
+    "Request",
+    "ResumeSeat",
+    "ResumeTable",
+    "SeatInfo",
+    "Sender",
+    "ServerMessage",
+    "Spectate",
+    "Start",
+    "TableList",
+    "TableState",
+    "TableStatus",
+    "TableSummary",
+    "TakeBotSeat",
+    "Welcome",
+    "message_from_data",
+]
+
+MAX_TABLES_PER_PAGE = 100
+"""Most tables one table-list page holds (and the largest ``limit`` a client may ask)."""
+
+_SEAT = number(0, MAX_SEATS - 1)
+_SEQ = number(0, 2**63 - 1)
+_COUNT = number(0, 1_000_000)
+_TOKEN = text(MAX_TOKEN_LEN)
+_CODE = text(MAX_CODE_LEN)
+_SENTENCE = text(MAX_MESSAGE_LEN, min_len=0, clean=True)
+_PASSWORD = text(MAX_PASSWORD_LEN)
+_NAME = text(MAX_NAME_LEN, clean=True)
+_TABLE_NAME = text(MAX_TABLE_NAME_LEN, clean=True)
+_CHAT = text(MAX_CHAT_LEN, clean=True)
+
+
+class Sender(StrEnum):
+    """Which side of a connection sends a message."""
+
+    CLIENT = "client"
+    SERVER = "server"
+
+
+class TableStatus(StrEnum):
+    """Where a table is in its life."""
+
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    PAUSED = "paused"
+    BETWEEN_ROUNDS = "between-rounds"
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class Message(Record):
+    """Base of every message. ``TYPE`` is its wire name, ``SINCE`` the version that
+    introduced it."""
+
+    TYPE: ClassVar[str] = ""
+    SINCE: ClassVar[Version] = (1, 0)
+
+    def to_data(self) -> dict[str, Any]:
+        """The plain map sent on the wire, ``type`` first."""
+        return {"type": self.TYPE, **Record.to_data(self)}
+
+
+@dataclass(frozen=True, slots=True)
+class Request(Message):
+    """A client command; the server answers it with exactly one Ok or Rejected."""
+
+    id: int = field(metadata=number(0, MAX_ID))
+    """Chosen by the client, unique among its commands still waiting for a reply."""
+
+
+# --- both directions ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Ping(Message):
+    """Keepalive; the receiver answers with a Pong carrying the same nonce."""
+
+    TYPE: ClassVar[str] = "ping"
+    nonce: int = field(default=0, metadata=number(0, MAX_ID))
+    """Any number; echoed in the Pong."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pong(Message):
+    """Answer to a Ping."""
+
+    TYPE: ClassVar[str] = "pong"
+    nonce: int = field(default=0, metadata=number(0, MAX_ID))
+    """The nonce of the Ping answered."""
+
+
+# --- client to server --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Hello(Message):
+    """The client's first message, and only its first."""
+
+    TYPE: ClassVar[str] = "hello"
+    versions: tuple[str, ...] = field(metadata=items(MAX_VERSIONS, min_items=1, item=_CODE))
+    """Every protocol version the client speaks, like ``"1.0"``."""
+    name: str = field(metadata=_NAME)
+    """The player's name, cleaned of control characters, 1 to 24 characters."""
+    resume_token: str | None = field(default=None, metadata=_TOKEN)
+    """A token from an earlier ``joined``: take that seat back straight away."""
+    last_seq: int | None = field(default=None, metadata=_SEQ)
+    """With ``resume_token``: the last event seq the client saw (it gets what follows)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ListTables(Request):
+    """Ask for one page of the server's tables."""
+
+    TYPE: ClassVar[str] = "list-tables"
+    cursor: str | None = field(default=None, metadata=_TOKEN)
+    """``next_cursor`` of the previous page; None for the first page."""
+    limit: int = field(default=20, metadata=number(1, MAX_TABLES_PER_PAGE))
+    """Most tables wanted on this page."""
+
+
+@dataclass(frozen=True, slots=True)
+class CreateTable(Request):
+    """Create a table; the creator is its host. The server answers Ok then Joined."""
+
+    TYPE: ClassVar[str] = "create-table"
+    name: str = field(metadata=_TABLE_NAME)
+    """The table's name, cleaned, 1 to 32 characters."""
+    options: dict[str, Any] = field(default_factory=dict)
+    """``TableConfig.to_data()``, or any part of it (missing options take defaults)."""
+    password: str | None = field(default=None, metadata=_PASSWORD)
+    """Needed by anyone else to join or spectate; None for an open table."""
+
+    def config(self) -> TableConfig:
+        """The options as a TableConfig; raises ConfigError (answer: ``bad-options``)."""
+        return TableConfig.from_data(self.options)
+
+
+@dataclass(frozen=True, slots=True)
+class Join(Request):
+    """Take a seat at a table in its lobby."""
+
+    TYPE: ClassVar[str] = "join"
+    table_id: str = field(metadata=_TOKEN)
+    """The table, as named in table-list."""
+    seat: int | None = field(default=None, metadata=_SEAT)
+    """The seat wanted; None for any free seat."""
+    password: str | None = field(default=None, metadata=_PASSWORD)
+    """The table's password, if it has one."""
+
+
+@dataclass(frozen=True, slots=True)
+class Spectate(Request):
+    """Watch a table without a seat (sees nothing secret)."""
+
+    TYPE: ClassVar[str] = "spectate"
+    table_id: str = field(metadata=_TOKEN)
+    """The table to watch."""
+    password: str | None = field(default=None, metadata=_PASSWORD)
+    """The table's password, if it has one."""
+
+
+@dataclass(frozen=True, slots=True)
+class Leave(Request):
+    """Leave the current table (a seat in a running match goes to a bot)."""
+
+    TYPE: ClassVar[str] = "leave"
+
+
+@dataclass(frozen=True, slots=True)
+class Ready(Request):
+    """Say whether this seat is ready to start (lobby) or to go on (between rounds)."""
+
+    TYPE: ClassVar[str] = "ready"
+    ready: bool = True
+    """True for ready, False to take it back."""
+
+
+@dataclass(frozen=True, slots=True)
+class Start(Request):
+    """Host only: start the match."""
+
+    TYPE: ClassVar[str] = "start"
+
+
+@dataclass(frozen=True, slots=True)
+class AddBot(Request):
+    """Host only: seat a server bot in the first free seat."""
+
+    TYPE: ClassVar[str] = "add-bot"
+    strategy: str = field(metadata=_CODE)
+    """Name of the bot strategy."""
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveBot(Request):
+    """Host only: remove the bot in a seat (in the lobby)."""
+
+    TYPE: ClassVar[str] = "remove-bot"
+    seat: int = field(metadata=_SEAT)
+    """The bot's seat."""
+
+
+@dataclass(frozen=True, slots=True)
+class Chat(Request):
+    """Say something to everyone at the table (or in the lobby)."""
+
+    TYPE: ClassVar[str] = "chat"
+    text: str = field(metadata=_CHAT)
+    """The line, cleaned, 1 to 200 characters."""
+
+
+@dataclass(frozen=True, slots=True)
+class Kick(Request):
+    """Host only: remove a person from a seat."""
+
+    TYPE: ClassVar[str] = "kick"
+    seat: int = field(metadata=_SEAT)
+    """The seat to empty."""
+
+
+@dataclass(frozen=True, slots=True)
+class PauseTable(Request):
+    """Host only: pause the match; every clock stops."""
+
+    TYPE: ClassVar[str] = "pause"
+
+
+@dataclass(frozen=True, slots=True)
+class ResumeTable(Request):
+    """Host only: resume a paused match."""
+
+    TYPE: ClassVar[str] = "unpause"
+
+
+@dataclass(frozen=True, slots=True)
+class Rematch(Request):
+    """Host only, after the match: play again with the same seats."""
+
+    TYPE: ClassVar[str] = "rematch"
+
+
+@dataclass(frozen=True, slots=True)
+class TakeBotSeat(Request):
+    """Replace a bot with yourself, between rounds."""
+
+    TYPE: ClassVar[str] = "take-bot-seat"
+    table_id: str = field(metadata=_TOKEN)
+    """The table."""
+    seat: int = field(metadata=_SEAT)
+    """The bot's seat."""
+    password: str | None = field(default=None, metadata=_PASSWORD)
+    """The table's password, if it has one."""
+
+
+@dataclass(frozen=True, slots=True)
+class ResumeSeat(Request):
+    """Take back a seat after a lost connection."""
+
+    TYPE: ClassVar[str] = "resume"
+    token: str = field(metadata=_TOKEN)
+    """The ``resume_token`` from ``joined``."""
+    last_seq: int = field(default=0, metadata=_SEQ)
+    """The last event seq seen; the server sends the view and every event after it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Game(Request):
+    """A move in the match: wraps one seat command of ``protocol.commands``."""
+
+    TYPE: ClassVar[str] = "game"
+    command: SeatCommand
+    """The move, as ``command.to_data()`` on the wire."""
+
+
+@dataclass(frozen=True, slots=True)
+class Bye(Message):
+    """The client is leaving; the server closes the connection (a seat goes away)."""
+
+    TYPE: ClassVar[str] = "bye"
+    reason: str | None = field(default=None, metadata=_SENTENCE)
+    """Why, for the log."""
+
+
+# --- server to client --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Welcome(Message):
+    """The answer to a hello that names a version both sides speak."""
+
+    TYPE: ClassVar[str] = "welcome"
+    version: str = field(metadata=_CODE)
+    """The version chosen; both sides speak it from now on."""
+    server_name: str = field(metadata=_TABLE_NAME)
+    """The server's name, as advertised."""
+    server_id: str = field(metadata=_TOKEN)
+    """Stable id of this server (tells two servers of the same name apart)."""
+    server_version: str = field(metadata=_CODE)
+    """The server's package version."""
+    features: tuple[str, ...] = field(default=(), metadata=items(64, item=_CODE))
+    """Optional abilities of this server, by name."""
+    resumed: bool = False
+    """True when the hello's resume token gave a seat back (joined and view follow)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Error(Message):
+    """A protocol error; the server closes the connection after it."""
+
+    TYPE: ClassVar[str] = "error"
+    code: str = field(metadata=_CODE)
+    """An ErrorCode value."""
+    message: str = field(default="", metadata=_SENTENCE)
+    """What went wrong, for people."""
+    versions: tuple[str, ...] = field(default=(), metadata=items(MAX_VERSIONS, item=_CODE))
+    """With ``unsupported-version``: every version the server speaks."""
+
+    @property
+    def error_code(self) -> ErrorCode | None:
+        """``code`` as an ErrorCode, or None for a code this release does not know."""
+        return ErrorCode(self.code) if self.code in ErrorCode._value2member_map_ else None
+
+
+@dataclass(frozen=True, slots=True)
+class Ok(Message):
+    """A command succeeded."""
+
+    TYPE: ClassVar[str] = "ok"
+    id: int = field(metadata=number(0, MAX_ID))
+    """The command's id."""
+    result: dict[str, Any] | None = None
+    """What the command returns, if anything (for instance the new table's id)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rejected(Message):
+    """A command was refused; nothing changed and the connection stays open."""
+
+    TYPE: ClassVar[str] = "rejected"
+    id: int = field(metadata=number(0, MAX_ID))
+    """The command's id."""
+    code: str = field(metadata=_CODE)
+    """A LobbyRejectCode or a game RejectCode value."""
+    message: str = field(default="", metadata=_SENTENCE)
+    """Why, for people."""
+
+    @property
+    def lobby_code(self) -> LobbyRejectCode | None:
+        """``code`` as a LobbyRejectCode, or None if it is another kind of code."""
+        known = LobbyRejectCode._value2member_map_
+        return LobbyRejectCode(self.code) if self.code in known else None
+
+
+@dataclass(frozen=True, slots=True)
+class TableSummary(Record):
+    """One line of the table list."""
+
+    table_id: str = field(metadata=_TOKEN)
+    """The id to join or spectate with."""
+    name: str = field(metadata=_TABLE_NAME)
+    """The table's name."""
+    state: TableStatus
+    """Where the table is in its life."""
+    seats: int = field(metadata=number(2, MAX_SEATS))
+    """How many seats it has."""
+    taken: int = field(metadata=number(0, MAX_SEATS))
+    """How many seats are taken (people and bots)."""
+    spectators: int = field(default=0, metadata=_COUNT)
+    """How many people watch."""
+    locked: bool = False
+    """True when a password is needed."""
+    host: str | None = field(default=None, metadata=_NAME)
+    """The host's name."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableList(Message):
+    """One page of tables, in answer to list-tables (sent before its Ok)."""
+
+    TYPE: ClassVar[str] = "table-list"
+    tables: tuple[TableSummary, ...] = field(metadata=items(MAX_TABLES_PER_PAGE))
+    """The tables on this page."""
+    next_cursor: str | None = field(default=None, metadata=_TOKEN)
+    """Pass it to list-tables for the next page; None on the last page."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo(Record):
+    """One seat as everyone at the table sees it."""
+
+    seat: int = field(metadata=_SEAT)
+    """The seat number, 0 upwards in turn order."""
+    name: str | None = field(default=None, metadata=_NAME)
+    """Who sits there; None for an empty seat."""
+    bot: bool = False
+    """True for a server bot."""
+    away: bool = False
+    """True while its owner is disconnected or timed out (a bot plays for them)."""
+    ready: bool = False
+    """True once ready to start or to go on."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableState(Message):
+    """The public state of the client's table; sent on joining and on every change."""
+
+    TYPE: ClassVar[str] = "table-state"
+    table_id: str = field(metadata=_TOKEN)
+    """The table."""
+    name: str = field(metadata=_TABLE_NAME)
+    """Its name."""
+    state: TableStatus
+    """Where it is in its life."""
+    seats: tuple[SeatInfo, ...] = field(metadata=items(MAX_SEATS))
+    """Every seat, in seat order."""
+    options: dict[str, Any] = field(default_factory=dict)
+    """The table's ``TableConfig.to_data()``."""
+    host_seat: int | None = field(default=None, metadata=_SEAT)
+    """The host's seat; None if the host left."""
+    spectators: int = field(default=0, metadata=_COUNT)
+    """How many people watch."""
+
+
+@dataclass(frozen=True, slots=True)
+class Joined(Message):
+    """The client is now at a table (after create-table, join, spectate, take-bot-seat or
+    resume)."""
+
+    TYPE: ClassVar[str] = "joined"
+    table_id: str = field(metadata=_TOKEN)
+    """The table."""
+    seat: int | None = field(default=None, metadata=_SEAT)
+    """The client's seat; None when spectating."""
+    resume_token: str | None = field(default=None, metadata=_TOKEN)
+    """Keep it secret: it gives the seat back after a lost connection."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameEvent(Message):
+    """One event of the match, as this seat may see it."""
+
+    TYPE: ClassVar[str] = "event"
+    seq: int = field(metadata=_SEQ)
+    """The event's number, gap-free per table, starting at 1."""
+    body: dict[str, Any]
+    """The event itself (``protocol.events``); deadlines in it are milliseconds left."""
+    cause: int | None = field(default=None, metadata=number(0, MAX_ID))
+    """The id of this client's command that caused it; None otherwise."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameView(Message):
+    """Everything this seat may see of the match, on joining or resuming."""
+
+    TYPE: ClassVar[str] = "view"
+    seq: int = field(metadata=_SEQ)
+    """The last event the view includes; the events that follow have larger numbers."""
+    body: dict[str, Any]
+    """The view itself (``protocol.events``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChatMessage(Message):
+    """A chat line someone said."""
+
+    TYPE: ClassVar[str] = "chat"
+    sender: str = field(metadata=_NAME)
+    """The speaker's name."""
+    text: str = field(metadata=_CHAT)
+    """What they said, cleaned."""
+    seat: int | None = field(default=None, metadata=_SEAT)
+    """The speaker's seat; None for a spectator or someone in the lobby."""
+
+
+@dataclass(frozen=True, slots=True)
+class Closing(Message):
+    """The server is shutting down and closes the connection after this."""
+
+    TYPE: ClassVar[str] = "closing"
+    reason: str = field(default="", metadata=_SENTENCE)
+    """Why, for people."""
+
+
+ClientMessage: TypeAlias = (
+    Hello
+    | ListTables
+    | CreateTable
+    | Join
+    | Spectate
+    | Leave
+    | Ready
+    | Start
+    | AddBot
+    | RemoveBot
+    | Chat
+    | Kick
+    | PauseTable
+    | ResumeTable
+    | Rematch
+    | TakeBotSeat
+    | ResumeSeat
+    | Game
+    | Ping
+    | Pong
+    | Bye
+)
+"""Every message a client may send."""
+
+ServerMessage: TypeAlias = (
+    Welcome
+    | Error
+    | Ok
+    | Rejected
+    | TableList
+    | TableState
+    | Joined
+    | GameEvent
+    | GameView
+    | ChatMessage
+    | Ping
+    | Pong
+    | Closing
+)
+"""Every message a server may send."""
+
+
+def _registry(union: Any) -> dict[str, type[Message]]:
+    classes: tuple[type[Message], ...] = typing.get_args(union)
+    registry = {cls.TYPE: cls for cls in classes}
+    assert len(registry) == len(classes), "two messages share a wire type"
+    return registry
+
+
+_BY_SENDER: dict[Sender, dict[str, type[Message]]] = {
+    Sender.CLIENT: _registry(ClientMessage),
+    Sender.SERVER: _registry(ServerMessage),
+}
+
+
+def message_class(sender: Sender, wire_type: str) -> type[Message] | None:
+    """The class ``sender`` means by ``wire_type``, or None if it sends no such message."""
+    return _BY_SENDER[sender].get(wire_type)
+
+
+def message_from_data(
+    data: Mapping[str, Any], sender: Sender, version: str | None = None
+) -> Message:
+    """Decode a map that ``sender`` sent; raises RemoteProtocolError.
+
+    ``unknown-message`` if ``sender`` has no message of that type in ``version`` (None:
+    every version this release knows); ``bad-message`` if its fields do not fit.
+    """
+    wire_type = data.get("type")
+    if not isinstance(wire_type, str):
+        raise RemoteProtocolError(ErrorCode.BAD_MESSAGE, "a message needs a string 'type'")
+    cls = message_class(sender, wire_type)
+    negotiated = parse_version(version) if version is not None else None
+    if cls is None or (negotiated is not None and negotiated < cls.SINCE):
+        shown = wire_type[:MAX_CODE_LEN]
+        raise RemoteProtocolError(
+            ErrorCode.UNKNOWN_MESSAGE, f"a {sender.value} sends no message {shown!r}"
+        )
+    return record_from_data(cls, data)

@@ -1,0 +1,293 @@
+"""Typed wire records: frozen dataclasses whose fields describe and check themselves.
+
+A ``Record`` is a frozen, slotted dataclass. Its field annotations say what each field
+holds (``str``, ``int``, ``bool``, a ``StrEnum``, another ``Record``, a game command, a
+plain map, ``tuple[X, ...]``, or any of these ``| None``) and ``field(metadata=...)``
+built with ``text``/``number``/``items`` adds the limits. From that one description:
+
+- construction validates (and cleans human text), raising LocalProtocolError(bad-message);
+- ``to_data`` gives the plain map (optional fields that are None are left out);
+- ``record_from_data`` builds a record from a received map, raising
+  RemoteProtocolError(bad-message) for missing or wrongly typed fields, and ignoring
+  keys it does not know (later minor versions may add optional fields).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, TypeVar, Union
+
+from protocol.codec import check_plain
+from protocol.commands import InvalidCommandError, SeatCommand, command_from_data
+from protocol.errors import ErrorCode, LocalProtocolError, RemoteProtocolError
+from protocol.limits import MAX_RAW_TEXT_FACTOR, clean_text
+
+__all__ = ["Limits", "Record", "items", "number", "record_from_data", "text"]
+
+_R = TypeVar("_R", bound="Record")
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What a field's values may be, beyond their type. Text lengths count characters
+    after cleaning; ``items`` limits apply to tuples and the item limits to each item."""
+
+    min_len: int = 0
+    max_len: int | None = None
+    clean: bool = False
+    low: int = -(2**63)
+    high: int = 2**64 - 1
+    min_items: int = 0
+    max_items: int | None = None
+
+
+def text(max_len: int, *, min_len: int = 1, clean: bool = False) -> dict[str, Limits]:
+    """Field metadata for a string of ``min_len`` to ``max_len`` characters.
+
+    ``clean`` passes it through ``clean_text`` first (names, chat, anything shown to
+    people); the raw string may then be ``MAX_RAW_TEXT_FACTOR`` times longer.
+    """
+    return {"wire": Limits(min_len=min_len, max_len=max_len, clean=clean)}
+
+
+def number(low: int, high: int) -> dict[str, Limits]:
+    """Field metadata for an integer from ``low`` to ``high`` inclusive."""
+    return {"wire": Limits(low=low, high=high)}
+
+
+def items(
+    max_items: int, *, min_items: int = 0, item: dict[str, Limits] | None = None
+) -> dict[str, Limits]:
+    """Field metadata for a tuple of ``min_items`` to ``max_items`` items; ``item`` gives
+    the limits of each item (from ``text`` or ``number``)."""
+    base = item["wire"] if item is not None else Limits()
+    return {"wire": dataclasses.replace(base, min_items=min_items, max_items=max_items)}
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """Base of every typed wire structure (messages and the records inside them)."""
+
+    def __post_init__(self) -> None:
+        for spec in _schema(type(self)):
+            value = getattr(self, spec.name)
+            checked = _check(spec.kind, value, spec.limits, f"{_label(type(self))}.{spec.name}")
+            if checked is not value:
+                object.__setattr__(self, spec.name, checked)
+
+    def to_data(self) -> dict[str, Any]:
+        """The plain map of this record (fields that are None are left out)."""
+        data: dict[str, Any] = {}
+        for spec in _schema(type(self)):
+            value = getattr(self, spec.name)
+            if value is not None:
+                data[spec.name] = _to_plain(value)
+        return data
+
+
+def record_from_data(cls: type[_R], data: Mapping[str, Any]) -> _R:
+    """Build ``cls`` from a received map; raises RemoteProtocolError(bad-message).
+
+    nil and an absent key mean the same: the field's default, or an error if it has none.
+    Keys that name no field (a message's ``type`` among them) are never looked at.
+    """
+    label = _label(cls)
+    values: dict[str, Any] = {}
+    for spec in _schema(cls):
+        raw = data.get(spec.name)
+        if raw is None:
+            if spec.required:
+                raise RemoteProtocolError(
+                    ErrorCode.BAD_MESSAGE, f"{label} needs the field {spec.name!r}"
+                )
+            continue
+        values[spec.name] = _from_plain(spec.kind, raw, f"{label}.{spec.name}")
+    try:
+        return cls(**values)
+    except LocalProtocolError as error:
+        raise RemoteProtocolError(ErrorCode.BAD_MESSAGE, error.message) from None
+
+
+# --- field kinds -------------------------------------------------------------------------
+# A kind is what an annotation means on the wire, resolved once per class.
+
+
+@dataclass(frozen=True, slots=True)
+class _Kind:
+    base: type  # str, int, bool, dict, a StrEnum, a Record subclass, SeatCommand or tuple
+    optional: bool = False
+    item: _Kind | None = None  # for tuples
+
+
+@dataclass(frozen=True, slots=True)
+class _FieldSpec:
+    name: str
+    kind: _Kind
+    limits: Limits
+    required: bool
+
+
+_SCHEMAS: dict[type, tuple[_FieldSpec, ...]] = {}
+
+
+def _schema(cls: type) -> tuple[_FieldSpec, ...]:
+    schema = _SCHEMAS.get(cls)
+    if schema is None:
+        hints = typing.get_type_hints(cls)
+        schema = tuple(
+            _FieldSpec(
+                name=field.name,
+                kind=_kind_of(hints[field.name], f"{cls.__name__}.{field.name}"),
+                limits=field.metadata.get("wire", Limits()),
+                required=field.default is dataclasses.MISSING
+                and field.default_factory is dataclasses.MISSING,
+            )
+            for field in dataclasses.fields(cls)
+        )
+        _SCHEMAS[cls] = schema
+    return schema
+
+
+def _kind_of(hint: Any, where: str) -> _Kind:
+    origin = typing.get_origin(hint)
+    if origin in (Union, types.UnionType):
+        members = [arg for arg in typing.get_args(hint) if arg is not type(None)]
+        if len(members) != 1:
+            raise TypeError(f"{where}: only 'X | None' unions are supported")
+        return dataclasses.replace(_kind_of(members[0], where), optional=True)
+    if origin is tuple:
+        item_hint, ellipsis = typing.get_args(hint)
+        if ellipsis is not Ellipsis:
+            raise TypeError(f"{where}: only tuple[X, ...] is supported")
+        return _Kind(tuple, item=_kind_of(item_hint, where))
+    if origin is dict:
+        return _Kind(dict)
+    if hint in (str, int, bool) or (
+        isinstance(hint, type) and issubclass(hint, StrEnum | Record | SeatCommand)
+    ):
+        return _Kind(hint)
+    raise TypeError(f"{where}: {hint!r} cannot go on the wire")
+
+
+def _invalid(where: str, why: str) -> LocalProtocolError:
+    return LocalProtocolError(ErrorCode.BAD_MESSAGE, f"{where} {why}")
+
+
+def _check(kind: _Kind, value: Any, limits: Limits, where: str) -> Any:
+    """``value`` if it fits ``kind`` and ``limits``, possibly normalised (cleaned text,
+    enum members, lists made tuples); raises LocalProtocolError(bad-message)."""
+    if value is None:
+        if kind.optional:
+            return None
+        raise _invalid(where, "is required")
+    base = kind.base
+    if base is str:
+        return _check_text(value, limits, where)
+    if base is int:
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise _invalid(where, "must be an integer")
+        if not limits.low <= value <= limits.high:
+            raise _invalid(where, f"must be from {limits.low} to {limits.high}, not {value}")
+        return value
+    if base is bool:
+        if not isinstance(value, bool):
+            raise _invalid(where, "must be true or false")
+        return value
+    if base is tuple:
+        return _check_items(kind, value, limits, where)
+    if base is dict:
+        if not isinstance(value, dict):
+            raise _invalid(where, "must be a map")
+        try:
+            check_plain(value, depth=2)
+        except ValueError as error:
+            raise _invalid(where, str(error)) from None
+        return value
+    if issubclass(base, StrEnum):
+        try:
+            return base(value)
+        except ValueError:
+            choices = ", ".join(member.value for member in base)
+            raise _invalid(where, f"must be one of {choices}, not {value!r}") from None
+    if not isinstance(value, base):
+        raise _invalid(where, f"must be a {base.__name__}")
+    return value
+
+
+def _check_text(value: Any, limits: Limits, where: str) -> str:
+    if not isinstance(value, str):
+        raise _invalid(where, "must be a string")
+    if limits.max_len is not None:
+        allowed = limits.max_len * (MAX_RAW_TEXT_FACTOR if limits.clean else 1)
+        if len(value) > allowed:
+            raise _invalid(where, f"is longer than {allowed} characters")
+    cleaned = clean_text(value) if limits.clean else value
+    if len(cleaned) < limits.min_len:
+        raise _invalid(where, "must not be empty" if limits.min_len == 1 else "is too short")
+    if limits.max_len is not None and len(cleaned) > limits.max_len:
+        raise _invalid(where, f"is longer than {limits.max_len} characters")
+    return value if cleaned == value else cleaned
+
+
+def _check_items(kind: _Kind, value: Any, limits: Limits, where: str) -> tuple[Any, ...]:
+    if not isinstance(value, tuple | list):
+        raise _invalid(where, "must be a list")
+    if limits.max_items is not None and len(value) > limits.max_items:
+        raise _invalid(where, f"has more than {limits.max_items} items")
+    if len(value) < limits.min_items:
+        raise _invalid(where, f"needs at least {limits.min_items} items")
+    assert kind.item is not None
+    item_kind = kind.item
+    checked = tuple(
+        _check(item_kind, item, limits, f"{where}[{index}]") for index, item in enumerate(value)
+    )
+    if isinstance(value, tuple) and all(a is b for a, b in zip(checked, value, strict=True)):
+        return value
+    return checked
+
+
+def _from_plain(kind: _Kind, raw: Any, where: str) -> Any:
+    """Turn received plain data into the field's Python shape; type checks happen when the
+    record is constructed."""
+    base = kind.base
+    if base is tuple and isinstance(raw, list):
+        assert kind.item is not None
+        item_kind = kind.item
+        return tuple(
+            _from_plain(item_kind, item, f"{where}[{index}]") for index, item in enumerate(raw)
+        )
+    if isinstance(raw, dict):
+        if isinstance(base, type) and issubclass(base, Record):
+            return record_from_data(base, raw)
+        if base is SeatCommand:
+            try:
+                command = command_from_data(raw)
+            except InvalidCommandError as error:
+                raise RemoteProtocolError(ErrorCode.BAD_MESSAGE, f"{where}: {error}") from None
+            if not isinstance(command, SeatCommand):
+                raise RemoteProtocolError(
+                    ErrorCode.BAD_MESSAGE, f"{where}: {command.TYPE!r} is not a seat command"
+                )
+            return command
+    return raw
+
+
+def _to_plain(value: Any) -> Any:
+    if isinstance(value, StrEnum):
+        return value.value
+    if isinstance(value, tuple):
+        return [_to_plain(item) for item in value]
+    if isinstance(value, Record | SeatCommand):
+        return value.to_data()
+    return value
+
+
+def _label(cls: type[Record]) -> str:
+    """How errors name a record: its wire type for a message, else its class name."""
+    wire_type = getattr(cls, "TYPE", "")
+    return wire_type if isinstance(wire_type, str) and wire_type else cls.__name__
