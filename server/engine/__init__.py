@@ -1,0 +1,86 @@
+"""The rules engine: pure, deterministic, clockless (design.md section 5, rulings 1-19).
+
+It imports only the standard library and ``protocol``'s pure vocabulary; it never reads a
+clock, logs or does I/O. All randomness comes from ``random.Random(seed)``, so the seed and
+the log of accepted commands replay a match exactly.
+
+API reference
+-------------
+``Match(config: TableConfig, seed: int, now_ms: int = 0)``
+    Picks the dealer (everyone draws, highest number deals, symbols 0, ties redraw among
+    the tied), deals, turns up the first card. Those events are already in ``m.events``.
+
+``m.apply(actor: int | None, command: Command, now_ms: int) -> Accepted | Rejected``
+    ``actor`` is the seat (0..n-1) for seat commands, ``None`` for table commands
+    (Timeout, NextRound, Pause, Resume, SetAway). ``Rejected(code: RejectCode, message)``
+    changes nothing, not even the RNG. ``Accepted(events)`` carries the new events.
+
+``m.events: list[Event]``
+    Every event of the match, ``seq`` 1..N without gaps. ``Event.for_seat(seat)`` redacts.
+
+``m.legal_commands(seat) -> list[SeatCommand]``
+    Fully expanded: wild colours, swap / skip_any targets, dance names, ``uno=True``
+    variants when the play leaves one card, off-turn Catch(target) / CallUno. Anything
+    listed is accepted if sent next, at any time.
+
+``m.legal_table_commands(now_ms=None) -> list[TableCommand]``
+    Timeout (while a clock runs; with ``now_ms`` only once due), NextRound between rounds,
+    Pause / Resume, SetAway toggles.
+
+``m.deadline_ms() -> int | None``
+    Absolute server ms when the table must send ``Timeout()``: the turn clock
+    (``turn_seconds``, 0 = none; also for the first-card colour choice and a Draw Two
+    stack), the Wild Draw Four decision, the dance, the round pause. None while paused.
+    On Timeout the engine acts (ruling 17): draw and pass; accept the Draw Four; refuse
+    the dance; the colour held most and the swap with the fewest cards; next round. Three
+    expiries in a row emit ``away`` for the seat.
+
+``m.view(seat: int | None, now_ms) -> dict``
+    Plain msgpack-able data for a seat (None: spectator): ``hand``, ``counts``, ``top``,
+    ``color``, ``direction``, ``to_act``, ``phase``, ``pending`` {kind, seat,
+    remaining_ms}, ``exposed``, ``away``, ``eliminated``, ``scores``, ``dealer``,
+    ``round``, ``draw_count``, ``discard_count``, ``dance`` (during a dance),
+    ``pending_draw``, ``skip_marks``, ``drawn``, ``round_result``, ``match_result``,
+    ``last_seq`` and ``legal`` (``[command.to_data()]``).
+
+``m.to_act() -> int | None``
+    The seat the match waits on; None between rounds, at the end and while paused.
+
+``m.phase -> Phase``
+    TURN, CHOOSE_COLOR, CHALLENGE, DANCE, STACK, ROUND_OVER, MATCH_OVER, PAUSED.
+
+``m.log: list[LogEntry(actor, command, now_ms)]``, ``Match.replay(config, seed, log,
+start_ms=0) -> Match``, ``m.snapshot(with_history=True) -> dict``,
+``Match.restore(dict) -> Match``, ``m.state_digest() -> str`` (position hash).
+
+``m.hand(seat)``, ``m.top_card()``, ``m.card_count_total()`` (== ``m.deck_size``),
+``m.cards_accounted_for()``, ``m.is_over``, ``m.result`` ({"winners", "scores"} or
+None), ``m.scores``, ``m.config``.
+
+Test seam: a snapshot is plain data with card codes (``hands``, ``draw_pile``,
+``discard``, ``color``, ``current``, ``phase``...). Tests rig a position by editing a real
+snapshot and restoring it; ``cards_accounted_for`` checks the rigging kept the deck whole.
+"""
+
+from protocol.events import Event, EventKind
+from protocol.rejections import RejectCode
+from server.engine.deck import build_deck, card_points, hand_points
+from server.engine.match import Match
+from server.engine.outcome import Accepted, LogEntry, Outcome, Phase, Rejected
+from server.engine.snapshot import SnapshotError
+
+__all__ = [
+    "Accepted",
+    "Event",
+    "EventKind",
+    "LogEntry",
+    "Match",
+    "Outcome",
+    "Phase",
+    "RejectCode",
+    "Rejected",
+    "SnapshotError",
+    "build_deck",
+    "card_points",
+    "hand_points",
+]

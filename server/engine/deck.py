@@ -1,0 +1,81 @@
+"""The decks (ruling 1) and what each card is worth at a round's end (ruling 2)."""
+
+from __future__ import annotations
+
+from protocol.cards import COLORS, Card, Rank
+from protocol.options import DeckName, TableConfig
+
+__all__ = ["build_deck", "card_points", "hand_points"]
+
+_NUMBERS = (
+    Rank.ONE,
+    Rank.TWO,
+    Rank.THREE,
+    Rank.FOUR,
+    Rank.FIVE,
+    Rank.SIX,
+    Rank.SEVEN,
+    Rank.EIGHT,
+    Rank.NINE,
+)
+_ACTIONS = (Rank.SKIP, Rank.REVERSE, Rank.DRAW_TWO)
+
+
+def _classic() -> list[Card]:
+    cards: list[Card] = []
+    for color in COLORS:
+        cards.append(Card(color, Rank.ZERO))
+        for rank in _NUMBERS + _ACTIONS:
+            cards.append(Card(color, rank))
+            cards.append(Card(color, rank))
+    cards.extend([Card(None, Rank.WILD)] * 4)
+    cards.extend([Card(None, Rank.WILD_DRAW_FOUR)] * 4)
+    return cards
+
+
+def build_deck(config: TableConfig) -> list[Card]:
+    """Every card of the table's deck, in a fixed order (the caller shuffles).
+
+    The modern decks hold three Wild Customizable; the table plays ``custom_wilds`` of them,
+    so those decks have 109 to 112 cards.
+    """
+    cards = _classic()
+    deck = config.deck
+    if deck is DeckName.MODERN_SWAP:
+        cards.append(Card(None, Rank.SWAP_HANDS))
+        cards.extend([Card(None, Rank.CUSTOM)] * config.custom_wilds)
+    elif deck is DeckName.MODERN_SHUFFLE:
+        cards.append(Card(None, Rank.SHUFFLE_HANDS))
+        cards.extend([Card(None, Rank.CUSTOM)] * config.custom_wilds)
+    elif deck is DeckName.BTS:
+        cards.extend([Card(None, Rank.DANCE)] * 4)
+    elif deck is DeckName.MINECRAFT:
+        cards.extend([Card(None, Rank.CREEPER)] * 4)
+    return cards
+
+
+_POINTS: dict[Rank, int] = {
+    Rank.SKIP: 20,
+    Rank.REVERSE: 20,
+    Rank.DRAW_TWO: 20,
+    Rank.WILD: 50,
+    Rank.WILD_DRAW_FOUR: 50,
+    Rank.DANCE: 50,
+    Rank.CREEPER: 50,
+    Rank.SWAP_HANDS: 40,
+    Rank.SHUFFLE_HANDS: 40,
+    Rank.CUSTOM: 40,
+}
+for _rank in Rank:
+    if _rank.number is not None:
+        _POINTS[_rank] = _rank.number
+
+
+def card_points(card: Card) -> int:
+    """Ruling 2: numbers at face value, actions 20, wilds 50, the modern wilds 40."""
+    return _POINTS[card.rank]
+
+
+def hand_points(hand: list[Card] | tuple[Card, ...]) -> int:
+    """The points a hand is worth at a round's end."""
+    return sum(_POINTS[card.rank] for card in hand)

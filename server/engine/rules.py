@@ -1,0 +1,655 @@
+"""The state of a match and what the rules do to it.
+
+``Rules`` holds every piece of mutable state and the mechanics the command handlers in
+``server.engine.match`` call once a command has been checked: what each card does, who
+draws, whose turn comes next, how a round ends. Nothing here checks legality; nothing
+here reads a clock (``now_ms`` arrives as an argument).
+
+Turn order: seats are numbered clockwise, ``direction`` is +1 (clockwise, to the left) or
+-1, and ``next_seat`` skips eliminated seats. ``current`` is always the seat the match
+waits on: the player in ``TURN``/``CHOOSE_COLOR``/``STACK``, the victim in ``CHALLENGE``
+and ``DANCE``.
+
+UNO exposures (ruling 12): a play that leaves one card without a call records an
+``Exposure`` holding the ms stamp of the play and the seat to act next (``watch``). Its
+window is open while that seat has not yet sent a command, and in any case until
+``catch_grace_ms`` after the play. The record stays after a call or a catch (status
+``called``/``caught``) so that a command that lost the race can be told so; it goes when
+its seat's hand changes.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from protocol.cards import COLORS, Card, Color, Rank
+from protocol.commands import DANCES, Arrow, Play
+from protocol.events import Event, EventKind
+from protocol.options import CustomRule, DanceCheck, DeckName, TableConfig
+from server.engine.deck import build_deck, hand_points
+from server.engine.outcome import LogEntry, Phase
+from server.engine.scoring import score_round
+
+__all__ = ["Exposure", "Rules"]
+
+_ARROWS: tuple[Arrow, ...] = tuple(Arrow)
+_AWAY_AFTER_EXPIRIES = 3
+
+
+class Exposure:
+    """A seat that left itself one card without declaring UNO (see the module docstring)."""
+
+    __slots__ = ("acted", "seq", "since_ms", "status", "watch")
+
+    def __init__(self, since_ms: int, seq: int, watch: int = -1) -> None:
+        self.since_ms = since_ms
+        self.seq = seq
+        self.watch = watch
+        self.acted = False
+        self.status = "open"
+
+
+class Rules:
+    """Match state plus rule mechanics; ``Match`` adds the command handlers and the API."""
+
+    def __init__(self, config: TableConfig, seed: int, now_ms: int) -> None:
+        self.config = config
+        self.seed = seed
+        self.start_ms = now_ms
+        self.rng = random.Random(seed)
+        self.seats = config.seats
+        self.deck_size = len(build_deck(config))
+        self.turn_ms = config.turn_seconds * 1000
+        self.creepers = config.deck is DeckName.MINECRAFT
+        self.events: list[Event] = []
+        self.log: list[LogEntry] = []
+        self.scores = [0] * self.seats
+        self.eliminated = [False] * self.seats
+        self.away = [False] * self.seats
+        self.expiries = [0] * self.seats
+        self.dealer = 0
+        self.round_no = 0
+        self.phase_ = Phase.TURN
+        self.paused = False
+        self.paused_remaining: int | None = None
+        self.deadline: int | None = None
+        self.hands: list[list[Card]] = [[] for _ in range(self.seats)]
+        self.draw_pile: list[Card] = []
+        self.discard: list[Card] = []
+        self.color: Color | None = None
+        self.direction = 1
+        self.current = 0
+        self.two_player = self.seats == 2
+        self.drawn: Card | None = None
+        self.has_drawn = False
+        self.early_uno = False
+        self.stuck_passes = 0
+        self.pending_draw = 0
+        self.wd4_player = -1
+        self.wd4_guilty = False
+        self.wd4_hand: tuple[Card, ...] = ()
+        self.dance_name: str | None = None
+        self.dance_steps: tuple[Arrow, ...] | None = None
+        self.skip_marks = [0] * self.seats
+        self.exposures: dict[int, Exposure] = {}
+        self.round_result: dict[str, Any] | None = None
+        self.result: dict[str, Any] | None = None
+
+    # ------------------------------------------------------------------ small helpers
+
+    def _emit(
+        self,
+        kind: EventKind,
+        public: dict[str, Any],
+        private: dict[int, dict[str, Any]] | None = None,
+    ) -> None:
+        self.events.append(Event(len(self.events) + 1, kind, public, private or {}))
+
+    def next_seat(self, seat: int) -> int:
+        """The seat after ``seat`` in the current direction, skipping eliminated seats."""
+        seats, step, out = self.seats, self.direction, self.eliminated
+        seat = (seat + step) % seats
+        while out[seat]:
+            seat = (seat + step) % seats
+        return seat
+
+    def left_of(self, seat: int) -> int:
+        """The next seat clockwise (to the left), whatever the direction of play."""
+        seat = (seat + 1) % self.seats
+        while self.eliminated[seat]:
+            seat = (seat + 1) % self.seats
+        return seat
+
+    def seats_in_play(self) -> list[int]:
+        return [seat for seat in range(self.seats) if not self.eliminated[seat]]
+
+    def can_draw(self) -> bool:
+        """Whether a card can come from the draw pile (reshuffling the discards if needed)."""
+        return bool(self.draw_pile) or len(self.discard) > 1
+
+    def playable(self, card: Card) -> bool:
+        """Whether ``card`` matches the colour in force or the top card (wilds always do)."""
+        return card.color is None or card.color is self.color or card.rank is self.discard[-1].rank
+
+    def has_playable(self, seat: int) -> bool:
+        color, rank = self.color, self.discard[-1].rank
+        return any(
+            card.color is None or card.color is color or card.rank is rank
+            for card in self.hands[seat]
+        )
+
+    @staticmethod
+    def _holds_color(hand: list[Card], color: Color | None) -> bool:
+        return color is not None and any(card.color is color for card in hand)
+
+    def window_open(self, record: Exposure, now_ms: int) -> bool:
+        """Ruling 12: open until the later of the watched seat's command and the grace."""
+        return not record.acted or now_ms < record.since_ms + self.config.catch_grace_ms
+
+    def _seat_acted(self, seat: int, start: int) -> None:
+        """``seat`` sent its first command since older exposures were made."""
+        for record in self.exposures.values():
+            if record.watch == seat and record.seq <= start:
+                record.acted = True
+
+    # ------------------------------------------------------------------ drawing
+
+    def _reshuffle(self) -> bool:
+        """Ruling 14: the discards under the top card become the draw pile."""
+        if len(self.discard) <= 1:
+            return False
+        top = self.discard.pop()
+        pile = self.discard
+        self.rng.shuffle(pile)
+        self.draw_pile = pile + self.draw_pile
+        self.discard = [top]
+        self._emit(EventKind.RESHUFFLED, {"count": len(self.draw_pile)})
+        return True
+
+    def _take(self, count: int) -> list[Card]:
+        taken: list[Card] = []
+        while len(taken) < count:
+            pile = self.draw_pile
+            if not pile and not self._reshuffle():
+                break
+            pile = self.draw_pile
+            need = min(count - len(taken), len(pile))
+            chunk = pile[-need:]
+            del pile[-need:]
+            chunk.reverse()
+            taken.extend(chunk)
+        return taken
+
+    def draw_cards(self, seat: int, count: int, reason: str, trigger: bool = True) -> list[Card]:
+        """``seat`` draws ``count`` cards (fewer if both piles run dry), Creepers included.
+
+        Ruling 10: each Creeper drawn from the pile with ``trigger`` is shown to everyone
+        and its owner draws three more, which never trigger.
+        """
+        cards = self._take(count)
+        self.hands[seat].extend(cards)
+        if self.exposures:
+            self.exposures.pop(seat, None)
+        self._emit(
+            EventKind.DREW,
+            {"seat": seat, "count": len(cards), "reason": reason},
+            {seat: {"cards": [card.code for card in cards]}},
+        )
+        if trigger and self.creepers:
+            for card in cards:
+                if card.rank is Rank.CREEPER:
+                    self._emit(EventKind.CREEPER_REVEALED, {"seat": seat, "card": card.code})
+                    self.draw_cards(seat, 3, "creeper", trigger=False)
+        return cards
+
+    # ------------------------------------------------------------------ rounds
+
+    def _choose_dealer(self) -> None:
+        """Ruling 3: everyone draws, the highest number deals, symbols 0, ties redraw."""
+        deck = build_deck(self.config)
+        self.rng.shuffle(deck)
+        contenders = list(range(self.seats))
+        draws: list[list[list[Any]]] = []
+        while True:
+            if len(deck) < len(contenders):
+                deck = build_deck(self.config)
+                self.rng.shuffle(deck)
+            drawn = [(seat, deck.pop()) for seat in contenders]
+            draws.append([[seat, card.code] for seat, card in drawn])
+            values = [(card.rank.number or 0, seat) for seat, card in drawn]
+            best = max(value for value, _ in values)
+            contenders = [seat for value, seat in values if value == best]
+            if len(contenders) == 1:
+                break
+        self.dealer = contenders[0]
+        self._emit(EventKind.DEALER_CHOSEN, {"dealer": self.dealer, "draws": draws})
+
+    def _start_round(self, now_ms: int) -> None:
+        self.round_no += 1
+        self.phase_ = Phase.TURN
+        self.direction = 1
+        self.round_result = None
+        self.exposures = {}
+        self.skip_marks = [0] * self.seats
+        self.pending_draw = 0
+        self.stuck_passes = 0
+        self.dance_name = None
+        self.dance_steps = None
+        self.wd4_hand = ()
+        in_play = self.seats_in_play()
+        self.two_player = len(in_play) == 2
+        deck = build_deck(self.config)
+        self.rng.shuffle(deck)
+        hands: list[list[Card]] = [[] for _ in range(self.seats)]
+        order = [self.left_of(self.dealer)]
+        while len(order) < len(in_play):
+            order.append(self.left_of(order[-1]))
+        for _ in range(self.config.hand_size):
+            for seat in order:
+                hands[seat].append(deck.pop())
+        self.hands = hands
+        self.draw_pile = deck
+        self.discard = []
+        self._emit(
+            EventKind.ROUND_STARTED,
+            {
+                "round": self.round_no,
+                "dealer": self.dealer,
+                "counts": [len(hand) for hand in hands],
+            },
+            {seat: {"hand": [card.code for card in hands[seat]]} for seat in in_play},
+        )
+        first = deck.pop()
+        while first.rank is Rank.WILD_DRAW_FOUR:  # ruling 4: back in, reshuffle, again
+            self._emit(EventKind.FIRST_CARD_RETURNED, {"card": first.code})
+            deck.append(first)
+            self.rng.shuffle(deck)
+            first = deck.pop()
+        self.discard.append(first)
+        self.color = first.color
+        self._emit(EventKind.FIRST_CARD, {"card": first.code, "color": _code(first.color)})
+        self._first_card_effect(first, now_ms)
+
+    def _first_card_effect(self, card: Card, now_ms: int) -> None:
+        """Ruling 4: what the card turned up to start a round does."""
+        first = self.left_of(self.dealer)
+        rank = card.rank
+        if card.color is None:
+            self.current = first
+            self.phase_ = Phase.CHOOSE_COLOR
+            self.drawn, self.has_drawn, self.early_uno = None, False, False
+            self._emit(
+                EventKind.TURN,
+                {"seat": first, "direction": self.direction, "phase": self.phase_.value},
+            )
+            self.deadline = now_ms + self.turn_ms if self.turn_ms else None
+        elif rank is Rank.SKIP or (rank is Rank.REVERSE and self.two_player):
+            self._emit(EventKind.SKIPPED, {"seat": first})
+            self._start_turn(self.next_seat(first), now_ms)
+        elif rank is Rank.REVERSE:
+            self.direction = -1
+            self._emit(EventKind.DIRECTION, {"direction": -1})
+            self._start_turn(self.dealer, now_ms)
+        elif rank is Rank.DRAW_TWO:
+            self.draw_cards(first, 2, "draw-two")
+            self._emit(EventKind.SKIPPED, {"seat": first})
+            self._start_turn(self.next_seat(first), now_ms)
+        else:
+            self._start_turn(first, now_ms)
+
+    def _start_turn(self, seat: int, now_ms: int) -> None:
+        """``seat``'s turn comes; ruling 16: a seat marked by a Skip draws one and passes."""
+        marks = self.skip_marks
+        while marks[seat]:
+            owed, marks[seat] = marks[seat], 0
+            self._emit(EventKind.SKIP_SERVED, {"seat": seat})
+            self.draw_cards(seat, owed, "skip")
+            seat = self.next_seat(seat)
+        self.current = seat
+        self.phase_ = Phase.TURN
+        self.drawn = None
+        self.has_drawn = False
+        self.early_uno = False
+        self._emit(EventKind.TURN, {"seat": seat, "direction": self.direction, "phase": "turn"})
+        self.deadline = now_ms + self.turn_ms if self.turn_ms else None
+
+    def _wait_on(self, seat: int, phase: Phase, deadline: int | None) -> None:
+        self.current = seat
+        self.phase_ = phase
+        self.deadline = deadline
+        self._emit(EventKind.TURN, {"seat": seat, "direction": self.direction, "phase": phase})
+
+    # ------------------------------------------------------------------ playing a card
+
+    def _play_card(self, seat: int, command: Play, now_ms: int) -> None:
+        """Apply a checked play (rulings 5-13, 16)."""
+        card = command.card
+        rank = card.rank
+        hand = self.hands[seat]
+        before = self.color
+        hand.remove(card)
+        self.discard.append(card)
+        self.color = command.color if card.color is None else card.color
+        self.drawn = None
+        self.has_drawn = False
+        self.stuck_passes = 0
+        if self.exposures:
+            self.exposures.pop(seat, None)
+        left = len(hand)
+        public: dict[str, Any] = {
+            "seat": seat,
+            "card": card.code,
+            "color": _code(self.color),
+            "count": left,
+        }
+        if command.target is not None:
+            public["target"] = command.target
+        if command.dance is not None:
+            public["dance"] = command.dance
+        if command.uno:
+            public["uno"] = True
+        self._emit(EventKind.PLAYED, public)
+        if left == 0:
+            self._went_out(seat, card, now_ms)
+            return
+        exposure: Exposure | None = None
+        if left == 1 and rank is not Rank.SWAP_HANDS and rank is not Rank.SHUFFLE_HANDS:
+            if command.uno:
+                self._emit(EventKind.UNO_CALLED, {"seat": seat, "early": False})
+            elif not self.early_uno:
+                exposure = Exposure(now_ms, len(self.events) + 1)
+                self.exposures[seat] = exposure
+                self._emit(EventKind.EXPOSED, {"seat": seat})
+        self._card_effect(seat, command, before, now_ms)
+        if exposure is not None:
+            exposure.watch = self.current
+
+    def _card_effect(self, seat: int, command: Play, before: Color | None, now_ms: int) -> None:
+        rank = command.card.rank
+        if rank is Rank.SKIP:
+            if self.config.skip_any and command.target is not None:
+                self.skip_marks[command.target] += 1
+                self._emit(EventKind.SKIP_MARKED, {"seat": seat, "target": command.target})
+                self._start_turn(self.next_seat(seat), now_ms)
+            else:
+                self._skip_next(seat, now_ms)
+        elif rank is Rank.REVERSE:
+            if self.two_player:
+                self._skip_next(seat, now_ms)
+            else:
+                self.direction = -self.direction
+                self._emit(EventKind.DIRECTION, {"direction": self.direction})
+                self._start_turn(self.next_seat(seat), now_ms)
+        elif rank is Rank.DRAW_TWO:
+            victim = self.next_seat(seat)
+            if self.config.stack_draw_two:
+                self.pending_draw += 2
+                deadline = now_ms + self.turn_ms if self.turn_ms else None
+                self._wait_on(victim, Phase.STACK, deadline)
+            else:
+                self.draw_cards(victim, 2, "draw-two")
+                self._skip_next(seat, now_ms)
+        elif rank is Rank.WILD_DRAW_FOUR:
+            hand = self.hands[seat]
+            self.wd4_player = seat
+            self.wd4_guilty = self._holds_color(hand, before)
+            self.wd4_hand = tuple(hand)
+            deadline = now_ms + self.config.decision_seconds * 1000
+            self._wait_on(self.next_seat(seat), Phase.CHALLENGE, deadline)
+        elif rank is Rank.DANCE:
+            self._call_dance(seat, command.dance or DANCES[0], now_ms)
+        elif rank is Rank.SWAP_HANDS and command.target is not None:
+            self._swap_hands(seat, command.target)
+            self._start_turn(self.next_seat(seat), now_ms)
+        elif rank is Rank.SHUFFLE_HANDS:
+            self._shuffle_hands(seat)
+            self._start_turn(self.next_seat(seat), now_ms)
+        elif rank is Rank.CUSTOM and self.config.custom_rule is not CustomRule.PLAIN:
+            if self.config.custom_rule is CustomRule.EXTRA_TURN:
+                self._start_turn(seat, now_ms)
+            else:
+                other = self.next_seat(seat)
+                while other != seat:
+                    self.draw_cards(other, 2, "custom")
+                    other = self.next_seat(other)
+                self._start_turn(self.next_seat(seat), now_ms)
+        else:
+            self._start_turn(self.next_seat(seat), now_ms)
+
+    def _skip_next(self, seat: int, now_ms: int) -> None:
+        victim = self.next_seat(seat)
+        self._emit(EventKind.SKIPPED, {"seat": victim})
+        self._start_turn(self.next_seat(victim), now_ms)
+
+    def _went_out(self, seat: int, card: Card, now_ms: int) -> None:
+        """Ruling 13: a last Draw Two or Wild Draw Four still makes the next seat draw."""
+        if card.rank is Rank.DRAW_TWO:
+            self.draw_cards(self.next_seat(seat), self.pending_draw + 2, "draw-two")
+            self.pending_draw = 0
+        elif card.rank is Rank.WILD_DRAW_FOUR:
+            self.draw_cards(self.next_seat(seat), 4, "wild-draw-four")
+        self._end_round(seat, "out", now_ms)
+
+    def _call_dance(self, seat: int, dance: str, now_ms: int) -> None:
+        """Ruling 9: the server draws the steps (unless on honour) and shows everyone."""
+        dancer = self.next_seat(seat)
+        if self.config.dance_check is DanceCheck.STEPS:
+            length = self.rng.randint(4, 8)
+            self.dance_steps = tuple(self.rng.choice(_ARROWS) for _ in range(length))
+        else:
+            self.dance_steps = None
+        self.dance_name = dance
+        steps = None if self.dance_steps is None else [step.value for step in self.dance_steps]
+        self._emit(
+            EventKind.DANCE_CALLED, {"seat": dancer, "by": seat, "dance": dance, "steps": steps}
+        )
+        deadline = now_ms + self.config.dance_seconds * 1000
+        self._wait_on(dancer, Phase.DANCE, deadline)
+
+    def _refuse_dance(self, seat: int, reason: str, now_ms: int) -> None:
+        self._emit(EventKind.DANCE_REFUSED, {"seat": seat, "reason": reason})
+        self.draw_cards(seat, 3, "dance")
+        self._start_turn(seat, now_ms)
+
+    def _swap_hands(self, seat: int, target: int) -> None:
+        hands = self.hands
+        hands[seat], hands[target] = hands[target], hands[seat]
+        self.exposures.pop(seat, None)
+        self.exposures.pop(target, None)
+        self._emit(
+            EventKind.HANDS_SWAPPED,
+            {"seat": seat, "target": target, "counts": [len(hand) for hand in hands]},
+            {s: {"hand": [card.code for card in hands[s]]} for s in (seat, target)},
+        )
+
+    def _shuffle_hands(self, seat: int) -> None:
+        """Ruling 11: gather, shuffle, deal one at a time from the player's left."""
+        in_play = self.seats_in_play()
+        gathered = [card for s in in_play for card in self.hands[s]]
+        self.rng.shuffle(gathered)
+        hands: list[list[Card]] = [[] for _ in range(self.seats)]
+        receiver = seat
+        for card in gathered:
+            receiver = self.left_of(receiver)
+            hands[receiver].append(card)
+        self.hands = hands
+        self.exposures = {}
+        self._emit(
+            EventKind.HANDS_SHUFFLED,
+            {"seat": seat, "counts": [len(hand) for hand in hands]},
+            {s: {"hand": [card.code for card in hands[s]]} for s in in_play},
+        )
+
+    # ------------------------------------------------------------------ other moves
+
+    def _voluntary_draw(self, seat: int) -> None:
+        cards = self.draw_cards(seat, 1, "draw")
+        self.has_drawn = True
+        self.drawn = cards[0]
+        self.stuck_passes = 0
+
+    def _stuck_pass(self, seat: int, now_ms: int) -> None:
+        """Ruling 14: a seat that can neither play nor draw passes; a full cycle ends it."""
+        self.stuck_passes += 1
+        self._emit(EventKind.PASSED, {"seat": seat, "stuck": True})
+        if self.stuck_passes >= len(self.seats_in_play()):
+            self._end_round(self._blocked_winner(), "blocked", now_ms)
+        else:
+            self._start_turn(self.next_seat(seat), now_ms)
+
+    def _blocked_winner(self) -> int:
+        """Fewest points, then fewest cards, then first in turn order from the seat to act."""
+        order = [self.current]
+        while len(order) < len(self.seats_in_play()):
+            order.append(self.next_seat(order[-1]))
+        hands = self.hands
+        return min(order, key=lambda s: (hand_points(hands[s]), len(hands[s]), order.index(s)))
+
+    def _take_stack(self, seat: int, now_ms: int) -> None:
+        total, self.pending_draw = self.pending_draw, 0
+        self.draw_cards(seat, total, "draw-two")
+        self._emit(EventKind.SKIPPED, {"seat": seat})
+        self._start_turn(self.next_seat(seat), now_ms)
+
+    def _choose_first_color(self, seat: int, color: Color, target: int | None, now_ms: int) -> None:
+        self.color = color
+        self._emit(EventKind.COLOR_CHOSEN, {"seat": seat, "color": color.value})
+        if target is not None:
+            self._swap_hands(seat, target)
+        self._start_turn(seat, now_ms)
+
+    def _accept_draw_four(self, seat: int, now_ms: int) -> None:
+        self._emit(EventKind.DRAW_FOUR_ACCEPTED, {"seat": seat})
+        self.draw_cards(seat, 4, "wild-draw-four")
+        self.wd4_hand = ()
+        self._emit(EventKind.SKIPPED, {"seat": seat})
+        self._start_turn(self.next_seat(seat), now_ms)
+
+    def _resolve_challenge(self, seat: int, now_ms: int) -> None:
+        """Ruling 6: guilty, the bluffer draws 4 and the challenger plays; else draw 6."""
+        player, guilty = self.wd4_player, self.wd4_guilty
+        self._emit(
+            EventKind.CHALLENGED,
+            {"seat": seat, "target": player, "guilty": guilty},
+            {seat: {"hand": [card.code for card in self.wd4_hand]}},
+        )
+        self.wd4_hand = ()
+        if guilty:
+            self.draw_cards(player, 4, "challenge")
+            self._start_turn(seat, now_ms)
+        else:
+            self.draw_cards(seat, 6, "challenge")
+            self._emit(EventKind.SKIPPED, {"seat": seat})
+            self._start_turn(self.next_seat(seat), now_ms)
+
+    def set_away(self, seat: int, away: bool, reason: str) -> None:
+        self.away[seat] = away
+        if away:
+            self._emit(EventKind.AWAY, {"seat": seat, "reason": reason})
+        else:
+            self.expiries[seat] = 0
+            self._emit(EventKind.BACK, {"seat": seat})
+
+    def _expire(self, now_ms: int) -> None:
+        """Ruling 17: the deadline passed; act for the seat waited on."""
+        phase = self.phase_
+        if phase is Phase.ROUND_OVER:
+            self._next_round(now_ms)
+            return
+        seat = self.current
+        self._emit(EventKind.TIMED_OUT, {"seat": seat, "phase": phase.value})
+        start = len(self.events)
+        if phase is Phase.CHALLENGE:
+            self._accept_draw_four(seat, now_ms)
+        elif phase is Phase.DANCE:
+            self._refuse_dance(seat, "timeout", now_ms)
+        elif phase is Phase.STACK:
+            self._take_stack(seat, now_ms)
+        else:
+            if phase is Phase.CHOOSE_COLOR:
+                target = None
+                if self.discard[-1].rank is Rank.SWAP_HANDS:
+                    target = self._fewest_cards_opponent(seat)
+                self._choose_first_color(seat, self._most_held_color(seat), target, now_ms)
+            if not self.has_drawn and self.can_draw():
+                self._voluntary_draw(seat)
+            if self.has_drawn:
+                self._emit(EventKind.PASSED, {"seat": seat, "stuck": False})
+                self._start_turn(self.next_seat(seat), now_ms)
+            else:
+                self._stuck_pass(seat, now_ms)
+        if self.exposures:
+            self._seat_acted(seat, start)
+        self.expiries[seat] += 1
+        if self.expiries[seat] >= _AWAY_AFTER_EXPIRIES and not self.away[seat]:
+            self.set_away(seat, True, "timeouts")
+
+    def _most_held_color(self, seat: int) -> Color:
+        counts = dict.fromkeys(COLORS, 0)
+        for card in self.hands[seat]:
+            if card.color is not None:
+                counts[card.color] += 1
+        return max(COLORS, key=lambda color: (counts[color], -COLORS.index(color)))
+
+    def _fewest_cards_opponent(self, seat: int) -> int:
+        order = []
+        other = self.next_seat(seat)
+        while other != seat:
+            order.append(other)
+            other = self.next_seat(other)
+        return min(order, key=lambda s: (len(self.hands[s]), order.index(s)))
+
+    # ------------------------------------------------------------------ round end
+
+    def _end_round(self, winner: int, reason: str, now_ms: int) -> None:
+        config = self.config
+        hands = self.hands
+        points = [hand_points(hand) for hand in hands]
+        outcome = score_round(
+            config.scoring,
+            target=config.target_score,
+            winner=winner,
+            points=points,
+            scores=self.scores,
+            eliminated=self.eliminated,
+        )
+        self.scores = [
+            score + gain for score, gain in zip(self.scores, outcome.gained, strict=True)
+        ]
+        for seat in outcome.newly_eliminated:
+            self.eliminated[seat] = True
+        self.exposures = {}
+        self.pending_draw = 0
+        self.wd4_hand = ()
+        self.dance_steps = None
+        self.dance_name = None
+        summary: dict[str, Any] = {
+            "round": self.round_no,
+            "winner": winner,
+            "reason": reason,
+            "hands": [[card.code for card in hand] for hand in hands],
+            "points": points,
+            "gained": list(outcome.gained),
+            "scores": list(self.scores),
+            "eliminated": list(outcome.newly_eliminated),
+        }
+        self._emit(EventKind.ROUND_OVER, summary)
+        self.round_result = summary
+        if outcome.winners is not None:
+            self.phase_ = Phase.MATCH_OVER
+            self.deadline = None
+            self.result = {"winners": list(outcome.winners), "scores": list(self.scores)}
+            self._emit(EventKind.MATCH_OVER, dict(self.result))
+        else:
+            self.phase_ = Phase.ROUND_OVER
+            self.deadline = now_ms + config.round_pause_seconds * 1000
+
+    def _next_round(self, now_ms: int) -> None:
+        """Ruling 3: the deal passes to the left."""
+        self.dealer = self.left_of(self.dealer)
+        self._start_round(now_ms)
+
+
+def _code(color: Color | None) -> str | None:
+    return None if color is None else color.value
