@@ -69,8 +69,8 @@ def encode_body(data: Mapping[str, Any]) -> bytes:
 def check_plain(value: object, depth: int = 1) -> None:
     """Raise ValueError unless ``value`` is plain wire data within the nesting limit.
 
-    Plain means nil, bool, int (signed or unsigned 64-bit), str, lists (or tuples) and
-    maps with string keys. ``depth`` is the nesting level ``value`` sits at.
+    Plain means nil, bool, int (signed or unsigned 64-bit), str, lists (or plain tuples)
+    and maps with string keys. ``depth`` is the nesting level ``value`` sits at.
     """
     pending: list[tuple[object, int]] = [(value, depth)]
     while pending:
@@ -81,7 +81,9 @@ def check_plain(value: object, depth: int = 1) -> None:
             if not -(2**63) <= item < 2**64:
                 raise ValueError(f"integer {item} does not fit in 64 bits")
             continue
-        if isinstance(item, list | tuple | dict):
+        # Exact list and tuple: a NamedTuple such as Card must be turned into its code by
+        # its owner, not slip onto the wire as an array of its fields.
+        if type(item) is list or type(item) is tuple or isinstance(item, dict):
             if level > MAX_DEPTH:
                 raise ValueError(f"arrays and maps nest deeper than {MAX_DEPTH} levels")
             if isinstance(item, dict):

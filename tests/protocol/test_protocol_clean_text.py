@@ -1,0 +1,48 @@
+"""clean_text removes what could take over a terminal and keeps what people wrote."""
+
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from protocol.limits import clean_text
+
+
+@pytest.mark.parametrize(
+    ("raw", "clean"),
+    [
+        ("\x1b[31mred\x1b[0m", "red"),
+        ("\x1b[2J\x1b[Hwiped", "wiped"),
+        ("\x1b[?1049hscreen", "screen"),
+        ("a\x1b]0;evil title\x07b", "ab"),
+        ("a\x1b]0;evil title\x1b\\b", "ab"),
+        ("\x1b]8;;http://example.invalid\x1b\\link\x1b]8;;\x1b\\", "link"),
+        ("a\x1bPq#0;2;0;0;0\x1b\\b", "ab"),
+        ("unterminated\x1b]0;title forever", "unterminated"),
+        ("\x9b31m8-bit csi", "8-bit csi"),
+        ("\x9d0;title\x9cok", "ok"),
+        ("keep\x1bcreset", "keepreset"),
+        ("\x1b7saved\x1b8", "saved"),
+        ("bell\x07 nul\x00 del\x7f", "bell nul del"),
+        ("tab\tand\nnewline\r", "tab and newline"),
+        ("\u202eevil\u202c", "evil"),
+        ("zero\u200bwidth", "zerowidth"),
+        ("  spaced  ", "spaced"),
+        ("Zoë 日本 🃏", "Zoë 日本 🃏"),
+        ("", ""),
+    ],
+)
+def test_clean_text(raw: str, clean: str) -> None:
+    assert clean_text(raw) == clean
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.characters(codec="utf-8") | st.sampled_from("\x1b[]\\\x07\x9b;0")))
+def test_cleaned_text_holds_no_control_and_is_stable(raw: str) -> None:
+    cleaned = clean_text(raw)
+    assert all(unicodedata.category(char) not in {"Cc", "Cf", "Zl", "Zp"} for char in cleaned)
+    assert cleaned == cleaned.strip()
+    assert clean_text(cleaned) == cleaned

@@ -1,0 +1,46 @@
+"""Version strings and negotiation."""
+
+from __future__ import annotations
+
+import pytest
+
+from protocol.version import PROTOCOL_VERSION, SUPPORTED_VERSIONS, choose_version, parse_version
+
+
+@pytest.mark.parametrize(
+    ("text", "parsed"),
+    [
+        ("1.0", (1, 0)),
+        ("12.34", (12, 34)),
+        ("1", None),
+        ("1.0.0", None),
+        ("01.0", None),
+        ("v1.0", None),
+        ("", None),
+        ("1.-1", None),
+        (" 1.0", None),
+    ],
+)
+def test_parse_version(text: str, parsed: tuple[int, int] | None) -> None:
+    assert parse_version(text) == parsed
+
+
+@pytest.mark.parametrize(
+    ("offered", "supported", "chosen"),
+    [
+        (["1.0"], ["1.0"], "1.0"),
+        (["1.3"], ["1.0"], "1.0"),  # a 1.3 client speaks 1.0 too
+        (["1.0"], ["1.2"], "1.0"),
+        (["1.1", "2.0"], ["1.4", "2.3"], "2.0"),  # highest shared major wins
+        (["2.0"], ["1.0"], None),
+        (["nonsense", "1.1"], ["1.0", "1.1"], "1.1"),
+        ([], ["1.0"], None),
+    ],
+)
+def test_choose_version(offered: list[str], supported: list[str], chosen: str | None) -> None:
+    assert choose_version(offered, supported) == chosen
+
+
+def test_this_release_speaks_1_0() -> None:
+    assert PROTOCOL_VERSION == "1.0"
+    assert PROTOCOL_VERSION in SUPPORTED_VERSIONS
