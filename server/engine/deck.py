@@ -2,10 +2,24 @@
 
 from __future__ import annotations
 
-from protocol.cards import COLORS, Card, Rank
+from collections.abc import Iterable
+
+from protocol.cards import COLORS, Card, Rank, all_cards
 from protocol.options import DeckName, TableConfig
 
-__all__ = ["build_deck", "card_points", "hand_points"]
+__all__ = ["CODE", "build_deck", "card_points", "codes", "hand_points"]
+
+CODE: dict[Card, str] = {card: card.code for card in all_cards()}
+"""Each card's wire code, looked up rather than rebuilt from the enums in hot loops."""
+_CANONICAL: dict[Card, Card] = {card: card for card in all_cards()}
+_TEMPLATES: dict[tuple[DeckName, int], tuple[Card, ...]] = {}
+
+
+def codes(cards: Iterable[Card]) -> list[str]:
+    """The wire codes of some cards, in order."""
+    code = CODE
+    return [code[card] for card in cards]
+
 
 _NUMBERS = (
     Rank.ONE,
@@ -39,6 +53,14 @@ def build_deck(config: TableConfig) -> list[Card]:
     The modern decks hold three Wild Customizable; the table plays ``custom_wilds`` of them,
     so those decks have 109 to 112 cards.
     """
+    key = (config.deck, config.custom_wilds)
+    template = _TEMPLATES.get(key)
+    if template is None:
+        template = _TEMPLATES[key] = tuple(_CANONICAL[card] for card in _build(config))
+    return list(template)
+
+
+def _build(config: TableConfig) -> list[Card]:
     cards = _classic()
     deck = config.deck
     if deck is DeckName.MODERN_SWAP:

@@ -8,7 +8,9 @@ only once its deadline is known to have passed when ``now_ms`` is given.
 
 from __future__ import annotations
 
-from protocol.cards import COLORS, Card, Rank
+from collections.abc import Iterable
+
+from protocol.cards import COLORS, Card, Color, Rank
 from protocol.commands import (
     DANCES,
     Accept,
@@ -34,10 +36,19 @@ from server.engine.rules import Rules
 
 __all__ = ["legal_seat_commands", "legal_table_commands"]
 
+_WILD_DRAW_FOUR, _SWAP, _SKIP = Rank.WILD_DRAW_FOUR, Rank.SWAP_HANDS, Rank.SKIP
+_DRAW, _PASS, _CALL_UNO = Draw(), Pass(), CallUno()
+_TURN_PHASE = Phase.TURN
+
 
 def legal_seat_commands(state: Rules, seat: int) -> list[SeatCommand]:
     """Every command ``seat`` may send now, on turn and off turn."""
     phase = state.phase_
+    if phase is _TURN_PHASE and seat == state.current and not state.paused:
+        turn = _turn_commands(state, seat)
+        if state.exposures:
+            turn.extend(_exposure_commands(state, seat))
+        return turn
     if (
         state.paused
         or phase is Phase.ROUND_OVER
@@ -69,58 +80,89 @@ def legal_seat_commands(state: Rules, seat: int) -> list[SeatCommand]:
                 legal.extend(ChooseColor(color, target) for color in COLORS for target in targets)
             else:
                 legal.extend(ChooseColor(color) for color in COLORS)
+    if state.exposures:
+        legal.extend(_exposure_commands(state, seat))
+    return legal
+
+
+def _exposure_commands(state: Rules, seat: int) -> list[SeatCommand]:
+    """Off-turn UNO business: call your own exposure, catch another's while it is open."""
+    legal: list[SeatCommand] = []
     for target, record in state.exposures.items():
         if record.status != "open":
             continue
         if target == seat:
-            legal.append(CallUno())
+            legal.append(_CALL_UNO)
         elif not record.acted:
             legal.append(Catch(target))
     return legal
+
+
+_Variants = tuple[tuple[Play, ...], tuple[Play, ...]]
+_VARIANTS: dict[Card, _Variants] = {}
+"""Per card, its untargeted plays without and with UNO (commands are values: shared)."""
+
+
+def _variants(card: Card) -> _Variants:
+    variants = _VARIANTS.get(card)
+    if variants is None:
+        if card.color is None:
+            dances: tuple[str | None, ...] = DANCES if card.rank is Rank.DANCE else (None,)
+            plain = tuple(Play(card, color, None, dance) for color in COLORS for dance in dances)
+        else:
+            plain = (Play(card),)
+        declaring = tuple(Play(p.card, p.color, p.target, p.dance, True) for p in plain)
+        variants = _VARIANTS[card] = (plain, declaring)
+    return variants
 
 
 def _turn_commands(state: Rules, seat: int) -> list[SeatCommand]:
     hand = state.hands[seat]
     legal: list[SeatCommand] = []
     if state.has_drawn:
-        candidates: list[Card] = [state.drawn] if state.drawn is not None else []
+        candidates: Iterable[Card] = [state.drawn] if state.drawn is not None else []
     else:
-        candidates = list(dict.fromkeys(hand))
-    uno_options = (False, True) if len(hand) == 2 else (False,)
-    last = len(hand) == 1
+        candidates = dict.fromkeys(hand)
+    two = len(hand) == 2
+    color, top_rank = state.color, state.discard[-1].rank
     skip_any = state.config.skip_any
-    bluff = state.config.wd4_bluff
     for card in candidates:
-        if not state.playable(card):
-            continue
         rank = card.rank
         if card.color is None:
-            if rank is Rank.WILD_DRAW_FOUR and not bluff and state._holds_color(hand, state.color):
+            if rank is _WILD_DRAW_FOUR and not state.config.wd4_bluff:
+                if state._holds_color(hand, color):
+                    continue
+            elif rank is _SWAP and len(hand) > 1:
+                legal.extend(_targeted(state, seat, card, two))
                 continue
-            targets: tuple[int | None, ...] = (None,)
-            if rank is Rank.SWAP_HANDS and not last:
-                targets = tuple(_opponents(state, seat))
-            dances: tuple[str | None, ...] = DANCES if rank is Rank.DANCE else (None,)
-            for color in COLORS:
-                for target in targets:
-                    for dance in dances:
-                        for uno in uno_options:
-                            legal.append(Play(card, color, target, dance, uno))
-        elif rank is Rank.SKIP and skip_any:
-            for target in _opponents(state, seat):
-                for uno in uno_options:
-                    legal.append(Play(card, target=target, uno=uno))
-        else:
-            for uno in uno_options:
-                legal.append(Play(card, uno=uno))
+        elif card.color is not color and rank is not top_rank:
+            continue
+        elif rank is _SKIP and skip_any:
+            legal.extend(_targeted(state, seat, card, two))
+            continue
+        plain, declaring = _variants(card)
+        legal.extend(plain)
+        if two:
+            legal.extend(declaring)
     can_draw = state.can_draw()
     if not state.has_drawn and can_draw:
-        legal.append(Draw())
+        legal.append(_DRAW)
     if state.has_drawn or (not can_draw and not state.has_playable(seat)):
-        legal.append(Pass())
-    if len(hand) == 2 and not state.early_uno:
-        legal.append(CallUno())
+        legal.append(_PASS)
+    if two and not state.early_uno:
+        legal.append(_CALL_UNO)
     return legal
+
+
+def _targeted(state: Rules, seat: int, card: Card, two: bool) -> list[Play]:
+    colors: tuple[Color | None, ...] = COLORS if card.color is None else (None,)
+    unos = (False, True) if two else (False,)
+    return [
+        Play(card, color, target, None, uno)
+        for color in colors
+        for target in _opponents(state, seat)
+        for uno in unos
+    ]
 
 
 def _opponents(state: Rules, seat: int) -> list[int]:

@@ -52,6 +52,15 @@ from server.engine.view import build_view
 __all__ = ["Match"]
 
 _SEAT_ONLY_MESSAGE = "only a seated player may send this command"
+# Cheaper than the constructors (NamedTuple.__new__ is a Python function; a frozen
+# dataclass's __init__ goes through object.__setattr__); the results are identical.
+_new_tuple = tuple.__new__
+_new_object = object.__new__
+_set_events = vars(Accepted)["events"].__set__
+_CLOSED = frozenset((Phase.ROUND_OVER, Phase.MATCH_OVER))
+_TURN, _STACK = Phase.TURN, Phase.STACK
+_DRAW_TWO, _SWAP, _SKIP, _DANCE = Rank.DRAW_TWO, Rank.SWAP_HANDS, Rank.SKIP, Rank.DANCE
+_WILD_DRAW_FOUR = Rank.WILD_DRAW_FOUR
 
 
 class Match(Rules):
@@ -70,11 +79,14 @@ class Match(Rules):
         kind = type(command)
         seat_handler = _SEAT_HANDLERS.get(kind)
         if seat_handler is not None:
-            if actor is None:
-                return Rejected(RejectCode.SEAT_ONLY, _SEAT_ONLY_MESSAGE)
-            refusal = self._check_seat(actor)
-            if refusal is not None:
-                return refusal
+            if (
+                type(actor) is not int
+                or self.paused
+                or self.phase_ in _CLOSED
+                or not 0 <= actor < self.seats
+                or self.eliminated[actor]
+            ):
+                return self._refuse_seat(actor)
             rejected = seat_handler(self, actor, command, now_ms)
             if rejected is not None:
                 return rejected
@@ -92,10 +104,14 @@ class Match(Rules):
             rejected = table_handler(self, command, now_ms)
             if rejected is not None:
                 return rejected
-        self.log.append(LogEntry(actor, command, now_ms))
-        return Accepted(tuple(self.events[start:]))
+        self.log.append(_new_tuple(LogEntry, (actor, command, now_ms)))
+        accepted = _new_object(Accepted)
+        _set_events(accepted, tuple(self.events[start:]))
+        return accepted
 
-    def _check_seat(self, actor: int) -> Rejected | None:
+    def _refuse_seat(self, actor: int | None) -> Rejected:
+        if actor is None:
+            return Rejected(RejectCode.SEAT_ONLY, _SEAT_ONLY_MESSAGE)
         if type(actor) is not int or not 0 <= actor < self.seats:
             return Rejected(RejectCode.INVALID_SEAT, f"there is no seat {actor!r}")
         if self.phase_ is Phase.MATCH_OVER:
@@ -104,15 +120,13 @@ class Match(Rules):
             return Rejected(RejectCode.PAUSED, "the table is paused")
         if self.eliminated[actor]:
             return Rejected(RejectCode.ELIMINATED, "this seat is out of the match")
-        if self.phase_ is Phase.ROUND_OVER:
-            return Rejected(RejectCode.ROUND_OVER, "the round is over; wait for the next one")
-        return None
+        return Rejected(RejectCode.ROUND_OVER, "the round is over; wait for the next one")
 
     # ------------------------------------------------------------------ seat commands
 
     def _on_play(self, seat: int, command: Play, now_ms: int) -> Rejected | None:
         phase = self.phase_
-        if phase is not Phase.TURN and phase is not Phase.STACK:
+        if phase is not _TURN and phase is not _STACK:
             return self._wrong_moment(seat)
         if seat != self.current:
             return _not_your_turn()
@@ -121,8 +135,8 @@ class Match(Rules):
         if card not in hand:
             return Rejected(RejectCode.CARD_NOT_IN_HAND, f"{card.code} is not in your hand")
         rank = card.rank
-        if phase is Phase.STACK:
-            if rank is not Rank.DRAW_TWO:
+        if phase is _STACK:
+            if rank is not _DRAW_TWO:
                 return Rejected(
                     RejectCode.MUST_ANSWER_DRAW_TWO,
                     "answer the Draw Two with a Draw Two, or draw the total",
@@ -145,16 +159,16 @@ class Match(Rules):
                 return Rejected(RejectCode.COLOUR_REQUIRED, "a wild needs a colour")
         elif command.color is not None:
             return Rejected(RejectCode.COLOUR_NOT_ALLOWED, "only a wild takes a colour")
-        wants_target = rank is Rank.SWAP_HANDS or (rank is Rank.SKIP and self.config.skip_any)
+        wants_target = rank is _SWAP or (rank is _SKIP and self.config.skip_any)
         if command.target is not None:
             if not wants_target:
                 return Rejected(RejectCode.INVALID_TARGET, f"{card.code} takes no target")
             refusal = self._check_target(seat, command.target)
             if refusal is not None:
                 return refusal
-        elif wants_target and not (rank is Rank.SWAP_HANDS and len(hand) == 1):
+        elif wants_target and not (rank is _SWAP and len(hand) == 1):
             return Rejected(RejectCode.TARGET_REQUIRED, f"{card.code} needs a target seat")
-        if rank is Rank.DANCE:
+        if rank is _DANCE:
             if command.dance is None:
                 return Rejected(RejectCode.DANCE_REQUIRED, "name a dance for the Dancing Wild")
         elif command.dance is not None:
@@ -164,7 +178,7 @@ class Match(Rules):
                 RejectCode.UNO_NOT_ALLOWED, "UNO is declared with a play that leaves one card"
             )
         if (
-            rank is Rank.WILD_DRAW_FOUR
+            rank is _WILD_DRAW_FOUR
             and not self.config.wd4_bluff
             and self._holds_color(hand, self.color)
         ):

@@ -21,19 +21,37 @@ its seat's hand changes.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from protocol.cards import COLORS, Card, Color, Rank
 from protocol.commands import DANCES, Arrow, Play
 from protocol.events import Event, EventKind
 from protocol.options import CustomRule, DanceCheck, DeckName, TableConfig
-from server.engine.deck import build_deck, hand_points
+from server.engine.deck import CODE, build_deck, codes, hand_points
 from server.engine.outcome import LogEntry, Phase
 from server.engine.scoring import score_round
 
 __all__ = ["Exposure", "Rules"]
 
 _ARROWS: tuple[Arrow, ...] = tuple(Arrow)
+_new_object = object.__new__
+_set_seq = vars(Event)["seq"].__set__
+_set_kind = vars(Event)["kind"].__set__
+_set_public = vars(Event)["public"].__set__
+_set_private = vars(Event)["private"].__set__
+_NO_SECRETS: Mapping[int, Mapping[str, Any]] = MappingProxyType({})
+
+# Enum members bound once: attribute access on an enum class costs more than a global.
+_SKIP, _REVERSE, _DRAW_TWO = Rank.SKIP, Rank.REVERSE, Rank.DRAW_TWO
+_WILD_DRAW_FOUR, _DANCE, _CREEPER = Rank.WILD_DRAW_FOUR, Rank.DANCE, Rank.CREEPER
+_SWAP, _SHUFFLE, _CUSTOM = Rank.SWAP_HANDS, Rank.SHUFFLE_HANDS, Rank.CUSTOM
+_TURN = Phase.TURN
+_PLAIN_RANKS = frozenset(
+    rank for rank in Rank if rank.number is not None or rank in (Rank.WILD, Rank.CREEPER)
+)
+_PLAYED, _TURN_EVENT, _DREW = EventKind.PLAYED, EventKind.TURN, EventKind.DREW
 _AWAY_AFTER_EXPIRIES = 3
 
 
@@ -104,7 +122,15 @@ class Rules:
         public: dict[str, Any],
         private: dict[int, dict[str, Any]] | None = None,
     ) -> None:
-        self.events.append(Event(len(self.events) + 1, kind, public, private or {}))
+        events = self.events
+        # Same result as Event(...), a third cheaper: the frozen dataclass's __init__
+        # goes through object.__setattr__ per field; the slot descriptors are direct.
+        event = _new_object(Event)
+        _set_seq(event, len(events) + 1)
+        _set_kind(event, kind)
+        _set_public(event, public)
+        _set_private(event, private or _NO_SECRETS)
+        events.append(event)
 
     def next_seat(self, seat: int) -> int:
         """The seat after ``seat`` in the current direction, skipping eliminated seats."""
@@ -153,6 +179,13 @@ class Rules:
             if record.watch == seat and record.seq <= start:
                 record.acted = True
 
+    def _shuffle(self, cards: list[Card]) -> None:
+        """Shuffle in place: sort by one random key per card (C speed, unbiased)."""
+        random_key = self.rng.random
+        keys = [random_key() for _ in cards]
+        order = sorted(range(len(cards)), key=keys.__getitem__)
+        cards[:] = [cards[index] for index in order]
+
     # ------------------------------------------------------------------ drawing
 
     def _reshuffle(self) -> bool:
@@ -161,7 +194,7 @@ class Rules:
             return False
         top = self.discard.pop()
         pile = self.discard
-        self.rng.shuffle(pile)
+        self._shuffle(pile)
         self.draw_pile = pile + self.draw_pile
         self.discard = [top]
         self._emit(EventKind.RESHUFFLED, {"count": len(self.draw_pile)})
@@ -192,14 +225,14 @@ class Rules:
         if self.exposures:
             self.exposures.pop(seat, None)
         self._emit(
-            EventKind.DREW,
+            _DREW,
             {"seat": seat, "count": len(cards), "reason": reason},
-            {seat: {"cards": [card.code for card in cards]}},
+            {seat: {"cards": codes(cards)}},
         )
         if trigger and self.creepers:
             for card in cards:
-                if card.rank is Rank.CREEPER:
-                    self._emit(EventKind.CREEPER_REVEALED, {"seat": seat, "card": card.code})
+                if card.rank is _CREEPER:
+                    self._emit(EventKind.CREEPER_REVEALED, {"seat": seat, "card": CODE[card]})
                     self.draw_cards(seat, 3, "creeper", trigger=False)
         return cards
 
@@ -208,15 +241,15 @@ class Rules:
     def _choose_dealer(self) -> None:
         """Ruling 3: everyone draws, the highest number deals, symbols 0, ties redraw."""
         deck = build_deck(self.config)
-        self.rng.shuffle(deck)
+        self._shuffle(deck)
         contenders = list(range(self.seats))
         draws: list[list[list[Any]]] = []
         while True:
             if len(deck) < len(contenders):
                 deck = build_deck(self.config)
-                self.rng.shuffle(deck)
+                self._shuffle(deck)
             drawn = [(seat, deck.pop()) for seat in contenders]
-            draws.append([[seat, card.code] for seat, card in drawn])
+            draws.append([[seat, CODE[card]] for seat, card in drawn])
             values = [(card.rank.number or 0, seat) for seat, card in drawn]
             best = max(value for value, _ in values)
             contenders = [seat for value, seat in values if value == best]
@@ -240,7 +273,7 @@ class Rules:
         in_play = self.seats_in_play()
         self.two_player = len(in_play) == 2
         deck = build_deck(self.config)
-        self.rng.shuffle(deck)
+        self._shuffle(deck)
         hands: list[list[Card]] = [[] for _ in range(self.seats)]
         order = [self.left_of(self.dealer)]
         while len(order) < len(in_play):
@@ -258,17 +291,17 @@ class Rules:
                 "dealer": self.dealer,
                 "counts": [len(hand) for hand in hands],
             },
-            {seat: {"hand": [card.code for card in hands[seat]]} for seat in in_play},
+            {seat: {"hand": codes(hands[seat])} for seat in in_play},
         )
         first = deck.pop()
         while first.rank is Rank.WILD_DRAW_FOUR:  # ruling 4: back in, reshuffle, again
-            self._emit(EventKind.FIRST_CARD_RETURNED, {"card": first.code})
+            self._emit(EventKind.FIRST_CARD_RETURNED, {"card": CODE[first]})
             deck.append(first)
-            self.rng.shuffle(deck)
+            self._shuffle(deck)
             first = deck.pop()
         self.discard.append(first)
         self.color = first.color
-        self._emit(EventKind.FIRST_CARD, {"card": first.code, "color": _code(first.color)})
+        self._emit(EventKind.FIRST_CARD, {"card": CODE[first], "color": _code(first.color)})
         self._first_card_effect(first, now_ms)
 
     def _first_card_effect(self, card: Card, now_ms: int) -> None:
@@ -307,12 +340,19 @@ class Rules:
             self.draw_cards(seat, owed, "skip")
             seat = self.next_seat(seat)
         self.current = seat
-        self.phase_ = Phase.TURN
+        self.phase_ = _TURN
         self.drawn = None
         self.has_drawn = False
         self.early_uno = False
-        self._emit(EventKind.TURN, {"seat": seat, "direction": self.direction, "phase": "turn"})
-        self.deadline = now_ms + self.turn_ms if self.turn_ms else None
+        events = self.events
+        event = _new_object(Event)  # _emit inlined: this runs once per command
+        _set_seq(event, len(events) + 1)
+        _set_kind(event, _TURN_EVENT)
+        _set_public(event, {"seat": seat, "direction": self.direction, "phase": "turn"})
+        _set_private(event, _NO_SECRETS)
+        events.append(event)
+        turn_ms = self.turn_ms
+        self.deadline = now_ms + turn_ms if turn_ms else None
 
     def _wait_on(self, seat: int, phase: Phase, deadline: int | None) -> None:
         self.current = seat
@@ -324,11 +364,10 @@ class Rules:
 
     def _play_card(self, seat: int, command: Play, now_ms: int) -> None:
         """Apply a checked play (rulings 5-13, 16)."""
-        card = command.card
-        rank = card.rank
         hand = self.hands[seat]
+        card = hand.pop(hand.index(command.card))  # the engine's own instance of the card
+        rank = card.rank
         before = self.color
-        hand.remove(card)
         self.discard.append(card)
         self.color = command.color if card.color is None else card.color
         self.drawn = None
@@ -337,10 +376,11 @@ class Rules:
         if self.exposures:
             self.exposures.pop(seat, None)
         left = len(hand)
+        color = self.color
         public: dict[str, Any] = {
             "seat": seat,
-            "card": card.code,
-            "color": _code(self.color),
+            "card": CODE[card],
+            "color": None if color is None else color._value_,
             "count": left,
         }
         if command.target is not None:
@@ -349,39 +389,42 @@ class Rules:
             public["dance"] = command.dance
         if command.uno:
             public["uno"] = True
-        self._emit(EventKind.PLAYED, public)
+        self._emit(_PLAYED, public)
         if left == 0:
             self._went_out(seat, card, now_ms)
             return
         exposure: Exposure | None = None
-        if left == 1 and rank is not Rank.SWAP_HANDS and rank is not Rank.SHUFFLE_HANDS:
+        if left == 1 and rank is not _SWAP and rank is not _SHUFFLE:
             if command.uno:
                 self._emit(EventKind.UNO_CALLED, {"seat": seat, "early": False})
             elif not self.early_uno:
                 exposure = Exposure(now_ms, len(self.events) + 1)
                 self.exposures[seat] = exposure
                 self._emit(EventKind.EXPOSED, {"seat": seat})
-        self._card_effect(seat, command, before, now_ms)
+        if rank in _PLAIN_RANKS:
+            self._start_turn(self.next_seat(seat), now_ms)
+        else:
+            self._card_effect(seat, command, before, now_ms)
         if exposure is not None:
             exposure.watch = self.current
 
     def _card_effect(self, seat: int, command: Play, before: Color | None, now_ms: int) -> None:
         rank = command.card.rank
-        if rank is Rank.SKIP:
+        if rank is _SKIP:
             if self.config.skip_any and command.target is not None:
                 self.skip_marks[command.target] += 1
                 self._emit(EventKind.SKIP_MARKED, {"seat": seat, "target": command.target})
                 self._start_turn(self.next_seat(seat), now_ms)
             else:
                 self._skip_next(seat, now_ms)
-        elif rank is Rank.REVERSE:
+        elif rank is _REVERSE:
             if self.two_player:
                 self._skip_next(seat, now_ms)
             else:
                 self.direction = -self.direction
                 self._emit(EventKind.DIRECTION, {"direction": self.direction})
                 self._start_turn(self.next_seat(seat), now_ms)
-        elif rank is Rank.DRAW_TWO:
+        elif rank is _DRAW_TWO:
             victim = self.next_seat(seat)
             if self.config.stack_draw_two:
                 self.pending_draw += 2
@@ -390,22 +433,22 @@ class Rules:
             else:
                 self.draw_cards(victim, 2, "draw-two")
                 self._skip_next(seat, now_ms)
-        elif rank is Rank.WILD_DRAW_FOUR:
+        elif rank is _WILD_DRAW_FOUR:
             hand = self.hands[seat]
             self.wd4_player = seat
             self.wd4_guilty = self._holds_color(hand, before)
             self.wd4_hand = tuple(hand)
             deadline = now_ms + self.config.decision_seconds * 1000
             self._wait_on(self.next_seat(seat), Phase.CHALLENGE, deadline)
-        elif rank is Rank.DANCE:
+        elif rank is _DANCE:
             self._call_dance(seat, command.dance or DANCES[0], now_ms)
-        elif rank is Rank.SWAP_HANDS and command.target is not None:
+        elif rank is _SWAP and command.target is not None:
             self._swap_hands(seat, command.target)
             self._start_turn(self.next_seat(seat), now_ms)
-        elif rank is Rank.SHUFFLE_HANDS:
+        elif rank is _SHUFFLE:
             self._shuffle_hands(seat)
             self._start_turn(self.next_seat(seat), now_ms)
-        elif rank is Rank.CUSTOM and self.config.custom_rule is not CustomRule.PLAIN:
+        elif rank is _CUSTOM and self.config.custom_rule is not CustomRule.PLAIN:
             if self.config.custom_rule is CustomRule.EXTRA_TURN:
                 self._start_turn(seat, now_ms)
             else:
@@ -460,14 +503,14 @@ class Rules:
         self._emit(
             EventKind.HANDS_SWAPPED,
             {"seat": seat, "target": target, "counts": [len(hand) for hand in hands]},
-            {s: {"hand": [card.code for card in hands[s]]} for s in (seat, target)},
+            {s: {"hand": codes(hands[s])} for s in (seat, target)},
         )
 
     def _shuffle_hands(self, seat: int) -> None:
         """Ruling 11: gather, shuffle, deal one at a time from the player's left."""
         in_play = self.seats_in_play()
         gathered = [card for s in in_play for card in self.hands[s]]
-        self.rng.shuffle(gathered)
+        self._shuffle(gathered)
         hands: list[list[Card]] = [[] for _ in range(self.seats)]
         receiver = seat
         for card in gathered:
@@ -478,7 +521,7 @@ class Rules:
         self._emit(
             EventKind.HANDS_SHUFFLED,
             {"seat": seat, "counts": [len(hand) for hand in hands]},
-            {s: {"hand": [card.code for card in hands[s]]} for s in in_play},
+            {s: {"hand": codes(hands[s])} for s in in_play},
         )
 
     # ------------------------------------------------------------------ other moves
@@ -532,7 +575,7 @@ class Rules:
         self._emit(
             EventKind.CHALLENGED,
             {"seat": seat, "target": player, "guilty": guilty},
-            {seat: {"hand": [card.code for card in self.wd4_hand]}},
+            {seat: {"hand": codes(self.wd4_hand)}},
         )
         self.wd4_hand = ()
         if guilty:
@@ -628,7 +671,7 @@ class Rules:
             "round": self.round_no,
             "winner": winner,
             "reason": reason,
-            "hands": [[card.code for card in hand] for hand in hands],
+            "hands": [codes(hand) for hand in hands],
             "points": points,
             "gained": list(outcome.gained),
             "scores": list(self.scores),
