@@ -149,9 +149,11 @@ class Session:
     def shut_down(self, reason: str, deadline: float = math.inf) -> None:
         """The server is stopping: flush what is queued, then ``closing``, then close.
 
-        Nothing is written after ``deadline`` (trio time); a connection that has not
-        drained by then is cut.
+        Nothing is written after ``deadline`` (trio time; default ``last_write_seconds``
+        from now); a connection that has not drained by then is cut.
         """
+        if deadline == math.inf:
+            deadline = trio.current_time() + self._limits.last_write_seconds
         self._writer_scope.deadline = min(self._writer_scope.deadline, deadline)
         if self._closing:
             return
@@ -328,17 +330,20 @@ class Session:
         self._end(self._encode_last_words(last), f"{reason} ({code.value})")
 
     def _end(self, frame: bytes | None, why: str, *, skip_queued: bool = True) -> None:
-        """Stop reading, and have the writer say ``frame`` last (skipping or flushing
-        what is queued) under the last-write deadline."""
+        """Stop reading, and have the writer say ``frame`` last: at once, skipping what is
+        queued, within ``last_write_seconds``; or after flushing the queue (a shutdown,
+        whose deadline ``shut_down`` has set)."""
         if self._closing:
             return
         self._closing = True
         self._skip_queued = skip_queued
         self._last_words = frame
         self._why = why
-        self._writer_scope.deadline = min(
-            self._writer_scope.deadline, trio.current_time() + self._limits.last_write_seconds
-        )
+        if skip_queued:
+            self._writer_scope.deadline = min(
+                self._writer_scope.deadline,
+                trio.current_time() + self._limits.last_write_seconds,
+            )
         # Closing the outbox wakes a writer waiting for a frame.
         self._outbox_in.close()
         self._reader_scope.cancel()

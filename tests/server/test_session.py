@@ -363,3 +363,54 @@ async def test_every_request_gets_to_the_lobby_in_order() -> None:
         assert replies == [Ok(id=n) for n in range(6)]
         assert [message for _, message in lobby.handled] == requests
         assert not any(isinstance(message, Error) for message in replies)
+
+
+@asynccontextmanager
+async def served_to_a_reader_that_never_reads(
+    lobby: EchoLobby,
+) -> AsyncIterator[tuple[trio.abc.Stream, Session]]:
+    """A session whose every write blocks until the client reads (and it never does)."""
+    client_stream, server_stream = trio.testing.lockstep_stream_pair()
+    session = Session(
+        server_stream,
+        peer_id=8,
+        address="192.0.2.8",
+        lobby=lobby,
+        identity=IDENTITY,
+        limits=LIMITS,
+    )
+    with trio.fail_after(600):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(session.run)
+            yield client_stream, session
+            nursery.cancel_scope.cancel()
+
+
+async def test_shut_down_cuts_off_a_client_that_reads_nothing_at_the_deadline(
+    autojump_clock: trio.abc.Clock,
+) -> None:
+    lobby = EchoLobby()
+    async with served_to_a_reader_that_never_reads(lobby) as (client_stream, session):
+        hello = WireClient(client_stream).conn.send(Hello(versions=("1.0",), name="zed"))
+        await client_stream.send_all(hello)
+        # The welcome is stuck in the writer: this client never reads.
+        deadline = trio.current_time() + 3
+        session.shut_down("stopping", deadline)
+        await session.done.wait()
+        assert trio.current_time() >= deadline
+        assert lobby.gone == [session]
+
+
+async def test_too_slow_with_a_stuck_writer_ends_within_the_last_write_deadline(
+    autojump_clock: trio.abc.Clock,
+) -> None:
+    lobby = EchoLobby()
+    async with served_to_a_reader_that_never_reads(lobby) as (client_stream, session):
+        hello = WireClient(client_stream).conn.send(Hello(versions=("1.0",), name="zed"))
+        await client_stream.send_all(hello)
+        start = trio.current_time()
+        for nonce in range(LIMITS.outbox_size + 2):
+            session.send(Ping(nonce=nonce))
+        await session.done.wait()
+        assert trio.current_time() - start >= LIMITS.last_write_seconds
+        assert lobby.gone == [session]

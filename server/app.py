@@ -1,0 +1,298 @@
+"""The server in front of the tables: listeners, one task per connection, an orderly stop.
+
+``Server.run`` binds the listeners, starts the lobby with ``nursery.start`` and serves
+every connection in a task of its own (a ``Session``), after the connection gate has let
+it in. ``Server.stop`` begins the shutdown, which ends within ``shutdown_seconds``:
+
+1. stop accepting (the listeners close);
+2. the lobby shuts its tables down;
+3. every session flushes its outbox and says ``closing``;
+4. whatever is still connected at the deadline is cut; the lobby's task ends.
+
+The shape follows trio's echo server and hypercorn's ``trio/tcp_server.py``: readiness
+through ``task_status``, deadlines as cancel scopes around exactly what they time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import logging
+import socket
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import trio
+
+from protocol.errors import ErrorCode
+from server.limits import ConnectionGate, LimitsError, SessionLimits
+from server.session import LobbyPort, ServerIdentity, Session, refuse_connection
+
+__all__ = [
+    "DEFAULT_PORT",
+    "LobbyService",
+    "Server",
+    "ServerSettings",
+    "bind_listeners",
+    "format_address",
+    "local_addresses",
+]
+
+log = logging.getLogger("uno.server")
+
+DEFAULT_PORT = 7531
+"""The port a server listens on unless told otherwise."""
+
+_EVERY_INTERFACE = ("0.0.0.0", "::")
+
+
+class LobbyService(LobbyPort, Protocol):
+    """What the server needs of the lobby beyond a session's needs."""
+
+    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        """Own the tables until cancelled; report readiness through ``task_status``."""
+
+    async def shutdown(self) -> None:
+        """Stop every table."""
+
+
+@dataclass(frozen=True, slots=True)
+class ServerSettings:
+    """How the server listens and how many it serves."""
+
+    hosts: tuple[str, ...] = ()
+    """Addresses or names to listen on; empty means every interface, IPv4 and IPv6."""
+    port: int = DEFAULT_PORT
+    """The TCP port; 0 lets the system pick a free one (the same for every address)."""
+    max_connections: int = 256
+    """Connections served at once."""
+    max_per_address: int = 32
+    """Connections served at once from one remote address."""
+    session: SessionLimits = field(default_factory=SessionLimits)
+    """The numbers every connection lives by."""
+    shutdown_seconds: float = 2.0
+    """How long clients get, once told the server is stopping, before they are cut off."""
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.port <= 65535:
+            raise LimitsError(f"port must be from 0 to 65535, not {self.port}")
+        if self.max_connections < 1 or self.max_per_address < 1:
+            raise LimitsError("max_connections and max_per_address must be at least 1")
+        if not self.shutdown_seconds > 0:
+            raise LimitsError("shutdown_seconds must be above 0")
+
+
+class Server:
+    """Listeners, the connection gate and every session; see the module docstring."""
+
+    def __init__(
+        self, settings: ServerSettings, lobby: LobbyService, identity: ServerIdentity
+    ) -> None:
+        self.settings = settings
+        self.identity = identity
+        self._lobby = lobby
+        self._gate = ConnectionGate(settings.max_connections, settings.max_per_address)
+        self._sessions: set[Session] = set()
+        self._peer_ids = itertools.count(1)
+        self._stop_requested = trio.Event()
+        self._stop_reason = "the server is stopping"
+        self._accepting = trio.CancelScope()
+        self.addresses: list[tuple[str, int]] = []
+        """Where the server listens, once ``run`` has reported it is ready."""
+
+    @property
+    def sessions(self) -> frozenset[Session]:
+        """Every connection being served now."""
+        return frozenset(self._sessions)
+
+    def stop(self, reason: str = "the server is stopping") -> None:
+        """Begin the orderly shutdown; ``run`` returns once it is over."""
+        if not self._stop_requested.is_set():
+            self._stop_reason = reason
+            self._stop_requested.set()
+
+    async def run(
+        self,
+        *,
+        listeners: list[trio.SocketListener] | None = None,
+        task_status: trio.TaskStatus[list[tuple[str, int]]] = trio.TASK_STATUS_IGNORED,
+    ) -> None:
+        """Serve until ``stop``; ``task_status`` receives the (host, port) pairs bound.
+
+        ``listeners`` already bound (``bind_listeners``) are used as they are; otherwise
+        the settings' hosts and port are bound here.
+        """
+        if listeners is None:
+            listeners = await bind_listeners(self.settings.hosts, self.settings.port)
+        self.addresses = [_bound_address(listener) for listener in listeners]
+        async with trio.open_nursery() as outer:
+            await outer.start(self._lobby.run)
+            async with trio.open_nursery() as connections:
+                connections.start_soon(self._accept, listeners, connections)
+                task_status.started(list(self.addresses))
+                await self._stop_requested.wait()
+                await self._shut_down()
+                connections.cancel_scope.cancel()
+            outer.cancel_scope.cancel()
+        log.info("the server has stopped")
+
+    async def _accept(
+        self, listeners: list[trio.SocketListener], connections: trio.Nursery
+    ) -> None:
+        with self._accepting:
+            await trio.serve_listeners(self._serve, listeners, handler_nursery=connections)
+
+    async def _serve(self, stream: trio.SocketStream) -> None:
+        address = _peer_address(stream)
+        limits = self.settings.session
+        refusal = self._gate.admit(address)
+        if refusal is not None:
+            log.warning("refused a connection from %s: %s", address, refusal.reason)
+            await refuse_connection(
+                stream, ErrorCode.SERVER_FULL, refusal.reason, limits.last_write_seconds
+            )
+            return
+        session = Session(
+            stream,
+            peer_id=next(self._peer_ids),
+            address=address,
+            lobby=self._lobby,
+            identity=self.identity,
+            limits=limits,
+        )
+        self._sessions.add(session)
+        try:
+            await session.run()
+        finally:
+            self._sessions.discard(session)
+            self._gate.release(address)
+
+    async def _shut_down(self) -> None:
+        reason = self._stop_reason
+        deadline = trio.current_time() + self.settings.shutdown_seconds
+        log.info(
+            "shutting down (%s): telling %d connection(s), %g s to finish",
+            reason,
+            len(self._sessions),
+            self.settings.shutdown_seconds,
+        )
+        self._accepting.cancel()
+        with trio.move_on_at(deadline) as lobby_scope:
+            await self._lobby.shutdown()
+        if lobby_scope.cancelled_caught:
+            log.warning("the tables did not stop in time; closing connections anyway")
+        for session in list(self._sessions):
+            session.shut_down(reason, deadline)
+        with trio.move_on_at(deadline):
+            for session in list(self._sessions):
+                await session.done.wait()
+        if self._sessions:
+            log.warning("cutting off %d connection(s) at the deadline", len(self._sessions))
+
+
+async def bind_listeners(hosts: Iterable[str], port: int) -> list[trio.SocketListener]:
+    """Listen on every address ``hosts`` name (every interface when empty) on ``port``.
+
+    With port 0 the first address gets a free port from the system and every other
+    address is bound to that same port, so one port number reaches the server. IPv6 on
+    every interface is skipped with a log line where the system has no IPv6.
+    """
+    wanted = tuple(hosts)
+    every_interface = not wanted
+    listeners: list[trio.SocketListener] = []
+    try:
+        for host in wanted or _EVERY_INTERFACE:
+            for address in await _addresses_of(host, port):
+                try:
+                    new = await trio.open_tcp_listeners(port, host=address)
+                except OSError as error:
+                    if every_interface and address == "::":
+                        log.info("not listening on IPv6: %s", error)
+                        continue
+                    raise OSError(
+                        error.errno, f"cannot listen on {format_address(address, port)}: {error}"
+                    ) from None
+                listeners.extend(new)
+                port = port or _bound_address(new[0])[1]
+    except BaseException:
+        for listener in listeners:
+            with contextlib.suppress(OSError):
+                await trio.aclose_forcefully(listener)
+        raise
+    return listeners
+
+
+async def _addresses_of(host: str, port: int) -> list[str]:
+    """Every numeric address a host name stands for (itself for an address)."""
+    try:
+        found = await trio.socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )
+    except socket.gaierror as error:
+        raise OSError(f"cannot listen on {host!r}: {error}") from None
+    addresses: list[str] = []
+    for _family, _type, _proto, _name, sockaddr in found:
+        address = str(sockaddr[0])
+        if address not in addresses:
+            addresses.append(address)
+    return addresses
+
+
+def _bound_address(listener: trio.SocketListener) -> tuple[str, int]:
+    sockname = listener.socket.getsockname()
+    return str(sockname[0]), int(sockname[1])
+
+
+def _peer_address(stream: trio.SocketStream) -> str:
+    try:
+        return str(stream.socket.getpeername()[0])
+    except OSError:
+        return "unknown"
+
+
+def format_address(host: str, port: int) -> str:
+    """``host:port``, with an IPv6 address in brackets."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def local_addresses(bound_hosts: Iterable[str]) -> list[str]:
+    """The addresses other machines may reach a server bound to ``bound_hosts`` on.
+
+    A wildcard (every interface) becomes this machine's addresses of that family: those
+    its host name resolves to, the one it would use to reach other networks, and loopback.
+    Nothing is sent: resolving the host name is a local lookup, and "connecting" a UDP
+    socket only asks the routing table which source address it would use.
+    """
+    found: list[str] = []
+
+    def add(address: str) -> None:
+        if address not in found:
+            found.append(address)
+
+    for host in bound_hosts:
+        if host not in _EVERY_INTERFACE:
+            add(host)
+            continue
+        family = socket.AF_INET6 if host == "::" else socket.AF_INET
+        routed = _routed_address(family)
+        if routed is not None:
+            add(routed)
+        with contextlib.suppress(OSError):
+            for info in socket.getaddrinfo(socket.gethostname(), None, family, socket.SOCK_STREAM):
+                add(str(info[4][0]))
+        add("::1" if family == socket.AF_INET6 else "127.0.0.1")
+    return found
+
+
+def _routed_address(family: socket.AddressFamily) -> str | None:
+    # Documentation-only addresses (RFC 5737 / RFC 3849): never a real peer, and a UDP
+    # connect sends no packet anyway.
+    probe = ("2001:db8::1", 9) if family == socket.AF_INET6 else ("192.0.2.1", 9)
+    try:
+        with socket.socket(family, socket.SOCK_DGRAM) as udp:
+            udp.connect(probe)
+            address = str(udp.getsockname()[0])
+    except OSError:
+        return None
+    return None if address in ("0.0.0.0", "::") else address
