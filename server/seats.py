@@ -124,6 +124,12 @@ class SeatMap:
         self._chairs[index] = seat
         return seat
 
+    def put(self, seat: Seat) -> None:
+        """Place an existing seat at its own index (when the table closes its gaps)."""
+        if self._chairs[seat.index] is not None:
+            raise ValueError(f"seat {seat.index} is taken")
+        self._chairs[seat.index] = seat
+
     def vacate(self, index: int) -> Seat | None:
         """Empty a chair; returns whoever sat there."""
         seat = self._chairs[index]

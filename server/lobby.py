@@ -1,0 +1,285 @@
+"""The lobby: the server's tables, who is at which, and the messages that find a table.
+
+Sessions hand every message after the handshake (except ping, pong and bye) to
+``Lobby.handle``. The lobby answers what is its own business (the table list, creating a
+table, chat between people at no table) and forwards the rest to the table concerned,
+through that table's bounded inbox: a full inbox is refused with ``slow-down`` ("the table
+is busy") rather than waited on, so one flooded table never stalls a session.
+
+The lobby keeps one fact per connection: the table it is at (or on its way to, while its
+join waits in the inbox). A second join elsewhere is refused until the first is settled;
+the table reports back through ``TableHooks`` when a peer leaves or is refused.
+
+Each table runs as its own task in the lobby's nursery (``run``). A table that fails is
+logged and dropped; the others play on.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import trio
+
+from protocol.errors import LobbyRejectCode
+from protocol.messages import (
+    Chat,
+    ChatMessage,
+    CreateTable,
+    Join,
+    ListTables,
+    Message,
+    Ok,
+    Rejected,
+    Request,
+    ResumeSeat,
+    Spectate,
+    TableList,
+    TakeBotSeat,
+)
+from protocol.options import ConfigError, TableConfig
+from server.peer import Peer
+from server.settings import LobbySettings, LobbySummary
+from server.table import Table
+
+__all__ = ["Lobby", "LobbySettings", "LobbySummary"]
+
+log = logging.getLogger("uno.server.lobby")
+
+
+class Lobby:
+    """Every table of the server, and the way from a connection's message to its table."""
+
+    def __init__(self, settings: LobbySettings | None = None) -> None:
+        self.settings = settings or LobbySettings()
+        self._tables: dict[str, Table] = {}
+        self._where: dict[int, Table] = {}
+        self._peers: dict[int, Peer] = {}
+        self._table_numbers = 0
+        self._nursery: trio.Nursery | None = None
+        self._all_closed: trio.Event | None = None
+
+    # ------------------------------------------------------------------ the contract
+
+    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        """Own the tables' tasks until cancelled; ready once ``task_status`` is reported."""
+        try:
+            async with trio.open_nursery() as nursery:
+                self._nursery = nursery
+                task_status.started()
+                await trio.sleep_forever()
+        finally:
+            self._nursery = None
+
+    async def handle(self, peer: Peer, message: Message) -> None:
+        """Act on one message from ``peer``; every command gets its one reply."""
+        self._peers[peer.peer_id] = peer
+        if not isinstance(message, Request):
+            log.debug("ignoring a %s from %s: not a command", message.TYPE, peer.name)
+            return
+        match message:
+            case ListTables():
+                self._list_tables(peer, message)
+            case CreateTable():
+                await self._create_table(peer, message)
+            case Join() | Spectate() | TakeBotSeat():
+                self._enter(peer, message, self._tables.get(message.table_id))
+            case ResumeSeat():
+                self._resume(peer, message, reply=True)
+            case Chat() if peer.peer_id not in self._where:
+                self._lobby_chat(peer, message)
+            case _:
+                table = self._where.get(peer.peer_id)
+                if table is None:
+                    _refuse(peer, message, LobbyRejectCode.NOT_AT_TABLE, "you are not at a table")
+                elif not table.submit(peer, message):
+                    _refuse(
+                        peer, message, LobbyRejectCode.SLOW_DOWN, "the table is busy; try again"
+                    )
+
+    def disconnected(self, peer: Peer) -> None:
+        """``peer``'s connection is gone: its seat goes away (a bot plays it until it resumes),
+        or it stops watching."""
+        self._peers.pop(peer.peer_id, None)
+        table = self._where.pop(peer.peer_id, None)
+        if table is not None:
+            table.peer_gone(peer)
+
+    def summary(self) -> LobbySummary:
+        """The lobby in numbers: tables, the open ones, their free seats, passwords."""
+        open_tables = [table for table in self._tables.values() if table.free_seats() > 0]
+        return LobbySummary(
+            tables=len(self._tables),
+            open_tables=len(open_tables),
+            seats_free=sum(table.free_seats() for table in open_tables),
+            open_tables_with_password=sum(1 for table in open_tables if table.locked),
+        )
+
+    async def shutdown(self) -> None:
+        """Stop every table (their bots stop with them) and wait until they have."""
+        tables = list(self._tables.values())
+        log.info("stopping %d table(s)", len(tables))
+        if not tables:
+            return
+        self._all_closed = trio.Event()
+        for table in tables:
+            table.stop()
+        await self._all_closed.wait()
+
+    # ------------------------------------------------------------------ resume at hello
+
+    def can_resume(self, token: str) -> bool:
+        """Whether a resume token opens a seat at some table (for the welcome's ``resumed``)."""
+        return self._table_of_token(token) is not None
+
+    def resume(self, peer: Peer, token: str, last_seq: int) -> bool:
+        """Give ``peer`` the seat its hello's token opens; no reply (no command id).
+
+        The seat's table then sends joined, the table state, the missed events and the
+        view. False if the token opens nothing or the table is busy.
+        """
+        self._peers[peer.peer_id] = peer
+        request = ResumeSeat(id=0, token=token, last_seq=last_seq)
+        return self._resume(peer, request, reply=False)
+
+    # ------------------------------------------------------------------ for the tables
+
+    def location(self, peer: Peer) -> Table | None:
+        """The table ``peer`` is at or on its way to."""
+        return self._where.get(peer.peer_id)
+
+    def departed(self, peer: Peer, table: Table) -> None:
+        """``table`` no longer holds ``peer``."""
+        if self._where.get(peer.peer_id) is table:
+            del self._where[peer.peer_id]
+
+    def closed(self, table: Table) -> None:
+        """``table``'s task has ended."""
+        if self._tables.get(table.table_id) is table:
+            del self._tables[table.table_id]
+        for peer_id, where in list(self._where.items()):
+            if where is table:
+                del self._where[peer_id]
+        if not self._tables and self._all_closed is not None:
+            self._all_closed.set()
+
+    # ------------------------------------------------------------------ lobby business
+
+    def _list_tables(self, peer: Peer, message: ListTables) -> None:
+        after = 0
+        if message.cursor is not None:
+            if not message.cursor.isdigit():
+                _refuse(peer, message, LobbyRejectCode.BAD_CURSOR, "that cursor is not one of ours")
+                return
+            after = int(message.cursor)
+        limit = min(message.limit, self.settings.page_size)
+        numbered = sorted((_number_of(table_id), table) for table_id, table in self._tables.items())
+        later = [(number, table) for number, table in numbered if number > after]
+        page = later[:limit]
+        next_cursor = str(page[-1][0]) if len(later) > limit else None
+        peer.send(
+            TableList(tables=tuple(table.summary() for _, table in page), next_cursor=next_cursor)
+        )
+        peer.send(Ok(id=message.id))
+
+    async def _create_table(self, peer: Peer, message: CreateTable) -> None:
+        if peer.peer_id in self._where:
+            _refuse(peer, message, LobbyRejectCode.ALREADY_AT_TABLE, "leave your table first")
+            return
+        if len(self._tables) >= self.settings.max_tables:
+            _refuse(
+                peer,
+                message,
+                LobbyRejectCode.TOO_MANY_TABLES,
+                "the server has no room for another table",
+            )
+            return
+        try:
+            config = TableConfig.from_data(
+                {**self.settings.table_defaults.to_data(), **message.options}
+            )
+        except (ConfigError, TypeError) as error:
+            _refuse(peer, message, LobbyRejectCode.BAD_OPTIONS, str(error))
+            return
+        if self._nursery is None:
+            _refuse(peer, message, LobbyRejectCode.TABLE_NOT_FOUND, "the server is shutting down")
+            return
+        self._table_numbers += 1
+        table = Table(
+            table_id=str(self._table_numbers),
+            name=message.name,
+            config=config,
+            password=message.password,
+            settings=self.settings,
+            hooks=self,
+        )
+        self._tables[table.table_id] = table
+        self._where[peer.peer_id] = table
+        await self._nursery.start(self._host, table)
+        # The table's inbox is empty: the creator's request always fits.
+        table.submit(peer, message)
+
+    async def _host(
+        self, table: Table, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
+    ) -> None:
+        """Run one table; its failure is logged and costs no other table."""
+        try:
+            await table.run(task_status=task_status)
+        except Exception:
+            log.exception("table %s failed", table.table_id)
+            self.closed(table)
+
+    def _enter(
+        self, peer: Peer, message: Join | Spectate | TakeBotSeat, table: Table | None
+    ) -> None:
+        if table is None or table.closed:
+            _refuse(peer, message, LobbyRejectCode.TABLE_NOT_FOUND, "no such table")
+            return
+        self._forward_entry(peer, message, table, reply=True)
+
+    def _resume(self, peer: Peer, message: ResumeSeat, *, reply: bool) -> bool:
+        table = self._table_of_token(message.token)
+        if table is None:
+            if reply:
+                _refuse(peer, message, LobbyRejectCode.BAD_TOKEN, "that token opens no seat")
+            log.debug("a resume from %s (%s) named no seat", peer.name, peer.address)
+            return False
+        return self._forward_entry(peer, message, table, reply=reply)
+
+    def _forward_entry(self, peer: Peer, message: Request, table: Table, *, reply: bool) -> bool:
+        """Send a join-like request to ``table``, marking the peer as on its way there."""
+        current = self._where.get(peer.peer_id)
+        if current is not None and current is not table:
+            if reply:
+                _refuse(peer, message, LobbyRejectCode.ALREADY_AT_TABLE, "leave your table first")
+            return False
+        self._where[peer.peer_id] = table
+        if table.submit(peer, message, reply=reply):
+            return True
+        if current is None:
+            del self._where[peer.peer_id]
+        if reply:
+            _refuse(peer, message, LobbyRejectCode.SLOW_DOWN, "the table is busy; try again")
+        return False
+
+    def _lobby_chat(self, peer: Peer, message: Chat) -> None:
+        line = ChatMessage(sender=peer.name, text=message.text, seat=None)
+        for other in list(self._peers.values()):
+            if other.peer_id not in self._where:
+                other.send(line)
+        peer.send(Ok(id=message.id))
+
+    def _table_of_token(self, token: str) -> Table | None:
+        found: Table | None = None
+        for table in self._tables.values():
+            if table.holds_token(token) and found is None:
+                found = table
+        return found
+
+
+def _number_of(table_id: str) -> int:
+    return int(table_id) if table_id.isdigit() else 0
+
+
+def _refuse(peer: Peer, message: Request, code: LobbyRejectCode, text: str) -> None:
+    log.debug("refused %s from %s: %s", message.TYPE, peer.name, text)
+    peer.send(Rejected(id=message.id, code=code.value, message=text))
