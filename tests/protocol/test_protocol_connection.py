@@ -258,3 +258,10 @@ def test_a_failed_send_changes_nothing() -> None:
         server.send(GameEvent(seq=1, body={"blob": "x" * 70_000}))
     assert server.state is ConnectionState.READY
     assert _pass(server.send(Ping(nonce=1)), client) == [Ping(nonce=1)]
+
+
+def test_the_hello_frame_is_the_one_docs_protocol_md_shows() -> None:
+    documented = bytes.fromhex(
+        "00000023 83 a474797065 a568656c6c6f a876657273696f6e73 91a3312e30 a46e616d65 a3416e6e"
+    )
+    assert ClientConnection().send(Hello(versions=("1.0",), name="Ann")) == documented
