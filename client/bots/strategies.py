@@ -389,13 +389,22 @@ def _counts(view: Mapping[str, Any]) -> dict[Any, int]:
 
 
 def _pending_seat(view: Mapping[str, Any]) -> int | None:
-    """The seat that played the Wild Draw Four now awaiting an answer, if the view says."""
-    pending = view.get("pending")
-    if isinstance(pending, Mapping):
-        for key in ("by", "from", "player", "played_by"):
-            value = pending.get(key)
-            if isinstance(value, int):
-                return value
+    """The seat that played the Wild Draw Four now awaiting this seat's answer.
+
+    The view names the seat waited on (the victim); the player of the card is the seat
+    before it in the direction of play, skipping eliminated seats.
+    """
+    victim = view.get("to_act")
+    counts = view.get("counts")
+    if not isinstance(victim, int) or not isinstance(counts, list | tuple) or not counts:
+        return None
+    direction = -1 if view.get("direction") == -1 else 1
+    out = set(view.get("eliminated") or ())
+    seat = victim
+    for _ in range(len(counts)):
+        seat = (seat - direction) % len(counts)
+        if seat not in out:
+            return seat
     return None
 
 

@@ -125,7 +125,7 @@ def test_guilt_grows_with_the_hand_it_came_from() -> None:
 
 def answer(knobs: Knobs | None, cards_left: int) -> dict[str, Any] | None:
     legal = [{"type": "challenge"}, {"type": "accept"}]
-    v = view(["R1"], "G", legal, counts=[1, 7, cards_left, 7], pending={"kind": "x", "by": 2})
+    v = view(["R1"], "G", legal, counts=[1, 7, cards_left, 7], to_act=3, direction=1)
     return choose(v, random.Random(0), knobs=knobs)
 
 
@@ -171,6 +171,15 @@ def test_swap_hands_goes_to_the_smallest_hand() -> None:
 def test_basic_plays_the_drawn_card_or_passes() -> None:
     assert choose(view(["R1"], "R", [play("R1"), {"type": "pass"}]), random.Random(0)) == play("R1")
     assert choose(view(["G1"], "R", [{"type": "pass"}]), random.Random(0)) == {"type": "pass"}
+
+
+def test_challenge_odds_look_at_the_seat_before_in_play_order() -> None:
+    legal = [{"type": "challenge"}, {"type": "accept"}]
+    # Play goes right (-1): the victim 1 follows seat 2, which holds many cards.
+    v = view(["R1"], "G", legal, counts=[1, 7, 8, 7], to_act=1, direction=-1)
+    assert choose(v, random.Random(0)) == {"type": "challenge"}
+    v = view(["R1"], "G", legal, counts=[1, 7, 1, 7], to_act=1, direction=-1)
+    assert choose(v, random.Random(0)) == {"type": "accept"}
 
 
 def test_knobs_refuse_nonsense() -> None:

@@ -1,0 +1,256 @@
+"""The client session against a scripted server on an in-memory stream."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+
+import pytest
+import trio
+import trio.testing
+
+from client.session import (
+    ClientSession,
+    ConnectionLostError,
+    InvalidLocalCommandError,
+    ResumeState,
+    ServerClosedError,
+    ServerProtocolError,
+    open_session,
+    percentile,
+)
+from protocol.connection import ServerConnection
+from protocol.messages import (
+    Closing,
+    Error,
+    Game,
+    GameEvent,
+    GameView,
+    Hello,
+    Joined,
+    Message,
+    Ok,
+    Ping,
+    Pong,
+    Rejected,
+    Request,
+    Welcome,
+)
+
+
+class ScriptedServer:
+    """The far end of a memory stream, speaking through a real ServerConnection."""
+
+    def __init__(self, stream: trio.abc.Stream) -> None:
+        self.stream = stream
+        self.conn = ServerConnection()
+        self.received: list[Message] = []
+
+    async def next(self) -> Message:
+        while True:
+            message = self.conn.next_message()
+            if message is not None:
+                self.received.append(message)
+                return message
+            data = await self.stream.receive_some(65536)
+            if not data:
+                raise EOFError
+            self.conn.receive_data(bytes(data))
+
+    async def send(self, message: Message) -> None:
+        await self.stream.send_all(self.conn.send(message))
+
+    async def greet(self) -> Hello:
+        hello = await self.next()
+        assert isinstance(hello, Hello)
+        await self.send(
+            Welcome(version="1.0", server_name="test", server_id="s1", server_version="0")
+        )
+        return hello
+
+
+Script = Callable[[ScriptedServer], Awaitable[None]]
+
+
+@asynccontextmanager
+async def scripted(
+    script: Script, resume: ResumeState | None = None
+) -> AsyncIterator[ClientSession]:
+    client_stream, server_stream = trio.testing.memory_stream_pair()
+    server = ScriptedServer(server_stream)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(script, server)
+        async with open_session(client_stream, "Ada", resume=resume) as session:
+            yield session
+        nursery.cancel_scope.cancel()
+
+
+async def test_handshake_offers_our_versions_and_keeps_the_welcome() -> None:
+    hellos: list[Hello] = []
+
+    async def script(server: ScriptedServer) -> None:
+        hellos.append(await server.greet())
+        await trio.sleep_forever()
+
+    with trio.fail_after(5):
+        async with scripted(script) as session:
+            assert session.welcome is not None and session.welcome.server_name == "test"
+    assert hellos[0].versions == ("1.0",) and hellos[0].name == "Ada"
+
+
+async def test_a_command_gets_its_own_reply_while_events_flow() -> None:
+    async def script(server: ScriptedServer) -> None:
+        await server.greet()
+        await server.send(Joined(table_id="t1", seat=2, resume_token="tok"))
+        game = await server.next()
+        assert isinstance(game, Game)
+        await server.send(GameEvent(seq=1, body={"kind": "drew", "seat": 2}, cause=game.id))
+        await server.send(GameView(seq=1, body={"seat": 2, "legal": []}))
+        await server.send(Ok(id=game.id))
+        await trio.sleep_forever()
+
+    with trio.fail_after(5):
+        async with scripted(script) as session:
+            await session.wait_for(lambda s: s.seat is not None)
+            reply = await session.play({"type": "draw"})
+            assert reply.ok and not reply.lost_race
+            assert session.last_seq == 1 and session.gaps == []
+            assert session.events[0]["cause"] == reply.id
+            assert session.view == {"seat": 2, "legal": []}
+            assert len(session.latencies_ms) == 1
+            assert session.resume_state() == ResumeState("tok", 1)
+
+
+async def test_a_rejection_carries_code_and_sentence() -> None:
+    async def script(server: ScriptedServer) -> None:
+        await server.greet()
+        game = await server.next()
+        assert isinstance(game, Request)
+        await server.send(Rejected(id=game.id, code="lost-race", message="too slow"))
+        await trio.sleep_forever()
+
+    with trio.fail_after(5):
+        async with scripted(script) as session:
+            reply = await session.play({"type": "catch", "target": 1})
+            assert not reply.ok and reply.lost_race and reply.message == "too slow"
+
+
+async def test_missing_event_numbers_are_recorded_as_a_gap() -> None:
+    async def script(server: ScriptedServer) -> None:
+        await server.greet()
+        await server.send(GameView(seq=3, body={}))
+        await server.send(GameEvent(seq=4, body={"kind": "turn"}))
+        await server.send(GameEvent(seq=7, body={"kind": "turn"}))
+        await server.send(GameEvent(seq=7, body={"kind": "turn"}))
+        await trio.sleep_forever()
+
+    with trio.fail_after(5):
+        async with scripted(script) as session:
+            await session.wait_for(lambda s: s.last_seq == 7)
+            assert session.gaps == [(5, 6)]
+            assert [event["seq"] for event in session.events] == [4, 7]
+
+
+async def test_pings_are_answered_with_the_same_nonce() -> None:
+    pongs: list[Pong] = []
+
+    async def script(server: ScriptedServer) -> None:
+        await server.greet()
+        await server.send(Ping(nonce=42))
+        message = await server.next()
+        assert isinstance(message, Pong)
+        pongs.append(message)
+        await server.send(GameEvent(seq=1, body={"kind": "turn"}))
+        await trio.sleep_forever()
+
+    with trio.fail_after(5):
+        async with scripted(script) as session:
+            await session.wait_for(lambda s: s.last_seq == 1)
+    assert pongs == [Pong(nonce=42)]
+
+
+async def test_a_protocol_error_from_the_server_ends_waiting_commands() -> None:
+    async def script(server: ScriptedServer) -> None:
+        await server.greet()
+        await server.next()
+        await server.send(Error(code="bad-message", message="nope"))
+        await trio.sleep_forever()
+
+    with trio.fail_after(5):
+        async with scripted(script) as session:
+            with pytest.raises(ServerClosedError) as caught:
+                await session.play({"type": "draw"})
+            assert caught.value.code == "bad-message" and session.closed
+
+
+async def test_a_closing_notice_is_a_server_close() -> None:
+    async def script(server: ScriptedServer) -> None:
+        await server.greet()
+        await server.send(Closing(reason="shutting down"))
+        await trio.sleep_forever()
+
+    with trio.fail_after(5):
+        async with scripted(script) as session:
+            with pytest.raises(ServerClosedError, match="shutting down"):
+                await session.wait_for(lambda s: False)
+
+
+async def test_a_dropped_connection_raises_connection_lost() -> None:
+    async def script(server: ScriptedServer) -> None:
+        await server.greet()
+        await server.next()
+        await server.stream.aclose()
+
+    with trio.fail_after(5):
+        async with scripted(script) as session:
+            with pytest.raises(ConnectionLostError):
+                await session.play({"type": "draw"})
+
+
+async def test_garbage_from_the_server_is_its_protocol_error() -> None:
+    async def script(server: ScriptedServer) -> None:
+        await server.greet()
+        await server.stream.send_all(b"\x00\x00\x00\x02\xff\xff")
+        await trio.sleep_forever()
+
+    with trio.fail_after(5):
+        async with scripted(script) as session:
+            await session.wait_for(lambda s: s.closed)
+            assert isinstance(session.close_reason, ServerProtocolError)
+
+
+async def test_resume_sends_the_token_and_last_seq_in_the_hello() -> None:
+    hellos: list[Hello] = []
+
+    async def script(server: ScriptedServer) -> None:
+        hellos.append(await server.greet())
+        await server.send(GameView(seq=9, body={"hand": ["R1"]}))
+        await server.send(GameEvent(seq=6, body={"kind": "turn"}))
+        await server.send(GameEvent(seq=10, body={"kind": "turn"}))
+        await trio.sleep_forever()
+
+    with trio.fail_after(5):
+        async with scripted(script, resume=ResumeState("tok", 5)) as session:
+            await session.wait_for(lambda s: s.last_seq == 10)
+            assert session.gaps == []
+            assert [event["seq"] for event in session.events] == [6, 10]
+    assert hellos[0].resume_token == "tok" and hellos[0].last_seq == 5
+
+
+async def test_a_map_that_is_no_command_is_refused_before_sending() -> None:
+    async def script(server: ScriptedServer) -> None:
+        await server.greet()
+        await trio.sleep_forever()
+
+    with trio.fail_after(5):
+        async with scripted(script) as session:
+            with pytest.raises(InvalidLocalCommandError):
+                await session.play({"type": "fly"})
+            with pytest.raises(InvalidLocalCommandError):
+                await session.play({"type": "timeout"})
+
+
+def test_percentile_is_nearest_rank() -> None:
+    assert percentile([], 0.5) == 0.0
+    assert percentile([3.0, 1.0, 2.0, 4.0], 0.5) == 2.0
+    assert percentile([float(n) for n in range(1, 101)], 0.99) == 99.0
