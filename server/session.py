@@ -58,6 +58,9 @@ class LobbyPort(Protocol):
     def disconnected(self, peer: Peer) -> None:
         """``peer``'s connection is gone."""
 
+    def resume(self, peer: Peer, token: str, last_seq: int) -> bool:
+        """Give ``peer`` the seat a hello's resume token opens (no reply); False if none."""
+
 
 @dataclass(frozen=True, slots=True)
 class ServerIdentity:
@@ -278,6 +281,12 @@ class Session:
         self.name = hello.name
         version = self._conn.version
         assert version is not None, "the connection negotiates the version on hello"
+        # The welcome must go out before anything a resumed seat's table sends. The lobby
+        # only queues the resume in the table's inbox, and nothing here awaits between
+        # the two, so the table cannot act before the welcome is queued.
+        resumed = False
+        if hello.resume_token is not None:
+            resumed = self._lobby.resume(self, hello.resume_token, hello.last_seq or 0)
         self.send(
             Welcome(
                 version=version,
@@ -285,10 +294,16 @@ class Session:
                 server_id=self._identity.server_id,
                 server_version=self._identity.version,
                 features=self._identity.features,
+                resumed=resumed,
             )
         )
         self._welcomed = True
-        log.info("%r said hello (protocol %s)", self, version)
+        log.info(
+            "%r said hello (protocol %s)%s",
+            self,
+            version,
+            ", resuming a seat" if resumed else "",
+        )
 
     async def _keep_alive(self) -> None:
         for nonce in itertools.count():

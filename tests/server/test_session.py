@@ -85,6 +85,27 @@ async def test_hello_gets_welcome_and_requests_reach_the_lobby() -> None:
         assert session.name == "ann"
 
 
+async def test_a_hello_with_a_good_token_is_welcomed_as_resumed() -> None:
+    async with served() as (client, session, lobby):
+        await client.send(
+            Hello(versions=("1.0",), name="ann", resume_token="good-token", last_seq=9)
+        )
+        welcome = await client.receive()
+        assert isinstance(welcome, Welcome)
+        assert welcome.resumed
+        assert lobby.resumes == [(session, "good-token", 9)]
+
+
+async def test_a_hello_with_a_wrong_token_is_welcomed_to_the_lobby_only() -> None:
+    async with served() as (client, _, lobby):
+        await client.send(Hello(versions=("1.0",), name="ann", resume_token="forged"))
+        welcome = await client.receive()
+        assert isinstance(welcome, Welcome)
+        assert not welcome.resumed
+        assert isinstance(await client.request(lambda id_: ListTables(id=id_)), Ok)
+        assert [type(message) for _, message in lobby.handled] == [ListTables]
+
+
 async def test_names_are_cleaned_before_anyone_sees_them() -> None:
     async with served() as (client, session, _):
         await client.hello(name="\x1b[31mmallory\x07\x1b]0;pwned\x07")

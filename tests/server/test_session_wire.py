@@ -90,6 +90,7 @@ class EchoLobby:
     def __init__(self) -> None:
         self.handled: list[tuple[Peer, Message]] = []
         self.gone: list[Peer] = []
+        self.resumes: list[tuple[Peer, str, int]] = []
         self.on_message: Callable[[Peer, Message], None] | None = None
 
     async def handle(self, peer: Peer, message: Message) -> None:
@@ -101,3 +102,8 @@ class EchoLobby:
 
     def disconnected(self, peer: Peer) -> None:
         self.gone.append(peer)
+
+    def resume(self, peer: Peer, token: str, last_seq: int) -> bool:
+        self.resumes.append((peer, token, last_seq))
+        # The real lobby only queues the resume for the table; nothing is sent here.
+        return token == "good-token"

@@ -1,0 +1,305 @@
+"""``uno-server`` (also ``python -m server``): host UNO tables on this machine.
+
+It prints exactly one line ``uno-server listening on HOST:PORT`` (the real port when
+``--port 0``), then the addresses others can reach it at and a word on passwords. Logs go
+to stderr. SIGINT (Ctrl-C) or SIGTERM stop it cleanly: clients are told, then cut off
+after ``--shutdown-seconds``, and it exits 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import secrets
+import signal
+import socket
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import partial
+from importlib import metadata
+
+import trio
+
+from protocol.limits import MAX_TABLE_NAME_LEN, clean_text
+from protocol.options import ConfigError, TableConfig
+from server.app import (
+    DEFAULT_PORT,
+    Server,
+    ServerSettings,
+    bind_listeners,
+    format_address,
+    local_addresses,
+)
+from server.limits import LimitsError, SessionLimits
+from server.lobby import Lobby
+from server.session import ServerIdentity
+from server.settings import LobbySettings, SettingsError
+
+__all__ = ["Config", "build_parser", "config_from_args", "main"]
+
+log = logging.getLogger("uno.server")
+
+_DEFAULTS = TableConfig()
+_LIMITS = SessionLimits()
+_LOBBY = LobbySettings()
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """Everything the command line decided."""
+
+    server: ServerSettings
+    lobby: LobbySettings
+    identity: ServerIdentity
+    mdns: bool
+    mdns_interfaces: tuple[str, ...]
+
+
+class _HelpWithDefaults(argparse.ArgumentDefaultsHelpFormatter):
+    """Shows defaults, except where there is none to show (the help text says why)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if action.default is None or action.default is False or action.default == []:
+            return action.help
+        return super()._get_help_string(action)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of ``uno-server``."""
+    parser = argparse.ArgumentParser(
+        prog="uno-server",
+        description="Host UNO tables on this machine for players on the same network.",
+        formatter_class=_HelpWithDefaults,
+    )
+    net = parser.add_argument_group("network")
+    net.add_argument(
+        "--host",
+        action="append",
+        metavar="ADDRESS",
+        help="address or name to listen on (repeatable); default: every interface, IPv4 and IPv6",
+    )
+    net.add_argument("--port", type=int, default=DEFAULT_PORT, help="TCP port; 0 picks a free one")
+    net.add_argument(
+        "--name",
+        default=None,
+        help="the server's name shown to players (default: uno-lan on <this computer>)",
+    )
+    net.add_argument(
+        "--max-connections",
+        type=int,
+        default=256,
+        help="connections served at once",
+    )
+    net.add_argument(
+        "--max-per-address",
+        type=int,
+        default=32,
+        help="connections served at once from one address",
+    )
+    net.add_argument(
+        "--allowance",
+        type=float,
+        nargs=2,
+        metavar=("PER_SECOND", "BURST"),
+        default=(_LIMITS.allowance_rate, _LIMITS.allowance_burst),
+        help="messages a client may send per second on average, and at once",
+    )
+    net.add_argument(
+        "--handshake-seconds",
+        type=float,
+        default=_LIMITS.handshake_seconds,
+        help="time a new connection has to say hello",
+    )
+    net.add_argument(
+        "--ping-seconds",
+        type=float,
+        default=_LIMITS.ping_interval_seconds,
+        help="keepalive ping interval",
+    )
+    net.add_argument(
+        "--idle-seconds",
+        type=float,
+        default=_LIMITS.idle_timeout_seconds,
+        help="silence after which a connection is closed",
+    )
+    net.add_argument(
+        "--shutdown-seconds",
+        type=float,
+        default=2.0,
+        help="time clients get to be told before a stopping server cuts them off",
+    )
+    tables = parser.add_argument_group("tables (defaults for new tables)")
+    tables.add_argument(
+        "--turn-seconds", type=int, default=_DEFAULTS.turn_seconds, help="turn clock; 0 = none"
+    )
+    tables.add_argument(
+        "--decision-seconds",
+        type=int,
+        default=_DEFAULTS.decision_seconds,
+        help="time to answer a Wild Draw Four",
+    )
+    tables.add_argument(
+        "--dance-seconds", type=int, default=_DEFAULTS.dance_seconds, help="time to dance"
+    )
+    tables.add_argument(
+        "--round-pause-seconds",
+        type=int,
+        default=_DEFAULTS.round_pause_seconds,
+        help="pause between rounds",
+    )
+    tables.add_argument(
+        "--catch-grace-ms",
+        type=int,
+        default=_DEFAULTS.catch_grace_ms,
+        help="how long a missed UNO call stays catchable at least",
+    )
+    tables.add_argument(
+        "--max-tables", type=int, default=_LOBBY.max_tables, help="tables open at once"
+    )
+    tables.add_argument(
+        "--bot-think-ms",
+        type=int,
+        default=_LOBBY.bot_think_ms,
+        help="how long a server bot waits before it plays",
+    )
+    tables.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="fix every shuffle (for tests); default: the OS's secure random source",
+    )
+    mdns = parser.add_argument_group("discovery")
+    mdns.add_argument(
+        "--no-mdns", action="store_true", help="do not advertise the server on the network"
+    )
+    mdns.add_argument(
+        "--mdns-interface",
+        action="append",
+        default=[],
+        metavar="IP",
+        help="advertise only on the interface with this address (repeatable)",
+    )
+    parser.add_argument(
+        "--log-level",
+        default="INFO",
+        type=str.upper,
+        choices=("DEBUG", "INFO", "WARNING", "ERROR"),
+        help="how much to log to stderr",
+    )
+    return parser
+
+
+def default_name() -> str:
+    """``uno-lan on <host name>``, within the length a server name may have."""
+    host = clean_text(socket.gethostname()).split(".")[0] or "this computer"
+    return f"uno-lan on {host}"[:MAX_TABLE_NAME_LEN]
+
+
+def config_from_args(args: argparse.Namespace) -> Config:
+    """Turn parsed arguments into settings; raises ValueError with a sentence if they
+    make no sense."""
+    name = clean_text(args.name if args.name is not None else default_name())
+    if not name:
+        raise SettingsError("--name must have at least one visible character")
+    name = name[:MAX_TABLE_NAME_LEN]
+    rate, burst = args.allowance
+    session = SessionLimits(
+        handshake_seconds=args.handshake_seconds,
+        ping_interval_seconds=args.ping_seconds,
+        idle_timeout_seconds=args.idle_seconds,
+        allowance_rate=rate,
+        allowance_burst=burst,
+    )
+    server = ServerSettings(
+        hosts=tuple(args.host or ()),
+        port=args.port,
+        max_connections=args.max_connections,
+        max_per_address=min(args.max_per_address, args.max_connections),
+        session=session,
+        shutdown_seconds=args.shutdown_seconds,
+    )
+    table_defaults = TableConfig(
+        turn_seconds=args.turn_seconds,
+        decision_seconds=args.decision_seconds,
+        dance_seconds=args.dance_seconds,
+        round_pause_seconds=args.round_pause_seconds,
+        catch_grace_ms=args.catch_grace_ms,
+    )
+    lobby = LobbySettings(
+        server_name=name,
+        seed=args.seed,
+        table_defaults=table_defaults,
+        max_tables=args.max_tables,
+        bot_think_ms=args.bot_think_ms,
+    )
+    identity = ServerIdentity(name=name, server_id=secrets.token_hex(8), version=_version())
+    return Config(
+        server=server,
+        lobby=lobby,
+        identity=identity,
+        mdns=not args.no_mdns,
+        mdns_interfaces=tuple(args.mdns_interface),
+    )
+
+
+def _version() -> str:
+    try:
+        return metadata.version("uno-lan")
+    except metadata.PackageNotFoundError:
+        return "0+unknown"
+
+
+def announce(addresses: list[tuple[str, int]], hosts: tuple[str, ...]) -> None:
+    """The start-up lines on stdout: where it listens, who can reach it."""
+    host, port = addresses[0]
+    print(f"uno-server listening on {format_address(host, port)}", flush=True)
+    bound = [address for address, _ in addresses]
+    reachable = local_addresses(bound)
+    if reachable:
+        print("reachable at:", ", ".join(format_address(a, port) for a in reachable))
+    if not hosts or any(h not in ("127.0.0.1", "::1", "localhost") for h in hosts):
+        print(
+            "note: tables without a password are open to anyone who can reach this "
+            "machine on the network"
+        )
+    sys.stdout.flush()
+
+
+async def serve(config: Config) -> None:
+    """Run the server until SIGINT or SIGTERM, then stop it in order."""
+    listeners = await bind_listeners(config.server.hosts, config.server.port)
+    server = Server(config.server, Lobby(config.lobby), config.identity)
+    if config.mdns:
+        shown = ", ".join(config.mdns_interfaces) or "every interface"
+        log.info("advertising on the network (mDNS) is not built yet (would use %s)", shown)
+    with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        async with trio.open_nursery() as nursery:
+            addresses = await nursery.start(partial(server.run, listeners=listeners))
+            announce(addresses, config.server.hosts)
+            log.info("server %r (id %s) ready", config.identity.name, config.identity.server_id)
+            async for signum in signals:
+                log.info("received %s: stopping", signal.Signals(signum).name)
+                server.stop("the server is shutting down")
+                break
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``uno-server``; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        config = config_from_args(args)
+    except (ConfigError, LimitsError, SettingsError) as error:
+        parser.error(str(error))
+    logging.basicConfig(
+        level=args.log_level,
+        stream=sys.stderr,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    try:
+        trio.run(serve, config)
+    except OSError as error:
+        print(f"uno-server: {error}", file=sys.stderr)
+        return 1
+    return 0
