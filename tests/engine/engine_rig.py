@@ -1,0 +1,99 @@
+"""Test seam for the engine: build a match in a chosen position from a real snapshot.
+
+``rig`` starts a real match (so every field is valid), then rewrites its snapshot: the
+hands, the top card, the cards to be drawn next, whose turn it is. Every card not placed
+goes to the bottom of the draw pile (or under the top card), so the position still holds
+exactly the table's deck; ``cards_accounted_for`` is asserted before the match is returned.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from protocol.cards import Card
+from protocol.options import TableConfig
+from server.engine import Accepted, Event, Match, Rejected, build_deck
+
+
+def rig(
+    config: TableConfig | None = None,
+    *,
+    hands: list[list[str]],
+    top: str,
+    color: str | None = None,
+    draw: list[str] = (),  # type: ignore[assignment]
+    rest: str = "pile",
+    current: int = 0,
+    direction: int = 1,
+    dealer: int | None = None,
+    phase: str = "turn",
+    seed: int = 0,
+    **fields: Any,
+) -> Match:
+    """A match of ``config`` in the given position.
+
+    ``draw`` lists the next cards drawn, first first. ``rest`` says where every other card
+    goes: ``"pile"`` (under ``draw``), ``"discard"`` (under the top card, draw pile = only
+    ``draw``) or a seat number as a string (into that hand: both piles otherwise empty).
+    Extra keyword arguments overwrite snapshot fields directly.
+    """
+    config = config or TableConfig(seats=len(hands), turn_seconds=0)
+    match = Match(config, seed)
+    data = match.snapshot(with_history=False)
+    placed = Counter(Card.parse(code) for hand in hands for code in hand)
+    placed[Card.parse(top)] += 1
+    placed.update(Card.parse(code) for code in draw)
+    remaining = Counter(build_deck(config))
+    remaining.subtract(placed)
+    if any(count < 0 for count in remaining.values()):
+        raise ValueError(f"more cards placed than the deck holds: {-remaining}")
+    rest_cards = sorted(remaining.elements(), key=lambda card: card.code)
+    rest_codes = [card.code for card in rest_cards]
+    hand_codes = [list(hand) for hand in hands]
+    pile = list(reversed(draw))
+    discard = [top]
+    if rest == "pile":
+        pile = rest_codes + pile
+    elif rest == "discard":
+        discard = rest_codes + discard
+    else:
+        hand_codes[int(rest)] += rest_codes
+    top_card = Card.parse(top)
+    data.update(
+        hands=hand_codes,
+        draw_pile=pile,
+        discard=discard,
+        color=color if color is not None else (top_card.color.value if top_card.color else None),
+        current=current,
+        direction=direction,
+        phase=phase,
+        dealer=dealer if dealer is not None else (current - 1) % config.seats,
+        drawn=None,
+        has_drawn=False,
+        early_uno=False,
+        exposures=[],
+        deadline=None if not config.turn_seconds else config.turn_seconds * 1000,
+    )
+    data.update(fields)
+    rigged = Match.restore(data)
+    assert rigged.cards_accounted_for()
+    return rigged
+
+
+def ok(outcome: Accepted | Rejected) -> tuple[Event, ...]:
+    """The events of an outcome that must be accepted."""
+    assert isinstance(outcome, Accepted), outcome
+    return outcome.events
+
+
+def kinds(events: tuple[Event, ...] | list[Event]) -> list[str]:
+    return [event.kind.value for event in events]
+
+
+def of_kind(events: tuple[Event, ...] | list[Event], kind: str) -> list[Event]:
+    return [event for event in events if event.kind.value == kind]
+
+
+def codes(cards: tuple[Card, ...] | list[Card]) -> list[str]:
+    return [card.code for card in cards]
