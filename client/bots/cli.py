@@ -1,0 +1,280 @@
+"""``uno-bot``: run scripted bots against a server, for solo play, tests and load.
+
+    uno-bot --spawn-server --bots 4 --games 3 --deck bts --seed 1 --json
+    uno-bot --server 192.168.1.20:7531 --table Friday --bots 2 --strategy random
+
+With ``--spawn-server`` a private ``uno-server`` is started on 127.0.0.1 (port 0, never
+advertised) for the run and stopped after it. ``--json`` prints one JSON object at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from enum import StrEnum
+from functools import partial
+from typing import Any
+
+import trio
+
+from client.bots.runner import RunSettings, Stats, run_bots
+from client.bots.strategies import CHALLENGE_MODES, DANCE_MODES, STRATEGIES, Knobs
+from protocol.options import TableConfig
+
+__all__ = ["build_parser", "main", "spawn_server"]
+
+LISTENING = "uno-server listening on "
+
+
+class SpawnError(RuntimeError):
+    """The private server did not start."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of ``uno-bot``."""
+    parser = argparse.ArgumentParser(
+        prog="uno-bot",
+        description="Scripted UNO bots that play over the real protocol.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    where = parser.add_argument_group("where to play")
+    target = where.add_mutually_exclusive_group(required=True)
+    target.add_argument("--server", metavar="HOST:PORT", help="the server to connect to")
+    target.add_argument(
+        "--spawn-server",
+        action="store_true",
+        help="start a private uno-server on 127.0.0.1 for this run (not advertised)",
+    )
+    where.add_argument("--table", default="bots", help="the table's name")
+    where.add_argument(
+        "--create",
+        action="store_true",
+        help="create the table (implied by --spawn-server); otherwise join it by name",
+    )
+    where.add_argument("--password", default=None, help="the table's password")
+    where.add_argument(
+        "--server-arg",
+        action="append",
+        default=[],
+        metavar="ARG",
+        help="extra argument for a spawned server (repeatable), e.g. --server-arg=--turn-seconds=5",
+    )
+
+    play = parser.add_argument_group("the bots")
+    play.add_argument("--bots", type=int, default=4, help="bots in this process")
+    play.add_argument("--strategy", default="basic", choices=sorted(STRATEGIES))
+    play.add_argument(
+        "--strategies",
+        default="",
+        metavar="S1,S2,...",
+        help="a strategy per bot, in seat order (the rest use --strategy)",
+    )
+    play.add_argument("--games", type=int, default=1, help="matches to play")
+    play.add_argument("--seed", type=int, default=None, help="seed for bots (and a spawned server)")
+    play.add_argument("--name", default="bot", help="name prefix; bots are NAME1, NAME2...")
+    play.add_argument(
+        "--rate",
+        type=float,
+        default=None,
+        help="messages per second per bot at most (default: 15, unlimited with --spawn-server)",
+    )
+    play.add_argument("--timeout", type=float, default=900.0, help="give up after this many s")
+    play.add_argument("--json", action="store_true", help="print one JSON summary at the end")
+
+    knobs = parser.add_argument_group("knobs (how human or adversarial the bots are)")
+    knobs.add_argument(
+        "--think-ms",
+        type=int,
+        nargs=2,
+        default=(0, 0),
+        metavar=("LOW", "HIGH"),
+        help="time to think before each command of its own turn",
+    )
+    knobs.add_argument(
+        "--forget-uno", type=float, default=0.0, help="probability of not declaring UNO"
+    )
+    knobs.add_argument(
+        "--catch",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="catch opponents who forgot UNO",
+    )
+    knobs.add_argument("--catch-delay-ms", type=int, default=0, help="reaction time for a catch")
+    knobs.add_argument("--challenge", choices=CHALLENGE_MODES, default="auto")
+    knobs.add_argument("--dance", choices=DANCE_MODES, default="auto")
+
+    _add_table_options(parser.add_argument_group("table options (with --create)"))
+    return parser
+
+
+def _add_table_options(group: argparse._ArgumentGroup) -> None:
+    """One flag per TableConfig field; unset flags keep the server's defaults."""
+    for option in dataclasses.fields(TableConfig):
+        default = option.default
+        flag = "--" + option.name.replace("_", "-")
+        if isinstance(default, bool):
+            group.add_argument(flag, action=argparse.BooleanOptionalAction, default=None)
+        elif isinstance(default, StrEnum):
+            choices = [member.value for member in type(default)]
+            group.add_argument(flag, choices=choices, default=None, help=f"default {default}")
+        else:
+            group.add_argument(flag, type=int, default=None, help=f"default {default}")
+
+
+def table_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The table options given on the command line, as TableConfig data."""
+    chosen: dict[str, Any] = {}
+    for option in dataclasses.fields(TableConfig):
+        value = getattr(args, option.name)
+        if value is not None:
+            chosen[option.name] = value
+    return chosen
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    """``host:port`` (``[v6]:port`` for IPv6) -> (host, port)."""
+    host, sep, port = text.rpartition(":")
+    if not sep or not port.isdigit():
+        raise ValueError(f"expected HOST:PORT, not {text!r}")
+    return host.strip("[]") or "127.0.0.1", int(port)
+
+
+@asynccontextmanager
+async def spawn_server(
+    extra: Sequence[str] = (), seed: int | None = None
+) -> AsyncIterator[tuple[str, int]]:
+    """Run a private uno-server on 127.0.0.1 port 0 for the duration; yield its address.
+
+    The server gets a generous message allowance (these bots are its only clients) and is
+    stopped with SIGTERM (then killed) when the block ends.
+    """
+    command = [
+        sys.executable,
+        "-m",
+        "server",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--no-mdns",
+        "--allowance",
+        "100000",
+        "100000",
+        "--log-level",
+        "WARNING",
+    ]
+    if seed is not None:
+        command += ["--seed", str(seed)]
+    command += list(extra)
+    async with trio.open_nursery() as nursery:
+        process: trio.Process = await nursery.start(
+            partial(trio.run_process, command, stdout=subprocess.PIPE, check=False)
+        )
+        assert process.stdout is not None
+        address = await _read_listening_line(process.stdout)
+        try:
+            yield address
+        finally:
+            nursery.cancel_scope.cancel()
+
+
+async def _read_listening_line(stdout: trio.abc.ReceiveStream) -> tuple[str, int]:
+    buffer = b""
+    with trio.fail_after(30):
+        while b"\n" not in buffer:
+            chunk = await stdout.receive_some(4096)
+            if not chunk:
+                raise SpawnError(f"uno-server exited before listening: {buffer!r}")
+            buffer += chunk
+    line = buffer.split(b"\n", 1)[0].decode(errors="replace").strip()
+    if not line.startswith(LISTENING):
+        raise SpawnError(f"unexpected first line from uno-server: {line!r}")
+    return parse_address(line[len(LISTENING) :])
+
+
+def settings_from_args(args: argparse.Namespace, host: str, port: int) -> RunSettings:
+    """RunSettings for parsed arguments and a server address."""
+    strategies = tuple(name for name in args.strategies.split(",") if name)
+    unknown = [name for name in strategies if name not in STRATEGIES]
+    if unknown:
+        raise ValueError(f"unknown strategies: {', '.join(unknown)}")
+    knobs = Knobs(
+        think_ms=tuple(args.think_ms),
+        forget_uno=args.forget_uno,
+        catch=args.catch,
+        catch_delay_ms=args.catch_delay_ms,
+        challenge=args.challenge,
+        dance=args.dance,
+    )
+    rate = args.rate if args.rate is not None else (None if args.spawn_server else 15.0)
+    return RunSettings(
+        host=host,
+        port=port,
+        table=args.table,
+        create=args.create or args.spawn_server,
+        options=table_options(args),
+        password=args.password,
+        bots=args.bots,
+        strategy=args.strategy,
+        strategies=strategies,
+        knobs=knobs,
+        games=args.games,
+        seed=args.seed,
+        name_prefix=args.name,
+        rate=rate,
+        burst=max(2.0, (rate or 20.0)),
+    )
+
+
+async def run(args: argparse.Namespace) -> Stats:
+    """Run the bots as the arguments say, spawning a server if asked."""
+    with trio.fail_after(args.timeout):
+        if args.spawn_server:
+            async with spawn_server(args.server_arg, args.seed) as (host, port):
+                return await run_bots(settings_from_args(args, host, port))
+        host, port = parse_address(args.server)
+        return await run_bots(settings_from_args(args, host, port))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``uno-bot``; exit status 0 when every match finished cleanly."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.bots < 1 or args.games < 1:
+        parser.error("--bots and --games must be at least 1")
+    try:
+        if options := table_options(args):
+            TableConfig.from_data({"seats": max(args.bots, 2), **options})
+        stats = trio.run(run, args)
+    except (ValueError, OSError, SpawnError, trio.TooSlowError) as error:
+        print(f"uno-bot: {error or 'timed out'}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    summary = stats.summary()
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        _print_human(summary)
+    clean = summary["matches"] == args.games and not summary["protocol_errors"]
+    return 0 if clean else 1
+
+
+def _print_human(summary: dict[str, Any]) -> None:
+    print(f"matches {summary['matches']}, rounds {summary['rounds']}")
+    for number, result in enumerate(summary["results"], 1):
+        scores = ", ".join(f"{name} {score}" for name, score in result["scores"].items())
+        print(f"  match {number}: {result['winner']} wins ({scores})")
+    latency = summary["latency_ms"]
+    print(
+        f"commands {summary['commands']}, rejections {summary['rejections']}, "
+        f"races {summary['races']}, protocol errors {summary['protocol_errors']}, "
+        f"latency p50 {latency['p50']} ms, p99 {latency['p99']} ms"
+    )
+    for error in summary["errors"]:
+        print(f"  error: {error}")

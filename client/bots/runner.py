@@ -1,0 +1,298 @@
+"""The headless bot runner: N bots in one process play whole matches over the protocol.
+
+Each bot is one connection and one task. It acts on every fresh view (one that includes
+every event received): ready between rounds, otherwise the command its strategy picks,
+after its think time (or its catch reaction delay). The first bot hosts: it creates the
+table (or joins the named one), starts the match and asks for each rematch until the
+number of games is played. ``Stats`` collects what the ``--json`` summary reports.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping
+from contextlib import AsyncExitStack
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+import trio
+
+from client.bots.api import Bot, RefusedError, connect_bot
+from client.bots.strategies import Knobs, choose
+from client.session import (
+    ClientSession,
+    ServerClosedError,
+    ServerProtocolError,
+    SessionError,
+    percentile,
+)
+from protocol.errors import ErrorCode, LocalProtocolError
+from protocol.messages import Ready
+
+__all__ = ["Pacer", "RunSettings", "Stats", "play_bot", "run_bots"]
+
+# Codes that end a connection without anyone breaking the protocol.
+_ORDERLY_CLOSES = {"closing", ErrorCode.SERVER_SHUTDOWN.value}
+
+
+@dataclass(frozen=True, slots=True)
+class RunSettings:
+    """Everything one run of ``uno-bot`` needs to know."""
+
+    host: str
+    port: int
+    table: str = "bots"
+    create: bool = True
+    options: Mapping[str, Any] = field(default_factory=dict)
+    password: str | None = None
+    bots: int = 4
+    strategy: str = "basic"
+    strategies: tuple[str, ...] = ()
+    """One strategy per bot, overriding ``strategy`` for the first ones (e.g. basic,random)."""
+    knobs: Knobs = field(default_factory=Knobs)
+    games: int = 1
+    seed: int | None = None
+    name_prefix: str = "bot"
+    rate: float | None = 15.0
+    """Messages a bot sends per second at most (stay under the server's allowance)."""
+    burst: float = 20.0
+
+    def strategy_of(self, index: int) -> str:
+        return self.strategies[index] if index < len(self.strategies) else self.strategy
+
+
+@dataclass(slots=True)
+class Stats:
+    """What happened in a run; ``summary()`` is the ``--json`` object."""
+
+    matches: int = 0
+    rounds: int = 0
+    results: list[dict[str, Any]] = field(default_factory=list)
+    commands: int = 0
+    rejections: int = 0
+    races: int = 0
+    protocol_errors: int = 0
+    gaps: int = 0
+    rejection_codes: Counter[str] = field(default_factory=Counter)
+    latencies_ms: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "matches": self.matches,
+            "rounds": self.rounds,
+            "results": self.results,
+            "commands": self.commands,
+            "rejections": self.rejections,
+            "races": self.races,
+            "protocol_errors": self.protocol_errors,
+            "gaps": self.gaps,
+            "rejection_codes": dict(self.rejection_codes),
+            "latency_ms": {
+                "p50": round(percentile(self.latencies_ms, 0.50), 3),
+                "p99": round(percentile(self.latencies_ms, 0.99), 3),
+            },
+            "errors": self.errors,
+        }
+
+
+class Pacer:
+    """A token bucket on the client side, so a fast bot never trips the server's allowance."""
+
+    def __init__(self, rate: float | None, burst: float) -> None:
+        self._rate = rate
+        self._burst = max(burst, 1.0)
+        self._tokens = self._burst
+        self._stamp = trio.current_time()
+
+    async def take(self) -> None:
+        """Wait until one more message may be sent."""
+        if self._rate is None:
+            return
+        now = trio.current_time()
+        self._tokens = min(self._burst, self._tokens + (now - self._stamp) * self._rate)
+        self._stamp = now
+        if self._tokens < 1.0:
+            await trio.sleep((1.0 - self._tokens) / self._rate)
+            self._stamp = trio.current_time()
+            self._tokens = 1.0
+        self._tokens -= 1.0
+
+
+def _think_seconds(
+    command: Mapping[str, Any],
+    view: Mapping[str, Any],
+    seat: int | None,
+    rng: random.Random,
+    knobs: Knobs,
+) -> float:
+    if command.get("type") == "catch":
+        return knobs.catch_delay_ms / 1000.0
+    if view.get("to_act") != seat:
+        return 0.0
+    low, high = knobs.think_ms
+    return rng.uniform(low, high) / 1000.0 if high > 0 else 0.0
+
+
+async def play_bot(
+    bot: Bot,
+    strategy: str,
+    rng: random.Random,
+    *,
+    knobs: Knobs,
+    stats: Stats,
+    pacer: Pacer | None = None,
+) -> None:
+    """Play every fresh view until the connection ends (or the task is cancelled)."""
+    session = bot.session
+    pacer = pacer or Pacer(None, 1)
+    acted_on: object = None
+    ready_for: object = None
+    while True:
+        try:
+            await session.wait_for(partial(_news, bot, acted_on))
+        except SessionError:
+            return
+        view = bot.view
+        acted_on = session.view
+        phase = view.get("phase")
+        if phase == "round-over":
+            round_key = (view.get("round"), view.get("last_seq"))
+            if ready_for != round_key:
+                ready_for = round_key
+                await pacer.take()
+                await _count(stats, bot, None)
+            continue
+        command = choose(view, rng, strategy, knobs)
+        if command is None:
+            continue
+        delay = _think_seconds(command, view, bot.seat, rng, knobs)
+        if delay > 0:
+            await trio.sleep(delay)
+            if session.view is not acted_on:
+                acted_on = None  # the table moved on while thinking: look again
+                continue
+        await pacer.take()
+        await _count(stats, bot, command)
+
+
+def _news(bot: Bot, acted_on: object, session: ClientSession) -> bool:
+    """The session closed, or a fresh view arrived that the bot has not acted on."""
+    return session.closed or (bot.fresh and session.view is not acted_on)
+
+
+def _beyond(seq: int, session: ClientSession) -> bool:
+    return session.last_seq > seq
+
+
+async def _count(stats: Stats, bot: Bot, command: Mapping[str, Any] | None) -> None:
+    """Send a game command (None: say ready) and add its fate to the stats."""
+    try:
+        if command is None:
+            reply = await bot.session.request(Ready(id=bot.session.next_id(), ready=True))
+        else:
+            reply = await bot.send(command)
+    except SessionError:
+        return
+    except LocalProtocolError as error:
+        stats.protocol_errors += 1
+        stats.errors.append(f"{bot.name}: {error}")
+        return
+    stats.commands += 1
+    stats.latencies_ms.append(reply.latency_ms)
+    if reply.ok:
+        return
+    if reply.lost_race:
+        stats.races += 1
+    else:
+        stats.rejections += 1
+        stats.rejection_codes[reply.code or "?"] += 1
+
+
+def _record_close(stats: Stats, bot: Bot) -> None:
+    reason = bot.session.close_reason
+    if isinstance(reason, ServerProtocolError) or (
+        isinstance(reason, ServerClosedError) and reason.code not in _ORDERLY_CLOSES
+    ):
+        stats.protocol_errors += 1
+        stats.errors.append(f"{bot.name}: {reason}")
+    stats.gaps += len(bot.session.gaps)
+
+
+def _match_result(bot: Bot, event: Mapping[str, Any]) -> dict[str, Any]:
+    names: dict[int, str] = {}
+    table = bot.session.table
+    if table is not None:
+        names = {s.seat: s.name or f"seat {s.seat}" for s in table.seats}
+    scores = list(event.get("scores") or ())
+    winners = [names.get(seat, f"seat {seat}") for seat in event.get("winners") or ()]
+    return {
+        "winner": winners[0] if len(winners) == 1 else winners,
+        "scores": {names.get(seat, f"seat {seat}"): score for seat, score in enumerate(scores)},
+    }
+
+
+async def _host(bot: Bot, settings: RunSettings, stats: Stats) -> None:
+    """Watch the host's event stream: count rounds and matches, ask for rematches."""
+    seen = 0
+    while stats.matches < settings.games:
+        await bot.session.wait_for(partial(_beyond, seen))
+        for event in [e for e in bot.session.events if e["seq"] > seen]:
+            seen = event["seq"]
+            if event.get("kind") == "round-over":
+                stats.rounds += 1
+            elif event.get("kind") == "match-over":
+                stats.matches += 1
+                stats.results.append(_match_result(bot, event))
+                if stats.matches < settings.games and settings.create:
+                    await bot.rematch()
+
+
+async def run_bots(settings: RunSettings) -> Stats:
+    """Connect the bots, seat them, play ``settings.games`` matches, and report."""
+    stats = Stats()
+    master = random.Random(settings.seed)
+    async with AsyncExitStack() as stack:
+        bots: list[Bot] = []
+        for index in range(settings.bots):
+            name = f"{settings.name_prefix}{index + 1}"
+            bots.append(
+                await stack.enter_async_context(connect_bot(settings.host, settings.port, name))
+            )
+        host = bots[0]
+        if settings.create:
+            options = {"seats": max(settings.bots, 2), **settings.options}
+            table_id = await host.create_table(settings.table, options, settings.password)
+        else:
+            table_id = await host.find_table(settings.table)
+            await host.join(table_id, password=settings.password)
+        for bot in bots[1:]:
+            await bot.join(table_id, password=settings.password)
+        try:
+            async with trio.open_nursery() as nursery:
+                for index, bot in enumerate(bots):
+                    rng = random.Random(master.getrandbits(64))
+                    pacer = Pacer(settings.rate, settings.burst)
+                    nursery.start_soon(
+                        partial(
+                            play_bot,
+                            bot,
+                            settings.strategy_of(index),
+                            rng,
+                            knobs=settings.knobs,
+                            stats=stats,
+                            pacer=pacer,
+                        )
+                    )
+                if settings.create:
+                    await host.wait_seated(settings.bots)
+                    await host.start()
+                await _host(host, settings, stats)
+                nursery.cancel_scope.cancel()
+        except (SessionError, RefusedError) as error:
+            stats.errors.append(f"{host.name}: {error}")
+        for bot in bots:
+            _record_close(stats, bot)
+    return stats
