@@ -537,13 +537,13 @@ class Rules:
         self.stuck_passes += 1
         self._emit(EventKind.PASSED, {"seat": seat, "stuck": True})
         if self.stuck_passes >= len(self.seats_in_play()):
-            self._end_round(self._blocked_winner(), "blocked", now_ms)
+            self._end_round(self._blocked_winner(self.next_seat(seat)), "blocked", now_ms)
         else:
             self._start_turn(self.next_seat(seat), now_ms)
 
-    def _blocked_winner(self) -> int:
+    def _blocked_winner(self, to_act: int) -> int:
         """Fewest points, then fewest cards, then first in turn order from the seat to act."""
-        order = [self.current]
+        order = [to_act]
         while len(order) < len(self.seats_in_play()):
             order.append(self.next_seat(order[-1]))
         hands = self.hands

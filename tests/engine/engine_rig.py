@@ -35,7 +35,9 @@ def rig(
 
     ``draw`` lists the next cards drawn, first first. ``rest`` says where every other card
     goes: ``"pile"`` (under ``draw``), ``"discard"`` (under the top card, draw pile = only
-    ``draw``) or a seat number as a string (into that hand: both piles otherwise empty).
+    ``draw``), a seat number as a string (into that hand: both piles otherwise empty), or
+    ``"nowhere"`` (left out: a deliberately partial deck, for positions a whole deck
+    cannot reach, such as a round where nobody can play or draw).
     Extra keyword arguments overwrite snapshot fields directly.
     """
     config = config or TableConfig(seats=len(hands), turn_seconds=0)
@@ -57,7 +59,7 @@ def rig(
         pile = rest_codes + pile
     elif rest == "discard":
         discard = rest_codes + discard
-    else:
+    elif rest != "nowhere":
         hand_codes[int(rest)] += rest_codes
     top_card = Card.parse(top)
     data.update(
@@ -77,7 +79,7 @@ def rig(
     )
     data.update(fields)
     rigged = Match.restore(data)
-    assert rigged.cards_accounted_for()
+    assert rigged.cards_accounted_for() or rest == "nowhere"
     return rigged
 
 
