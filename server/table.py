@@ -148,7 +148,7 @@ class Table:
         self._closing = False
         self._empty_deadline: float | None = None
         self._last_ms = 0
-        self._last_state: TableState | None = None
+        self._told: dict[int, TableState] = {}  # the last table state each member got
         self._bot_names = 0
         self._opened = False
         self._refused_deadline: int | None = None
@@ -423,7 +423,7 @@ class Table:
             self._spectators[peer.peer_id] = peer
             log.info("%s watches table %s", peer.name, self._label())
         peer.send(Joined(table_id=self.table_id, seat=None, resume_token=None))
-        peer.send(self._state())
+        self._tell_state(peer)
         self._send_view(peer, None)
 
     def _on_take_bot_seat(self, peer: Peer, message: TakeBotSeat) -> dict[str, Any]:
@@ -459,13 +459,14 @@ class Table:
             )
             self._hooks.departed(previous, self)
         self._spectators.pop(peer.peer_id, None)
-        seat.peer = peer
-        log.info("%s resumed seat %d at table %s", peer.name, seat.index, self._label())
+        seat.peer = None
         match = self._match
         if match is not None and match.away[seat.index] and not match.is_over:
-            self._apply_table(SetAway(seat.index, False))
+            self._apply_table(SetAway(seat.index, False))  # numbered before the replay below
+        seat.peer = peer
+        log.info("%s resumed seat %d at table %s", peer.name, seat.index, self._label())
         peer.send(Joined(table_id=self.table_id, seat=seat.index, resume_token=seat.token))
-        peer.send(self._state())
+        self._tell_state(peer)
         for numbered in self._history.after(message.last_seq):
             peer.send(numbered.message_for(seat.index, None))
         self._send_view(peer, seat.index)
@@ -775,10 +776,12 @@ class Table:
             trio.current_time(),
         )
         state = self._state()
-        if state != self._last_state:
-            self._last_state = state
-            for peer in self._members():
-                peer.send(state)
+        members = self._members()
+        for peer in members:
+            self._tell_state(peer, state)
+        present = {peer.peer_id for peer in members}
+        for gone in [peer_id for peer_id in self._told if peer_id not in present]:
+            del self._told[gone]
 
     # ------------------------------------------------------------------ small helpers
 
@@ -805,10 +808,17 @@ class Table:
             spectators=len(self._spectators),
         )
 
+    def _tell_state(self, peer: Peer, state: TableState | None = None) -> None:
+        """Send the table state to ``peer`` unless it already has exactly this one."""
+        state = state or self._state()
+        if self._told.get(peer.peer_id) != state:
+            self._told[peer.peer_id] = state
+            peer.send(state)
+
     def _send_joined(self, seat: Seat) -> None:
         assert seat.peer is not None
         seat.peer.send(Joined(table_id=self.table_id, seat=seat.index, resume_token=seat.token))
-        seat.peer.send(self._state())
+        self._tell_state(seat.peer)
         self._send_view(seat.peer, seat.index)
 
     def _members(self) -> list[Peer]:

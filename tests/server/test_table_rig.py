@@ -199,6 +199,7 @@ def rigged(
     new = Match.restore(data)
     assert new.cards_accounted_for()
     table._match = new
+    table._wake()  # the table recomputes its deadline from the new match
     return new
 
 

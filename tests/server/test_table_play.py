@@ -1,0 +1,351 @@
+"""Playing at a table: start, whole matches, redaction, clocks, catches, pause, rematch."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import trio
+import trio.testing
+from test_table_rig import FakePeer, create, ok, open_lobby, play, refused, rigged, settle
+
+from protocol.cards import Card, Color
+from protocol.commands import Catch, Draw, Play
+from protocol.errors import LobbyRejectCode
+from protocol.messages import (
+    AddBot,
+    GameView,
+    Join,
+    Joined,
+    Kick,
+    Leave,
+    PauseTable,
+    Ready,
+    Rematch,
+    ResumeTable,
+    Spectate,
+    Start,
+    TableStatus,
+    TakeBotSeat,
+)
+from protocol.rejections import RejectCode
+from server.lobby import Lobby
+from server.table import Table
+
+
+async def two_players(
+    nursery: trio.Nursery, **options: Any
+) -> tuple[Lobby, Table, FakePeer, FakePeer]:
+    """Ann (host, seat 0) and Bob (seat 1) at a started two-seat table."""
+    lobby = await open_lobby(nursery)
+    ann, bob = FakePeer("Ann"), FakePeer("Bob")
+    table = await create(lobby, ann, seats=2, **options)
+    await ok(lobby, bob, lambda i: Join(id=i, table_id=table.table_id))
+    await ok(lobby, ann, lambda i: Start(id=i))
+    return lobby, table, ann, bob
+
+
+def card(code: str) -> Card:
+    return Card.parse(code)
+
+
+def kinds_after(peer: FakePeer, seq: int) -> list[str]:
+    return [str(e.body["kind"]) for e in peer.events if e.seq > seq]
+
+
+def assert_gap_free(peer: FakePeer) -> None:
+    seqs = [event.seq for event in peer.events]
+    assert seqs == list(range(seqs[0], seqs[0] + len(seqs))), seqs
+
+
+def assert_redacted(table: Table, peer: FakePeer, seat: int | None) -> None:
+    """Every frame ``peer`` got shows only what ``seat`` may see."""
+    history = {item.seq: item for item in table._history.after(0)}
+    assert peer.events, "nothing to check"
+    for message in peer.events:
+        event = history[message.seq].event
+        mine = event.private.get(seat, {}) if seat is not None else {}
+        for other, secret in event.private.items():
+            if other == seat:
+                continue
+            for key, value in secret.items():
+                if key in event.public or key in mine:
+                    continue
+                assert key not in message.body, (seat, other, key, message.body)
+                assert value not in message.body.values()
+        for key, value in mine.items():
+            assert message.body[key] == value  # a seat does get its own secrets
+    for view in peer.of(GameView):
+        assert view.body["seat"] == seat
+        if seat is None:
+            assert "hand" not in view.body and view.body["legal"] == []
+        else:
+            assert len(view.body["hand"]) == view.body["counts"][seat]
+
+
+async def test_start_needs_the_host_and_two_seats(nursery: trio.Nursery) -> None:
+    lobby = await open_lobby(nursery)
+    ann, bob = FakePeer("Ann"), FakePeer("Bob")
+    table = await create(lobby, ann, seats=4)
+    code = await refused(lobby, ann, lambda i: Start(id=i))
+    assert code == LobbyRejectCode.NOT_ENOUGH_PLAYERS
+    await ok(lobby, bob, lambda i: Join(id=i, table_id=table.table_id, seat=3))
+    assert await refused(lobby, bob, lambda i: Start(id=i)) == LobbyRejectCode.NOT_HOST
+
+    await ok(lobby, ann, lambda i: Start(id=i))
+    # The empty seats close up: Bob plays as seat 1 of a two-seat match.
+    assert bob.seat == 1 and bob.token == bob.of(Joined)[0].resume_token
+    assert ann.state.state is TableStatus.PLAYING and ann.state.options["seats"] == 2
+    assert bob.view["seat"] == 1 and len(bob.view["hand"]) == 7
+    assert ann.events[0].seq == 1 and ann.events[0].body["kind"] == "dealer-chosen"
+    assert await refused(lobby, ann, lambda i: Start(id=i)) == "wrong-table-state"
+    code = await refused(lobby, FakePeer("Cat"), lambda i: Join(id=i, table_id=table.table_id))
+    assert code == LobbyRejectCode.WRONG_TABLE_STATE
+
+
+async def test_whole_match_with_bot_seats_reaches_the_end_redacted_for_everyone(
+    nursery: trio.Nursery, autojump_clock: trio.testing.MockClock
+) -> None:
+    lobby = await open_lobby(nursery)
+    ann, sue = FakePeer("Ann"), FakePeer("Sue")
+    table = await create(lobby, ann, target_score=60, turn_seconds=5)
+    for _ in range(3):
+        await ok(lobby, ann, lambda i: AddBot(id=i, strategy="basic"))
+    await ok(lobby, sue, lambda i: Spectate(id=i, table_id=table.table_id))
+    await ok(lobby, ann, lambda i: Start(id=i))
+
+    # Ann never moves: her turn clock plays for her, then a server bot does.
+    with trio.fail_after(100_000):
+        await ann.wait_for(lambda: "match-over" in ann.event_kinds())
+    await settle()
+    assert ann.state.state is TableStatus.OVER
+    assert "timed-out" in ann.event_kinds() and "away" in ann.event_kinds()
+    assert [e.seq for e in ann.events] == [e.seq for e in sue.events]
+    assert_gap_free(ann)
+    assert ann.events[-1].seq == table._history.last_seq
+    assert_redacted(table, ann, 0)
+    assert_redacted(table, sue, None)
+    result = ann.events[-1].body
+    assert max(result["scores"]) >= 60
+
+
+async def test_every_frame_to_two_people_is_redacted_for_their_seat(
+    nursery: trio.Nursery, autojump_clock: trio.testing.MockClock
+) -> None:
+    _lobby, table, ann, bob = await two_players(nursery, target_score=40, turn_seconds=2)
+    with trio.fail_after(100_000):
+        await ann.wait_for(lambda: "round-over" in ann.event_kinds())
+    assert_redacted(table, ann, 0)
+    assert_redacted(table, bob, 1)
+    await settle()
+    assert ann.view["counts"] == bob.view["counts"]
+    match = table._match
+    assert match is not None
+    assert ann.view["hand"] == [c.code for c in match.hand(0)]
+    assert bob.view["hand"] == [c.code for c in match.hand(1)]
+
+
+async def test_illegal_commands_are_rejected_and_change_nothing(nursery: trio.Nursery) -> None:
+    lobby, table, ann, bob = await two_players(nursery, turn_seconds=0)
+    match = rigged(table, hands=[["R1", "G2", "B3"], ["Y4", "Y5", "Y6"]], top="R9", current=0)
+    digest = match.state_digest()
+    before_ann, before_bob = len(ann.received), len(bob.received)
+
+    reply = await play(lobby, bob, Draw())
+    assert reply.code == RejectCode.NOT_YOUR_TURN  # type: ignore[union-attr]
+    reply = await play(lobby, ann, Play(card("Y9")))
+    assert reply.code == RejectCode.CARD_NOT_IN_HAND  # type: ignore[union-attr]
+    reply = await play(lobby, ann, Play(card("G2")))
+    assert reply.code == RejectCode.CARD_DOES_NOT_MATCH  # type: ignore[union-attr]
+
+    assert match.state_digest() == digest
+    assert len(ann.received) == before_ann + 2 and len(bob.received) == before_bob + 1
+    spectator = FakePeer("Sue")
+    await ok(lobby, spectator, lambda i: Spectate(id=i, table_id=table.table_id))
+    reply = await play(lobby, spectator, Draw())
+    assert reply.code == LobbyRejectCode.NOT_SEATED  # type: ignore[union-attr]
+
+
+async def test_a_legal_move_reaches_everyone_numbered_with_the_cause_for_the_sender(
+    nursery: trio.Nursery,
+) -> None:
+    lobby, table, ann, bob = await two_players(nursery, turn_seconds=0)
+    rigged(table, hands=[["R1", "G2", "B3"], ["Y4", "Y5", "Y6"]], top="R9", current=0)
+    last = table._history.last_seq
+
+    reply = await play(lobby, ann, Play(card("R1")))
+    new_for_ann = [e for e in ann.events if e.seq > last]
+    new_for_bob = [e for e in bob.events if e.seq > last]
+    assert [e.seq for e in new_for_ann] == [e.seq for e in new_for_bob]
+    assert new_for_ann[0].seq == last + 1 and new_for_ann[0].body["kind"] == "played"
+    assert {e.cause for e in new_for_ann} == {reply.id} and {e.cause for e in new_for_bob} == {None}
+    # The reply comes after the events and the fresh view.
+    assert ann.received[-1] == reply and isinstance(ann.received[-2], GameView)
+    assert bob.view["to_act"] == 1 and bob.view["top"] == "R1"
+
+
+async def test_turn_clock_plays_for_a_silent_player(
+    nursery: trio.Nursery, autojump_clock: trio.testing.MockClock
+) -> None:
+    _lobby, table, ann, bob = await two_players(nursery, turn_seconds=5)
+    rigged(table, hands=[["R1", "G2", "B3"], ["Y4", "Y5", "Y6"]], top="R9", current=0)
+    last = table._history.last_seq
+
+    await ann.wait_for(lambda: "timed-out" in kinds_after(ann, last))
+    expired = [e.body for e in ann.events if e.seq > last]
+    assert expired[0] == {"seq": last + 1, "kind": "timed-out", "seat": 0, "phase": "turn"}
+    assert "drew" in kinds_after(ann, last) and "passed" in kinds_after(ann, last)
+    await settle()
+    assert bob.view["to_act"] == 1 and bob.view["counts"][0] == 4
+
+
+async def test_draw_four_decision_clock_accepts_for_a_silent_victim(
+    nursery: trio.Nursery, autojump_clock: trio.testing.MockClock
+) -> None:
+    lobby, table, ann, bob = await two_players(nursery, turn_seconds=60, decision_seconds=3)
+    rigged(table, hands=[["W+4", "R5", "G7"], ["B1", "B2", "B3"]], top="R3", current=0)
+    await play(lobby, ann, Play(card("W+4"), color=Color.GREEN))
+    assert bob.view["phase"] == "challenge" and bob.view["pending"]["seat"] == 1
+    last = table._history.last_seq
+
+    await bob.wait_for(lambda: "draw-four-accepted" in kinds_after(bob, last))
+    bodies = [e.body for e in bob.events if e.seq > last]
+    assert bodies[0]["kind"] == "timed-out" and bodies[0]["phase"] == "challenge"
+    await settle()
+    assert bob.view["counts"][1] == 7
+
+
+async def test_catch_inside_the_window_costs_two_cards(nursery: trio.Nursery) -> None:
+    lobby, table, ann, bob = await two_players(nursery, turn_seconds=0)
+    rigged(table, hands=[["R1", "R2"], ["B5", "B6", "B7"]], top="R9", current=0)
+    await play(lobby, ann, Play(card("R1")))
+    assert 0 in bob.view["exposed"]
+
+    reply = await play(lobby, bob, Catch(0))
+    assert reply.__class__.__name__ == "Ok"
+    caught = [e.body for e in bob.events if e.body["kind"] == "caught"]
+    assert caught[-1]["seat"] == 0 and caught[-1]["by"] == 1 and caught[-1]["penalty"] == 2
+    assert ann.view["counts"][0] == 3 and len(ann.view["hand"]) == 3
+
+
+async def test_catch_after_the_window_is_rejected(
+    nursery: trio.Nursery, autojump_clock: trio.testing.MockClock
+) -> None:
+    lobby, table, ann, bob = await two_players(nursery, turn_seconds=0, catch_grace_ms=1500)
+    match = rigged(table, hands=[["R1", "R2"], ["B5", "B6", "B7"]], top="R9", current=0)
+    await play(lobby, ann, Play(card("R1")))
+    await play(lobby, bob, Draw())  # the next seat's first command
+    autojump_clock.jump(2.0)  # past the grace
+    digest = match.state_digest()
+
+    reply = await play(lobby, bob, Catch(0))
+    assert reply.code == RejectCode.CATCH_TOO_LATE  # type: ignore[union-attr]
+    assert match.state_digest() == digest and len(match.hand(0)) == 1
+
+
+async def test_pause_stops_the_clock_and_resume_restarts_it(
+    nursery: trio.Nursery, autojump_clock: trio.testing.MockClock
+) -> None:
+    lobby, table, ann, bob = await two_players(nursery, turn_seconds=5)
+    rigged(table, hands=[["R1", "G2", "B3"], ["Y4", "Y5", "Y6"]], top="R9", current=0)
+    last = table._history.last_seq
+    assert await refused(lobby, bob, lambda i: PauseTable(id=i)) == LobbyRejectCode.NOT_HOST
+    await ok(lobby, ann, lambda i: PauseTable(id=i))
+    assert ann.state.state is TableStatus.PAUSED and bob.view["phase"] == "paused"
+    reply = await play(lobby, ann, Draw())
+    assert reply.code == RejectCode.PAUSED  # type: ignore[union-attr]
+
+    autojump_clock.jump(600.0)
+    await settle()
+    assert kinds_after(ann, last) == ["paused"]
+
+    await ok(lobby, ann, lambda i: ResumeTable(id=i))
+    await ann.wait_for(lambda: "timed-out" in kinds_after(ann, last))
+    assert kinds_after(ann, last)[:3] == ["paused", "resumed", "timed-out"]
+
+
+async def test_ready_people_start_the_next_round_without_waiting(nursery: trio.Nursery) -> None:
+    lobby, table, ann, bob = await two_players(
+        nursery, turn_seconds=0, round_pause_seconds=3600, target_score=500
+    )
+    rigged(table, hands=[["R1"], ["Y4", "Y5", "Y6"]], top="R9", current=0)
+    await play(lobby, ann, Play(card("R1")))
+    assert ann.state.state is TableStatus.BETWEEN_ROUNDS
+    last = table._history.last_seq
+
+    await ok(lobby, ann, lambda i: Ready(id=i))
+    assert ann.state.seats[0].ready and kinds_after(ann, last) == []
+    await ok(lobby, bob, lambda i: Ready(id=i))
+    assert "round-started" in kinds_after(ann, last)
+    assert ann.state.state is TableStatus.PLAYING
+    assert not any(seat.ready for seat in ann.state.seats)
+
+
+async def test_a_newcomer_takes_a_bots_seat_between_rounds(nursery: trio.Nursery) -> None:
+    lobby = await open_lobby(nursery)
+    ann, cat = FakePeer("Ann"), FakePeer("Cat")
+    table = await create(lobby, ann, seats=2, turn_seconds=0, round_pause_seconds=3600)
+    await ok(lobby, ann, lambda i: AddBot(id=i, strategy="basic"))
+    await ok(lobby, ann, lambda i: Start(id=i))
+    rigged(table, hands=[["R1", "R2"], ["Y4", "Y5", "Y6"]], top="R9", current=0)
+    tid = table.table_id
+    code = await refused(lobby, cat, lambda i: TakeBotSeat(id=i, table_id=tid, seat=1))
+    assert code == LobbyRejectCode.WRONG_TABLE_STATE
+
+    rigged(table, hands=[["R1"], ["Y4", "Y5", "Y6"]], top="R9", current=0)
+    await play(lobby, ann, Play(card("R1")))
+    assert ann.state.state is TableStatus.BETWEEN_ROUNDS
+    code = await refused(lobby, cat, lambda i: TakeBotSeat(id=i, table_id=tid, seat=0))
+    assert code == LobbyRejectCode.NOT_A_BOT
+    await ok(lobby, cat, lambda i: TakeBotSeat(id=i, table_id=tid, seat=1))
+    assert cat.seat == 1 and cat.token is not None
+    assert cat.view["seat"] == 1 and cat.view["phase"] == "round-over"
+    assert ann.state.seats[1].name == "Cat" and not ann.state.seats[1].bot
+
+
+async def test_rematch_numbers_events_on_from_the_last_match(
+    nursery: trio.Nursery, autojump_clock: trio.testing.MockClock
+) -> None:
+    lobby = await open_lobby(nursery)
+    ann = FakePeer("Ann")
+    table = await create(lobby, ann, seats=2, turn_seconds=0, target_score=10)
+    await ok(lobby, ann, lambda i: AddBot(id=i, strategy="basic"))
+    await ok(lobby, ann, lambda i: Start(id=i))
+    assert await refused(lobby, ann, lambda i: Rematch(id=i)) == "wrong-table-state"
+    rigged(table, hands=[["R1"], ["Y4", "Y5", "Y6"]], top="R9", current=0)
+    await play(lobby, ann, Play(card("R1")))
+    assert ann.state.state is TableStatus.OVER
+    last = table._history.last_seq
+
+    await ok(lobby, ann, lambda i: Rematch(id=i))
+    first_new = next(e for e in ann.events if e.seq > last)
+    assert first_new.seq == last + 1 and first_new.body["kind"] == "dealer-chosen"
+    assert ann.state.state is TableStatus.PLAYING
+    assert_gap_free(ann)
+    assert table._matches_played == 2
+
+
+async def test_kicked_person_loses_the_seat_to_a_bot_mid_match(
+    nursery: trio.Nursery, autojump_clock: trio.testing.MockClock
+) -> None:
+    lobby, table, ann, bob = await two_players(nursery, turn_seconds=0)
+    rigged(table, hands=[["R1", "G2", "B3"], ["Y4", "Y5", "R6"]], top="R9", current=0)
+    assert await refused(lobby, bob, lambda i: Kick(id=i, seat=0)) == LobbyRejectCode.NOT_HOST
+    assert await refused(lobby, ann, lambda i: Kick(id=i, seat=0)) == LobbyRejectCode.BAD_SEAT
+
+    await ok(lobby, ann, lambda i: Kick(id=i, seat=1))
+    assert lobby.location(bob) is None
+    assert ann.state.seats[1].bot and ann.state.seats[1].name != "Bob"
+    before = table._history.last_seq
+    await play(lobby, ann, Play(card("R1")))
+    # The server's bot answers for seat 1 after its think delay.
+    await ann.wait_for(lambda: ann.view["to_act"] == 0)
+    assert any(e.body == {**e.body, "kind": "played", "seat": 1} for e in ann.events)
+    assert not [e for e in bob.events if e.seq > before]
+
+
+async def test_leaving_mid_match_hands_the_seat_to_a_bot(nursery: trio.Nursery) -> None:
+    lobby, table, ann, bob = await two_players(nursery, turn_seconds=0)
+    await ok(lobby, bob, lambda i: Leave(id=i))
+    assert ann.state.seats[1].bot and bob.token is not None
+    assert not table.holds_token(bob.token)  # a left seat cannot be resumed
+    assert ann.state.state is TableStatus.PLAYING
