@@ -41,9 +41,9 @@ class SessionLimits:
     """Silence (no bytes at all) for this long closes the connection."""
     outbox_size: int = 256
     """Messages queued for one client before it counts as too slow."""
-    allowance_rate: float = 20.0
-    """Messages per second a client may send on average."""
-    allowance_burst: float = 40.0
+    allowance_rate: float = 50.0
+    """Messages per second a client may send on average (a fast bot stays well under)."""
+    allowance_burst: float = 100.0
     """Messages a client may send at once before the average applies."""
     last_write_seconds: float = 2.0
     """How long the final error (or closing notice) may take to write before the socket closes."""

@@ -115,8 +115,8 @@ class Session:
 
     def send(self, message: Message) -> None:
         """Queue ``message`` for the client; never blocks (see the module docstring)."""
-        if self._closing:
-            return
+        if self._closing or self._conn.state is ConnectionState.CLOSED:
+            return  # the client is gone or going; what it misses, it may resume
         try:
             frame = self._conn.send(message)
         except LocalProtocolError as error:
