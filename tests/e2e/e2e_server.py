@@ -6,6 +6,7 @@ kills the process in ``stop``.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import selectors
 import signal
@@ -93,10 +94,8 @@ class ServerProcess:
     def stop(self) -> None:
         """Stop it whatever state it is in."""
         if self.process.poll() is None:
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 self.terminate(timeout=10)
-            except subprocess.TimeoutExpired:
-                pass
         if self.process.stdout is not None:
             self.process.stdout.close()
 
