@@ -98,7 +98,7 @@ def test_ruling_17_on_colour_expiry_the_colour_held_most_is_chosen() -> None:
     match = first_wild(DeckName.CLASSIC, "W")
     seat = match.to_act()
     assert seat is not None
-    counts = {color: 0 for color in Color}
+    counts = dict.fromkeys(Color, 0)
     for held in match.hand(seat):
         if held.color is not None:
             counts[held.color] += 1
