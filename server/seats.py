@@ -74,6 +74,7 @@ class SeatMap:
 
     def __init__(self, size: int) -> None:
         self._chairs: list[Seat | None] = [None] * size
+        self._bots_named = 0
 
     @property
     def size(self) -> int:
@@ -86,11 +87,17 @@ class SeatMap:
         """The occupied seats, in seat order."""
         return (seat for seat in self._chairs if seat is not None)
 
-    def resize(self, size: int) -> None:
-        """Change the number of chairs; only when every chair at or above ``size`` is empty."""
-        if any(seat is not None for seat in self._chairs[size:]):
-            raise ValueError("cannot remove an occupied chair")
-        self._chairs = self._chairs[:size] + [None] * max(0, size - len(self._chairs))
+    def close_gaps(self) -> dict[int, int]:
+        """Move everyone down into chairs 0..n-1, keeping their order, and drop the empty
+        chairs; returns each moved seat's old index mapped to its new one."""
+        occupied = list(self)
+        moves: dict[int, int] = {}
+        for index, seat in enumerate(occupied):
+            if seat.index != index:
+                moves[seat.index] = index
+                seat.index = index
+        self._chairs = list(occupied)
+        return moves
 
     def valid(self, index: int) -> bool:
         return 0 <= index < len(self._chairs)
@@ -123,12 +130,6 @@ class SeatMap:
         seat = Seat(index=index, name=name, strategy=strategy)
         self._chairs[index] = seat
         return seat
-
-    def put(self, seat: Seat) -> None:
-        """Place an existing seat at its own index (when the table closes its gaps)."""
-        if self._chairs[seat.index] is not None:
-            raise ValueError(f"seat {seat.index} is taken")
-        self._chairs[seat.index] = seat
 
     def vacate(self, index: int) -> Seat | None:
         """Empty a chair; returns whoever sat there."""
@@ -164,3 +165,32 @@ class SeatMap:
 
     def bots(self) -> list[Seat]:
         return [seat for seat in self if seat.is_bot]
+
+    def name_taken(self, name: str) -> bool:
+        """Whether someone at the table already goes by ``name`` (ignoring case)."""
+        wanted = name.casefold()
+        return any(seat.name.casefold() == wanted for seat in self)
+
+    def bot_name(self) -> str:
+        """A name for a new server bot that nobody at the table has."""
+        while True:
+            self._bots_named += 1
+            name = f"Bot {self._bots_named}"
+            if not self.name_taken(name):
+                return name
+
+    def next_host(self, host: int | None) -> int | None:
+        """Who should host after seat ``host``: the host itself while it is a connected
+        person, else the next connected person in seat order, else the next person at
+        all (away), else nobody."""
+        if host is not None:
+            current = self._chairs[host]
+            if current is not None and not current.is_bot and current.is_connected:
+                return host
+        start = host if host is not None else -1
+        size = len(self._chairs)
+        order = [self._chairs[(start + step) % size] for step in range(1, size + 1)]
+        people = [seat for seat in order if seat is not None and not seat.is_bot]
+        connected = [seat for seat in people if seat.is_connected]
+        candidates = connected or people
+        return candidates[0].index if candidates else None

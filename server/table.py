@@ -149,7 +149,6 @@ class Table:
         self._empty_deadline: float | None = None
         self._last_ms = 0
         self._told: dict[int, TableState] = {}  # the last table state each member got
-        self._bot_names = 0
         self._opened = False
         self._refused_deadline: int | None = None
 
@@ -448,6 +447,9 @@ class Table:
         seat = self.seats.of_token(message.token)
         if seat is None:
             raise RequestRefused(LobbyRejectCode.BAD_TOKEN, "that token opens no seat here")
+        held = self.seats.of_peer(peer)
+        if held is not None and held is not seat:
+            raise RequestRefused(LobbyRejectCode.ALREADY_AT_TABLE, "you already have a seat here")
         previous = seat.peer
         if previous is not None and previous.peer_id != peer.peer_id:
             # The old connection has not noticed it is dead; the seat follows its token.
@@ -495,10 +497,17 @@ class Table:
                 LobbyRejectCode.NOT_ENOUGH_PLAYERS, "a match needs at least two seats filled"
             )
         try:
-            config = replace(self.config, seats=len(occupied))
+            self.config = replace(self.config, seats=len(occupied))
         except ConfigError as error:
             raise RequestRefused(LobbyRejectCode.NOT_ENOUGH_PLAYERS, str(error)) from None
-        self._close_gaps(occupied, config)
+        moves = self.seats.close_gaps()
+        if self._host_seat is not None:
+            self._host_seat = moves.get(self._host_seat, self._host_seat)
+        for seat in self.seats:
+            if seat.index in moves.values() and seat.peer is not None:
+                seat.peer.send(
+                    Joined(table_id=self.table_id, seat=seat.index, resume_token=seat.token)
+                )
         self._new_match(peer, message)
         names = ", ".join(seat.name for seat in self.seats)
         log.info("table %s started: %s", self._label(), names)
@@ -522,7 +531,7 @@ class Table:
         index = self.seats.first_free()
         if index is None:
             raise RequestRefused(LobbyRejectCode.TABLE_FULL, "every seat is taken")
-        self.seats.seat_bot(index, self._bot_name(), message.strategy)
+        self.seats.seat_bot(index, self.seats.bot_name(), message.strategy)
         return {"seat": index}
 
     def _on_remove_bot(self, peer: Peer, message: RemoveBot) -> None:
@@ -718,7 +727,7 @@ class Table:
         if match is None:
             self.seats.vacate(seat.index)
         else:
-            seat.make_bot(self._settings.bot_strategy, self._bot_name())
+            seat.make_bot(self._settings.bot_strategy, self.seats.bot_name())
             if match.away[seat.index] and not match.is_over:
                 self._apply_table(SetAway(seat.index, False))
         self._pass_host()
@@ -726,35 +735,11 @@ class Table:
 
     def _pass_host(self) -> None:
         """Keep the host on a connected person: the next one in seat order takes over."""
-        current = self.seats[self._host_seat] if self._host_seat is not None else None
-        if current is not None and not current.is_bot and current.is_connected:
-            return
-        start = self._host_seat if self._host_seat is not None else -1
-        order = [
-            self.seats[(start + step) % self.seats.size] for step in range(1, self.seats.size + 1)
-        ]
-        people = [seat for seat in order if seat is not None and not seat.is_bot]
-        connected = [seat for seat in people if seat.is_connected]
-        candidates = connected or people
-        successor = candidates[0] if candidates else None
-        new_host = successor.index if successor is not None else None
-        if new_host != self._host_seat and successor is not None:
-            log.info("table %s: %s is now the host", self._label(), successor.name)
-        self._host_seat = new_host
-
-    def _close_gaps(self, occupied: list[Seat], config: TableConfig) -> None:
-        """Seat everyone in 0..n-1 (keeping their order) for a match of n seats."""
-        moved = {seat.index: index for index, seat in enumerate(occupied)}
-        if self._host_seat is not None:
-            self._host_seat = moved.get(self._host_seat)
-        self.config = config
-        self.seats = SeatMap(config.seats)
-        for index, seat in enumerate(occupied):
-            changed = seat.index != index
-            seat.index = index
-            self.seats.put(seat)
-            if changed and seat.peer is not None:
-                seat.peer.send(Joined(table_id=self.table_id, seat=index, resume_token=seat.token))
+        successor = self.seats.next_host(self._host_seat)
+        if successor != self._host_seat and successor is not None:
+            seat = self.seats[successor]
+            log.info("table %s: %s is now the host", self._label(), seat.name if seat else "?")
+        self._host_seat = successor
 
     def _settle(self) -> None:
         """After any change: the empty-table rules, the bots' plans, the public state."""
@@ -858,19 +843,8 @@ class Table:
             )
 
     def _check_name(self, name: str) -> None:
-        wanted = name.casefold()
-        if any(seat.name.casefold() == wanted for seat in self.seats):
-            raise RequestRefused(
-                LobbyRejectCode.NAME_TAKEN, f"someone called {name} already sits here"
-            )
-
-    def _bot_name(self) -> str:
-        taken = {seat.name for seat in self.seats}
-        while True:
-            self._bot_names += 1
-            name = f"Bot {self._bot_names}"
-            if name not in taken:
-                return name
+        if self.seats.name_taken(name):
+            raise RequestRefused(LobbyRejectCode.NAME_TAKEN, f"someone called {name} sits here")
 
     def _label(self) -> str:
         return f"{self.table_id} ({self.name})"

@@ -9,7 +9,7 @@ import trio.testing
 from test_table_rig import FakePeer, create, ok, open_lobby, play, refused, rigged, settle
 
 from protocol.cards import Card, Color
-from protocol.commands import Catch, Draw, Play
+from protocol.commands import Catch, Challenge, Draw, Play
 from protocol.errors import LobbyRejectCode
 from protocol.messages import (
     AddBot,
@@ -349,3 +349,41 @@ async def test_leaving_mid_match_hands_the_seat_to_a_bot(nursery: trio.Nursery) 
     assert ann.state.seats[1].bot and bob.token is not None
     assert not table.holds_token(bob.token)  # a left seat cannot be resumed
     assert ann.state.state is TableStatus.PLAYING
+
+
+async def test_a_challenge_shows_the_hand_to_the_challenger_alone(nursery: trio.Nursery) -> None:
+    lobby = await open_lobby(nursery)
+    ann, bob, cat, sue = FakePeer("Ann"), FakePeer("Bob"), FakePeer("Cat"), FakePeer("Sue")
+    table = await create(lobby, ann, seats=3, turn_seconds=0)
+    for peer in (bob, cat):
+        await ok(lobby, peer, lambda i: Join(id=i, table_id=table.table_id))
+    await ok(lobby, sue, lambda i: Spectate(id=i, table_id=table.table_id))
+    await ok(lobby, ann, lambda i: Start(id=i))
+    hands = [["W+4", "R5", "G7"], ["B1", "B2", "B3"], ["Y1", "Y2", "Y3"]]
+    rigged(table, hands=hands, top="R3", current=0)
+    await play(lobby, ann, Play(card("W+4"), color=Color.GREEN))  # a bluff: Ann holds R5
+    await play(lobby, bob, Challenge())
+
+    def challenged(peer: FakePeer) -> dict[str, Any]:
+        return next(e.body for e in peer.events if e.body["kind"] == "challenged")
+
+    assert challenged(bob)["hand"] == ["R5", "G7"] and challenged(bob)["guilty"] is True
+    for other in (ann, cat, sue):
+        assert "hand" not in challenged(other)
+        assert challenged(other)["guilty"] is True
+    await settle()
+    assert bob.view["counts"][0] == 6 and bob.view["to_act"] == 1
+
+
+async def test_the_server_seed_fixes_every_shuffle(nursery: trio.Nursery) -> None:
+    async def first_deal(seed: int) -> list[Any]:
+        lobby = await open_lobby(nursery, seed=seed)
+        ann = FakePeer("Ann")
+        await create(lobby, ann, seats=2, turn_seconds=0)
+        await ok(lobby, ann, lambda i: AddBot(id=i, strategy="random"))
+        await ok(lobby, ann, lambda i: Start(id=i))
+        await settle()
+        return [event.body for event in ann.events[:4]] + [ann.view["hand"]]
+
+    assert await first_deal(5) == await first_deal(5)
+    assert await first_deal(5) != await first_deal(6)
