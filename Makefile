@@ -2,15 +2,20 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+STAMP := $(VENV)/.installed-test
+BENCH_STAMP := $(VENV)/.installed-bench
 
 .PHONY: test lint typecheck imports pytest play bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
+	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
+
+$(BENCH_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
+	touch $(BENCH_STAMP)
 
 test: lint typecheck imports pytest
 
@@ -30,7 +35,7 @@ pytest: $(STAMP)
 play: $(STAMP)
 	$(BIN)/python -m server.demo
 
-bench: $(STAMP)
+bench: $(BENCH_STAMP)
 	$(BIN)/python tests/bench/engine.py
 
 clean:
