@@ -15,6 +15,10 @@ API reference
     (Timeout, NextRound, Pause, Resume, SetAway). ``Rejected(code: RejectCode, message)``
     changes nothing, not even the RNG. ``Accepted(events)`` carries the new events.
 
+Turn flow (ruling 5): a turn is one card. ``Draw`` may be sent even when a card could be
+played; a drawn card that cannot be played ends the turn at once (a ``passed`` event
+follows the ``drew``), otherwise the player plays that card or sends ``Pass``.
+
 ``m.events: list[Event]``
     Every event of the match, ``seq`` 1..N without gaps. ``Event.for_seat(seat)`` redacts.
 

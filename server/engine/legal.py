@@ -126,6 +126,7 @@ def _turn_commands(state: Rules, seat: int) -> list[SeatCommand]:
     two = len(hand) == 2
     color, top_rank = state.color, state.discard[-1].rank
     skip_any = state.config.skip_any
+    variants_of = _VARIANTS.get
     for card in candidates:
         rank = card.rank
         if card.color is None:
@@ -140,7 +141,7 @@ def _turn_commands(state: Rules, seat: int) -> list[SeatCommand]:
         elif rank is _SKIP and skip_any:
             legal.extend(_targeted(state, seat, card, two))
             continue
-        plain, declaring = _variants(card)
+        plain, declaring = variants_of(card) or _variants(card)
         legal.extend(plain)
         if two:
             legal.extend(declaring)

@@ -201,7 +201,7 @@ class Match(Rules):
             return Rejected(RejectCode.ALREADY_DREW, "you already drew this turn")
         if not self.can_draw():
             return Rejected(RejectCode.NOTHING_TO_DRAW, "both piles are empty; pass instead")
-        self._voluntary_draw(seat)
+        self._voluntary_draw(seat, now_ms)
         return None
 
     def _on_pass(self, seat: int, command: Pass, now_ms: int) -> Rejected | None:

@@ -201,7 +201,13 @@ class Rules:
         return True
 
     def _take(self, count: int) -> list[Card]:
-        taken: list[Card] = []
+        pile = self.draw_pile
+        if len(pile) >= count:  # the common case: no reshuffle needed
+            taken = pile[-count:]
+            del pile[-count:]
+            taken.reverse()
+            return taken
+        taken = []
         while len(taken) < count:
             pile = self.draw_pile
             if not pile and not self._reshuffle():
@@ -526,11 +532,18 @@ class Rules:
 
     # ------------------------------------------------------------------ other moves
 
-    def _voluntary_draw(self, seat: int) -> None:
+    def _voluntary_draw(self, seat: int, now_ms: int | None = None) -> None:
+        """Ruling 5: draw one instead of playing. With ``now_ms``, a drawn card that cannot
+        be played ends the turn at once (the seeds: "otherwise, your turn is over"); the
+        player is asked only when there is a choice (play the drawn card, or pass)."""
         cards = self.draw_cards(seat, 1, "draw")
+        drawn = cards[0]
         self.has_drawn = True
-        self.drawn = cards[0]
+        self.drawn = drawn
         self.stuck_passes = 0
+        if now_ms is not None and not self.playable(drawn):
+            self._emit(EventKind.PASSED, {"seat": seat, "stuck": False})
+            self._start_turn(self.next_seat(seat), now_ms)
 
     def _stuck_pass(self, seat: int, now_ms: int) -> None:
         """Ruling 14: a seat that can neither play nor draw passes; a full cycle ends it."""

@@ -42,8 +42,8 @@ def test_ruling_17_on_turn_expiry_the_table_draws_and_passes_for_the_player() ->
 
 
 def test_ruling_17_after_a_draw_expiry_only_passes() -> None:
-    match = rig(clocked(), hands=[["R3", "G5"], ["Y1"], ["B1"]], top="R5", draw=["B9"])
-    ok(match.apply(0, Draw(), 1_000))
+    match = rig(clocked(), hands=[["R3", "G5"], ["Y1"], ["B1"]], top="R5", draw=["R9"])
+    ok(match.apply(0, Draw(), 1_000))  # R9 could be played: the player is asked
     events = ok(match.apply(None, Timeout(), 30_000))
     assert kinds(events) == ["timed-out", "passed", "turn"]
 

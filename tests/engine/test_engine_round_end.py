@@ -33,7 +33,7 @@ def test_ruling_14_an_empty_draw_pile_is_rebuilt_from_the_discards_under_the_top
     match = rig(hands=[["G3", "G4"], ["Y1"]], top="R5", rest="discard")
     assert match.view(None, 0)["draw_count"] == 0
     events = ok(match.apply(0, Draw(), 0))
-    assert kinds(events) == ["reshuffled", "drew"]
+    assert kinds(events)[:2] == ["reshuffled", "drew"]
     assert match.top_card() == card("R5")
     view = match.view(None, 0)
     assert view["discard_count"] == 1

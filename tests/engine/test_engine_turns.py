@@ -73,14 +73,22 @@ def test_ruling_5_you_may_draw_even_when_you_could_play_then_only_the_drawn_card
     assert match.to_act() == 1
 
 
-def test_ruling_5_after_drawing_an_unplayable_card_the_player_passes() -> None:
+def test_ruling_5_a_drawn_card_that_cannot_be_played_ends_the_turn_at_once() -> None:
     match = rig(hands=[["G3", "G5"], ["Y1", "Y2"]], top="R5", draw=["B4"])
-    ok(match.apply(0, Draw(), 0))
-    assert match.legal_commands(0) == [Pass()]
-    events = ok(match.apply(0, Pass(), 0))
-    assert kinds(events) == ["passed", "turn"]
+    events = ok(match.apply(0, Draw(), 0))
+    assert kinds(events) == ["drew", "passed", "turn"]
+    assert events[1].public == {"seat": 0, "stuck": False}
     assert match.to_act() == 1
     assert codes(match.hand(0)) == ["G3", "G5", "B4"]
+
+
+def test_ruling_5_a_playable_drawn_card_may_be_kept_by_passing() -> None:
+    match = rig(hands=[["G3", "G5"], ["Y1", "Y2"]], top="R5", draw=["R4"])
+    ok(match.apply(0, Draw(), 0))
+    assert match.legal_commands(0) == [Play(card("R4")), Pass()]
+    events = ok(match.apply(0, Pass(), 0))
+    assert kinds(events) == ["passed", "turn"]
+    assert codes(match.hand(0)) == ["G3", "G5", "R4"]
 
 
 def test_skip_makes_the_next_player_lose_their_turn() -> None:
@@ -111,8 +119,7 @@ def test_a_wild_sets_the_colour_in_force() -> None:
     match = three_seats()
     ok(match.apply(0, Play(card("W"), color=Color.BLUE), 0))
     assert match.view(None, 0)["color"] == "B"
-    ok(match.apply(1, Draw(), 0))  # Y cards do not match blue
-    rejected(match.apply(1, Play(card("Y1")), 0), RejectCode.ONLY_DRAWN_CARD)
+    rejected(match.apply(1, Play(card("Y1")), 0), RejectCode.CARD_DOES_NOT_MATCH)
 
 
 def test_ruling_8_two_players_reverse_acts_as_skip() -> None:
