@@ -1,0 +1,87 @@
+"""The ``uno-server`` command line: flags become settings, nonsense is refused."""
+
+from __future__ import annotations
+
+import pytest
+
+from server.app import DEFAULT_PORT
+from server.cli import Config, announce, build_parser, config_from_args, main
+
+
+def configure(*argv: str) -> Config:
+    return config_from_args(build_parser().parse_args(list(argv)))
+
+
+def test_defaults_listen_everywhere_on_the_fixed_port() -> None:
+    config = configure()
+    assert config.server.hosts == ()
+    assert config.server.port == DEFAULT_PORT
+    assert config.server.max_connections == 256
+    assert config.lobby.seed is None
+    assert config.mdns
+    assert config.identity.name.startswith("uno-lan on ")
+
+
+def test_flags_reach_every_setting() -> None:
+    config = configure(
+        "--host", "127.0.0.1", "--host", "::1", "--port", "0", "--name", "Kitchen\x1b[31m",
+        "--max-connections", "10", "--max-per-address", "50", "--allowance", "5", "8",
+        "--turn-seconds", "3", "--decision-seconds", "4", "--dance-seconds", "6",
+        "--round-pause-seconds", "0", "--catch-grace-ms", "250", "--seed", "42",
+        "--no-mdns", "--mdns-interface", "192.0.2.1", "--idle-seconds", "60",
+    )  # fmt: skip
+    assert config.server.hosts == ("127.0.0.1", "::1")
+    assert config.server.port == 0
+    assert config.identity.name == "Kitchen"
+    assert config.lobby.server_name == "Kitchen"
+    # A share larger than the cap is capped.
+    assert (config.server.max_connections, config.server.max_per_address) == (10, 10)
+    assert (config.server.session.allowance_rate, config.server.session.allowance_burst) == (5, 8)
+    assert config.server.session.idle_timeout_seconds == 60
+    defaults = config.lobby.table_defaults
+    assert (defaults.turn_seconds, defaults.decision_seconds, defaults.dance_seconds) == (3, 4, 6)
+    assert (defaults.round_pause_seconds, defaults.catch_grace_ms) == (0, 250)
+    assert config.lobby.seed == 42
+    assert not config.mdns
+    assert config.mdns_interfaces == ("192.0.2.1",)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--turn-seconds", "-1"],
+        ["--port", "70000"],
+        ["--max-connections", "0"],
+        ["--allowance", "0", "5"],
+        ["--name", "\x1b[2J"],
+        ["--ping-seconds", "50", "--idle-seconds", "40"],
+        ["--log-level", "chatty"],
+    ],
+)
+def test_nonsense_is_refused_with_usage(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    assert "uno-server" in capsys.readouterr().err
+
+
+def test_announce_says_where_and_warns_about_open_tables(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    announce([("0.0.0.0", 7531), ("::", 7531)], ())
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "uno-server listening on 0.0.0.0:7531"
+    assert "127.0.0.1:7531" in lines[1]
+    assert "[::1]:7531" in lines[1]
+    assert "password" in lines[2]
+
+
+def test_announce_on_loopback_only_has_no_network_warning(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    announce([("127.0.0.1", 40000)], ("127.0.0.1",))
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == "uno-server listening on 127.0.0.1:40000"
+    assert "password" not in out
