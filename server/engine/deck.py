@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from protocol.cards import COLORS, Card, Rank, all_cards
 from protocol.options import DeckName, TableConfig
 
-__all__ = ["CODE", "build_deck", "card_points", "codes", "hand_points"]
+__all__ = ["CODE", "CODE_BY_ID", "build_deck", "card_points", "codes", "hand_points"]
 
 CODE: dict[Card, str] = {card: card.code for card in all_cards()}
 """Each card's wire code, looked up rather than rebuilt from the enums in hot loops."""
@@ -15,10 +15,16 @@ _CANONICAL: dict[Card, Card] = {card: card for card in all_cards()}
 _TEMPLATES: dict[tuple[DeckName, int], tuple[Card, ...]] = {}
 
 
+CODE_BY_ID: dict[int, str] = {id(card): card.code for card in all_cards()}
+"""Codes by the identity of the canonical card instances (which live as long as the
+process): hashing a card hashes two enums in Python, an ``id`` is a plain int. Every card
+the engine holds is canonical (decks are built from them, snapshots parse into them)."""
+
+
 def codes(cards: Iterable[Card]) -> list[str]:
     """The wire codes of some cards, in order."""
-    code = CODE
-    return [code[card] for card in cards]
+    by_id = CODE_BY_ID
+    return [by_id.get(id(card)) or card.code for card in cards]
 
 
 _NUMBERS = (

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from protocol.cards import COLORS, Card, Color, Rank
+from protocol.cards import COLORS, Card, Color, Rank, all_cards
 from protocol.commands import (
     DANCES,
     Accept,
@@ -116,17 +116,21 @@ def _variants(card: Card) -> _Variants:
     return variants
 
 
+_VARIANTS_BY_ID: dict[int, _Variants] = {id(card): _variants(card) for card in all_cards()}
+
+
 def _turn_commands(state: Rules, seat: int) -> list[SeatCommand]:
     hand = state.hands[seat]
     legal: list[SeatCommand] = []
     if state.has_drawn:
         candidates: Iterable[Card] = [state.drawn] if state.drawn is not None else []
     else:
-        candidates = dict.fromkeys(hand)
+        # Distinct cards, by identity: the engine's cards are the canonical instances.
+        candidates = {id(card): card for card in hand}.values()
     two = len(hand) == 2
     color, top_rank = state.color, state.discard[-1].rank
     skip_any = state.config.skip_any
-    variants_of = _VARIANTS.get
+    variants_of = _VARIANTS_BY_ID.get
     for card in candidates:
         rank = card.rank
         if card.color is None:
@@ -141,7 +145,7 @@ def _turn_commands(state: Rules, seat: int) -> list[SeatCommand]:
         elif rank is _SKIP and skip_any:
             legal.extend(_targeted(state, seat, card, two))
             continue
-        plain, declaring = variants_of(card) or _variants(card)
+        plain, declaring = variants_of(id(card)) or _variants(card)
         legal.extend(plain)
         if two:
             legal.extend(declaring)

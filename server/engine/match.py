@@ -57,7 +57,7 @@ _SEAT_ONLY_MESSAGE = "only a seated player may send this command"
 _new_tuple = tuple.__new__
 _new_object = object.__new__
 _set_events = vars(Accepted)["events"].__set__
-_CLOSED = frozenset((Phase.ROUND_OVER, Phase.MATCH_OVER))
+_ROUND_OVER, _MATCH_OVER = Phase.ROUND_OVER, Phase.MATCH_OVER
 _TURN, _STACK = Phase.TURN, Phase.STACK
 _DRAW_TWO, _SWAP, _SKIP, _DANCE = Rank.DRAW_TWO, Rank.SWAP_HANDS, Rank.SKIP, Rank.DANCE
 _WILD_DRAW_FOUR = Rank.WILD_DRAW_FOUR
@@ -79,10 +79,12 @@ class Match(Rules):
         kind = type(command)
         seat_handler = _SEAT_HANDLERS.get(kind)
         if seat_handler is not None:
+            phase = self.phase_
             if (
                 type(actor) is not int
                 or self.paused
-                or self.phase_ in _CLOSED
+                or phase is _ROUND_OVER
+                or phase is _MATCH_OVER
                 or not 0 <= actor < self.seats
                 or self.eliminated[actor]
             ):

@@ -29,7 +29,7 @@ from protocol.cards import COLORS, Card, Color, Rank
 from protocol.commands import DANCES, Arrow, Play
 from protocol.events import Event, EventKind
 from protocol.options import CustomRule, DanceCheck, DeckName, TableConfig
-from server.engine.deck import CODE, build_deck, codes, hand_points
+from server.engine.deck import CODE, CODE_BY_ID, build_deck, codes, hand_points
 from server.engine.outcome import LogEntry, Phase
 from server.engine.scoring import score_round
 
@@ -48,8 +48,9 @@ _SKIP, _REVERSE, _DRAW_TWO = Rank.SKIP, Rank.REVERSE, Rank.DRAW_TWO
 _WILD_DRAW_FOUR, _DANCE, _CREEPER = Rank.WILD_DRAW_FOUR, Rank.DANCE, Rank.CREEPER
 _SWAP, _SHUFFLE, _CUSTOM = Rank.SWAP_HANDS, Rank.SHUFFLE_HANDS, Rank.CUSTOM
 _TURN = Phase.TURN
+# Ranks that only pass the turn on, by value: a str hashes in C, an enum member in Python.
 _PLAIN_RANKS = frozenset(
-    rank for rank in Rank if rank.number is not None or rank in (Rank.WILD, Rank.CREEPER)
+    rank.value for rank in Rank if rank.number is not None or rank in (Rank.WILD, Rank.CREEPER)
 )
 _PLAYED, _TURN_EVENT, _DREW = EventKind.PLAYED, EventKind.TURN, EventKind.DREW
 _AWAY_AFTER_EXPIRIES = 3
@@ -364,7 +365,9 @@ class Rules:
         self.current = seat
         self.phase_ = phase
         self.deadline = deadline
-        self._emit(EventKind.TURN, {"seat": seat, "direction": self.direction, "phase": phase})
+        self._emit(
+            EventKind.TURN, {"seat": seat, "direction": self.direction, "phase": phase.value}
+        )
 
     # ------------------------------------------------------------------ playing a card
 
@@ -385,7 +388,7 @@ class Rules:
         color = self.color
         public: dict[str, Any] = {
             "seat": seat,
-            "card": CODE[card],
+            "card": CODE_BY_ID.get(id(card)) or card.code,
             "color": None if color is None else color._value_,
             "count": left,
         }
@@ -407,7 +410,7 @@ class Rules:
                 exposure = Exposure(now_ms, len(self.events) + 1)
                 self.exposures[seat] = exposure
                 self._emit(EventKind.EXPOSED, {"seat": seat})
-        if rank in _PLAIN_RANKS:
+        if rank._value_ in _PLAIN_RANKS:
             self._start_turn(self.next_seat(seat), now_ms)
         else:
             self._card_effect(seat, command, before, now_ms)

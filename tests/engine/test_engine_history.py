@@ -125,3 +125,25 @@ def test_views_show_only_your_own_hand_and_are_msgpack_data() -> None:
     assert to_act is not None
     assert match.view(to_act, 0)["legal"]
     assert match.view(None, 0)["to_act"] == to_act
+
+
+def _plain(value: object) -> bool:
+    if value is None or type(value) in (str, int, bool):
+        return True
+    if type(value) is list:
+        return all(_plain(item) for item in value)  # type: ignore[attr-defined]
+    if type(value) is dict:
+        return all(type(k) in (str, int) and _plain(v) for k, v in value.items())  # type: ignore[attr-defined]
+    return False
+
+
+@pytest.mark.parametrize("deck", list(DeckName))
+def test_every_event_carries_only_plain_data(deck: DeckName) -> None:
+    match = Match(TableConfig(deck=deck, seats=3, turn_seconds=10, stack_draw_two=True), 4)
+    play(match, 600)
+    for event in match.events:
+        for seat in (None, 0, 1, 2):
+            assert _plain(event.for_seat(seat)), event
+    for seat in (None, 0, 1, 2):
+        assert _plain(match.view(seat, 0))
+        assert _plain(match.snapshot())
