@@ -52,11 +52,8 @@ from server.engine.view import build_view
 __all__ = ["Match"]
 
 _SEAT_ONLY_MESSAGE = "only a seated player may send this command"
-# Cheaper than the constructors (NamedTuple.__new__ is a Python function; a frozen
-# dataclass's __init__ goes through object.__setattr__); the results are identical.
+# Cheaper than LogEntry(...): a NamedTuple's __new__ is a Python function.
 _new_tuple = tuple.__new__
-_new_object = object.__new__
-_set_events = vars(Accepted)["events"].__set__
 _ROUND_OVER, _MATCH_OVER = Phase.ROUND_OVER, Phase.MATCH_OVER
 _TURN, _STACK = Phase.TURN, Phase.STACK
 _DRAW_TWO, _SWAP, _SKIP, _DANCE = Rank.DRAW_TWO, Rank.SWAP_HANDS, Rank.SKIP, Rank.DANCE
@@ -75,7 +72,7 @@ class Match(Rules):
 
     def apply(self, actor: int | None, command: Command, now_ms: int) -> Outcome:
         """Apply one command stamped with the server's clock; see the package docstring."""
-        start = len(self.events)
+        start = len(self._events) + len(self._pending)
         kind = type(command)
         seat_handler = _SEAT_HANDLERS.get(kind)
         if seat_handler is not None:
@@ -107,9 +104,7 @@ class Match(Rules):
             if rejected is not None:
                 return rejected
         self.log.append(_new_tuple(LogEntry, (actor, command, now_ms)))
-        accepted = _new_object(Accepted)
-        _set_events(accepted, tuple(self.events[start:]))
-        return accepted
+        return Accepted.deferred(self, start, len(self._events) + len(self._pending))
 
     def _refuse_seat(self, actor: int | None) -> Rejected:
         if actor is None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import NamedTuple
+from collections.abc import Iterable
+from typing import NamedTuple, Protocol
 
 from protocol.commands import Command
 from protocol.events import Event
@@ -36,11 +37,52 @@ class Phase(StrEnum):
     PAUSED = "paused"
 
 
-@dataclass(frozen=True, slots=True)
-class Accepted:
-    """The command was applied; ``events`` are the events it produced, in order."""
+class _EventSource(Protocol):
+    @property
+    def events(self) -> list[Event]: ...
 
-    events: tuple[Event, ...]
+
+class Accepted:
+    """The command was applied; ``events`` are the events it produced, in order.
+
+    An immutable value. The engine hands out a deferred one that builds its events from
+    the match the first time ``events`` is read.
+    """
+
+    __slots__ = ("_events", "_source", "_start", "_stop")
+
+    def __init__(self, events: Iterable[Event]) -> None:
+        self._events: tuple[Event, ...] | None = tuple(events)
+        self._source: _EventSource | None = None
+        self._start = self._stop = 0
+
+    @classmethod
+    def deferred(cls, source: _EventSource, start: int, stop: int) -> Accepted:
+        """The events ``start:stop`` (0-based) of ``source``, built when first read."""
+        accepted = cls.__new__(cls)
+        accepted._events = None
+        accepted._source = source
+        accepted._start = start
+        accepted._stop = stop
+        return accepted
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        if self._events is None:
+            assert self._source is not None
+            self._events = tuple(self._source.events[self._start : self._stop])
+            self._source = None
+        return self._events
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Accepted):
+            return NotImplemented
+        return self.events == other.events
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Accepted(events={self.events!r})"
 
 
 @dataclass(frozen=True, slots=True)

@@ -81,7 +81,8 @@ class Rules:
         self.deck_size = len(build_deck(config))
         self.turn_ms = config.turn_seconds * 1000
         self.creepers = config.deck is DeckName.MINECRAFT
-        self.events: list[Event] = []
+        self._events: list[Event] = []
+        self._pending: list[tuple[EventKind, dict[str, Any], Mapping[int, Mapping[str, Any]]]] = []
         self.log: list[LogEntry] = []
         self.scores = [0] * self.seats
         self.eliminated = [False] * self.seats
@@ -117,21 +118,49 @@ class Rules:
 
     # ------------------------------------------------------------------ small helpers
 
+    @property
+    def events(self) -> list[Event]:
+        """Every event of the match so far, ``seq`` 1..N.
+
+        Events are recorded as plain tuples while commands run and built into ``Event``
+        objects only when someone reads them: most commands' events are read once, by the
+        server, and a benchmark or a bot reads none.
+        """
+        if self._pending:
+            self._flush_events()
+        return self._events
+
+    @events.setter
+    def events(self, events: list[Event]) -> None:
+        self._events = list(events)
+        self._pending = []
+
+    def event_count(self) -> int:
+        """How many events the match has produced (the ``seq`` of the last one)."""
+        return len(self._events) + len(self._pending)
+
+    def _flush_events(self) -> None:
+        built = self._events
+        seq = len(built)
+        for kind, public, private in self._pending:
+            seq += 1
+            # Same result as Event(...) at half the cost: the frozen dataclass's __init__
+            # goes through object.__setattr__ per field; the slot descriptors are direct.
+            event = _new_object(Event)
+            _set_seq(event, seq)
+            _set_kind(event, kind)
+            _set_public(event, public)
+            _set_private(event, private)
+            built.append(event)
+        self._pending = []
+
     def _emit(
         self,
         kind: EventKind,
         public: dict[str, Any],
         private: dict[int, dict[str, Any]] | None = None,
     ) -> None:
-        events = self.events
-        # Same result as Event(...), a third cheaper: the frozen dataclass's __init__
-        # goes through object.__setattr__ per field; the slot descriptors are direct.
-        event = _new_object(Event)
-        _set_seq(event, len(events) + 1)
-        _set_kind(event, kind)
-        _set_public(event, public)
-        _set_private(event, private or _NO_SECRETS)
-        events.append(event)
+        self._pending.append((kind, public, private or _NO_SECRETS))
 
     def next_seat(self, seat: int) -> int:
         """The seat after ``seat`` in the current direction, skipping eliminated seats."""
@@ -351,13 +380,9 @@ class Rules:
         self.drawn = None
         self.has_drawn = False
         self.early_uno = False
-        events = self.events
-        event = _new_object(Event)  # _emit inlined: this runs once per command
-        _set_seq(event, len(events) + 1)
-        _set_kind(event, _TURN_EVENT)
-        _set_public(event, {"seat": seat, "direction": self.direction, "phase": "turn"})
-        _set_private(event, _NO_SECRETS)
-        events.append(event)
+        self._pending.append(  # _emit inlined: this runs once per command
+            (_TURN_EVENT, {"seat": seat, "direction": self.direction, "phase": "turn"}, _NO_SECRETS)
+        )
         turn_ms = self.turn_ms
         self.deadline = now_ms + turn_ms if turn_ms else None
 
@@ -407,7 +432,7 @@ class Rules:
             if command.uno:
                 self._emit(EventKind.UNO_CALLED, {"seat": seat, "early": False})
             elif not self.early_uno:
-                exposure = Exposure(now_ms, len(self.events) + 1)
+                exposure = Exposure(now_ms, self.event_count() + 1)
                 self.exposures[seat] = exposure
                 self._emit(EventKind.EXPOSED, {"seat": seat})
         if rank._value_ in _PLAIN_RANKS:
@@ -618,7 +643,7 @@ class Rules:
             return
         seat = self.current
         self._emit(EventKind.TIMED_OUT, {"seat": seat, "phase": phase.value})
-        start = len(self.events)
+        start = self.event_count()
         if phase is Phase.CHALLENGE:
             self._accept_draw_four(seat, now_ms)
         elif phase is Phase.DANCE:

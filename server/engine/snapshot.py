@@ -82,7 +82,7 @@ def dump_state(state: Rules, with_history: bool = True) -> dict[str, Any]:
         ],
         "round_result": state.round_result,
         "result": state.result,
-        "event_count": len(state.events),
+        "event_count": state.event_count(),
     }
     if with_history:
         data["events"] = [event.to_data() for event in state.events]

@@ -55,7 +55,7 @@ def build_view(state: Rules, seat: int | None, now_ms: int) -> dict[str, Any]:
         "skip_marks": list(state.skip_marks),
         "round_result": state.round_result,
         "match_result": state.result,
-        "last_seq": len(state.events),
+        "last_seq": state.event_count(),
     }
     if phase is Phase.DANCE:
         steps = state.dance_steps
