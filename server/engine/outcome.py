@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
-from collections.abc import Iterable
 from typing import NamedTuple, Protocol
 
 from protocol.commands import Command
