@@ -8,8 +8,6 @@ only once its deadline is known to have passed when ``now_ms`` is given.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from protocol.cards import COLORS, Card, Color, Rank, all_cards
 from protocol.commands import (
     DANCES,
@@ -122,37 +120,46 @@ _VARIANTS_BY_ID: dict[int, _Variants] = {id(card): _variants(card) for card in a
 def _turn_commands(state: Rules, seat: int) -> list[SeatCommand]:
     hand = state.hands[seat]
     legal: list[SeatCommand] = []
-    if state.has_drawn:
-        candidates: Iterable[Card] = [state.drawn] if state.drawn is not None else []
+    has_drawn = state.has_drawn
+    if has_drawn:
+        candidates: list[Card] = [state.drawn] if state.drawn is not None else []
     else:
-        # Distinct cards, by identity: the engine's cards are the canonical instances.
-        candidates = {id(card): card for card in hand}.values()
+        candidates = hand
     two = len(hand) == 2
     color, top_rank = state.color, state.discard[-1].rank
     skip_any = state.config.skip_any
     variants_of = _VARIANTS_BY_ID.get
+    seen: list[int] = []  # a hand may hold two of a card; list each once (by identity:
+    # the engine's cards are the canonical instances)
     for card in candidates:
+        card_color = card.color
         rank = card.rank
-        if card.color is None:
+        if card_color is not None and card_color is not color and rank is not top_rank:
+            continue
+        key = id(card)
+        if key in seen:
+            continue
+        seen.append(key)
+        if card_color is None:
             if rank is _WILD_DRAW_FOUR and not state.config.wd4_bluff:
                 if state._holds_color(hand, color):
                     continue
             elif rank is _SWAP and len(hand) > 1:
                 legal.extend(_targeted(state, seat, card, two))
                 continue
-        elif card.color is not color and rank is not top_rank:
-            continue
         elif rank is _SKIP and skip_any:
             legal.extend(_targeted(state, seat, card, two))
             continue
-        plain, declaring = variants_of(id(card)) or _variants(card)
+        plain, declaring = variants_of(key) or _variants(card)
         legal.extend(plain)
         if two:
             legal.extend(declaring)
-    can_draw = state.can_draw()
-    if not state.has_drawn and can_draw:
+    can_draw = bool(state.draw_pile) or len(state.discard) > 1
+    if has_drawn:
+        legal.append(_PASS)
+    elif can_draw:
         legal.append(_DRAW)
-    if state.has_drawn or (not can_draw and not state.has_playable(seat)):
+    elif not legal:  # nothing to play, nothing to draw (ruling 14)
         legal.append(_PASS)
     if two and not state.early_uno:
         legal.append(_CALL_UNO)
