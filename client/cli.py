@@ -1,0 +1,174 @@
+"""``uno-client`` (also ``python -m client``): play UNO in the terminal.
+
+    uno-client --solo --bots 3 --deck bts     # alone against bots on a private server
+    uno-client --serve                        # host the evening: a server for the LAN
+    uno-client --server 192.168.1.20:7531     # join a friend's server
+    uno-client                                # find a server (type its address)
+
+The log goes to a file (``--log-file``; by default under ``$XDG_STATE_HOME``), never over
+the screen: while the client runs, standard error (and a spawned server's) goes there too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import sys
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Any
+
+import outcome
+
+from client.config import default_name, log_path, remember_name
+from client.solo import lan_server, solo_server
+from client.ui.app import ClientApp
+from client.ui.controller import parse_address
+from client.ui.model import Model
+from client.ui.network import Network, Plan, discover_servers
+from protocol.limits import clean_text
+from protocol.options import ConfigError, DeckName, TableConfig
+
+__all__ = ["build_parser", "main"]
+
+MAX_NAME = 24
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of ``uno-client``."""
+    parser = argparse.ArgumentParser(
+        prog="uno-client",
+        description="Play UNO in the terminal, alone against bots or with friends on the LAN.",
+    )
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--solo", action="store_true", help="play alone: a private server with bots")
+    where.add_argument(
+        "--serve", action="store_true", help="host: start a server for the network and sit down"
+    )
+    where.add_argument("--server", metavar="HOST:PORT", help="join the server at this address")
+    parser.add_argument("--name", help="your name at the table (remembered for next time)")
+    parser.add_argument("--table", metavar="NAME", help="with --server: join this table")
+    parser.add_argument(
+        "--spectate", action="store_true", help="with --server: watch a table instead of playing"
+    )
+    parser.add_argument(
+        "--bots", type=int, default=None, help="bots at the table (--solo: 3, --serve: 0)"
+    )
+    parser.add_argument(
+        "--deck", choices=[deck.value for deck in DeckName], default="classic", help="the deck"
+    )
+    parser.add_argument(
+        "--seats", type=int, default=4, help="--serve: seats at the new table (default 4)"
+    )
+    parser.add_argument("--port", type=int, default=0, help="--serve: the port (0 picks one)")
+    parser.add_argument(
+        "--server-arg",
+        action="append",
+        default=[],
+        metavar="ARG",
+        help="extra argument for the server --solo/--serve starts, e.g. --server-arg=--seed=1",
+    )
+    parser.add_argument("--log-file", type=Path, default=None, help="where the log goes")
+    parser.add_argument("--no-mouse", action="store_true", help="leave the mouse to the terminal")
+    return parser
+
+
+def _plan(args: argparse.Namespace, name: str) -> Plan:
+    table_name = f"{name}'s table"[:32]
+    if args.solo:
+        bots = 3 if args.bots is None else args.bots
+        options = {"deck": args.deck, "seats": bots + 1}
+        return Plan(create=True, table_name=table_name, options=options, bots=bots, start=True)
+    if args.serve:
+        options = {"deck": args.deck, "seats": args.seats}
+        return Plan(create=True, table_name=table_name, options=options, bots=args.bots or 0)
+    return Plan(join=args.table, spectate=args.spectate)
+
+
+@contextmanager
+def _log_to_file(path: Path) -> Any:
+    """Send logging and standard error (ours and a child server's) to ``path``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    stream: IO[str] = path.open("a", encoding="utf-8")
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)
+    saved = os.dup(2)
+    sys.stderr.flush()
+    os.dup2(stream.fileno(), 2)
+    try:
+        yield
+    finally:
+        sys.stderr.flush()
+        os.dup2(saved, 2)
+        os.close(saved)
+        root.removeHandler(handler)
+        stream.close()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``uno-client``; 0 after a normal quit."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    name = clean_text(args.name or "")[:MAX_NAME] if args.name else default_name()
+    if not name:
+        parser.error("--name must contain something printable")
+    if args.bots is not None and not 0 <= args.bots <= 9:
+        parser.error("--bots must be 0 to 9")
+    address: tuple[str, int] | None = None
+    if args.server:
+        address = parse_address(args.server)
+        if address is None:
+            parser.error(f"--server wants HOST:PORT, not {args.server!r}")
+    plan = _plan(args, name)
+    if plan.create:
+        try:
+            TableConfig.from_data(plan.options)
+        except (ConfigError, ValueError) as error:
+            parser.error(str(error))
+    if args.name:
+        remember_name(name)
+
+    model = Model(name=name, solo=args.solo)
+    model.discovered = discover_servers()
+
+    def network_factory(model: Model, redraw: Callable[[], None]) -> Network:
+        return Network(model, redraw, _monotonic, address=address, plan=plan)
+
+    around: Callable[[Callable[[], Awaitable[None]]], Awaitable[None]] | None = None
+    if args.solo or args.serve:
+
+        async def around_server(run_network: Callable[[], Awaitable[None]]) -> None:
+            starter = (
+                solo_server(args.server_arg)
+                if args.solo
+                else lan_server(args.port, args.server_arg)
+            )
+            async with starter as started:
+                app.network.address = started
+                await run_network()
+
+        around = around_server
+
+    log_file = args.log_file or log_path()
+    with _log_to_file(log_file):
+        app = ClientApp(model, network_factory, around_network=around, mouse=not args.no_mouse)
+        try:
+            asyncio.run(app.run())
+        except KeyboardInterrupt:
+            return 130
+    result = app.trio_outcome
+    if isinstance(result, outcome.Error):
+        print(f"uno-client: {result.error} (details in {log_file})", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _monotonic() -> float:
+    return time.monotonic()

@@ -1,0 +1,437 @@
+"""What each key does: it reads the model, changes its UI state and emits intents.
+
+The controller is the one place where a key press becomes a game command. Playing a card
+narrows the view's ``legal`` plays of that card step by step: a colour picker when the
+plays differ by colour, then a seat picker (Swap Hands, a Skip under ``skip_any``), then
+a dance picker (Dancing Wild); UNO is added when it was armed with ``u``. The controller
+never sends anything itself: ``emit(intent)`` hands the intent to the network side.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from enum import StrEnum
+from typing import Any
+
+from client.ui.faces import card_label, color_name
+from client.ui.intents import Connect, GameIntent, Intent, LeaveTable, Quit, TableRequest
+from client.ui.model import Mode, Model, Picker, Screen
+from protocol.messages import TableStatus
+from protocol.options import TableConfig
+
+__all__ = ["ARROWS", "DRAFT_FIELDS", "Controller", "form_fields"]
+
+ARROWS = ("up", "down", "left", "right")
+DRAFT_FIELDS = ("color", "target", "dance")
+"""The fields a play (or a first-card colour choice) is narrowed by, in the asking order."""
+
+_FIELD_TITLES = {
+    "color": "Choose the colour",
+    "target": "Choose a player",
+    "dance": "Choose the dance",
+}
+
+
+def form_fields() -> list[dataclasses.Field[Any]]:
+    """The table options the new-table form edits, in TableConfig's order."""
+    return list(dataclasses.fields(TableConfig))
+
+
+class Controller:
+    """Turns key presses into model changes and intents (see the module docstring)."""
+
+    def __init__(self, model: Model, emit: Callable[[Intent], None]) -> None:
+        self.model = model
+        self.emit = emit
+
+    # -- the hand ------------------------------------------------------------------------
+
+    def move(self, delta: int) -> None:
+        """Select the card ``delta`` places to the right (wrapping)."""
+        hand = self.model.hand
+        if hand:
+            self.model.selected = (self.model.selected + delta) % len(hand)
+
+    def select_index(self, index: int) -> None:
+        """Select a card by its position (a mouse click)."""
+        if 0 <= index < len(self.model.hand):
+            self.model.selected = index
+
+    def play_selected(self) -> None:
+        """Enter: play the selected card, asking for colour, seat and dance as needed."""
+        model = self.model
+        if model.phase in ("round-over", "match-over") or model.view is None:
+            self.ready()
+            return
+        choices = model.legal_of("choose-color")
+        if choices:
+            self._start_draft(choices)
+            return
+        code = model.selected_card
+        if code is None:
+            return
+        plays = model.plays_of(code)
+        if not plays:
+            reason = "it is not your turn" if not model.my_turn else "it does not match"
+            model.notify(f"{card_label(code)} cannot be played now: {reason}", error=True)
+            return
+        self._start_draft(plays)
+
+    def _start_draft(self, candidates: list[dict[str, Any]]) -> None:
+        self.model.draft = list(candidates)
+        self._narrow()
+
+    def _narrow(self) -> None:
+        """Ask for the next field that still differs among the candidates, or send."""
+        model = self.model
+        for name in DRAFT_FIELDS:
+            values = list(dict.fromkeys(c.get(name) for c in model.draft))
+            if len(values) > 1:
+                model.picker = Picker(
+                    _FIELD_TITLES[name], name, [(v, self._label(name, v)) for v in values]
+                )
+                model.mode = Mode.PICK
+                return
+        self._send_draft()
+
+    def _label(self, name: str, value: Any) -> str:
+        if name == "color":
+            return color_name(value)
+        if name == "target":
+            count = ""
+            if self.model.view and isinstance(value, int):
+                counts = self.model.view.get("counts") or []
+                if value < len(counts):
+                    count = f" ({counts[value]} cards)"
+            return self.model.seat_name(value) + count
+        return str(value)
+
+    def _send_draft(self) -> None:
+        model = self.model
+        draft = model.draft
+        wanted_uno = model.uno_armed
+        chosen = next((c for c in draft if bool(c.get("uno")) == wanted_uno), draft[0])
+        model.draft = []
+        model.picker = None
+        model.mode = Mode.NORMAL
+        if chosen.get("uno"):
+            model.uno_armed = False
+        self.emit(GameIntent(chosen))
+
+    # -- pickers -------------------------------------------------------------------------
+
+    def pick_move(self, delta: int) -> None:
+        picker = self.model.picker
+        if picker is not None and picker.options:
+            picker.index = (picker.index + delta) % len(picker.options)
+
+    def pick_value(self, value: Any) -> None:
+        """Choose an option by value (``r``/``y``/``g``/``b`` in a colour picker)."""
+        picker = self.model.picker
+        if picker is None:
+            return
+        for index, (option, _) in enumerate(picker.options):
+            if option == value:
+                picker.index = index
+                self.pick_confirm()
+                return
+
+    def pick_confirm(self) -> None:
+        model = self.model
+        picker = model.picker
+        if picker is None:
+            return
+        value = picker.value
+        if picker.purpose in DRAFT_FIELDS:
+            model.draft = [c for c in model.draft if c.get(picker.purpose) == value]
+            model.picker = None
+            self._narrow()
+            return
+        model.picker = None
+        model.mode = Mode.NORMAL
+        if picker.purpose == "catch":
+            self.emit(GameIntent({"type": "catch", "target": value}))
+        elif picker.purpose in ("kick", "remove-bot"):
+            self.emit(TableRequest(picker.purpose, {"seat": value}))
+
+    def cancel(self) -> None:
+        """Escape: close a picker, the help, the chat line or the confirmation."""
+        model = self.model
+        if model.mode is Mode.DANCE:
+            model.dance_steps = []
+            return
+        model.mode = Mode.NORMAL
+        model.picker = None
+        model.draft = []
+        model.text = ""
+
+    # -- game keys -----------------------------------------------------------------------
+
+    def _send_first(self, kind: str, missing: str) -> None:
+        legal = self.model.legal_of(kind)
+        if legal:
+            self.emit(GameIntent(legal[0]))
+        else:
+            self.model.notify(missing, error=True)
+
+    def draw(self) -> None:
+        self._send_first("draw", "you cannot draw now")
+
+    def pass_turn(self) -> None:
+        self._send_first("pass", "you can pass only after drawing")
+
+    def uno(self) -> None:
+        """u: declare UNO now if that is legal, else arm it for the next play."""
+        model = self.model
+        if model.legal_of("call-uno"):
+            self.emit(GameIntent({"type": "call-uno"}))
+            return
+        if any(c.get("uno") for c in model.legal_of("play")):
+            model.uno_armed = not model.uno_armed
+            model.notify("UNO will be said with your play" if model.uno_armed else "UNO unarmed")
+            return
+        model.notify("nothing to declare: UNO is for your last card but one", error=True)
+
+    def catch(self) -> None:
+        """c: catch the one exposed player, or choose whom when several are exposed."""
+        catches = self.model.legal_of("catch")
+        if not catches:
+            self.model.notify("nobody to catch", error=True)
+            return
+        if len(catches) == 1:
+            self.emit(GameIntent(catches[0]))
+            return
+        targets = [c["target"] for c in catches]
+        self.model.picker = Picker(
+            "Catch whom?", "catch", [(t, self.model.seat_name(t)) for t in targets]
+        )
+        self.model.mode = Mode.PICK
+
+    def challenge(self, yes: bool) -> None:
+        """y / n: challenge the Wild Draw Four, or take it."""
+        self._send_first("challenge" if yes else "accept", "there is no Wild Draw Four to answer")
+
+    # -- the dance -----------------------------------------------------------------------
+
+    def dance_step(self, arrow: str) -> None:
+        if len(self.model.dance_steps) < 16:
+            self.model.dance_steps.append(arrow)
+
+    def dance_undo(self) -> None:
+        if self.model.dance_steps:
+            self.model.dance_steps.pop()
+
+    def dance_submit(self) -> None:
+        model = self.model
+        if not model.legal_of("dance"):
+            model.notify("there is no dance to answer", error=True)
+            return
+        steps = list(model.dance_steps)
+        model.dance_steps = []
+        model.mode = Mode.NORMAL
+        self.emit(GameIntent({"type": "dance", "steps": steps}))
+
+    def refuse_dance(self) -> None:
+        self.model.mode = Mode.NORMAL
+        self.model.dance_steps = []
+        self._send_first("refuse-dance", "there is no dance to refuse")
+
+    # -- table and host keys ---------------------------------------------------------------
+
+    def ready(self) -> None:
+        model = self.model
+        if model.table is not None and model.table.state is TableStatus.BETWEEN_ROUNDS:
+            self.emit(TableRequest("ready", {"ready": True}))
+            model.notify("ready for the next round")
+
+    def start(self) -> None:
+        if self._host_only("start the match"):
+            self.emit(TableRequest("start"))
+
+    def add_bot(self) -> None:
+        if self._host_only("add a bot"):
+            self.emit(TableRequest("add-bot", {"strategy": "basic"}))
+
+    def remove_bot(self) -> None:
+        table = self.model.table
+        if table is None or not self._host_only("remove a bot"):
+            return
+        bots = [s.seat for s in table.seats if s.bot]
+        if not bots:
+            self.model.notify("there is no bot to remove", error=True)
+        elif len(bots) == 1:
+            self.emit(TableRequest("remove-bot", {"seat": bots[0]}))
+        else:
+            self._seat_picker("Remove which bot?", "remove-bot", bots)
+
+    def kick(self) -> None:
+        table = self.model.table
+        if table is None or not self._host_only("kick a player"):
+            return
+        others = [s.seat for s in table.seats if s.name and s.seat != self.model.seat]
+        if others:
+            self._seat_picker("Kick whom?", "kick", others)
+        else:
+            self.model.notify("nobody else is seated", error=True)
+
+    def _seat_picker(self, title: str, purpose: str, seats: list[int]) -> None:
+        options = [(seat, self.model.seat_name(seat)) for seat in seats]
+        self.model.picker = Picker(title, purpose, options)
+        self.model.mode = Mode.PICK
+
+    def pause(self) -> None:
+        table = self.model.table
+        if table is None or not self._host_only("pause"):
+            return
+        self.emit(TableRequest("unpause" if table.state is TableStatus.PAUSED else "pause"))
+
+    def rematch(self) -> None:
+        if self._host_only("start a rematch"):
+            self.emit(TableRequest("rematch"))
+
+    def _host_only(self, what: str) -> bool:
+        if not self.model.is_host:
+            self.model.notify(f"only the host can {what}", error=True)
+            return False
+        return True
+
+    # -- typing: chat and host:port --------------------------------------------------------
+
+    def start_chat(self) -> None:
+        self.model.mode = Mode.CHAT
+        self.model.text = ""
+
+    def start_address(self) -> None:
+        self.model.mode = Mode.ADDRESS
+        self.model.text = ""
+
+    def type_text(self, text: str) -> None:
+        if len(self.model.text) < 200:
+            self.model.text += "".join(ch for ch in text if ch.isprintable())
+
+    def backspace(self) -> None:
+        self.model.text = self.model.text[:-1]
+
+    def submit_text(self) -> None:
+        model = self.model
+        text = model.text.strip()
+        mode = model.mode
+        model.text = ""
+        model.mode = Mode.NORMAL
+        if not text:
+            return
+        if mode is Mode.CHAT:
+            self.emit(TableRequest("chat", {"text": text}))
+        elif mode is Mode.ADDRESS:
+            address = parse_address(text)
+            if address is None:
+                model.notify(f"not HOST:PORT: {text}", error=True)
+                return
+            model.address = text
+            self.emit(Connect(*address))
+
+    # -- the lobby -----------------------------------------------------------------------
+
+    def lobby_move(self, delta: int) -> None:
+        tables = self.model.tables
+        if tables:
+            self.model.table_index = (self.model.table_index + delta) % len(tables)
+
+    def join_selected(self, spectate: bool = False) -> None:
+        tables = self.model.tables
+        if not tables:
+            self.model.notify("no table yet: press n to create one", error=True)
+            return
+        table = tables[min(self.model.table_index, len(tables) - 1)]
+        kind = "spectate" if spectate else "join"
+        self.emit(TableRequest(kind, {"table_id": table.table_id}))
+
+    def refresh(self) -> None:
+        self.emit(TableRequest("list-tables", {"limit": 100}))
+
+    def open_form(self) -> None:
+        """n: the new-table form, every option at its default."""
+        model = self.model
+        model.form = {"name": f"{model.name}'s table"[:32], **TableConfig().to_data()}
+        model.form_index = 0
+        model.mode = Mode.CREATE
+
+    def form_move(self, delta: int) -> None:
+        count = len(form_fields()) + 1
+        self.model.form_index = (self.model.form_index + delta) % count
+
+    def form_change(self, delta: int) -> None:
+        """Left / right: step the selected option through its values."""
+        model = self.model
+        if model.form_index == 0:
+            return
+        option = form_fields()[model.form_index - 1]
+        value = model.form.get(option.name, option.default)
+        default = option.default
+        if isinstance(default, bool):
+            model.form[option.name] = not value
+        elif isinstance(default, StrEnum):
+            values = [member.value for member in type(default)]
+            model.form[option.name] = values[(values.index(value) + delta) % len(values)]
+        elif isinstance(default, int):
+            step = _int_step(option.name)
+            model.form[option.name] = max(0, int(value) + delta * step)
+
+    def submit_form(self) -> None:
+        model = self.model
+        options = {k: v for k, v in model.form.items() if k != "name"}
+        try:
+            TableConfig.from_data(options)
+        except ValueError as error:
+            model.notify(f"cannot create: {error}", error=True)
+            return
+        model.mode = Mode.NORMAL
+        self.emit(TableRequest("create-table", {"name": model.form["name"], "options": options}))
+
+    # -- help, leaving ---------------------------------------------------------------------
+
+    def toggle_help(self) -> None:
+        self.model.mode = Mode.NORMAL if self.model.mode is Mode.HELP else Mode.HELP
+
+    def leave(self) -> None:
+        """q: leave the table (asking first mid-match), or quit from the lobby."""
+        model = self.model
+        if model.screen is Screen.TABLE and model.match_running and not model.spectating:
+            model.mode = Mode.CONFIRM_LEAVE
+            return
+        self._leave_now()
+
+    def confirm_leave(self, yes: bool) -> None:
+        self.model.mode = Mode.NORMAL
+        if yes:
+            self._leave_now()
+
+    def _leave_now(self) -> None:
+        model = self.model
+        if model.screen is Screen.TABLE and not model.solo:
+            self.emit(LeaveTable())
+        else:
+            self.quit()
+
+    def quit(self) -> None:
+        self.model.finished = True
+        self.emit(Quit())
+
+
+def _int_step(name: str) -> int:
+    if name == "target_score":
+        return 50
+    if name == "catch_grace_ms":
+        return 250
+    if name.endswith("_seconds"):
+        return 5
+    return 1
+
+
+def parse_address(text: str) -> tuple[str, int] | None:
+    """``host:port`` or ``[v6]:port`` -> (host, port); None if it is neither."""
+    host, sep, port = text.strip().rpartition(":")
+    if not sep or not port.isdigit() or not 0 < int(port) < 65536:
+        return None
+    return host.strip("[]") or "127.0.0.1", int(port)

@@ -1,0 +1,129 @@
+"""Events in plain words, for the table's log.
+
+``describe_event(body, name_of)`` turns one event body (as the server sent it to this
+seat) into one line such as ``Ann played red 7`` or ``you drew 2 cards (penalty)``.
+``name_of(seat)`` gives a seat's name (``you`` for one's own seat).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from client.ui.faces import card_label, card_name, color_name
+
+__all__ = ["describe_event"]
+
+NameOf = Callable[[int | None], str]
+
+
+def _cards(count: int) -> str:
+    return "1 card" if count == 1 else f"{count} cards"
+
+
+def _direction(value: Any) -> str:
+    return "clockwise" if value == 1 else "counter-clockwise"
+
+
+def _played(e: Mapping[str, Any], name: NameOf) -> str:
+    text = f"{name(e.get('seat'))} played {card_name(str(e.get('card')))}"
+    card = str(e.get("card", ""))
+    if card.startswith("W") and e.get("color"):
+        text += f", calling {color_name(e.get('color'))}"
+    if e.get("target") is not None:
+        text += f" on {name(e.get('target'))}"
+    if e.get("dance"):
+        text += f" (dance: {e.get('dance')})"
+    if e.get("uno"):
+        text += " and said UNO!"
+    return text
+
+
+def _drew(e: Mapping[str, Any], name: NameOf) -> str:
+    who = name(e.get("seat"))
+    text = f"{who} drew {_cards(int(e.get('count', 0)))}"
+    cards = e.get("cards")
+    if cards:
+        text += ": " + " ".join(card_label(str(card)) for card in cards)
+    reason = e.get("reason")
+    if reason and reason != "draw":
+        text += f" ({reason})"
+    return text
+
+
+def _round_over(e: Mapping[str, Any], name: NameOf) -> str:
+    winner = e.get("winner")
+    gained = e.get("gained") or []
+    text = f"round over: {name(winner)} won" if winner is not None else "round over"
+    if isinstance(winner, int) and winner < len(gained) and gained[winner]:
+        text += f" and scored {gained[winner]}"
+    return text
+
+
+def _match_over(e: Mapping[str, Any], name: NameOf) -> str:
+    winners = e.get("winners") or []
+    who = " and ".join(name(seat) for seat in winners) or "nobody"
+    return f"match over: {who} won the match"
+
+
+_ARROWS: dict[str, str] = {"up": "↑", "down": "↓", "left": "←", "right": "→"}
+
+_SIMPLE: dict[str, Callable[[Mapping[str, Any], NameOf], str]] = {
+    "dealer-chosen": lambda e, n: f"the dealer is {n(e.get('dealer'))}",
+    "round-started": lambda e, n: f"round {e.get('round')} begins (dealer: {n(e.get('dealer'))})",
+    "first-card": lambda e, n: f"first card: {card_name(str(e.get('card')))}",
+    "first-card-returned": lambda e, n: "a Wild Draw Four turned up; it goes back",
+    "turn": lambda e, n: "",
+    "played": _played,
+    "color-chosen": lambda e, n: f"{n(e.get('seat'))} chose {color_name(e.get('color'))}",
+    "drew": _drew,
+    "passed": lambda e, n: f"{n(e.get('seat'))} passed" + (" (stuck)" if e.get("stuck") else ""),
+    "direction": lambda e, n: f"play now goes {_direction(e.get('direction'))}",
+    "skipped": lambda e, n: f"{n(e.get('seat'))} skipped",
+    "uno-called": lambda e, n: f"{n(e.get('seat'))} said UNO!",
+    "exposed": lambda e, n: f"{n(e.get('seat'))} forgot to say UNO! (c to catch)",
+    "caught": lambda e, n: (
+        f"{n(e.get('by'))} caught {n(e.get('seat'))}: draws {e.get('penalty', 2)}"
+    ),
+    "false-catch": lambda e, n: (
+        f"{n(e.get('seat'))} wrongly caught {n(e.get('target'))}: draws {e.get('penalty')}"
+    ),
+    "challenged": lambda e, n: (
+        f"{n(e.get('seat'))} challenged {n(e.get('target'))}'s Wild Draw Four: "
+        + ("guilty!" if e.get("guilty") else "it was legal")
+        + (
+            " (hand: " + " ".join(card_label(str(c)) for c in e.get("hand") or ()) + ")"
+            if e.get("hand")
+            else ""
+        )
+    ),
+    "draw-four-accepted": lambda e, n: f"{n(e.get('seat'))} took the Wild Draw Four",
+    "dance-called": lambda e, n: (
+        f"{n(e.get('seat'))} must dance {e.get('dance')}: "
+        + " ".join(_ARROWS.get(str(s), str(s)) for s in e.get("steps") or ())
+    ),
+    "danced": lambda e, n: f"{n(e.get('seat'))} danced!",
+    "dance-refused": lambda e, n: f"{n(e.get('seat'))} did not dance and draws 3",
+    "creeper-revealed": lambda e, n: f"{n(e.get('seat'))} drew a Creeper! 3 more cards",
+    "hands-swapped": lambda e, n: f"{n(e.get('seat'))} swapped hands with {n(e.get('target'))}",
+    "hands-shuffled": lambda e, n: f"{n(e.get('seat'))} shuffled everyone's hands",
+    "skip-marked": lambda e, n: f"{n(e.get('seat'))} will skip {n(e.get('target'))}",
+    "skip-served": lambda e, n: f"{n(e.get('seat'))} draws 1 and loses the turn (skip)",
+    "reshuffled": lambda e, n: "the discards were shuffled into a new draw pile",
+    "timed-out": lambda e, n: f"{n(e.get('seat'))} ran out of time",
+    "away": lambda e, n: f"{n(e.get('seat'))} is away; a bot plays for now",
+    "back": lambda e, n: f"{n(e.get('seat'))} is back",
+    "paused": lambda e, n: "the game is paused",
+    "resumed": lambda e, n: "the game goes on",
+    "round-over": _round_over,
+    "match-over": _match_over,
+}
+
+
+def describe_event(body: Mapping[str, Any], name_of: NameOf) -> str:
+    """One log line for an event body; empty for events not worth a line (turns)."""
+    kind = str(body.get("kind", ""))
+    describe = _SIMPLE.get(kind)
+    if describe is None:
+        return kind.replace("-", " ")
+    return describe(body, name_of)

@@ -1,0 +1,71 @@
+"""Intents: what the person asked for, handed from the UI to the Trio network side.
+
+Key bindings never talk to the network. They build one of these plain values and hand it
+over (``TrioToken.run_sync_soon`` in the app, a list in tests); the network side turns it
+into protocol messages. Tests assert on the intents a key press produced.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from protocol.messages import Message, Request, Sender, message_from_data
+
+__all__ = [
+    "Connect",
+    "GameIntent",
+    "Intent",
+    "LeaveTable",
+    "Quit",
+    "TableRequest",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class GameIntent:
+    """Send one game command (a map from the view's ``legal`` list, or a dance)."""
+
+    command: Mapping[str, Any]
+
+    @property
+    def kind(self) -> str:
+        return str(self.command.get("type", ""))
+
+
+@dataclass(frozen=True, slots=True)
+class TableRequest:
+    """A lobby or table command by its wire type (``add-bot``, ``start``, ``chat``...)."""
+
+    type: str
+    fields: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_message(self, request_id: int) -> Request:
+        """The protocol message, validated like any message; raises on bad fields."""
+        data = {"type": self.type, "id": request_id, **self.fields}
+        message: Message = message_from_data(data, Sender.CLIENT)
+        if not isinstance(message, Request):
+            raise TypeError(f"{self.type} is not a command")
+        return message
+
+
+@dataclass(frozen=True, slots=True)
+class LeaveTable:
+    """Leave the table (back to the server's lobby)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Connect:
+    """Connect to a server typed on the find screen."""
+
+    host: str
+    port: int
+
+
+@dataclass(frozen=True, slots=True)
+class Quit:
+    """Say bye and end the program."""
+
+
+Intent = GameIntent | TableRequest | LeaveTable | Connect | Quit

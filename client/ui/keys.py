@@ -1,0 +1,145 @@
+"""Key bindings, built by a factory from the model and the controller.
+
+Each group of keys is active under a filter that reads the model (which screen, which
+mode), so the same arrow key selects a card, moves a picker or adds a dance step. The
+handlers only call the controller; ``KEY_HINTS`` is the help screen's list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from prompt_toolkit.filters import Condition, Filter
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
+
+from client.ui.controller import Controller
+from client.ui.model import Mode, Model, Screen
+
+__all__ = ["KEY_HINTS", "build_key_bindings"]
+
+KEY_HINTS: list[tuple[str, str]] = [
+    ("← → or h l", "select a card"),
+    ("Enter", "play the selected card (or confirm a choice; between rounds: ready)"),
+    ("d", "draw a card"),
+    ("p", "pass after drawing"),
+    ("u", "say UNO (before your play, with it, or right after)"),
+    ("c", "catch a player who forgot to say UNO"),
+    ("y / n", "challenge / accept a Wild Draw Four"),
+    ("r y g b", "pick a colour in the colour picker"),
+    ("arrows", "dance steps when you must dance; Backspace undoes, x refuses"),
+    ("t", "chat"),
+    ("b / x / s", "host, before the match: add a bot / remove a bot / start"),
+    ("k / P / r", "host: kick a player / pause or go on / rematch after the match"),
+    ("?", "this help"),
+    ("q", "leave the table (asks first during a match); Ctrl-C quits"),
+    ("lobby", "↑/↓ choose a table · Enter join · s spectate · n new table · r refresh"),
+]
+
+
+def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:
+    """Every key of the client, each group under a filter on the model."""
+    kb = KeyBindings()
+    c = controller
+
+    def mode_is(*modes: Mode) -> Filter:
+        return Condition(lambda: model.mode in modes)
+
+    def screen_is(screen: Screen) -> Filter:
+        return Condition(lambda: model.screen is screen)
+
+    normal = mode_is(Mode.NORMAL)
+    table = normal & screen_is(Screen.TABLE)
+    lobby = normal & screen_is(Screen.LOBBY)
+    find = normal & screen_is(Screen.FIND)
+    typing = mode_is(Mode.CHAT, Mode.ADDRESS)
+
+    def on(*keys: str, filter: Filter) -> Callable[[Callable[[], None]], None]:
+        def register(action: Callable[[], None]) -> None:
+            def handler(event: KeyPressEvent) -> None:
+                action()
+
+            kb.add(*keys, filter=filter)(handler)
+
+        return register
+
+    def bind(keys: list[str], action: Callable[[], None], filter: Filter) -> None:
+        for key in keys:
+            on(key, filter=filter)(action)
+
+    # everywhere
+    bind(["c-c"], c.quit, Condition(lambda: True))
+    bind(["escape"], c.cancel, ~typing | typing)
+    bind(["?"], c.toggle_help, mode_is(Mode.NORMAL, Mode.HELP))
+
+    # the table
+    bind(["left", "h"], lambda: c.move(-1), table)
+    bind(["right", "l"], lambda: c.move(1), table)
+    bind(["enter"], c.play_selected, table)
+    bind(["d"], c.draw, table)
+    bind(["p"], c.pass_turn, table)
+    bind(["u"], c.uno, table)
+    bind(["c"], c.catch, table)
+    bind(["y"], lambda: c.challenge(True), table)
+    bind(["n"], lambda: c.challenge(False), table)
+    bind(["t"], c.start_chat, table | lobby)
+    bind(["q"], c.leave, table | lobby | find)
+    bind(["b"], c.add_bot, table)
+    bind(["x"], c.remove_bot, table)
+    bind(["s"], c.start, table)
+    bind(["k"], c.kick, table)
+    bind(["P"], c.pause, table)
+    bind(["r"], c.rematch, table)
+
+    # pickers
+    pick = mode_is(Mode.PICK)
+    bind(["left", "up", "h", "k"], lambda: c.pick_move(-1), pick)
+    bind(["right", "down", "l", "j"], lambda: c.pick_move(1), pick)
+    bind(["enter"], c.pick_confirm, pick)
+    for letter in "RYGB":
+        on(letter.lower(), filter=pick)(lambda letter=letter: c.pick_value(letter))  # type: ignore[misc]
+    for digit in "0123456789":
+        on(digit, filter=pick)(lambda digit=digit: c.pick_value(int(digit)))  # type: ignore[misc]
+
+    # the dance
+    dance = mode_is(Mode.DANCE)
+    for arrow in ("up", "down", "left", "right"):
+        on(arrow, filter=dance)(lambda arrow=arrow: c.dance_step(arrow))  # type: ignore[misc]
+    bind(["backspace"], c.dance_undo, dance)
+    bind(["enter"], c.dance_submit, dance)
+    bind(["x"], c.refuse_dance, dance)
+    bind(["c"], c.catch, dance)
+    bind(["?"], c.toggle_help, dance)
+
+    # typing a chat line or an address
+    @kb.add(Keys.Any, filter=typing)
+    def _typed(event: KeyPressEvent) -> None:
+        c.type_text(event.data)
+
+    bind(["backspace"], c.backspace, typing)
+    bind(["enter"], c.submit_text, typing)
+
+    # confirmations
+    confirm = mode_is(Mode.CONFIRM_LEAVE)
+    bind(["y"], lambda: c.confirm_leave(True), confirm)
+    bind(["n", "q"], lambda: c.confirm_leave(False), confirm)
+
+    # the server's lobby
+    bind(["up", "k"], lambda: c.lobby_move(-1), lobby)
+    bind(["down", "j"], lambda: c.lobby_move(1), lobby)
+    bind(["enter"], lambda: c.join_selected(False), lobby)
+    bind(["s"], lambda: c.join_selected(True), lobby)
+    bind(["n"], c.open_form, lobby)
+    bind(["r"], c.refresh, lobby)
+
+    # the new-table form
+    form = mode_is(Mode.CREATE)
+    bind(["up"], lambda: c.form_move(-1), form)
+    bind(["down"], lambda: c.form_move(1), form)
+    bind(["left"], lambda: c.form_change(-1), form)
+    bind(["right"], lambda: c.form_change(1), form)
+    bind(["enter"], c.submit_form, form)
+
+    # finding a server
+    bind(["a"], c.start_address, find)
+    return kb

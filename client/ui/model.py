@@ -1,0 +1,293 @@
+"""The client's model: plain state the UI renders from, and the reducers that change it.
+
+Everything the screen shows is here. Server messages reduce into it (``apply_view``,
+``apply_table_state``, ``apply_event``, ``apply_chat``, ``apply_reply``); key presses
+change its UI part (selection, pickers, typed text) through the controller. Nothing here
+does I/O or reads a clock: times are passed in, so every reducer is a plain unit test.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from client.ui.describe import describe_event
+from client.ui.faces import sort_hand
+from protocol.messages import TableState, TableStatus, TableSummary
+
+__all__ = [
+    "LOG_LINES",
+    "Mode",
+    "Model",
+    "Picker",
+    "Screen",
+    "apply_chat",
+    "apply_connection",
+    "apply_event",
+    "apply_reply",
+    "apply_table_list",
+    "apply_table_state",
+    "apply_view",
+    "clear_table",
+]
+
+LOG_LINES = 200
+
+
+class Screen(StrEnum):
+    """Which screen is shown; derived from the model (see :attr:`Model.screen`)."""
+
+    FIND = "find"
+    LOBBY = "lobby"
+    TABLE = "table"
+
+
+class Mode(StrEnum):
+    """What the keys mean right now."""
+
+    NORMAL = "normal"
+    PICK = "pick"  # choosing among options: colour, seat, dance name, seat to kick
+    DANCE = "dance"  # entering the dance steps with the arrow keys
+    CHAT = "chat"  # typing a chat line
+    ADDRESS = "address"  # typing host:port on the find screen
+    CREATE = "create"  # the new-table form
+    HELP = "help"
+    CONFIRM_LEAVE = "confirm-leave"
+
+
+@dataclass(slots=True)
+class Picker:
+    """A small menu: ``options`` are (value, label); ``purpose`` says what it picks."""
+
+    title: str
+    purpose: str
+    options: list[tuple[Any, str]]
+    index: int = 0
+
+    @property
+    def value(self) -> Any:
+        return self.options[self.index][0]
+
+
+@dataclass(slots=True)
+class Model:
+    """Everything the UI shows. Mutated only by reducers and the controller."""
+
+    name: str
+    address: str | None = None
+    solo: bool = False
+    no_color: bool = False
+    connected: bool = False
+    status: str = "not connected"
+    server_name: str = ""
+    message: str = ""
+    message_is_error: bool = False
+    # the server's lobby
+    tables: list[TableSummary] = field(default_factory=list)
+    table_index: int = 0
+    discovered: list[tuple[str, str, int]] = field(default_factory=list)
+    # the table
+    table: TableState | None = None
+    seat: int | None = None
+    spectating: bool = False
+    view: dict[str, Any] | None = None
+    view_at: float = 0.0
+    log: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
+    chat: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
+    # the UI's own state
+    mode: Mode = Mode.NORMAL
+    selected: int = 0
+    picker: Picker | None = None
+    draft: list[dict[str, Any]] = field(default_factory=list)
+    uno_armed: bool = False
+    dance_steps: list[str] = field(default_factory=list)
+    text: str = ""
+    form_index: int = 0
+    form: dict[str, Any] = field(default_factory=dict)
+    finished: bool = False
+
+    # -- derived -------------------------------------------------------------------------
+
+    @property
+    def screen(self) -> Screen:
+        if self.table is not None:
+            return Screen.TABLE
+        if self.connected:
+            return Screen.LOBBY
+        return Screen.FIND
+
+    @property
+    def hand(self) -> list[str]:
+        """My cards in display order (grouped by colour, sorted by rank)."""
+        if not self.view:
+            return []
+        return sort_hand(list(self.view.get("hand") or ()))
+
+    @property
+    def legal(self) -> list[dict[str, Any]]:
+        if not self.view:
+            return []
+        return list(self.view.get("legal") or ())
+
+    @property
+    def phase(self) -> str | None:
+        return None if not self.view else self.view.get("phase")
+
+    @property
+    def my_turn(self) -> bool:
+        return bool(self.view) and self.seat is not None and self.to_act == self.seat
+
+    @property
+    def to_act(self) -> int | None:
+        return None if not self.view else self.view.get("to_act")
+
+    @property
+    def selected_card(self) -> str | None:
+        hand = self.hand
+        if not hand:
+            return None
+        return hand[min(self.selected, len(hand) - 1)]
+
+    @property
+    def is_host(self) -> bool:
+        return (
+            self.table is not None and self.seat is not None and self.table.host_seat == self.seat
+        )
+
+    @property
+    def match_running(self) -> bool:
+        """True while leaving would abandon a match in progress."""
+        return self.table is not None and self.table.state in (
+            TableStatus.PLAYING,
+            TableStatus.PAUSED,
+            TableStatus.BETWEEN_ROUNDS,
+        )
+
+    def legal_of(self, kind: str) -> list[dict[str, Any]]:
+        """The legal commands of one type (``play``, ``draw``, ``catch``...)."""
+        return [command for command in self.legal if command.get("type") == kind]
+
+    def plays_of(self, code: str) -> list[dict[str, Any]]:
+        """Every legal play of the card ``code`` (its colour, target, dance, UNO variants)."""
+        return [c for c in self.legal if c.get("type") == "play" and c.get("card") == code]
+
+    def seat_name(self, seat: int | None) -> str:
+        """A seat's name as the log says it: ``you`` for my own seat."""
+        if seat is None:
+            return "someone"
+        if seat == self.seat and not self.spectating:
+            return "you"
+        if self.table is not None and 0 <= seat < len(self.table.seats):
+            name = self.table.seats[seat].name
+            if name:
+                return name
+        return f"seat {seat}"
+
+    def remaining_ms(self, now: float) -> int | None:
+        """The clock now: the view's remaining time less the time since it arrived."""
+        if not self.view:
+            return None
+        pending = self.view.get("pending") or {}
+        remaining = pending.get("remaining_ms")
+        if remaining is None:
+            return None
+        if self.phase == "paused":
+            return int(remaining)
+        return max(0, int(remaining - (now - self.view_at) * 1000))
+
+    def notify(self, text: str, error: bool = False) -> None:
+        """Put a short line on the message bar."""
+        self.message = text
+        self.message_is_error = error
+
+
+# -- reducers ---------------------------------------------------------------------------
+
+
+def apply_connection(model: Model, connected: bool, status: str) -> None:
+    """The connection came up or went down; ``status`` says so in words."""
+    model.connected = connected
+    model.status = status
+
+
+def apply_table_list(model: Model, tables: list[TableSummary]) -> None:
+    """A fresh page of the server's tables."""
+    model.tables = list(tables)
+    model.table_index = min(model.table_index, max(len(model.tables) - 1, 0))
+
+
+def apply_table_state(model: Model, state: TableState, seat: int | None) -> None:
+    """The table's public state changed (seats, host, status, options)."""
+    model.table = state
+    model.seat = seat
+    model.spectating = seat is None
+
+
+def clear_table(model: Model) -> None:
+    """We left the table: forget it and everything shown about it."""
+    model.table = None
+    model.seat = None
+    model.view = None
+    model.spectating = False
+    model.mode = Mode.NORMAL
+    model.picker = None
+    model.draft = []
+
+
+def apply_view(model: Model, body: dict[str, Any], now: float) -> None:
+    """A fresh view: keep the selected card selected if it is still in the hand."""
+    kept = model.selected_card
+    model.view = body
+    model.view_at = now
+    hand = model.hand
+    if kept is not None and kept in hand:
+        model.selected = hand.index(kept)
+    else:
+        model.selected = min(model.selected, max(len(hand) - 1, 0))
+    if model.mode is Mode.DANCE and not _dancing_now(model):
+        model.mode = Mode.NORMAL
+        model.dance_steps = []
+    if model.mode is Mode.PICK and model.draft and not _draft_still_legal(model):
+        model.mode = Mode.NORMAL
+        model.picker = None
+        model.draft = []
+    if model.uno_armed and len(model.hand) > 2:
+        model.uno_armed = False
+    if model.mode is Mode.NORMAL and _dancing_now(model):
+        model.mode = Mode.DANCE
+        model.dance_steps = []
+
+
+def _dancing_now(model: Model) -> bool:
+    return model.phase == "dance" and model.my_turn and bool(model.legal_of("dance"))
+
+
+def _draft_still_legal(model: Model) -> bool:
+    legal = model.legal
+    return any(candidate in legal for candidate in model.draft)
+
+
+def apply_event(model: Model, body: dict[str, Any]) -> None:
+    """One numbered event: a line in the log, in plain words."""
+    line = describe_event(body, model.seat_name)
+    if line:
+        model.log.append(line)
+
+
+def apply_chat(model: Model, sender: str, text: str) -> None:
+    """A chat line from someone at the table (or in the lobby)."""
+    line = f"{sender}: {text}"
+    model.chat.append(line)
+    model.log.append("» " + line)
+
+
+def apply_reply(model: Model, what: str, ok: bool, code: str | None, message: str) -> None:
+    """The server answered a command; a rejection becomes a short message line."""
+    if ok:
+        return
+    if code == "lost-race":
+        model.notify(f"too late: {message or what}", error=True)
+        return
+    model.notify(f"{what} refused: {message or code}", error=True)

@@ -1,0 +1,323 @@
+"""The Trio side of the client: one server session, reduced into the model.
+
+``Network.run()`` connects, carries out the start-up ``Plan`` (create a table with bots
+and start, join a table by name, spectate), then executes the intents the UI submits.
+A background task waits for every change of the session and reduces it into the model
+(table state, view, numbered events, chat), then asks the UI to redraw. A lost
+connection is resumed with the seat's token, with a growing pause between attempts.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import trio
+
+from client.session import (
+    ClientSession,
+    InvalidLocalCommandError,
+    ResumeState,
+    SessionError,
+    open_session,
+)
+from client.ui.intents import Connect, GameIntent, Intent, LeaveTable, Quit, TableRequest
+from client.ui.model import (
+    Model,
+    apply_chat,
+    apply_connection,
+    apply_event,
+    apply_reply,
+    apply_table_list,
+    apply_table_state,
+    apply_view,
+    clear_table,
+)
+from protocol.errors import RemoteProtocolError
+from protocol.messages import (
+    AddBot,
+    ChatMessage,
+    CreateTable,
+    Join,
+    Leave,
+    ListTables,
+    Request,
+    Spectate,
+    Start,
+    TableList,
+    TableState,
+    TableStatus,
+    TableSummary,
+)
+
+__all__ = ["Network", "Plan", "discover_servers"]
+
+log = logging.getLogger(__name__)
+
+CONNECT_SECONDS = 10.0
+LOBBY_REFRESH_SECONDS = 3.0
+RESUME_DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0)
+
+
+def discover_servers() -> list[tuple[str, str, int]]:
+    """Servers found on the LAN as (name, host, port): the hook for the discovery issue.
+
+    Zeroconf browsing lands with the discovery issue; until then nothing is found and the
+    find screen asks for an address.
+    """
+    return []
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What to do once connected: create (with bots, then start), join or spectate."""
+
+    create: bool = False
+    table_name: str = ""
+    options: dict[str, Any] = field(default_factory=dict)
+    bots: int = 0
+    start: bool = False
+    join: str | None = None
+    spectate: bool = False
+
+
+class Network:
+    """Runs in the Trio guest; see the module docstring."""
+
+    def __init__(
+        self,
+        model: Model,
+        redraw: Callable[[], None],
+        clock: Callable[[], float],
+        address: tuple[str, int] | None = None,
+        plan: Plan | None = None,
+    ) -> None:
+        self.model = model
+        self.redraw = redraw
+        self.clock = clock
+        self.address = address
+        self.plan = plan or Plan()
+        self.session: ClientSession | None = None
+        self._intents_in, self._intents = trio.open_memory_channel[Intent](256)
+        self._left_table: TableState | None = None
+        self._seen_list: TableList | None = None
+        self._seen_view: dict[str, Any] | None = None
+        self._seen_events = 0
+        self._seen_chat: ChatMessage | None = None
+
+    def submit(self, intent: Intent) -> None:
+        """Hand an intent over (call from the Trio thread: ``TrioToken.run_sync_soon``)."""
+        try:
+            self._intents_in.send_nowait(intent)
+        except trio.WouldBlock:
+            self.model.notify("too many commands at once; slow down", error=True)
+
+    # -- the connection loop -------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Connect, play, resume after losses; return when the person quits."""
+        resume: ResumeState | None = None
+        failures = 0
+        while not self.model.finished:
+            if self.address is None:
+                if await self._wait_for_address():
+                    return
+                continue
+            host, port = self.address
+            self.model.address = _show(host, port)
+            apply_connection(self.model, False, "connecting…" if resume is None else "resuming…")
+            self.redraw()
+            try:
+                with trio.fail_after(CONNECT_SECONDS):
+                    stream = await trio.open_tcp_stream(host, port)
+                async with open_session(stream, self.model.name, resume=resume) as session:
+                    failures = 0
+                    if await self._serve(session, first=resume is None):
+                        return
+            except (OSError, SessionError, trio.TooSlowError, RemoteProtocolError) as error:
+                log.info("connection to %s:%s ended: %s", host, port, error)
+                if self.session is not None:
+                    resume = self.session.resume_state() or resume
+                if resume is None and self.session is None:
+                    apply_connection(self.model, False, f"cannot connect: {error or 'timeout'}")
+                    self.model.notify(f"cannot reach {host}:{port}", error=True)
+                    self.address = None
+                    self.redraw()
+                    continue
+                delay = RESUME_DELAYS[min(failures, len(RESUME_DELAYS) - 1)]
+                failures += 1
+                apply_connection(self.model, False, f"connection lost; trying again in {delay:g}s")
+                self.redraw()
+                if await self._pause(delay):
+                    return
+
+    async def _wait_for_address(self) -> bool:
+        """On the find screen: wait for a Connect (False) or a Quit (True)."""
+        intent = await self._intents.receive()
+        if isinstance(intent, Quit):
+            return True
+        if isinstance(intent, Connect):
+            self.address = (intent.host, intent.port)
+        return False
+
+    async def _pause(self, seconds: float) -> bool:
+        """Wait before reconnecting, still listening for a Quit; True if quitting."""
+        with trio.move_on_after(seconds):
+            while True:
+                if isinstance(await self._intents.receive(), Quit):
+                    return True
+        return False
+
+    async def _serve(self, session: ClientSession, first: bool) -> bool:
+        """Play on one session until it ends (raises) or the person quits (True)."""
+        self.session = session
+        self._seen_events = 0
+        self._seen_view = None
+        self._seen_list = None
+        self._seen_chat = None
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(self._pump, session)
+            nursery.start_soon(self._refresh_lobby, session)
+            if first:
+                nursery.start_soon(self._carry_out_plan, session)
+            while True:
+                intent = await self._intents.receive()
+                if isinstance(intent, Quit):
+                    nursery.cancel_scope.cancel()
+                    return True
+                nursery.start_soon(self._execute, session, intent)
+        return True  # pragma: no cover - the loop only leaves by return or raise
+
+    # -- reducing the session into the model ------------------------------------------------
+
+    async def _pump(self, session: ClientSession) -> None:
+        seen = session.changes
+        self._sync(session)
+        while True:
+            seen = await session.wait_changed(seen)
+            self._sync(session)
+
+    def _sync(self, session: ClientSession) -> None:
+        model = self.model
+        welcome = session.welcome
+        if not model.connected:
+            apply_connection(model, True, "connected")
+        if welcome is not None:
+            model.server_name = welcome.server_name
+        if session.table_list is not None and session.table_list is not self._seen_list:
+            self._seen_list = session.table_list
+            apply_table_list(model, list(session.table_list.tables))
+        if session.table is not None and session.table is not self._left_table:
+            apply_table_state(model, session.table, session.seat)
+        fresh = session.event_count - self._seen_events
+        if fresh > 0:
+            for body in list(session.events)[-fresh:]:
+                apply_event(model, body)
+            self._seen_events = session.event_count
+        view = session.view
+        if view is not None and view is not self._seen_view and model.table is not None:
+            self._seen_view = view
+            apply_view(model, view, self.clock())
+        if session.chat and session.chat[-1] is not self._seen_chat:
+            start = 0
+            for index, line in enumerate(session.chat):
+                if line is self._seen_chat:
+                    start = index + 1
+            for line in session.chat[start:]:
+                apply_chat(model, line.sender, line.text)
+            self._seen_chat = session.chat[-1]
+        self.redraw()
+
+    async def _refresh_lobby(self, session: ClientSession) -> None:
+        """Keep the server's table list fresh while the lobby screen shows it."""
+        while True:
+            if self.model.table is None:
+                await self._request(session, ListTables(id=session.next_id(), limit=100))
+            await trio.sleep(LOBBY_REFRESH_SECONDS)
+
+    # -- carrying out intents ---------------------------------------------------------------
+
+    async def _request(self, session: ClientSession, message: Request) -> bool:
+        reply = await session.request(message)
+        apply_reply(self.model, message.TYPE, reply.ok, reply.code, reply.message)
+        if not reply.ok:
+            log.info("%s rejected: %s %s", message.TYPE, reply.code, reply.message)
+        self.redraw()
+        return reply.ok
+
+    async def _execute(self, session: ClientSession, intent: Intent) -> None:
+        model = self.model
+        if isinstance(intent, GameIntent):
+            try:
+                reply = await session.play(dict(intent.command))
+            except InvalidLocalCommandError as error:
+                model.notify(str(error), error=True)
+                self.redraw()
+                return
+            apply_reply(model, intent.kind, reply.ok, reply.code, reply.message)
+            if reply.ok and model.message_is_error:
+                model.notify("")
+            self.redraw()
+        elif isinstance(intent, TableRequest):
+            try:
+                message = intent.to_message(session.next_id())
+            except (RemoteProtocolError, TypeError) as error:
+                model.notify(f"{intent.type}: {error}", error=True)
+                self.redraw()
+                return
+            if isinstance(message, CreateTable | Join | Spectate):
+                self._left_table = None
+            await self._request(session, message)
+        elif isinstance(intent, LeaveTable):
+            if await self._request(session, Leave(id=session.next_id())):
+                self._left_table = session.table
+                clear_table(model)
+                model.notify("you left the table")
+                await self._request(session, ListTables(id=session.next_id(), limit=100))
+        elif isinstance(intent, Connect):
+            model.notify("already connected", error=True)
+            self.redraw()
+
+    async def _carry_out_plan(self, session: ClientSession) -> None:
+        plan = self.plan
+        if plan.create:
+            created = await self._request(
+                session,
+                CreateTable(id=session.next_id(), name=plan.table_name, options=plan.options),
+            )
+            if not created:
+                return
+            for _ in range(plan.bots):
+                if not await self._request(session, AddBot(id=session.next_id(), strategy="basic")):
+                    return
+            if plan.start:
+                await self._request(session, Start(id=session.next_id()))
+        elif plan.join is not None or plan.spectate:
+            await self._join_by_name(session, plan)
+
+    async def _join_by_name(self, session: ClientSession, plan: Plan) -> None:
+        session.table_list = None
+        if not await self._request(session, ListTables(id=session.next_id(), limit=100)):
+            return
+        listing = session.table_list
+        tables: list[TableSummary] = list(listing.tables) if listing is not None else []
+        if plan.join:
+            tables = [t for t in tables if t.name == plan.join]
+        elif plan.spectate:
+            tables.sort(key=lambda t: t.state is not TableStatus.PLAYING)
+        if not tables:
+            self.model.notify(f"no table called {plan.join!r} on this server", error=True)
+            self.redraw()
+            return
+        table_id = tables[0].table_id
+        self._left_table = None
+        if plan.spectate:
+            await self._request(session, Spectate(id=session.next_id(), table_id=table_id))
+        else:
+            await self._request(session, Join(id=session.next_id(), table_id=table_id))
+
+
+def _show(host: str, port: int) -> str:
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"

@@ -1,0 +1,567 @@
+"""Render the model as formatted text: one pure function per screen.
+
+``render(model, width, height, now)`` returns prompt-toolkit fragments for the whole
+screen, exactly ``height`` lines of at most ``width`` cells. It reads only the model and
+the time it is given, so tests call it directly and the benchmark measures it alone. The
+app wraps it as ``FormattedTextControl(lambda: render(model, ...))``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
+from prompt_toolkit.utils import get_cwidth
+
+from client.ui.controller import DRAFT_FIELDS, form_fields
+from client.ui.faces import card_label, color_name
+from client.ui.keys import KEY_HINTS
+from client.ui.model import Mode, Model, Screen
+from protocol.messages import TableStatus
+
+__all__ = ["MIN_HEIGHT", "MIN_WIDTH", "CardClick", "render"]
+
+MIN_WIDTH = 60
+MIN_HEIGHT = 20
+
+Line = list[Any]
+CardClick = Callable[[int], None]
+
+_ARROWS = {"up": "↑", "down": "↓", "left": "←", "right": "→"}
+
+
+def render(
+    model: Model, width: int, height: int, now: float, on_card: CardClick | None = None
+) -> StyleAndTextTuples:
+    """The whole screen as fragments (see the module docstring)."""
+    if width < MIN_WIDTH or height < MIN_HEIGHT:
+        lines = _too_small(width, height)
+    elif model.mode is Mode.HELP:
+        lines = _help(model)
+    elif model.screen is Screen.FIND:
+        lines = _find(model, height)
+    elif model.screen is Screen.LOBBY:
+        lines = _lobby(model, height)
+    else:
+        lines = _table(model, width, height, now, on_card)
+    return _assemble(lines, width, height)
+
+
+# -- layout helpers -----------------------------------------------------------------------
+
+
+def _width(line: Line) -> int:
+    return sum(get_cwidth(fragment[1]) for fragment in line)
+
+
+def _fit(line: Line, width: int) -> Line:
+    """Cut a line to ``width`` cells and pad it with spaces to exactly that width."""
+    out: Line = []
+    used = 0
+    for fragment in line:
+        text = fragment[1]
+        size = get_cwidth(text)
+        if used + size <= width:
+            out.append(fragment)
+            used += size
+            continue
+        cut = ""
+        for ch in text:
+            if used + get_cwidth(cut + ch) > width:
+                break
+            cut += ch
+        if cut:
+            out.append((fragment[0], cut, *fragment[2:]))
+            used += get_cwidth(cut)
+        break
+    if used < width:
+        out.append(("", " " * (width - used)))
+    return out
+
+
+def _assemble(lines: list[Line], width: int, height: int) -> StyleAndTextTuples:
+    lines = lines[:height]
+    lines += [[] for _ in range(height - len(lines))]
+    result: StyleAndTextTuples = []
+    for number, line in enumerate(lines):
+        result.extend(_fit(line, width))
+        if number < height - 1:
+            result.append(("", "\n"))
+    return result
+
+
+def _text(text: str, style: str = "") -> Line:
+    return [(style, text)]
+
+
+def _rule(title: str = "") -> Line:
+    return [("class:rule", f"── {title} " if title else ""), ("class:rule", "─" * 300)]
+
+
+def _clock(ms: int | None) -> str:
+    if ms is None:
+        return ""
+    seconds = math.ceil(ms / 1000)
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+# -- small screens ------------------------------------------------------------------------
+
+
+def _too_small(width: int, height: int) -> list[Line]:
+    return [
+        _text("The terminal is too small for uno-lan.", "class:error"),
+        _text(f"It needs {MIN_WIDTH}x{MIN_HEIGHT}; it is {width}x{height}."),
+        _text("Make the window larger (the game goes on meanwhile)."),
+    ]
+
+
+def _help(model: Model) -> list[Line]:
+    lines = [_text("uno-lan: keys", "class:title"), []]
+    lines += [_text(f"  {key:<14} {what}") for key, what in KEY_HINTS]
+    lines += [
+        [],
+        _text("Cards: R/Y/G/B colour letter, then the number or symbol:"),
+        _text("  ⊘ Skip  ⟲ Reverse  +2 Draw Two  W Wild  W+4 Wild Draw Four"),
+        _text("  W⇄ Swap Hands  W≋ Shuffle Hands  W✱ Customizable  W♪ Dancing Wild  W✸ Creeper"),
+        [],
+        _text("Press ? or Esc to go back.", "class:hint"),
+    ]
+    return lines
+
+
+def _header(model: Model, title: str) -> Line:
+    where = model.address or "no server"
+    state = "connected" if model.connected else model.status
+    return [("class:title", f" UNO · {title} "), ("class:hint", f"  {state} · {where}")]
+
+
+def _find(model: Model, height: int) -> list[Line]:
+    lines = [_header(model, "find a game"), _rule(), []]
+    lines.append(_text(f"  You are {model.name}.  {model.status}"))
+    lines.append([])
+    lines.append(_text("  Servers found on this network:", "class:title"))
+    if model.discovered:
+        for name, host, port in model.discovered:
+            lines.append(_text(f"    {name}  {host}:{port}"))
+    else:
+        lines.append(_text("    (none found: type the address instead)", "class:hint"))
+    lines.append([])
+    if model.mode is Mode.ADDRESS:
+        lines.append(_text(f"  Server address (HOST:PORT): {model.text}▏", "class:input"))
+    else:
+        lines.append(_text("  Press a to type a server's address (HOST:PORT).", "class:hint"))
+    lines += _footer(model, height - len(lines), "a address · ? help · q quit")
+    return lines
+
+
+def _lobby(model: Model, height: int) -> list[Line]:
+    title = model.server_name or "server"
+    lines = [_header(model, title), _rule("tables")]
+    if model.mode is Mode.CREATE:
+        lines += _form(model)
+    elif not model.tables:
+        lines.append(_text("  No tables yet. Press n to create one.", "class:hint"))
+    else:
+        lines.append(_text(f"   {'name':<22} {'state':<15} {'seats':<7} {'host':<16} lock"))
+        for index, table in enumerate(model.tables):
+            marker = "▶" if index == model.table_index else " "
+            style = "class:picked" if index == model.table_index else ""
+            seats = f"{table.taken}/{table.seats}"
+            lock = "yes" if table.locked else ""
+            lines.append(
+                _text(
+                    f" {marker} {table.name:<22} {table.state.value:<15} {seats:<7} "
+                    f"{(table.host or ''):<16} {lock}",
+                    style,
+                )
+            )
+    keys = (
+        "↑/↓ option · ←/→ change · Enter create · Esc back"
+        if model.mode is Mode.CREATE
+        else "↑/↓ table · Enter join · s spectate · n new table · r refresh · q quit"
+    )
+    lines += _footer(model, height - len(lines), keys)
+    return lines
+
+
+def _form(model: Model) -> list[Line]:
+    lines = [_text("  New table (←/→ changes the selected option):", "class:title")]
+    rows: list[tuple[str, Any]] = [("name", model.form.get("name", ""))]
+    rows += [(f.name, model.form.get(f.name, f.default)) for f in form_fields()]
+    for index, (name, value) in enumerate(rows):
+        marker = "▶" if index == model.form_index else " "
+        style = "class:picked" if index == model.form_index else ""
+        shown = ("on" if value else "off") if isinstance(value, bool) else str(value)
+        lines.append(_text(f"  {marker} {name.replace('_', ' '):<22} {shown}", style))
+    return lines
+
+
+def _footer(model: Model, room: int, keys: str) -> list[Line]:
+    lines: list[Line] = [[] for _ in range(max(0, room - 2))]
+    style = "class:error" if model.message_is_error else "class:message"
+    lines.append(_text(f" {model.message}", style))
+    lines.append(_text(f" {keys}", "class:keys"))
+    return lines
+
+
+# -- the table --------------------------------------------------------------------------
+
+
+def _table(
+    model: Model, width: int, height: int, now: float, on_card: CardClick | None
+) -> list[Line]:
+    table = model.table
+    assert table is not None
+    options = table.options
+    view = model.view or {}
+    round_no = view.get("round")
+    title = f"{table.name} · {options.get('deck', 'classic')}"
+    if round_no:
+        title += f" · round {round_no}"
+    if model.spectating:
+        title += " · watching"
+    lines: list[Line] = [_header(model, title), _rule("players")]
+    lines += _seats(model)
+    lines.append(_rule())
+    if view:
+        lines += _discard(model)
+        lines.append(_turn_line(model, now))
+    else:
+        lines += _waiting(model)
+    bottom = _bottom(model, width, on_card)
+    room = height - len(lines) - len(bottom) - 1
+    lines.append(_rule(_middle_title(model)))
+    lines += _middle(model, max(room, 0))
+    return lines + bottom
+
+
+def _seats(model: Model) -> list[Line]:
+    table = model.table
+    assert table is not None
+    view = model.view or {}
+    counts = view.get("counts") or []
+    scores = view.get("scores") or []
+    exposed = set(view.get("exposed") or ())
+    eliminated = set(view.get("eliminated") or ())
+    skip_marks = view.get("skip_marks") or []
+    to_act = view.get("to_act")
+    lines: list[Line] = []
+    for info in table.seats:
+        seat = info.seat
+        turn = to_act == seat
+        name = info.name or "(empty)"
+        if seat == model.seat and not model.spectating:
+            name += " (you)"
+        tags = []
+        if table.host_seat == seat:
+            tags.append("host")
+        if info.bot:
+            tags.append("bot")
+        if info.away:
+            tags.append("away")
+        if seat in eliminated:
+            tags.append("out")
+        if seat < len(skip_marks) and skip_marks[seat]:
+            tags.append("skip next")
+        if info.ready and table.state in (TableStatus.BETWEEN_ROUNDS, TableStatus.LOBBY):
+            tags.append("ready")
+        line: Line = [
+            ("class:turn" if turn else "", " ▶ " if turn else "   "),
+            ("class:me" if seat == model.seat else "", f"{name:<24}"),
+        ]
+        if seat < len(counts):
+            count = counts[seat]
+            line.append(("", f"{count:>3} card{'s' if count != 1 else ' '}"))
+        else:
+            line.append(("", " " * 9))
+        if seat < len(scores):
+            line.append(("", f"{scores[seat]:>6} pts"))
+        if seat < len(counts) and counts[seat] == 1:
+            line.append(("class:uno", "  UNO!"))
+        if seat in exposed:
+            line.append(("class:exposed", "  FORGOT UNO (c: catch)"))
+        if tags:
+            line.append(("class:hint", "  " + " · ".join(tags)))
+        lines.append(line)
+    if view:
+        direction = view.get("direction", 1)
+        arrow = "↻ clockwise" if direction == 1 else "↺ counter-clockwise"
+        lines.append(_text(f"   play goes {arrow}", "class:hint"))
+    return lines
+
+
+def _card_style(code: str, usable: bool) -> str:
+    letter = code[0] if code[:1] in ("R", "Y", "G", "B") and code != "W" else "W"
+    if code.startswith("W"):
+        letter = "W"
+    return f"class:card-{letter.lower()}" + ("" if usable else "-off")
+
+
+def _discard(model: Model) -> list[Line]:
+    view = model.view or {}
+    top = view.get("top")
+    color = view.get("color")
+    line: Line = [("", " Discard: ")]
+    if top:
+        line.append((_card_style(top, True), f" {card_label(top)} "))
+    else:
+        line.append(("class:hint", " none "))
+    line.append(("", f"   colour in force: {color_name(color).upper()}"))
+    line.append(("class:hint", f"   draw pile {view.get('draw_count', 0)}"))
+    pending_draw = view.get("pending_draw") or 0
+    if pending_draw:
+        line.append(("class:exposed", f"   +{pending_draw} waiting"))
+    return [line]
+
+
+def _turn_line(model: Model, now: float) -> Line:
+    view = model.view or {}
+    phase = view.get("phase")
+    clock = _clock(model.remaining_ms(now))
+    clock_part: Line = [("class:clock", f"  ⏱ {clock}")] if clock else []
+    if phase == "paused":
+        return _text(" ⏸ PAUSED by the host", "class:exposed")
+    if phase in ("round-over", "match-over"):
+        what = "Match over" if phase == "match-over" else "Round over"
+        hint = "" if phase == "match-over" else " · Enter: ready for the next round"
+        return [("class:title", f" {what}{hint}"), *clock_part]
+    to_act = view.get("to_act")
+    if model.my_turn:
+        prompts = {
+            "turn": "YOUR TURN: play a card (Enter) or draw (d)",
+            "choose-color": "YOUR TURN: choose the colour for the first card (Enter)",
+            "challenge": "A Wild Draw Four on you: y challenge · n accept",
+            "dance": "DANCE! enter the steps with the arrows, Enter to send, x to refuse",
+            "stack": "A Draw Two on you: answer with a +2 (Enter) or d to draw",
+        }
+        text = prompts.get(str(phase), "YOUR TURN")
+        if view.get("drawn"):
+            text = f"YOUR TURN: play the drawn {card_label(view['drawn'])} (Enter) or pass (p)"
+        return [("class:myturn", f" ▶ {text}"), *clock_part]
+    who = model.seat_name(to_act)
+    waiting = {
+        "challenge": f"{who} decides whether to challenge",
+        "dance": f"{who} must dance",
+        "choose-color": f"{who} chooses the colour",
+        "stack": f"{who} answers the Draw Two",
+    }.get(str(phase), f"{who}'s turn")
+    return [("", f"   {waiting}"), *clock_part]
+
+
+def _waiting(model: Model) -> list[Line]:
+    table = model.table
+    assert table is not None
+    taken = sum(1 for s in table.seats if s.name)
+    lines = [_text(f" Waiting for the match to start: {taken}/{len(table.seats)} seats taken.")]
+    if model.is_host:
+        lines.append(
+            _text(" You are the host: b add a bot · x remove a bot · s start", "class:hint")
+        )
+    else:
+        lines.append(_text(" The host starts the match.", "class:hint"))
+    return lines
+
+
+def _middle_title(model: Model) -> str:
+    if model.mode is Mode.PICK and model.picker is not None:
+        return model.picker.title
+    if model.mode is Mode.DANCE:
+        return "the dance"
+    if model.phase in ("round-over", "match-over"):
+        return "results"
+    return "what happened"
+
+
+def _middle(model: Model, room: int) -> list[Line]:
+    if room <= 0:
+        return []
+    if model.mode is Mode.PICK and model.picker is not None:
+        lines = _picker(model)
+    elif model.mode is Mode.DANCE:
+        lines = _dance(model)
+    elif model.mode is Mode.CONFIRM_LEAVE:
+        lines = [_text(" Leave the match? A bot will play your seat. y yes · n no", "class:error")]
+    elif model.phase in ("round-over", "match-over"):
+        lines = _results(model)
+    else:
+        lines = []
+    log_room = room - len(lines)
+    if log_room > 0:
+        shown = list(model.log)[-log_room:] if log_room else []
+        lines = [_text(f" {entry}", "class:log") for entry in shown] + lines
+        lines = [[] for _ in range(room - len(lines))] + lines
+    return lines[-room:]
+
+
+def _picker(model: Model) -> list[Line]:
+    picker = model.picker
+    assert picker is not None
+    line: Line = [("", " ")]
+    for index, (value, label) in enumerate(picker.options):
+        text = f"[{label}]" if index == picker.index else f" {label} "
+        style = "class:picked" if index == picker.index else ""
+        if picker.purpose == "color":
+            style += f" class:card-{str(value).lower()}"
+        line.append((style, text))
+        line.append(("", " "))
+    hint = "←/→ choose · Enter confirm · Esc cancel"
+    if picker.purpose == "color":
+        hint = "r/y/g/b or ←/→ and Enter · Esc cancel"
+    elif picker.purpose in DRAFT_FIELDS or picker.purpose in ("catch", "kick", "remove-bot"):
+        hint = "←/→ choose · Enter confirm · Esc cancel"
+    return [line, _text(f" {hint}", "class:hint")]
+
+
+def _dance(model: Model) -> list[Line]:
+    view = model.view or {}
+    dance = view.get("dance") or {}
+    steps = dance.get("steps")
+    name = dance.get("dance") or "the dance"
+    if steps is None:
+        return [
+            _text(f" Dance {name}! (honour rule) Enter: I danced · x refuse", "class:myturn"),
+        ]
+    wanted = " ".join(_ARROWS.get(step, step) for step in steps)
+    typed = " ".join(_ARROWS.get(step, step) for step in model.dance_steps)
+    return [
+        _text(f" Dance {name}: {wanted}", "class:myturn"),
+        _text(f" Your steps:   {typed}▏"),
+        _text(" arrows add a step · Backspace undo · Enter send · x refuse", "class:hint"),
+    ]
+
+
+def _results(model: Model) -> list[Line]:
+    view = model.view or {}
+    result = view.get("round_result") or {}
+    match = view.get("match_result")
+    lines: list[Line] = []
+    winner = result.get("winner")
+    if winner is not None:
+        lines.append(
+            _text(f" {model.seat_name(winner)} won round {result.get('round')}!", "class:title")
+        )
+    hands = result.get("hands") or []
+    points = result.get("points") or []
+    gained = result.get("gained") or []
+    scores = result.get("scores") or view.get("scores") or []
+    for seat, hand in enumerate(hands):
+        cards = " ".join(card_label(code) for code in hand) or "(out)"
+        lines.append(
+            _text(
+                f"   {model.seat_name(seat):<16} {_at(points, seat):>4} in hand "
+                f"{'+' + str(_at(gained, seat)) if _at(gained, seat) else '':>6} "
+                f"total {_at(scores, seat):>5}   {cards}"
+            )
+        )
+    if match:
+        winners = " and ".join(model.seat_name(s) for s in match.get("winners") or [])
+        lines.append(_text(f" {winners} won the match!", "class:myturn"))
+        if model.is_host:
+            lines.append(_text(" r: rematch with the same seats · q: leave", "class:hint"))
+        else:
+            lines.append(_text(" The host may start a rematch. q: leave", "class:hint"))
+    return lines
+
+
+def _at(values: list[Any], index: int) -> Any:
+    return values[index] if index < len(values) else ""
+
+
+def _bottom(model: Model, width: int, on_card: CardClick | None) -> list[Line]:
+    lines: list[Line] = []
+    if model.view and not model.spectating:
+        lines += _hand(model, width, on_card)
+    if model.mode is Mode.CHAT:
+        lines.append(_text(f" say: {model.text}▏", "class:input"))
+    else:
+        style = "class:error" if model.message_is_error else "class:message"
+        lines.append(_text(f" {model.message}", style))
+    lines += [_text(line, "class:keys") for line in _wrap_keys(_keys(model), width)]
+    return lines
+
+
+def _wrap_keys(keys: str, width: int) -> list[str]:
+    """Split the key hints at their separators into lines that fit the width."""
+    lines: list[str] = []
+    current = ""
+    for part in keys.split(" · "):
+        candidate = f"{current} · {part}" if current else f" {part}"
+        if current and get_cwidth(candidate) > width - 1:
+            lines.append(current)
+            candidate = f" {part}"
+        current = candidate
+    lines.append(current)
+    return lines
+
+
+def _hand(model: Model, width: int, on_card: CardClick | None) -> list[Line]:
+    hand = model.hand
+    playable = {c.get("card") for c in model.legal_of("play")}
+    selected = min(model.selected, max(len(hand) - 1, 0))
+    title = f" Your hand ({len(hand)})"
+    if model.uno_armed:
+        title += "  · UNO armed: you will say UNO with your play"
+    lines: list[Line] = [_text(title, "class:title")]
+    cards: Line = [("", " ")]
+    marks: Line = [("", " ")]
+    used = 1
+    previous_group = None
+    for index, code in enumerate(hand):
+        group = "W" if code.startswith("W") else code[0]
+        gap = "  " if previous_group is not None and group != previous_group else " "
+        previous_group = group
+        label = card_label(code)
+        shown = f"[{label}]" if index == selected else f" {label} "
+        cell = get_cwidth(shown) + get_cwidth(gap)
+        if used + cell > width - 1:
+            lines += [cards, marks]
+            cards, marks, used, gap = [("", " ")], [("", " ")], 1, ""
+        usable = code in playable
+        style = _card_style(code, usable) + (" class:selected" if index == selected else "")
+        cards.append(("", gap))
+        if on_card is not None:
+            cards.append((style, shown, _click_handler(on_card, index)))
+        else:
+            cards.append((style, shown))
+        mark = "▲" if index == selected else ("•" if usable else " ")
+        size = get_cwidth(shown)
+        marks.append(("", gap))
+        marks.append(("class:mark", mark.center(size)))
+        used += cell
+    lines += [cards, marks]
+    return lines
+
+
+def _click_handler(on_card: CardClick, index: int) -> Callable[[MouseEvent], None]:
+    def handler(event: MouseEvent) -> None:
+        if event.event_type == MouseEventType.MOUSE_UP:
+            on_card(index)
+
+    return handler
+
+
+def _keys(model: Model) -> str:
+    if model.mode is Mode.CHAT:
+        return "Enter send · Esc cancel"
+    if model.mode is Mode.CONFIRM_LEAVE:
+        return "y leave · n stay"
+    if model.mode is Mode.PICK:
+        return "←/→ choose · Enter confirm · Esc cancel"
+    if model.mode is Mode.DANCE:
+        return "←↑↓→ steps · Backspace undo · Enter send · x refuse · Esc clear"
+    if model.spectating:
+        return "t chat · ? help · q leave"
+    if model.view is None:
+        host = "b bot · x remove bot · s start · k kick · " if model.is_host else ""
+        return f"{host}t chat · ? help · q leave"
+    keys = "←/→ h/l select · Enter play · d draw · p pass · u UNO · c catch · y/n challenge"
+    keys += " · t chat · ? help · q leave"
+    if model.is_host:
+        keys += " · P pause"
+        if model.phase == "match-over":
+            keys += " · r rematch"
+    return keys
