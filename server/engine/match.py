@@ -123,11 +123,29 @@ class Match(Rules):
 
     def _on_play(self, seat: int, command: Play, now_ms: int) -> Rejected | None:
         phase = self.phase_
+        card = command.card
+        card_color = card.color
+        # Fast path for the commonest play: a coloured card that matches, nothing extra.
+        # It accepts a subset of what the full checks below accept.
+        if (
+            phase is _TURN
+            and card_color is not None
+            and seat == self.current
+            and not self.has_drawn
+            and command.color is None
+            and command.target is None
+            and command.dance is None
+            and (card_color is self.color or card.rank is self.discard[-1].rank)
+            and not (card.rank is _SKIP and self.config.skip_any)
+        ):
+            hand = self.hands[seat]
+            if card in hand and (not command.uno or len(hand) == 2):
+                self._play_card(seat, command, now_ms)
+                return None
         if phase is not _TURN and phase is not _STACK:
             return self._wrong_moment(seat)
         if seat != self.current:
             return _not_your_turn()
-        card = command.card
         hand = self.hands[seat]
         if card not in hand:
             return Rejected(RejectCode.CARD_NOT_IN_HAND, f"{card.code} is not in your hand")
@@ -189,6 +207,9 @@ class Match(Rules):
     def _on_draw(self, seat: int, command: Draw, now_ms: int) -> Rejected | None:
         if seat != self.current:
             return _not_your_turn()
+        if self.phase_ is _TURN and not self.has_drawn and self.draw_pile:  # the usual case
+            self._voluntary_draw(seat, now_ms)
+            return None
         if self.phase_ is Phase.STACK:
             self._take_stack(seat, now_ms)
             return None

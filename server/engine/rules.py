@@ -210,7 +210,8 @@ class Rules:
                 record.acted = True
 
     def _shuffle(self, cards: list[Card]) -> None:
-        """Shuffle in place: sort by one random key per card (C speed, unbiased)."""
+        """Shuffle in place: sort by one random key per card (no Python code per swap,
+        unlike ``random.shuffle``; two equal float keys are vanishingly rare)."""
         random_key = self.rng.random
         keys = [random_key() for _ in cards]
         order = sorted(range(len(cards)), key=keys.__getitem__)
@@ -260,10 +261,13 @@ class Rules:
         self.hands[seat].extend(cards)
         if self.exposures:
             self.exposures.pop(seat, None)
-        self._emit(
-            _DREW,
-            {"seat": seat, "count": len(cards), "reason": reason},
-            {seat: {"cards": codes(cards)}},
+        by_id = CODE_BY_ID
+        self._pending.append(
+            (
+                _DREW,
+                {"seat": seat, "count": len(cards), "reason": reason},
+                {seat: {"cards": [by_id.get(id(card)) or card.code for card in cards]}},
+            )
         )
         if trigger and self.creepers:
             for card in cards:
@@ -423,7 +427,7 @@ class Rules:
             public["dance"] = command.dance
         if command.uno:
             public["uno"] = True
-        self._emit(_PLAYED, public)
+        self._pending.append((_PLAYED, public, _NO_SECRETS))
         if left == 0:
             self._went_out(seat, card, now_ms)
             return
@@ -436,7 +440,10 @@ class Rules:
                 self.exposures[seat] = exposure
                 self._emit(EventKind.EXPOSED, {"seat": seat})
         if rank._value_ in _PLAIN_RANKS:
-            self._start_turn(self.next_seat(seat), now_ms)
+            following = (seat + self.direction) % self.seats
+            if self.eliminated[following]:
+                following = self.next_seat(seat)
+            self._start_turn(following, now_ms)
         else:
             self._card_effect(seat, command, before, now_ms)
         if exposure is not None:
@@ -569,7 +576,12 @@ class Rules:
         self.has_drawn = True
         self.drawn = drawn
         self.stuck_passes = 0
-        if now_ms is not None and not self.playable(drawn):
+        if (
+            now_ms is not None
+            and drawn.color is not None
+            and drawn.color is not self.color
+            and drawn.rank is not self.discard[-1].rank
+        ):
             self._emit(EventKind.PASSED, {"seat": seat, "stuck": False})
             self._start_turn(self.next_seat(seat), now_ms)
 
