@@ -1,280 +1,43 @@
-"""The state of a match and what the rules do to it.
+"""What the rules do to a match: the deal, each card's effect, turns, clocks, round end.
 
-``Rules`` holds every piece of mutable state and the mechanics the command handlers in
+``Rules`` adds to ``MatchState`` the mechanics the command handlers in
 ``server.engine.match`` call once a command has been checked: what each card does, who
-draws, whose turn comes next, how a round ends. Nothing here checks legality; nothing
-here reads a clock (``now_ms`` arrives as an argument).
-
-Turn order: seats are numbered clockwise, ``direction`` is +1 (clockwise, to the left) or
--1, and ``next_seat`` skips eliminated seats. ``current`` is always the seat the match
-waits on: the player in ``TURN``/``CHOOSE_COLOR``/``STACK``, the victim in ``CHALLENGE``
-and ``DANCE``.
-
-UNO exposures (ruling 12): a play that leaves one card without a call records an
-``Exposure`` holding the ms stamp of the play and the seat to act next (``watch``). Its
-window is open while that seat has not yet sent a command, and in any case until
-``catch_grace_ms`` after the play. The record stays after a call or a catch (status
-``called``/``caught``) so that a command that lost the race can be told so; it goes when
-its seat's hand changes.
+draws, whose turn comes next, what the table does when a clock runs out, how a round
+ends. Nothing here checks legality; nothing here reads a clock (``now_ms`` arrives as an
+argument).
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping
-from types import MappingProxyType
 from typing import Any
 
 from protocol.cards import COLORS, Card, Color, Rank
 from protocol.commands import DANCES, Arrow, Play
-from protocol.events import Event, EventKind
-from protocol.options import CustomRule, DanceCheck, DeckName, TableConfig
+from protocol.events import EventKind
+from protocol.options import CustomRule, DanceCheck
 from server.engine.deck import CODE, CODE_BY_ID, build_deck, codes, hand_points
-from server.engine.outcome import LogEntry, Phase
+from server.engine.outcome import Phase
 from server.engine.scoring import score_round
+from server.engine.state import NO_SECRETS, Exposure, MatchState
 
-__all__ = ["Exposure", "Rules"]
+__all__ = ["Rules"]
 
 _ARROWS: tuple[Arrow, ...] = tuple(Arrow)
-_new_object = object.__new__
-_set_seq = vars(Event)["seq"].__set__
-_set_kind = vars(Event)["kind"].__set__
-_set_public = vars(Event)["public"].__set__
-_set_private = vars(Event)["private"].__set__
-_NO_SECRETS: Mapping[int, Mapping[str, Any]] = MappingProxyType({})
-
 # Enum members bound once: attribute access on an enum class costs more than a global.
 _SKIP, _REVERSE, _DRAW_TWO = Rank.SKIP, Rank.REVERSE, Rank.DRAW_TWO
-_WILD_DRAW_FOUR, _DANCE, _CREEPER = Rank.WILD_DRAW_FOUR, Rank.DANCE, Rank.CREEPER
+_WILD_DRAW_FOUR, _DANCE = Rank.WILD_DRAW_FOUR, Rank.DANCE
 _SWAP, _SHUFFLE, _CUSTOM = Rank.SWAP_HANDS, Rank.SHUFFLE_HANDS, Rank.CUSTOM
 _TURN = Phase.TURN
 # Ranks that only pass the turn on, by value: a str hashes in C, an enum member in Python.
 _PLAIN_RANKS = frozenset(
     rank.value for rank in Rank if rank.number is not None or rank in (Rank.WILD, Rank.CREEPER)
 )
-_PLAYED, _TURN_EVENT, _DREW = EventKind.PLAYED, EventKind.TURN, EventKind.DREW
+_PLAYED, _TURN_EVENT = EventKind.PLAYED, EventKind.TURN
 _AWAY_AFTER_EXPIRIES = 3
 
 
-class Exposure:
-    """A seat that left itself one card without declaring UNO (see the module docstring)."""
-
-    __slots__ = ("acted", "seq", "since_ms", "status", "watch")
-
-    def __init__(self, since_ms: int, seq: int, watch: int = -1) -> None:
-        self.since_ms = since_ms
-        self.seq = seq
-        self.watch = watch
-        self.acted = False
-        self.status = "open"
-
-
-class Rules:
-    """Match state plus rule mechanics; ``Match`` adds the command handlers and the API."""
-
-    def __init__(self, config: TableConfig, seed: int, now_ms: int) -> None:
-        self.config = config
-        self.seed = seed
-        self.start_ms = now_ms
-        self.rng = random.Random(seed)
-        self.seats = config.seats
-        self.deck_size = len(build_deck(config))
-        self.turn_ms = config.turn_seconds * 1000
-        self.creepers = config.deck is DeckName.MINECRAFT
-        self._events: list[Event] = []
-        self._pending: list[tuple[EventKind, dict[str, Any], Mapping[int, Mapping[str, Any]]]] = []
-        self.log: list[LogEntry] = []
-        self.scores = [0] * self.seats
-        self.eliminated = [False] * self.seats
-        self.away = [False] * self.seats
-        self.expiries = [0] * self.seats
-        self.dealer = 0
-        self.round_no = 0
-        self.phase_ = Phase.TURN
-        self.paused = False
-        self.paused_remaining: int | None = None
-        self.deadline: int | None = None
-        self.hands: list[list[Card]] = [[] for _ in range(self.seats)]
-        self.draw_pile: list[Card] = []
-        self.discard: list[Card] = []
-        self.color: Color | None = None
-        self.direction = 1
-        self.current = 0
-        self.two_player = self.seats == 2
-        self.drawn: Card | None = None
-        self.has_drawn = False
-        self.early_uno = False
-        self.stuck_passes = 0
-        self.pending_draw = 0
-        self.wd4_player = -1
-        self.wd4_guilty = False
-        self.wd4_hand: tuple[Card, ...] = ()
-        self.dance_name: str | None = None
-        self.dance_steps: tuple[Arrow, ...] | None = None
-        self.skip_marks = [0] * self.seats
-        self.exposures: dict[int, Exposure] = {}
-        self.round_result: dict[str, Any] | None = None
-        self.result: dict[str, Any] | None = None
-
-    # ------------------------------------------------------------------ small helpers
-
-    @property
-    def events(self) -> list[Event]:
-        """Every event of the match so far, ``seq`` 1..N.
-
-        Events are recorded as plain tuples while commands run and built into ``Event``
-        objects only when someone reads them: most commands' events are read once, by the
-        server, and a benchmark or a bot reads none.
-        """
-        if self._pending:
-            self._flush_events()
-        return self._events
-
-    @events.setter
-    def events(self, events: list[Event]) -> None:
-        self._events = list(events)
-        self._pending = []
-
-    def event_count(self) -> int:
-        """How many events the match has produced (the ``seq`` of the last one)."""
-        return len(self._events) + len(self._pending)
-
-    def _flush_events(self) -> None:
-        built = self._events
-        seq = len(built)
-        for kind, public, private in self._pending:
-            seq += 1
-            # Same result as Event(...) at half the cost: the frozen dataclass's __init__
-            # goes through object.__setattr__ per field; the slot descriptors are direct.
-            event = _new_object(Event)
-            _set_seq(event, seq)
-            _set_kind(event, kind)
-            _set_public(event, public)
-            _set_private(event, private)
-            built.append(event)
-        self._pending = []
-
-    def _emit(
-        self,
-        kind: EventKind,
-        public: dict[str, Any],
-        private: dict[int, dict[str, Any]] | None = None,
-    ) -> None:
-        self._pending.append((kind, public, private or _NO_SECRETS))
-
-    def next_seat(self, seat: int) -> int:
-        """The seat after ``seat`` in the current direction, skipping eliminated seats."""
-        seats, step, out = self.seats, self.direction, self.eliminated
-        seat = (seat + step) % seats
-        while out[seat]:
-            seat = (seat + step) % seats
-        return seat
-
-    def left_of(self, seat: int) -> int:
-        """The next seat clockwise (to the left), whatever the direction of play."""
-        seat = (seat + 1) % self.seats
-        while self.eliminated[seat]:
-            seat = (seat + 1) % self.seats
-        return seat
-
-    def seats_in_play(self) -> list[int]:
-        return [seat for seat in range(self.seats) if not self.eliminated[seat]]
-
-    def can_draw(self) -> bool:
-        """Whether a card can come from the draw pile (reshuffling the discards if needed)."""
-        return bool(self.draw_pile) or len(self.discard) > 1
-
-    def playable(self, card: Card) -> bool:
-        """Whether ``card`` matches the colour in force or the top card (wilds always do)."""
-        return card.color is None or card.color is self.color or card.rank is self.discard[-1].rank
-
-    def has_playable(self, seat: int) -> bool:
-        color, rank = self.color, self.discard[-1].rank
-        return any(
-            card.color is None or card.color is color or card.rank is rank
-            for card in self.hands[seat]
-        )
-
-    @staticmethod
-    def _holds_color(hand: list[Card], color: Color | None) -> bool:
-        return color is not None and any(card.color is color for card in hand)
-
-    def window_open(self, record: Exposure, now_ms: int) -> bool:
-        """Ruling 12: open until the later of the watched seat's command and the grace."""
-        return not record.acted or now_ms < record.since_ms + self.config.catch_grace_ms
-
-    def _seat_acted(self, seat: int, start: int) -> None:
-        """``seat`` sent its first command since older exposures were made."""
-        for record in self.exposures.values():
-            if record.watch == seat and record.seq <= start:
-                record.acted = True
-
-    def _shuffle(self, cards: list[Card]) -> None:
-        """Shuffle in place: sort by one random key per card (no Python code per swap,
-        unlike ``random.shuffle``; two equal float keys are vanishingly rare)."""
-        random_key = self.rng.random
-        keys = [random_key() for _ in cards]
-        order = sorted(range(len(cards)), key=keys.__getitem__)
-        cards[:] = [cards[index] for index in order]
-
-    # ------------------------------------------------------------------ drawing
-
-    def _reshuffle(self) -> bool:
-        """Ruling 14: the discards under the top card become the draw pile."""
-        if len(self.discard) <= 1:
-            return False
-        top = self.discard.pop()
-        pile = self.discard
-        self._shuffle(pile)
-        self.draw_pile = pile + self.draw_pile
-        self.discard = [top]
-        self._emit(EventKind.RESHUFFLED, {"count": len(self.draw_pile)})
-        return True
-
-    def _take(self, count: int) -> list[Card]:
-        pile = self.draw_pile
-        if len(pile) >= count:  # the common case: no reshuffle needed
-            taken = pile[-count:]
-            del pile[-count:]
-            taken.reverse()
-            return taken
-        taken = []
-        while len(taken) < count:
-            pile = self.draw_pile
-            if not pile and not self._reshuffle():
-                break
-            pile = self.draw_pile
-            need = min(count - len(taken), len(pile))
-            chunk = pile[-need:]
-            del pile[-need:]
-            chunk.reverse()
-            taken.extend(chunk)
-        return taken
-
-    def draw_cards(self, seat: int, count: int, reason: str, trigger: bool = True) -> list[Card]:
-        """``seat`` draws ``count`` cards (fewer if both piles run dry), Creepers included.
-
-        Ruling 10: each Creeper drawn from the pile with ``trigger`` is shown to everyone
-        and its owner draws three more, which never trigger.
-        """
-        cards = self._take(count)
-        self.hands[seat].extend(cards)
-        if self.exposures:
-            self.exposures.pop(seat, None)
-        by_id = CODE_BY_ID
-        self._pending.append(
-            (
-                _DREW,
-                {"seat": seat, "count": len(cards), "reason": reason},
-                {seat: {"cards": [by_id.get(id(card)) or card.code for card in cards]}},
-            )
-        )
-        if trigger and self.creepers:
-            for card in cards:
-                if card.rank is _CREEPER:
-                    self._emit(EventKind.CREEPER_REVEALED, {"seat": seat, "card": CODE[card]})
-                    self.draw_cards(seat, 3, "creeper", trigger=False)
-        return cards
+class Rules(MatchState):
+    """Rule mechanics on the match state; ``Match`` adds the command handlers and API."""
 
     # ------------------------------------------------------------------ rounds
 
@@ -385,7 +148,7 @@ class Rules:
         self.has_drawn = False
         self.early_uno = False
         self._pending.append(  # _emit inlined: this runs once per command
-            (_TURN_EVENT, {"seat": seat, "direction": self.direction, "phase": "turn"}, _NO_SECRETS)
+            (_TURN_EVENT, {"seat": seat, "direction": self.direction, "phase": "turn"}, NO_SECRETS)
         )
         turn_ms = self.turn_ms
         self.deadline = now_ms + turn_ms if turn_ms else None
@@ -427,7 +190,7 @@ class Rules:
             public["dance"] = command.dance
         if command.uno:
             public["uno"] = True
-        self._pending.append((_PLAYED, public, _NO_SECRETS))
+        self._pending.append((_PLAYED, public, NO_SECRETS))
         if left == 0:
             self._went_out(seat, card, now_ms)
             return

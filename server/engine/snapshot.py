@@ -17,7 +17,8 @@ from protocol.events import Event
 from protocol.options import TableConfig
 from server.engine.deck import build_deck
 from server.engine.outcome import LogEntry, Phase
-from server.engine.rules import Exposure, Rules
+from server.engine.rules import Rules
+from server.engine.state import Exposure
 
 __all__ = ["SNAPSHOT_VERSION", "SnapshotError", "check_cards", "dump_state", "load_state"]
 
