@@ -527,13 +527,17 @@ def _hand(model: Model, width: int, on_card: CardClick | None) -> list[Line]:
             cards.append((style, shown, _click_handler(on_card, index)))
         else:
             cards.append((style, shown))
-        mark = "▲" if index == selected else ("•" if usable else " ")
+        mark = _MARKS[index == selected, usable]
         size = get_cwidth(shown)
         marks.append(("", gap))
         marks.append(("class:mark", mark.center(size)))
         used += cell
     lines += [cards, marks]
     return lines
+
+
+_MARKS = {(True, True): "▲", (True, False): "△", (False, True): "•", (False, False): " "}
+"""Under each card: selected (playable or not), playable, neither. Readable without colour."""
 
 
 def _click_handler(on_card: CardClick, index: int) -> Callable[[MouseEvent], None]:

@@ -1,0 +1,75 @@
+"""Builders for the client's tests: real engine views, table states and models."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from client.ui.model import Model, apply_table_state, apply_view
+from protocol.messages import SeatInfo, TableState, TableStatus
+from protocol.options import TableConfig
+from server.engine import Match
+
+NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo"]
+
+
+def table_state(
+    seats: int = 3,
+    status: TableStatus = TableStatus.PLAYING,
+    host: int = 0,
+    bots: tuple[int, ...] = (),
+    options: dict[str, Any] | None = None,
+) -> TableState:
+    """A table-state message with named seats (seats in ``bots`` are bots)."""
+    infos = tuple(SeatInfo(seat=seat, name=NAMES[seat], bot=seat in bots) for seat in range(seats))
+    return TableState(
+        table_id="t1",
+        name="Friday",
+        state=status,
+        seats=infos,
+        options=options or {"deck": "classic", "seats": seats},
+        host_seat=host,
+    )
+
+
+def engine_view(seats: int = 3, seed: int = 4, seat: int = 0, **options: Any) -> dict[str, Any]:
+    """A real view from the engine (a fresh match), as the server would send it."""
+    match = Match(TableConfig.from_data({"seats": seats, **options}), seed=seed)
+    return match.view(seat, 0)
+
+
+def model_with(view: dict[str, Any], seats: int = 3, seat: int = 0, **kw: Any) -> Model:
+    """A model seated at ``seat`` of a playing table showing ``view``."""
+    model = Model(name=NAMES[seat], connected=True, address="127.0.0.1:7531", **kw)
+    apply_table_state(model, table_state(seats), seat)
+    apply_view(model, view, 0.0)
+    return model
+
+
+def hand_view(hand: list[str], legal: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+    """A hand-made view for seat 0 of three, on turn, with the given hand and legal list."""
+    view: dict[str, Any] = {
+        "seat": 0,
+        "phase": "turn",
+        "round": 1,
+        "dealer": 2,
+        "direction": 1,
+        "to_act": 0,
+        "top": "R5",
+        "color": "R",
+        "counts": [len(hand), 5, 6],
+        "draw_count": 50,
+        "scores": [0, 0, 0],
+        "eliminated": [],
+        "away": [],
+        "exposed": [],
+        "pending": {"kind": "turn", "seat": 0, "remaining_ms": 30_000},
+        "pending_draw": 0,
+        "skip_marks": [0, 0, 0],
+        "round_result": None,
+        "match_result": None,
+        "hand": hand,
+        "drawn": None,
+        "legal": legal,
+    }
+    view.update(extra)
+    return view

@@ -1,0 +1,223 @@
+"""Key actions -> model changes and intents, on hand-made and real views."""
+
+from __future__ import annotations
+
+from client_builders import engine_view, hand_view, model_with, table_state
+
+from client.ui.intents import GameIntent, LeaveTable, Quit, TableRequest
+from client.ui.model import Mode, Model, apply_table_state
+from protocol.messages import TableStatus
+
+
+def _wild_plays(card: str, uno: bool = False) -> list[dict[str, object]]:
+    plays: list[dict[str, object]] = [{"type": "play", "card": card, "color": c} for c in "RYGB"]
+    if uno:
+        plays += [{"type": "play", "card": card, "color": c, "uno": True} for c in "RYGB"]
+    return plays
+
+
+def test_enter_plays_a_plain_card_at_once(drive) -> None:
+    model = model_with(hand_view(["R1", "B2"], [{"type": "play", "card": "R1"}]))
+    controller, sent = drive(model)
+    controller.play_selected()
+    assert sent == [GameIntent({"type": "play", "card": "R1"})]
+
+
+def test_an_unplayable_card_is_refused_locally(drive) -> None:
+    model = model_with(hand_view(["R1", "B2"], [{"type": "play", "card": "R1"}]))
+    controller, sent = drive(model)
+    controller.move(1)
+    controller.play_selected()
+    assert sent == [] and "B2 cannot be played now" in model.message
+
+
+def test_a_wild_asks_for_the_colour(drive) -> None:
+    model = model_with(hand_view(["B2", "W"], _wild_plays("W")))
+    controller, sent = drive(model)
+    controller.move(1)
+    controller.play_selected()
+    assert model.mode is Mode.PICK and model.picker is not None
+    assert [label for _, label in model.picker.options] == ["red", "yellow", "green", "blue"]
+    controller.pick_value("G")
+    assert sent == [GameIntent({"type": "play", "card": "W", "color": "G"})]
+    assert model.mode is Mode.NORMAL
+
+
+def test_swap_hands_asks_colour_then_player(drive) -> None:
+    plays = [
+        {"type": "play", "card": "WSWAP", "color": c, "target": t} for c in "RYGB" for t in (1, 2)
+    ]
+    model = model_with(hand_view(["WSWAP", "R3"], plays))
+    controller, sent = drive(model)
+    controller.move(1)  # the hand is sorted: R3, then the wild
+    controller.play_selected()
+    controller.pick_value("Y")
+    assert model.picker is not None and model.picker.purpose == "target"
+    assert model.picker.options[1][1] == "Cy (6 cards)"
+    controller.pick_move(1)
+    controller.pick_confirm()
+    assert sent == [GameIntent({"type": "play", "card": "WSWAP", "color": "Y", "target": 2})]
+
+
+def test_dancing_wild_asks_for_the_dance(drive) -> None:
+    view = engine_view(seats=3, seed=4, deck="bts")
+    model = model_with(view)
+    plays = [{"type": "play", "card": "WDANCE", "color": "R", "dance": d} for d in ("idol", "fire")]
+    model.view = hand_view(["WDANCE"], plays)
+    controller, sent = drive(model)
+    controller.play_selected()
+    assert model.picker is not None and model.picker.purpose == "dance"
+    controller.pick_move(1)
+    controller.pick_confirm()
+    assert sent == [GameIntent({"type": "play", "card": "WDANCE", "color": "R", "dance": "fire"})]
+
+
+def test_uno_arms_the_declaring_variant(drive) -> None:
+    model = model_with(hand_view(["W", "R3"], _wild_plays("W", uno=True)))
+    controller, sent = drive(model)
+    controller.uno()
+    assert model.uno_armed
+    controller.move(-1)  # wrap round to the wild, last in the sorted hand
+    controller.play_selected()
+    controller.pick_value("B")
+    assert sent == [GameIntent({"type": "play", "card": "W", "color": "B", "uno": True})]
+    assert not model.uno_armed
+
+
+def test_uno_after_the_play_is_a_call(drive) -> None:
+    model = model_with(hand_view(["R3"], [{"type": "call-uno"}], to_act=1))
+    controller, sent = drive(model)
+    controller.uno()
+    assert sent == [GameIntent({"type": "call-uno"})]
+
+
+def test_catch_one_or_choose_among_several(drive) -> None:
+    model = model_with(hand_view(["R3"], [{"type": "catch", "target": 2}], to_act=1))
+    controller, sent = drive(model)
+    controller.catch()
+    assert sent == [GameIntent({"type": "catch", "target": 2})]
+    legal = [{"type": "catch", "target": 1}, {"type": "catch", "target": 2}]
+    model.view = hand_view(["R3"], legal, to_act=1)
+    controller.catch()
+    assert model.mode is Mode.PICK
+    controller.pick_value(1)
+    assert sent[-1] == GameIntent({"type": "catch", "target": 1})
+
+
+def test_nobody_to_catch_is_a_message(drive) -> None:
+    model = model_with(hand_view(["R3"], []))
+    controller, sent = drive(model)
+    controller.catch()
+    assert sent == [] and model.message == "nobody to catch"
+
+
+def test_draw_pass_and_challenge_send_the_legal_command(drive) -> None:
+    model = model_with(hand_view(["R3"], [{"type": "draw"}]))
+    controller, sent = drive(model)
+    controller.draw()
+    controller.pass_turn()
+    assert sent == [GameIntent({"type": "draw"})]
+    assert "only after drawing" in model.message
+    model.view = hand_view(["R3"], [{"type": "accept"}, {"type": "challenge"}], phase="challenge")
+    controller.challenge(True)
+    controller.challenge(False)
+    assert sent[1:] == [GameIntent({"type": "challenge"}), GameIntent({"type": "accept"})]
+
+
+def test_the_dance_is_entered_step_by_step(drive) -> None:
+    dance = {"seat": 0, "dance": "butter", "steps": ["up", "left", "left"]}
+    legal = [{"type": "dance", "steps": dance["steps"]}, {"type": "refuse-dance"}]
+    model = model_with(hand_view(["R1"], legal, phase="dance", dance=dance))
+    controller, sent = drive(model)
+    assert model.mode is Mode.DANCE
+    for step in ("up", "left", "down"):
+        controller.dance_step(step)
+    controller.dance_undo()
+    controller.dance_step("left")
+    controller.dance_submit()
+    assert sent == [GameIntent({"type": "dance", "steps": ["up", "left", "left"]})]
+
+
+def test_first_card_wild_colour_choice(drive) -> None:
+    legal = [{"type": "choose-color", "color": c} for c in "RYGB"]
+    model = model_with(hand_view(["R1"], legal, phase="choose-color"))
+    controller, sent = drive(model)
+    controller.play_selected()
+    controller.pick_value("R")
+    assert sent == [GameIntent({"type": "choose-color", "color": "R"})]
+
+
+def test_host_controls_and_their_refusal_for_guests(drive) -> None:
+    model = Model(name="Ann", connected=True)
+    apply_table_state(model, table_state(3, TableStatus.LOBBY, bots=(1, 2)), 0)
+    controller, sent = drive(model)
+    controller.add_bot()
+    controller.start()
+    controller.remove_bot()
+    controller.pick_value(2)
+    assert sent == [
+        TableRequest("add-bot", {"strategy": "basic"}),
+        TableRequest("start"),
+        TableRequest("remove-bot", {"seat": 2}),
+    ]
+    apply_table_state(model, table_state(3, TableStatus.LOBBY, host=1), 0)
+    controller.start()
+    assert len(sent) == 3 and model.message == "only the host can start the match"
+
+
+def test_leaving_mid_match_asks_first(drive) -> None:
+    model = model_with(engine_view())
+    controller, sent = drive(model)
+    controller.leave()
+    assert model.mode is Mode.CONFIRM_LEAVE and sent == []
+    controller.confirm_leave(False)
+    assert sent == []
+    controller.leave()
+    controller.confirm_leave(True)
+    assert sent == [LeaveTable()]
+
+
+def test_leaving_solo_quits(drive) -> None:
+    model = model_with(engine_view(), solo=True)
+    controller, sent = drive(model)
+    controller.leave()
+    controller.confirm_leave(True)
+    assert sent == [Quit()] and model.finished
+
+
+def test_chat_is_typed_then_sent(drive) -> None:
+    model = model_with(engine_view())
+    controller, sent = drive(model)
+    controller.start_chat()
+    controller.type_text("gg\x1b")
+    controller.type_text(" all")
+    controller.submit_text()
+    assert sent == [TableRequest("chat", {"text": "gg all"})]
+    assert TableRequest("chat", {"text": "gg all"}).to_message(5).to_data()["text"] == "gg all"
+
+
+def test_new_table_form_cycles_options_and_creates(drive) -> None:
+    model = Model(name="Ann", connected=True)
+    controller, sent = drive(model)
+    controller.open_form()
+    assert model.mode is Mode.CREATE
+    controller.form_move(1)  # deck
+    controller.form_change(1)
+    assert model.form["deck"] == "modern-swap"
+    controller.submit_form()
+    assert isinstance(sent[0], TableRequest) and sent[0].type == "create-table"
+    assert sent[0].fields["options"]["deck"] == "modern-swap"
+    assert sent[0].to_message(1).to_data()["name"] == "Ann's table"
+
+
+def test_typed_address_connects(drive) -> None:
+    model = Model(name="Ann")
+    controller, sent = drive(model)
+    controller.start_address()
+    controller.type_text("nowhere")
+    controller.submit_text()
+    assert sent == [] and model.message_is_error
+    controller.start_address()
+    controller.type_text("127.0.0.1:7531")
+    controller.submit_text()
+    assert [type(i).__name__ for i in sent] == ["Connect"]

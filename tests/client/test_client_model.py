@@ -1,0 +1,120 @@
+"""The model's reducers, card faces and event descriptions: pure functions, no I/O."""
+
+from __future__ import annotations
+
+from client_builders import engine_view, hand_view, model_with, table_state
+
+from client.ui.describe import describe_event
+from client.ui.faces import card_label, card_name, sort_hand
+from client.ui.model import (
+    Mode,
+    Model,
+    Screen,
+    apply_chat,
+    apply_event,
+    apply_reply,
+    apply_table_state,
+    apply_view,
+    clear_table,
+)
+from protocol.cards import all_cards
+
+
+def test_labels_read_without_colour() -> None:
+    assert card_label("R7") == "R7"
+    assert card_label("G+2") == "G+2"
+    assert card_label("BR") == "B⟲"
+    assert card_label("YS") == "Y⊘"
+    assert card_label("W") == "W"
+    assert card_label("W+4") == "W+4"
+    assert card_label("WSWAP") == "W⇄"
+    assert card_label("WDANCE") == "W♪"
+    assert card_label("WCREEP") == "W✸"
+
+
+def test_every_card_has_a_distinct_label_and_name() -> None:
+    codes = [card.code for card in all_cards()]
+    assert len({card_label(code) for code in codes}) == len(codes)
+    assert len({card_name(code) for code in codes}) == len(codes)
+    assert card_name("BR") == "blue Reverse"
+
+
+def test_hand_is_grouped_by_colour_then_rank_wilds_last() -> None:
+    hand = ["W+4", "B2", "R9", "G+2", "RS", "W", "Y0", "R1"]
+    assert sort_hand(hand) == ["R1", "R9", "RS", "Y0", "G+2", "B2", "W", "W+4"]
+
+
+def test_screen_follows_connection_and_table() -> None:
+    model = Model(name="Ann")
+    assert model.screen is Screen.FIND
+    model.connected = True
+    assert model.screen is Screen.LOBBY
+    apply_table_state(model, table_state(), 0)
+    assert model.screen is Screen.TABLE
+    assert model.is_host
+    clear_table(model)
+    assert model.screen is Screen.LOBBY and model.view is None
+
+
+def test_a_new_view_keeps_the_selected_card_selected() -> None:
+    model = model_with(hand_view(["R1", "R9", "B2"], []))
+    model.selected = 1  # R9
+    apply_view(model, hand_view(["B7", "R1", "R9", "B2"], []), 1.0)
+    assert model.selected_card == "R9"
+    apply_view(model, hand_view(["R1"], []), 2.0)
+    assert model.selected_card == "R1"
+
+
+def test_clock_counts_down_from_the_view_time() -> None:
+    model = model_with(hand_view(["R1"], []))
+    apply_view(model, hand_view(["R1"], []), 100.0)
+    assert model.remaining_ms(100.0) == 30_000
+    assert model.remaining_ms(112.5) == 17_500
+    assert model.remaining_ms(200.0) == 0
+
+
+def test_a_dance_for_me_switches_to_dance_mode() -> None:
+    dance = {"seat": 0, "dance": "butter", "steps": ["up", "left"]}
+    legal = [{"type": "dance", "steps": ["up", "left"]}, {"type": "refuse-dance"}]
+    model = model_with(hand_view(["R1"], []))
+    apply_view(model, hand_view(["R1"], legal, phase="dance", dance=dance), 1.0)
+    assert model.mode is Mode.DANCE
+    apply_view(model, hand_view(["R1"], [], to_act=1), 2.0)
+    assert model.mode is Mode.NORMAL
+
+
+def test_events_become_plain_words_with_names() -> None:
+    model = model_with(engine_view())
+    apply_event(model, {"seq": 9, "kind": "played", "seat": 1, "card": "W", "color": "G"})
+    apply_event(model, {"seq": 10, "kind": "drew", "seat": 0, "count": 2, "cards": ["R1", "BS"]})
+    apply_event(model, {"seq": 11, "kind": "turn", "seat": 2})
+    assert list(model.log)[-2:] == ["Bob played Wild, calling green", "you drew 2 cards: R1 B⊘"]
+
+
+def test_every_event_kind_has_words() -> None:
+    from protocol.events import EventKind
+
+    for kind in EventKind:
+        line = describe_event({"kind": kind.value, "seat": 1, "card": "R1"}, str)
+        assert line or kind is EventKind.TURN, kind
+
+
+def test_round_over_names_the_winner_and_points() -> None:
+    body = {"kind": "round-over", "winner": 2, "gained": [0, 0, 37]}
+    assert describe_event(body, lambda s: f"seat{s}") == "round over: seat2 won and scored 37"
+
+
+def test_rejections_are_short_message_lines() -> None:
+    model = Model(name="Ann")
+    apply_reply(model, "play", True, None, "")
+    assert model.message == ""
+    apply_reply(model, "play", False, "not-your-turn", "it is seat 1's turn")
+    assert model.message == "play refused: it is seat 1's turn" and model.message_is_error
+    apply_reply(model, "catch", False, "lost-race", "UNO was called first")
+    assert model.message.startswith("too late")
+
+
+def test_chat_goes_to_chat_and_log() -> None:
+    model = Model(name="Ann")
+    apply_chat(model, "Bob", "hi")
+    assert list(model.chat) == ["Bob: hi"] and "Bob: hi" in model.log[-1]

@@ -1,0 +1,143 @@
+"""render(): the screens as text, at exact sizes, with and without colour."""
+
+from __future__ import annotations
+
+from client_builders import engine_view, hand_view, model_with, table_state
+from prompt_toolkit.utils import get_cwidth
+
+from client.ui.controller import Controller
+from client.ui.model import Mode, Model, apply_event, apply_table_state
+from client.ui.render import MIN_HEIGHT, MIN_WIDTH, render
+from protocol.messages import TableStatus, TableSummary
+
+
+def screen(model: Model, width: int = 100, height: int = 30, now: float = 0.0) -> list[str]:
+    fragments = render(model, width, height, now)
+    return "".join(fragment[1] for fragment in fragments).split("\n")
+
+
+def styles_of(model: Model, text: str) -> list[str]:
+    return [f[0] for f in render(model, 100, 30, 0.0) if f[1].strip() == text]
+
+
+def test_every_screen_is_exactly_the_terminal_size() -> None:
+    models = [Model(name="Ann"), Model(name="Ann", connected=True), model_with(engine_view())]
+    for model in models:
+        for width, height in ((60, 20), (100, 30), (200, 60)):
+            lines = screen(model, width, height)
+            assert len(lines) == height
+            assert all(get_cwidth(line) == width for line in lines), model.screen
+
+
+def test_too_small_says_so() -> None:
+    lines = screen(model_with(engine_view()), MIN_WIDTH - 1, MIN_HEIGHT)
+    assert "too small" in lines[0]
+    assert f"{MIN_WIDTH}x{MIN_HEIGHT}" in lines[1]
+
+
+def test_table_shows_hand_seats_turn_discard_and_clock() -> None:
+    view = engine_view(seats=3, seed=4, deck="modern-swap")  # hand R1 G0 G1 G7 G8 G2 W+4, top G9
+    model = model_with(view)
+    text = "\n".join(screen(model, now=12.2))
+    assert "[R1]" in text and "G7" in text and "W+4" in text
+    assert "Discard:  G9" in text and "colour in force: GREEN" in text
+    assert "▶ Ann (you)" in text and "Bob" in text and "Cy" in text
+    assert "YOUR TURN" in text and "0:48" in text
+    assert "clockwise" in text
+    assert "Enter play" in text and "d draw" in text
+
+
+def test_legal_cards_are_marked_in_text_and_style() -> None:
+    model = model_with(
+        engine_view(seats=3, seed=4, deck="modern-swap")
+    )  # R1 cannot be played on G9
+    lines = screen(model)
+    hand_row = next(i for i, line in enumerate(lines) if "[R1]" in line)
+    marks = lines[hand_row + 1]
+    assert "△" in marks  # the selected R1 is not playable
+    assert marks.count("•") == 6
+    assert any("card-g" in style and "off" not in style for style in styles_of(model, "G7"))
+    assert any("card-r-off" in style for style in styles_of(model, "[R1]"))
+
+
+def test_other_players_marks() -> None:
+    view = hand_view(["R1", "R2"], [], counts=[2, 1, 6], exposed=[1], to_act=2, scores=[5, 0, 9])
+    model = model_with(view)
+    text = "\n".join(screen(model))
+    bob = next(line for line in text.split("\n") if "Bob" in line)
+    assert "1 card" in bob and "UNO!" in bob and "FORGOT UNO" in bob
+    assert "▶ Cy" in text and "Cy's turn" in text
+
+
+def test_pickers_dance_and_confirmation_are_shown() -> None:
+    model = model_with(
+        hand_view(["W"], [{"type": "play", "card": "W", "color": c} for c in "RYGB"])
+    )
+    Controller(model, lambda intent: None).play_selected()
+    text = "\n".join(screen(model))
+    assert "Choose the colour" in text and "[red]" in text and "r/y/g/b" in text
+    dance = {"seat": 0, "dance": "idol", "steps": ["up", "right"]}
+    legal = [{"type": "dance", "steps": ["up", "right"]}, {"type": "refuse-dance"}]
+    model = model_with(hand_view(["R1"], legal, phase="dance", dance=dance))
+    model.dance_steps = ["up"]
+    text = "\n".join(screen(model))
+    assert "Dance idol: ↑ →" in text and "Your steps:   ↑" in text
+    model = model_with(engine_view())
+    model.mode = Mode.CONFIRM_LEAVE
+    assert "Leave the match?" in "\n".join(screen(model))
+
+
+def test_round_and_match_results() -> None:
+    result = {
+        "round": 3,
+        "winner": 1,
+        "reason": "out",
+        "hands": [["R1", "W"], [], ["B+2"]],
+        "points": [51, 0, 20],
+        "gained": [0, 71, 0],
+        "scores": [10, 520, 40],
+        "eliminated": [],
+    }
+    view = hand_view([], [], phase="match-over", to_act=None, pending=None, round_result=result)
+    view["match_result"] = {"winners": [1], "scores": [10, 520, 40]}
+    model = model_with(view)
+    text = "\n".join(screen(model))
+    assert "Bob won round 3!" in text and "Bob won the match!" in text
+    assert "+71" in text and "520" in text and "R1 W" in text
+    assert "r: rematch" in text  # Ann hosts
+
+
+def test_log_shows_the_latest_events() -> None:
+    model = model_with(engine_view())
+    for number in range(60):
+        apply_event(model, {"kind": "passed", "seat": 1, "seq": number})
+    apply_event(model, {"kind": "played", "seat": 2, "card": "B7", "seq": 61})
+    lines = screen(model)
+    assert any("Cy played blue 7" in line for line in lines)
+
+
+def test_lobby_and_find_screens() -> None:
+    model = Model(name="Ann", connected=True, server_name="Kitchen")
+    model.tables = [
+        TableSummary(table_id="t1", name="Friday", state=TableStatus.LOBBY, seats=4, taken=2),
+        TableSummary(table_id="t2", name="Late", state=TableStatus.PLAYING, seats=3, taken=3),
+    ]
+    text = "\n".join(screen(model))
+    assert "Kitchen" in text and "▶ Friday" in text and "2/4" in text and "playing" in text
+    find = "\n".join(screen(Model(name="Ann")))
+    assert "none found" in find and "a to type" in find
+
+
+def test_waiting_room_for_the_host() -> None:
+    model = Model(name="Ann", connected=True)
+    apply_table_state(model, table_state(3, TableStatus.LOBBY), 0)
+    text = "\n".join(screen(model))
+    assert "Waiting for the match to start" in text and "b add a bot" in text
+
+
+def test_help_lists_the_keys() -> None:
+    model = model_with(engine_view())
+    model.mode = Mode.HELP
+    text = "\n".join(screen(model))
+    for key in ("Enter", "catch", "challenge", "dance", "chat", "leave"):
+        assert key in text
