@@ -1,0 +1,37 @@
+"""A real uno-server child process for the client's end-to-end tests."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+
+LISTENING = "uno-server listening on "
+START_SECONDS = 30.0
+
+
+@contextmanager
+def running_server(extra: Sequence[str] = ()) -> Iterator[tuple[str, int]]:
+    """Start ``python -m server`` on 127.0.0.1 port 0 (no mDNS); yield (host, port)."""
+    command = [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0"]
+    command += ["--no-mdns", "--log-level", "WARNING", *extra]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    watchdog = threading.Timer(START_SECONDS, process.kill)
+    watchdog.start()
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline().strip()
+        watchdog.cancel()
+        assert line.startswith(LISTENING), f"the server said {line!r}"
+        host, _, port = line[len(LISTENING) :].rpartition(":")
+        yield host, int(port)
+    finally:
+        watchdog.cancel()
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
