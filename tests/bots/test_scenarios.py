@@ -1,0 +1,296 @@
+"""Scenarios over a real ``uno-server`` process, written with the bot API.
+
+Each test starts a private server (``--seed`` fixed), seats bots, plays forward with the
+scenario driver until the situation it is about arises, then scripts that moment by hand.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+import scenario_driver as drv
+import trio
+
+from client.bots.api import Bot, connect_bot
+from client.bots.strategies import Knobs, choose
+
+pytestmark = pytest.mark.e2e
+
+LIMIT = 90
+
+
+def forgetful_number_play(table: drv.Table) -> tuple[Bot, dict[str, Any]] | None:
+    """A seat about to leave itself one card with a number, without calling UNO."""
+    bot = table.acting()
+    if bot is None or bot.view.get("phase") != "turn" or len(bot.hand) != 2:
+        return None
+    command = choose(bot.view, random.Random(0), "basic", Knobs(forget_uno=1.0, catch=False))
+    if command is None or command.get("type") != "play" or not command["card"][1:].isdigit():
+        return None
+    return bot, command
+
+
+async def test_a_forgetful_bot_is_caught_inside_the_window() -> None:
+    with trio.fail_after(LIMIT):
+        async with drv.table_of(2, {"hand_size": 2}) as table:
+            forgetful, play = await table.drive_until(forgetful_number_play)
+            reply = await forgetful.send(play)
+            assert reply.ok
+            exposed = await forgetful.wait_event("exposed")
+            assert exposed["seat"] == forgetful.seat
+            catcher = next(bot for bot in table.bots if bot is not forgetful)
+            view = await catcher.wait_for(
+                lambda v: {"type": "catch", "target": forgetful.seat} in v["legal"]
+            )
+            command = choose(view, random.Random(0), "basic")
+            assert command == {"type": "catch", "target": forgetful.seat}
+            assert (await catcher.send(command)).ok
+            caught = await catcher.wait_event("caught")
+            assert caught["seat"] == forgetful.seat and caught["penalty"] == 2
+            await table.settle()
+            assert table.view["counts"][forgetful.seat] == 3
+
+
+async def test_a_catch_after_the_window_is_rejected() -> None:
+    with trio.fail_after(LIMIT):
+        async with drv.table_of(3, {"hand_size": 2, "catch_grace_ms": 0}) as table:
+            forgetful, play = await table.drive_until(forgetful_number_play)
+            assert (await forgetful.send(play)).ok
+            await forgetful.wait_event("exposed")
+            await table.settle()
+            nxt = table.acting()
+            assert nxt is not None and nxt is not forgetful
+            assert (await nxt.send({"type": "draw"})).ok
+            await table.settle()
+            catcher = next(bot for bot in table.bots if bot not in (forgetful, nxt))
+            assert {"type": "catch", "target": forgetful.seat} not in catcher.legal
+            reply = await catcher.send({"type": "catch", "target": forgetful.seat})
+            assert not reply.ok and reply.code == "catch-too-late"
+            await table.settle()
+            assert table.view["counts"][forgetful.seat] == 1
+
+
+def draw_four_chance(bluff: bool) -> Any:
+    def condition(table: drv.Table) -> tuple[Bot, dict[str, Any]] | None:
+        bot = table.acting()
+        if bot is None or bot.view.get("phase") != "turn":
+            return None
+        plays = drv.plays_of(bot.view, "W+4")
+        colour = bot.view.get("color")
+        holds = any(code[0] == colour for code in bot.hand if not code.startswith("W"))
+        if plays and colour is not None and holds == bluff and len(bot.hand) > 2:
+            return bot, plays[0]
+        return None
+
+    return condition
+
+
+@pytest.mark.parametrize("bluff", [True, False], ids=["guilty", "innocent"])
+async def test_a_challenged_wild_draw_four(bluff: bool) -> None:
+    with trio.fail_after(LIMIT):
+        async with drv.table_of(3, {"hand_size": 9}, seed=3) as table:
+            player, play = await table.drive_until(draw_four_chance(bluff))
+            victim = table.seat(table.next_seat(player.seat or 0))
+            bystander = next(bot for bot in table.bots if bot not in (player, victim))
+            before = list(table.view["counts"])
+            hand = sorted(player.hand)
+            assert (await player.send(play)).ok
+            await victim.wait_for(lambda v: v["phase"] == "challenge")
+            assert (await victim.send({"type": "challenge"})).ok
+            await table.settle()
+            seen = victim.events_of("challenged")[-1]
+            assert seen["guilty"] is bluff
+            # The challenged hand goes to the challenger alone.
+            assert sorted(seen["hand"]) == sorted(
+                hand[: hand.index("W+4")] + hand[hand.index("W+4") + 1 :]
+            )
+            assert "hand" not in bystander.events_of("challenged")[-1]
+            assert "hand" not in player.events_of("challenged")[-1]
+            counts = table.view["counts"]
+            if bluff:
+                assert counts[player.seat] == before[player.seat] - 1 + 4
+                assert counts[victim.seat] == before[victim.seat]
+                assert table.view["to_act"] == victim.seat
+            else:
+                assert counts[player.seat] == before[player.seat] - 1
+                assert counts[victim.seat] == before[victim.seat] + 6
+                assert table.view["to_act"] != victim.seat
+
+
+def can_play(card: str) -> Any:
+    """The acting seat holds ``card`` and may play it now (not as its last card)."""
+
+    def condition(table: drv.Table) -> tuple[Bot, list[dict[str, Any]]] | None:
+        bot = table.acting()
+        if bot is None or bot.view.get("phase") != "turn" or len(bot.hand) < 3:
+            return None
+        plays = drv.plays_of(bot.view, card)
+        return (bot, plays) if plays else None
+
+    return condition
+
+
+@pytest.mark.parametrize("answer", ["dance", "refuse-dance"])
+async def test_a_dancing_wild_is_danced_or_refused(answer: str) -> None:
+    with trio.fail_after(LIMIT):
+        async with drv.table_of(3, {"deck": "bts", "hand_size": 9}, seed=5) as table:
+            dancer, plays = await table.drive_until(can_play("WDANCE"))
+            play = next(p for p in plays if p["dance"] == "butter")
+            victim = table.seat(table.next_seat(dancer.seat or 0))
+            before = table.view["counts"][victim.seat]
+            assert (await dancer.send(play)).ok
+            view = await victim.wait_for(lambda v: v["phase"] == "dance")
+            called = victim.events_of("dance-called")[-1]
+            assert called["dance"] == "butter" and 4 <= len(called["steps"]) <= 8
+            knobs = Knobs(dance="correct" if answer == "dance" else "refuse")
+            command = choose(view, random.Random(0), "basic", knobs)
+            assert command is not None and command["type"] == answer
+            if answer == "dance":
+                assert command["steps"] == called["steps"]
+            assert (await victim.send(command)).ok
+            await table.settle()
+            after = table.view["counts"][victim.seat]
+            if answer == "dance":
+                assert victim.events_of("danced", called["seq"])
+                assert after == before
+            else:
+                assert victim.events_of("dance-refused", called["seq"])
+                assert after == before + 3
+
+
+async def test_a_wrong_dance_counts_as_refusing() -> None:
+    with trio.fail_after(LIMIT):
+        async with drv.table_of(2, {"deck": "bts", "hand_size": 9}, seed=5) as table:
+            dancer, plays = await table.drive_until(can_play("WDANCE"))
+            victim = next(bot for bot in table.bots if bot is not dancer)
+            assert (await dancer.send(plays[0])).ok
+            view = await victim.wait_for(lambda v: v["phase"] == "dance")
+            command = choose(view, random.Random(0), "basic", Knobs(dance="wrong"))
+            assert command is not None and command["steps"] != view["dance"]["steps"]
+            assert (await victim.send(command)).ok
+            refused = await victim.wait_event("dance-refused")
+            assert refused["seat"] == victim.seat
+
+
+def creeper_revealed(table: drv.Table) -> dict[str, Any] | None:
+    events = table.bots[0].events_of("creeper-revealed")
+    return events[0] if events else None
+
+
+async def test_a_creeper_drawn_is_shown_and_costs_three_more() -> None:
+    with trio.fail_after(LIMIT):
+        async with drv.table_of(3, {"deck": "minecraft"}, seed=2) as table:
+            revealed = await table.drive_until(creeper_revealed)
+            assert revealed["card"] == "WCREEP"
+            for bot in table.bots:
+                # Everyone sees the Creeper, with the same number.
+                assert bot.events_of("creeper-revealed")[0]["seq"] == revealed["seq"]
+            owner = table.seat(revealed["seat"])
+            extra = [
+                e
+                for e in owner.events_of("drew", revealed["seq"])
+                if e["seat"] == owner.seat and e["seq"] == revealed["seq"] + 1
+            ]
+            assert extra and extra[0]["count"] == 3 and len(extra[0]["cards"]) == 3
+
+
+async def test_swap_hands_exchanges_exactly_the_two_hands() -> None:
+    with trio.fail_after(LIMIT):
+        async with drv.table_of(3, {"deck": "modern-swap", "hand_size": 9}, seed=4) as table:
+            player, plays = await table.drive_until(can_play("WSWAP"))
+            play = plays[0]
+            target = table.seat(play["target"])
+            mine = Counter(player.hand)
+            mine["WSWAP"] -= 1
+            theirs = Counter(target.hand)
+            assert (await player.send(play)).ok
+            await player.wait_event("hands-swapped")
+            await table.settle()
+            assert Counter(player.hand) == theirs
+            assert +Counter(target.hand) == +mine
+
+
+async def test_shuffle_hands_deals_the_same_cards_out_again() -> None:
+    with trio.fail_after(LIMIT):
+        async with drv.table_of(3, {"deck": "modern-shuffle", "hand_size": 9}, seed=4) as table:
+            player, plays = await table.drive_until(can_play("WSHUF"))
+            everything = sum((Counter(bot.hand) for bot in table.bots), Counter())
+            everything["WSHUF"] -= 1
+            total = sum(everything.values())
+            assert (await player.send(plays[0])).ok
+            await player.wait_event("hands-shuffled")
+            await table.settle()
+            after = sum((Counter(bot.hand) for bot in table.bots), Counter())
+            assert after == +everything
+            counts = sorted(table.view["counts"])
+            assert sum(counts) == total and counts[-1] - counts[0] <= 1
+
+
+def draw_two_chain(table: drv.Table) -> tuple[Bot, dict[str, Any], Bot] | None:
+    bot = table.acting()
+    if bot is None or bot.view.get("phase") != "turn" or len(bot.hand) < 3:
+        return None
+    plays = [p for p in bot.legal if p.get("type") == "play" and p["card"].endswith("+2")]
+    victim = table.seat(table.next_seat(bot.seat or 0))
+    if plays and any(code.endswith("+2") and len(code) == 3 for code in victim.hand):
+        return bot, plays[0], victim
+    return None
+
+
+async def test_stacked_draw_twos_pass_on_the_total() -> None:
+    options = {"stack_draw_two": True, "hand_size": 12}
+    with trio.fail_after(LIMIT):
+        async with drv.table_of(3, options, seed=6) as table:
+            first, play, second = await table.drive_until(draw_two_chain)
+            assert (await first.send(play)).ok
+            view = await second.wait_for(lambda v: v["phase"] == "stack")
+            answer = next(c for c in view["legal"] if c["type"] == "play")
+            assert (await second.send(answer)).ok
+            await table.settle()
+            assert table.view["pending_draw"] == 4
+            third = table.acting()
+            assert third is not None and third is not second
+            before = table.view["counts"][third.seat]
+            mark = third.session.last_seq
+            assert (await third.send({"type": "draw"})).ok
+            await table.settle()
+            drew = [e for e in third.events_of("drew", mark) if e["seat"] == third.seat]
+            assert sum(e["count"] for e in drew) >= 4
+            assert table.view["counts"][third.seat] >= before + 4
+
+
+def seat_one_to_act(table: drv.Table) -> Bot | None:
+    bot = table.acting()
+    if bot is not None and bot.seat == 1 and bot.view.get("phase") == "turn":
+        return bot
+    return None
+
+
+async def test_a_disconnect_mid_turn_and_a_resume() -> None:
+    with trio.fail_after(LIMIT):
+        async with drv.table_of(3, {}, seed=8) as table:
+            lost = await table.drive_until(seat_one_to_act)
+            state = lost.session.resume_state()
+            assert state is not None
+            await lost.drop()
+            watcher = table.bots[0]
+            # The seat goes away and the server's bot plays the turn for it.
+            away = await watcher.wait_event("away", state.last_seq)
+            assert away["seat"] == 1
+            await watcher.wait_for(lambda v: v["to_act"] != 1)
+            async with connect_bot(table.host, table.port, "p2", resume=state) as back:
+                assert back.session.welcome is not None and back.session.welcome.resumed
+                await back.wait_event("back", state.last_seq)
+                view = await back.wait_for(lambda v: 1 not in v["away"])
+                assert back.seat == 1 and back.session.gaps == []
+                seqs = [event["seq"] for event in back.events]
+                assert seqs == list(range(state.last_seq + 1, state.last_seq + 1 + len(seqs)))
+                assert len(view["hand"]) == view["counts"][1]
+                # The resumed seat plays on.
+                table.bots[1] = back
+                for _ in range(6):
+                    await table.settle()
+                    await table.step()
