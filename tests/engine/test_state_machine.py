@@ -290,8 +290,11 @@ class EngineMachine(RuleBasedStateMachine):
     @invariant()
     def the_position_survives_snapshot_and_restore(self) -> None:
         position = self.match.snapshot(with_history=False)
-        restored = Match.restore(position)
-        assert restored.snapshot(with_history=False) == position
+        restored = Match.restore(position).snapshot(with_history=False)
+        # A position-only snapshot carries no events, so the restored copy counts none.
+        assert restored.pop("event_count") == 0
+        position.pop("event_count")
+        assert restored == position, "the position does not survive snapshot and restore"
 
     @invariant()
     def every_card_is_accounted_for(self) -> None:
