@@ -10,7 +10,7 @@ connection is resumed with the seat's token, with a growing pause between attemp
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -129,6 +129,7 @@ class Network:
             self.model.address = _show(host, port)
             apply_connection(self.model, False, "connecting…" if resume is None else "resuming…")
             self.redraw()
+            reason: object
             try:
                 with trio.fail_after(CONNECT_SECONDS):
                     stream = await trio.open_tcp_stream(host, port)
@@ -136,22 +137,24 @@ class Network:
                     failures = 0
                     if await self._serve(session, first=resume is None):
                         return
+                reason = session.close_reason or "the connection ended"
             except (OSError, SessionError, trio.TooSlowError, RemoteProtocolError) as error:
-                log.info("connection to %s:%s ended: %s", host, port, error)
-                if self.session is not None:
-                    resume = self.session.resume_state() or resume
-                if resume is None and self.session is None:
-                    apply_connection(self.model, False, f"cannot connect: {error or 'timeout'}")
-                    self.model.notify(f"cannot reach {host}:{port}", error=True)
-                    self.address = None
-                    self.redraw()
-                    continue
-                delay = RESUME_DELAYS[min(failures, len(RESUME_DELAYS) - 1)]
-                failures += 1
-                apply_connection(self.model, False, f"connection lost; trying again in {delay:g}s")
+                reason = error or "timed out"
+            log.info("connection to %s:%s ended: %s", host, port, reason)
+            if self.session is not None:
+                resume = self.session.resume_state() or resume
+            if resume is None and self.session is None:
+                apply_connection(self.model, False, f"cannot connect: {reason}")
+                self.model.notify(f"cannot reach {host}:{port}", error=True)
+                self.address = None
                 self.redraw()
-                if await self._pause(delay):
-                    return
+                continue
+            delay = RESUME_DELAYS[min(failures, len(RESUME_DELAYS) - 1)]
+            failures += 1
+            apply_connection(self.model, False, f"connection lost; trying again in {delay:g}s")
+            self.redraw()
+            if await self._pause(delay):
+                return
 
     async def _wait_for_address(self) -> bool:
         """On the find screen: wait for a Connect (False) or a Quit (True)."""
@@ -171,24 +174,39 @@ class Network:
         return False
 
     async def _serve(self, session: ClientSession, first: bool) -> bool:
-        """Play on one session until it ends (raises) or the person quits (True)."""
+        """Play on one session until the person quits (True) or it is lost (False)."""
         self.session = session
         self._seen_events = 0
         self._seen_view = None
         self._seen_list = None
         self._seen_chat = None
         async with trio.open_nursery() as nursery:
-            nursery.start_soon(self._pump, session)
-            nursery.start_soon(self._refresh_lobby, session)
+            scope = nursery.cancel_scope
+            nursery.start_soon(self._guarded, scope, self._pump, session)
+            nursery.start_soon(self._guarded, scope, self._refresh_lobby, session)
             if first:
-                nursery.start_soon(self._carry_out_plan, session)
+                nursery.start_soon(self._guarded, scope, self._carry_out_plan, session)
             while True:
                 intent = await self._intents.receive()
                 if isinstance(intent, Quit):
-                    nursery.cancel_scope.cancel()
+                    scope.cancel()
                     return True
-                nursery.start_soon(self._execute, session, intent)
-        return True  # pragma: no cover - the loop only leaves by return or raise
+                nursery.start_soon(self._guarded, scope, self._execute, session, intent)
+        return False
+
+    async def _guarded(
+        self, scope: trio.CancelScope, work: Callable[..., Awaitable[None]], *args: object
+    ) -> None:
+        """Run one task of a session; when the session is gone, end them all (no raise).
+
+        Errors stay inside the nursery so nothing reaches the caller as an exception
+        group: the connection loop reads why from ``session.close_reason``.
+        """
+        try:
+            await work(*args)
+        except SessionError as error:
+            log.info("session ended: %s", error)
+            scope.cancel()
 
     # -- reducing the session into the model ------------------------------------------------
 
