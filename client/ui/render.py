@@ -68,14 +68,15 @@ def _fit(line: Line, width: int) -> Line:
             out.append(fragment)
             used += size
             continue
-        cut = ""
+        kept = 0
         for ch in text:
-            if used + get_cwidth(cut + ch) > width:
+            cells = get_cwidth(ch)
+            if used + cells > width:
                 break
-            cut += ch
-        if cut:
-            out.append((fragment[0], cut, *fragment[2:]))
-            used += get_cwidth(cut)
+            used += cells
+            kept += 1
+        if kept:
+            out.append((fragment[0], text[:kept], *fragment[2:]))
         break
     if used < width:
         out.append(("", " " * (width - used)))
@@ -98,7 +99,7 @@ def _text(text: str, style: str = "") -> Line:
 
 
 def _rule(title: str = "") -> Line:
-    return [("class:rule", f"── {title} " if title else ""), ("class:rule", "─" * 300)]
+    return [("class:rule", f"── {title} " if title else ""), ("class:rule", "─" * 400)]
 
 
 def _clock(ms: int | None) -> str:
