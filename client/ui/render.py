@@ -116,7 +116,7 @@ def _too_small(width: int, height: int) -> list[Line]:
     return [
         _text("The terminal is too small for uno-lan.", "class:error"),
         _text(f"It needs {MIN_WIDTH}x{MIN_HEIGHT}; it is {width}x{height}."),
-        _text("Make the window larger (the game goes on meanwhile)."),
+        _text("Enlarge the window; the game goes on."),
     ]
 
 
