@@ -97,6 +97,7 @@ class ClientApp:
         self._around = around_network
         self._token: trio.lowlevel.TrioToken | None = None
         self._trio_done = asyncio.Event()
+        self._main_scope = trio.CancelScope()
         self.trio_outcome: outcome.Outcome[None] | None = None
         control = FormattedTextControl(self._render, focusable=True, show_cursor=False)
         no_color = bool(os.environ.get("NO_COLOR"))
@@ -157,10 +158,11 @@ class ClientApp:
             await self.app.run_async()
         finally:
             if not self._trio_done.is_set():
+                # The person is gone: stop the network even if it is stuck connecting.
                 self.model.finished = True
                 if self._token is not None:
                     with contextlib.suppress(trio.RunFinishedError):
-                        self._token.run_sync_soon(self.network.submit, Quit())
+                        self._token.run_sync_soon(self._main_scope.cancel)
                 try:
                     await asyncio.wait_for(self._trio_done.wait(), QUIT_GRACE_SECONDS)
                 except TimeoutError:
@@ -168,10 +170,11 @@ class ClientApp:
 
     async def _trio_main(self) -> None:
         self._token = trio.lowlevel.current_trio_token()
-        if self._around is not None:
-            await self._around(self.network.run)
-        else:
-            await self.network.run()
+        with self._main_scope:
+            if self._around is not None:
+                await self._around(self.network.run)
+            else:
+                await self.network.run()
 
     def _on_trio_done(self, result: outcome.Outcome[None]) -> None:
         self.trio_outcome = result

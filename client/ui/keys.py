@@ -68,8 +68,9 @@ def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:
             on(key, filter=filter)(action)
 
     # everywhere
-    bind(["c-c"], c.quit, Condition(lambda: True))
-    bind(["escape"], c.cancel, ~typing | typing)
+    always = Condition(lambda: True)
+    bind(["c-c"], c.quit, always)
+    bind(["escape"], c.cancel, always)
     bind(["?"], c.toggle_help, mode_is(Mode.NORMAL, Mode.HELP))
 
     # the table

@@ -247,6 +247,7 @@ def _seats(model: Model) -> list[Line]:
     counts = view.get("counts") or []
     scores = view.get("scores") or []
     exposed = set(view.get("exposed") or ())
+    away = set(view.get("away") or ())
     eliminated = set(view.get("eliminated") or ())
     skip_marks = view.get("skip_marks") or []
     to_act = view.get("to_act")
@@ -262,7 +263,7 @@ def _seats(model: Model) -> list[Line]:
             tags.append("host")
         if info.bot:
             tags.append("bot")
-        if info.away:
+        if info.away or seat in away:
             tags.append("away")
         if seat in eliminated:
             tags.append("out")
