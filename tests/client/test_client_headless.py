@@ -152,3 +152,77 @@ def test_a_whole_round_by_keys_against_a_bot() -> None:
     assert LeaveTable() in client.intents and client.intents[-1] == Quit()
     assert not any(isinstance(i, TableRequest) for i in client.intents)
     assert client.trio_outcome is not None and client.trio_outcome.unwrap() is None
+
+
+async def lobby_to_match(host: str, port: int) -> ClientApp:
+    model = Model(name="Host")
+
+    def network(model: Model, redraw: Callable[[], None]) -> Network:
+        return Network(model, redraw, time.monotonic)
+
+    with create_pipe_input() as keys:
+        client = ClientApp(model, network, input=keys, output=DummyOutput())
+        driver = Driver(client, keys)
+        running = asyncio.create_task(client.run())
+        async with asyncio.timeout(ROUND_SECONDS):
+            assert model.screen is Screen.FIND
+            driver.press("a", f"{host}:{port}", "\r")
+            await driver.until(lambda: model.screen is Screen.LOBBY)
+            driver.press("n")
+            await driver.until(lambda: model.mode is Mode.CREATE)
+            driver.press("\x1b[B", "\x1b[C", "\r")  # deck: the next one after classic
+            await driver.until(lambda: model.screen is Screen.TABLE and model.is_host)
+            driver.press("b")
+            await driver.until(
+                lambda: (
+                    model.table is not None and sum(bool(s.name) for s in model.table.seats) == 2
+                )
+            )
+            driver.press("s")
+            await driver.until(lambda: model.view is not None)
+            driver.press("\x03")
+            await running
+    return client
+
+
+def test_find_lobby_new_table_bot_and_start_by_keys() -> None:
+    with running_server(["--bot-think-ms", "20"]) as (host, port):
+        client = asyncio.run(lobby_to_match(host, port))
+    model = client.model
+    assert model.table is not None and model.table.options["deck"] == "modern-swap"
+    kinds = [type(i).__name__ + ":" + getattr(i, "type", "") for i in client.intents]
+    assert kinds == [
+        "Connect:",
+        "TableRequest:create-table",
+        "TableRequest:add-bot",
+        "TableRequest:start",
+        "Quit:",
+    ]
+    assert model.view is not None and len(model.hand) == 7
+
+
+def test_an_unreachable_server_returns_to_the_find_screen() -> None:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+
+    async def attempt() -> Model:
+        model = Model(name="Ann")
+
+        def network(model: Model, redraw: Callable[[], None]) -> Network:
+            return Network(model, redraw, time.monotonic, address=("127.0.0.1", port))
+
+        with create_pipe_input() as keys:
+            client = ClientApp(model, network, input=keys, output=DummyOutput())
+            driver = Driver(client, keys)
+            running = asyncio.create_task(client.run())
+            async with asyncio.timeout(30):
+                await driver.until(lambda: model.status.startswith("cannot connect"))
+                driver.press("q")
+                await running
+        return model
+
+    model = asyncio.run(attempt())
+    assert model.screen is Screen.FIND and "cannot reach" in model.message
