@@ -198,7 +198,7 @@ def test_find_lobby_new_table_bot_and_start_by_keys() -> None:
         "TableRequest:start",
         "Quit:",
     ]
-    assert model.view is not None and len(model.hand) == 7
+    assert model.view is not None and len(model.hand) >= 7  # 9 after a first Draw Two
 
 
 def test_an_unreachable_server_returns_to_the_find_screen() -> None:
