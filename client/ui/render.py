@@ -1,4 +1,4 @@
-"""Render the model as formatted text: one pure function per screen.
+"""Render the model as formatted text; the table screen is drawn here.
 
 ``render(model, width, height, now)`` returns prompt-toolkit fragments for the whole
 screen, exactly ``height`` lines of at most ``width`` cells. It reads only the model and
@@ -8,7 +8,6 @@ app wraps it as ``FormattedTextControl(lambda: render(model, ...))``.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any
 
@@ -16,18 +15,23 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.utils import get_cwidth
 
-from client.ui.controller import DRAFT_FIELDS, form_fields
+from client.ui.controller import DRAFT_FIELDS
 from client.ui.faces import card_label, color_name
-from client.ui.keys import KEY_HINTS
+from client.ui.layout import Line, assemble, clock_text, rule, text_line, wrap_keys
 from client.ui.model import Mode, Model, Screen
+from client.ui.screens import (
+    MIN_HEIGHT,
+    MIN_WIDTH,
+    find_screen,
+    header,
+    help_screen,
+    lobby_screen,
+    too_small_screen,
+)
 from protocol.messages import TableStatus
 
 __all__ = ["MIN_HEIGHT", "MIN_WIDTH", "CardClick", "render"]
 
-MIN_WIDTH = 60
-MIN_HEIGHT = 20
-
-Line = list[Any]
 CardClick = Callable[[int], None]
 
 _ARROWS = {"up": "↑", "down": "↓", "left": "←", "right": "→"}
@@ -38,175 +42,16 @@ def render(
 ) -> StyleAndTextTuples:
     """The whole screen as fragments (see the module docstring)."""
     if width < MIN_WIDTH or height < MIN_HEIGHT:
-        lines = _too_small(width, height)
+        lines = too_small_screen(width, height)
     elif model.mode is Mode.HELP:
-        lines = _help(model)
+        lines = help_screen(model)
     elif model.screen is Screen.FIND:
-        lines = _find(model, height)
+        lines = find_screen(model, height)
     elif model.screen is Screen.LOBBY:
-        lines = _lobby(model, height)
+        lines = lobby_screen(model, height)
     else:
         lines = _table(model, width, height, now, on_card)
-    return _assemble(lines, width, height)
-
-
-# -- layout helpers -----------------------------------------------------------------------
-
-
-def _width(line: Line) -> int:
-    return sum(get_cwidth(fragment[1]) for fragment in line)
-
-
-def _fit(line: Line, width: int) -> Line:
-    """Cut a line to ``width`` cells and pad it with spaces to exactly that width."""
-    out: Line = []
-    used = 0
-    for fragment in line:
-        text = fragment[1]
-        size = get_cwidth(text)
-        if used + size <= width:
-            out.append(fragment)
-            used += size
-            continue
-        kept = 0
-        for ch in text:
-            cells = get_cwidth(ch)
-            if used + cells > width:
-                break
-            used += cells
-            kept += 1
-        if kept:
-            out.append((fragment[0], text[:kept], *fragment[2:]))
-        break
-    if used < width:
-        out.append(("", " " * (width - used)))
-    return out
-
-
-def _assemble(lines: list[Line], width: int, height: int) -> StyleAndTextTuples:
-    lines = lines[:height]
-    lines += [[] for _ in range(height - len(lines))]
-    result: StyleAndTextTuples = []
-    for number, line in enumerate(lines):
-        result.extend(_fit(line, width))
-        if number < height - 1:
-            result.append(("", "\n"))
-    return result
-
-
-def _text(text: str, style: str = "") -> Line:
-    return [(style, text)]
-
-
-def _rule(title: str = "") -> Line:
-    return [("class:rule", f"── {title} " if title else ""), ("class:rule", "─" * 400)]
-
-
-def _clock(ms: int | None) -> str:
-    if ms is None:
-        return ""
-    seconds = math.ceil(ms / 1000)
-    return f"{seconds // 60}:{seconds % 60:02d}"
-
-
-# -- small screens ------------------------------------------------------------------------
-
-
-def _too_small(width: int, height: int) -> list[Line]:
-    return [
-        _text("The terminal is too small for uno-lan.", "class:error"),
-        _text(f"It needs {MIN_WIDTH}x{MIN_HEIGHT}; it is {width}x{height}."),
-        _text("Enlarge the window; the game goes on."),
-    ]
-
-
-def _help(model: Model) -> list[Line]:
-    lines = [_text("uno-lan: keys", "class:title"), []]
-    lines += [_text(f"  {key:<14} {what}") for key, what in KEY_HINTS]
-    lines += [
-        [],
-        _text("Cards: R/Y/G/B colour letter, then the number or symbol:"),
-        _text("  ⊘ Skip  ⟲ Reverse  +2 Draw Two  W Wild  W+4 Wild Draw Four"),
-        _text("  W⇄ Swap Hands  W≋ Shuffle Hands  W✱ Customizable  W♪ Dancing Wild  W✸ Creeper"),
-        [],
-        _text("Press ? or Esc to go back.", "class:hint"),
-    ]
-    return lines
-
-
-def _header(model: Model, title: str) -> Line:
-    where = model.address or "no server"
-    state = "connected" if model.connected else model.status
-    return [("class:title", f" UNO · {title} "), ("class:hint", f"  {state} · {where}")]
-
-
-def _find(model: Model, height: int) -> list[Line]:
-    lines = [_header(model, "find a game"), _rule(), []]
-    lines.append(_text(f"  You are {model.name}.  {model.status}"))
-    lines.append([])
-    lines.append(_text("  Servers found on this network:", "class:title"))
-    if model.discovered:
-        for name, host, port in model.discovered:
-            lines.append(_text(f"    {name}  {host}:{port}"))
-    else:
-        lines.append(_text("    (none found: type the address instead)", "class:hint"))
-    lines.append([])
-    if model.mode is Mode.ADDRESS:
-        lines.append(_text(f"  Server address (HOST:PORT): {model.text}▏", "class:input"))
-    else:
-        lines.append(_text("  Press a to type a server's address (HOST:PORT).", "class:hint"))
-    lines += _footer(model, height - len(lines), "a address · ? help · q quit")
-    return lines
-
-
-def _lobby(model: Model, height: int) -> list[Line]:
-    title = model.server_name or "server"
-    lines = [_header(model, title), _rule("tables")]
-    if model.mode is Mode.CREATE:
-        lines += _form(model)
-    elif not model.tables:
-        lines.append(_text("  No tables yet. Press n to create one.", "class:hint"))
-    else:
-        lines.append(_text(f"   {'name':<22} {'state':<15} {'seats':<7} {'host':<16} lock"))
-        for index, table in enumerate(model.tables):
-            marker = "▶" if index == model.table_index else " "
-            style = "class:picked" if index == model.table_index else ""
-            seats = f"{table.taken}/{table.seats}"
-            lock = "yes" if table.locked else ""
-            lines.append(
-                _text(
-                    f" {marker} {table.name:<22} {table.state.value:<15} {seats:<7} "
-                    f"{(table.host or ''):<16} {lock}",
-                    style,
-                )
-            )
-    keys = (
-        "↑/↓ option · ←/→ change · Enter create · Esc back"
-        if model.mode is Mode.CREATE
-        else "↑/↓ table · Enter join · s spectate · n new table · r refresh · q quit"
-    )
-    lines += _footer(model, height - len(lines), keys)
-    return lines
-
-
-def _form(model: Model) -> list[Line]:
-    lines = [_text("  New table (←/→ changes the selected option):", "class:title")]
-    rows: list[tuple[str, Any]] = [("name", model.form.get("name", ""))]
-    rows += [(f.name, model.form.get(f.name, f.default)) for f in form_fields()]
-    for index, (name, value) in enumerate(rows):
-        marker = "▶" if index == model.form_index else " "
-        style = "class:picked" if index == model.form_index else ""
-        shown = ("on" if value else "off") if isinstance(value, bool) else str(value)
-        lines.append(_text(f"  {marker} {name.replace('_', ' '):<22} {shown}", style))
-    return lines
-
-
-def _footer(model: Model, room: int, keys: str) -> list[Line]:
-    lines: list[Line] = [[] for _ in range(max(0, room - 2))]
-    style = "class:error" if model.message_is_error else "class:message"
-    lines.append(_text(f" {model.message}", style))
-    lines.append(_text(f" {keys}", "class:keys"))
-    return lines
+    return assemble(lines, width, height)
 
 
 # -- the table --------------------------------------------------------------------------
@@ -225,9 +70,9 @@ def _table(
         title += f" · round {round_no}"
     if model.spectating:
         title += " · watching"
-    lines: list[Line] = [_header(model, title), _rule("players")]
+    lines: list[Line] = [header(model, title), rule("players")]
     lines += _seats(model)
-    lines.append(_rule())
+    lines.append(rule())
     if view:
         lines += _discard(model)
         lines.append(_turn_line(model, now))
@@ -235,7 +80,7 @@ def _table(
         lines += _waiting(model)
     bottom = _bottom(model, width, on_card)
     room = height - len(lines) - len(bottom) - 1
-    lines.append(_rule(_middle_title(model)))
+    lines.append(rule(_middle_title(model)))
     lines += _middle(model, max(room, 0))
     return lines + bottom
 
@@ -292,7 +137,7 @@ def _seats(model: Model) -> list[Line]:
     if view:
         direction = view.get("direction", 1)
         arrow = "↻ clockwise" if direction == 1 else "↺ counter-clockwise"
-        lines.append(_text(f"   play goes {arrow}", "class:hint"))
+        lines.append(text_line(f"   play goes {arrow}", "class:hint"))
     return lines
 
 
@@ -323,10 +168,10 @@ def _discard(model: Model) -> list[Line]:
 def _turn_line(model: Model, now: float) -> Line:
     view = model.view or {}
     phase = view.get("phase")
-    clock = _clock(model.remaining_ms(now))
+    clock = clock_text(model.remaining_ms(now))
     clock_part: Line = [("class:clock", f"  ⏱ {clock}")] if clock else []
     if phase == "paused":
-        return _text(" ⏸ PAUSED by the host", "class:exposed")
+        return text_line(" ⏸ PAUSED by the host", "class:exposed")
     if phase in ("round-over", "match-over"):
         what = "Match over" if phase == "match-over" else "Round over"
         hint = "" if phase == "match-over" else " · Enter: ready for the next round"
@@ -358,13 +203,13 @@ def _waiting(model: Model) -> list[Line]:
     table = model.table
     assert table is not None
     taken = sum(1 for s in table.seats if s.name)
-    lines = [_text(f" Waiting for the match to start: {taken}/{len(table.seats)} seats taken.")]
+    lines = [text_line(f" Waiting for the match to start: {taken}/{len(table.seats)} seats taken.")]
     if model.is_host:
         lines.append(
-            _text(" You are the host: b add a bot · x remove a bot · s start", "class:hint")
+            text_line(" You are the host: b add a bot · x remove a bot · s start", "class:hint")
         )
     else:
-        lines.append(_text(" The host starts the match.", "class:hint"))
+        lines.append(text_line(" The host starts the match.", "class:hint"))
     return lines
 
 
@@ -386,7 +231,9 @@ def _middle(model: Model, room: int) -> list[Line]:
     elif model.mode is Mode.DANCE:
         lines = _dance(model)
     elif model.mode is Mode.CONFIRM_LEAVE:
-        lines = [_text(" Leave the match? A bot will play your seat. y yes · n no", "class:error")]
+        lines = [
+            text_line(" Leave the match? A bot will play your seat. y yes · n no", "class:error")
+        ]
     elif model.phase in ("round-over", "match-over"):
         lines = _results(model)
     else:
@@ -394,7 +241,7 @@ def _middle(model: Model, room: int) -> list[Line]:
     log_room = room - len(lines)
     if log_room > 0:
         shown = list(model.log)[-log_room:] if log_room else []
-        lines = [_text(f" {entry}", "class:log") for entry in shown] + lines
+        lines = [text_line(f" {entry}", "class:log") for entry in shown] + lines
         lines = [[] for _ in range(room - len(lines))] + lines
     return lines[-room:]
 
@@ -415,7 +262,7 @@ def _picker(model: Model) -> list[Line]:
         hint = "r/y/g/b or ←/→ and Enter · Esc cancel"
     elif picker.purpose in DRAFT_FIELDS or picker.purpose in ("catch", "kick", "remove-bot"):
         hint = "←/→ choose · Enter confirm · Esc cancel"
-    return [line, _text(f" {hint}", "class:hint")]
+    return [line, text_line(f" {hint}", "class:hint")]
 
 
 def _dance(model: Model) -> list[Line]:
@@ -425,14 +272,14 @@ def _dance(model: Model) -> list[Line]:
     name = dance.get("dance") or "the dance"
     if steps is None:
         return [
-            _text(f" Dance {name}! (honour rule) Enter: I danced · x refuse", "class:myturn"),
+            text_line(f" Dance {name}! (honour rule) Enter: I danced · x refuse", "class:myturn"),
         ]
     wanted = " ".join(_ARROWS.get(step, step) for step in steps)
     typed = " ".join(_ARROWS.get(step, step) for step in model.dance_steps)
     return [
-        _text(f" Dance {name}: {wanted}", "class:myturn"),
-        _text(f" Your steps:   {typed}▏"),
-        _text(" arrows add a step · Backspace undo · Enter send · x refuse", "class:hint"),
+        text_line(f" Dance {name}: {wanted}", "class:myturn"),
+        text_line(f" Your steps:   {typed}▏"),
+        text_line(" arrows add a step · Backspace undo · Enter send · x refuse", "class:hint"),
     ]
 
 
@@ -444,7 +291,7 @@ def _results(model: Model) -> list[Line]:
     winner = result.get("winner")
     if winner is not None:
         lines.append(
-            _text(f" {model.seat_name(winner)} won round {result.get('round')}!", "class:title")
+            text_line(f" {model.seat_name(winner)} won round {result.get('round')}!", "class:title")
         )
     hands = result.get("hands") or []
     points = result.get("points") or []
@@ -453,7 +300,7 @@ def _results(model: Model) -> list[Line]:
     for seat, hand in enumerate(hands):
         cards = " ".join(card_label(code) for code in hand) or "(out)"
         lines.append(
-            _text(
+            text_line(
                 f"   {model.seat_name(seat):<16} {_at(points, seat):>4} in hand "
                 f"{'+' + str(_at(gained, seat)) if _at(gained, seat) else '':>6} "
                 f"total {_at(scores, seat):>5}   {cards}"
@@ -461,11 +308,11 @@ def _results(model: Model) -> list[Line]:
         )
     if match:
         winners = " and ".join(model.seat_name(s) for s in match.get("winners") or [])
-        lines.append(_text(f" {winners} won the match!", "class:myturn"))
+        lines.append(text_line(f" {winners} won the match!", "class:myturn"))
         if model.is_host:
-            lines.append(_text(" r: rematch with the same seats · q: leave", "class:hint"))
+            lines.append(text_line(" r: rematch with the same seats · q: leave", "class:hint"))
         else:
-            lines.append(_text(" The host may start a rematch. q: leave", "class:hint"))
+            lines.append(text_line(" The host may start a rematch. q: leave", "class:hint"))
     return lines
 
 
@@ -478,25 +325,11 @@ def _bottom(model: Model, width: int, on_card: CardClick | None) -> list[Line]:
     if model.view and not model.spectating:
         lines += _hand(model, width, on_card)
     if model.mode is Mode.CHAT:
-        lines.append(_text(f" say: {model.text}▏", "class:input"))
+        lines.append(text_line(f" say: {model.text}▏", "class:input"))
     else:
         style = "class:error" if model.message_is_error else "class:message"
-        lines.append(_text(f" {model.message}", style))
-    lines += [_text(line, "class:keys") for line in _wrap_keys(_keys(model), width)]
-    return lines
-
-
-def _wrap_keys(keys: str, width: int) -> list[str]:
-    """Split the key hints at their separators into lines that fit the width."""
-    lines: list[str] = []
-    current = ""
-    for part in keys.split(" · "):
-        candidate = f"{current} · {part}" if current else f" {part}"
-        if current and get_cwidth(candidate) > width - 1:
-            lines.append(current)
-            candidate = f" {part}"
-        current = candidate
-    lines.append(current)
+        lines.append(text_line(f" {model.message}", style))
+    lines += [text_line(line, "class:keys") for line in wrap_keys(_keys(model), width)]
     return lines
 
 
@@ -507,7 +340,7 @@ def _hand(model: Model, width: int, on_card: CardClick | None) -> list[Line]:
     title = f" Your hand ({len(hand)})"
     if model.uno_armed:
         title += "  · UNO armed: you will say UNO with your play"
-    lines: list[Line] = [_text(title, "class:title")]
+    lines: list[Line] = [text_line(title, "class:title")]
     cards: Line = [("", " ")]
     marks: Line = [("", " ")]
     used = 1

@@ -1,0 +1,93 @@
+"""Line layout for the screens: fragments cut and padded to exact terminal sizes."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.utils import get_cwidth
+
+__all__ = [
+    "Line",
+    "assemble",
+    "clock_text",
+    "fit",
+    "line_width",
+    "rule",
+    "text_line",
+    "wrap_keys",
+]
+
+Line = list[Any]
+"""One screen line: (style, text) fragments, or (style, text, mouse handler)."""
+
+
+def line_width(line: Line) -> int:
+    return sum(get_cwidth(fragment[1]) for fragment in line)
+
+
+def fit(line: Line, width: int) -> Line:
+    """Cut a line to ``width`` cells and pad it with spaces to exactly that width."""
+    out: Line = []
+    used = 0
+    for fragment in line:
+        text = fragment[1]
+        size = get_cwidth(text)
+        if used + size <= width:
+            out.append(fragment)
+            used += size
+            continue
+        kept = 0
+        for ch in text:
+            cells = get_cwidth(ch)
+            if used + cells > width:
+                break
+            used += cells
+            kept += 1
+        if kept:
+            out.append((fragment[0], text[:kept], *fragment[2:]))
+        break
+    if used < width:
+        out.append(("", " " * (width - used)))
+    return out
+
+
+def assemble(lines: list[Line], width: int, height: int) -> StyleAndTextTuples:
+    lines = lines[:height]
+    lines += [[] for _ in range(height - len(lines))]
+    result: StyleAndTextTuples = []
+    for number, line in enumerate(lines):
+        result.extend(fit(line, width))
+        if number < height - 1:
+            result.append(("", "\n"))
+    return result
+
+
+def text_line(text: str, style: str = "") -> Line:
+    return [(style, text)]
+
+
+def rule(title: str = "") -> Line:
+    return [("class:rule", f"── {title} " if title else ""), ("class:rule", "─" * 400)]
+
+
+def clock_text(ms: int | None) -> str:
+    if ms is None:
+        return ""
+    seconds = math.ceil(ms / 1000)
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def wrap_keys(keys: str, width: int) -> list[str]:
+    """Split the key hints at their separators into lines that fit the width."""
+    lines: list[str] = []
+    current = ""
+    for part in keys.split(" · "):
+        candidate = f"{current} · {part}" if current else f" {part}"
+        if current and get_cwidth(candidate) > width - 1:
+            lines.append(current)
+            candidate = f" {part}"
+        current = candidate
+    lines.append(current)
+    return lines
