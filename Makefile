@@ -33,7 +33,7 @@ pytest: $(STAMP)
 	$(BIN)/python -m pytest
 
 play: $(STAMP)
-	$(BIN)/python -m server.demo
+	$(BIN)/uno-client --solo
 
 bench: $(BENCH_STAMP)
 	$(BIN)/python tests/bench/engine.py
