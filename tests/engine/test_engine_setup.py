@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
 
 import pytest
-from engine_rig import codes, kinds, of_kind, ok
+from engine_rig import codes, first_card_match, kinds, of_kind, ok
 
 from protocol.cards import Card, Color, Rank
 from protocol.commands import ChooseColor, NextRound, Play
@@ -110,33 +109,20 @@ def _finish_round(match: Match) -> None:
     raise AssertionError("round did not end")
 
 
-def _first_card_match(config: TableConfig, wanted: Callable[[Card], bool]) -> Match:
-    """The first seed whose first card turned up satisfies ``wanted`` (the deal is the
-    thing under test here, so the position cannot be rigged)."""
-    for seed in range(20_000):
-        match = Match(config, seed)
-        first = Card.parse(of_kind(match.events, "first-card")[0].public["card"])
-        if wanted(first):
-            return match
-    raise AssertionError("no seed found")
-
-
 def test_ruling_4_first_card_skip_skips_the_first_player() -> None:
-    match = _first_card_match(TableConfig(seats=4, turn_seconds=0), lambda c: c.rank is Rank.SKIP)
+    match = first_card_match(TableConfig(seats=4, turn_seconds=0), lambda c: c.rank is Rank.SKIP)
     assert of_kind(match.events, "skipped")[0].public["seat"] == (match.dealer + 1) % 4
     assert match.to_act() == (match.dealer + 2) % 4
 
 
 def test_ruling_4_first_card_reverse_dealer_starts_and_play_goes_right() -> None:
-    match = _first_card_match(
-        TableConfig(seats=4, turn_seconds=0), lambda c: c.rank is Rank.REVERSE
-    )
+    match = first_card_match(TableConfig(seats=4, turn_seconds=0), lambda c: c.rank is Rank.REVERSE)
     assert match.to_act() == match.dealer
     assert match.direction == -1
 
 
 def test_ruling_4_first_card_draw_two_first_player_draws_two_and_is_skipped() -> None:
-    match = _first_card_match(
+    match = first_card_match(
         TableConfig(seats=4, turn_seconds=0), lambda c: c.rank is Rank.DRAW_TWO
     )
     first = (match.dealer + 1) % 4
@@ -162,7 +148,7 @@ def test_ruling_4_first_card_wild_draw_four_goes_back_and_another_is_turned() ->
 def test_ruling_4_first_card_wild_the_first_player_chooses_the_colour_then_plays(
     deck: DeckName,
 ) -> None:
-    match = _first_card_match(
+    match = first_card_match(
         TableConfig(deck=deck, seats=3, turn_seconds=0),
         lambda c: c.is_wild and c.rank is not Rank.WILD_DRAW_FOUR,
     )
@@ -181,7 +167,7 @@ def test_ruling_4_first_card_wild_the_first_player_chooses_the_colour_then_plays
 
 
 def test_ruling_4_first_card_swap_hands_the_first_player_names_colour_and_seat() -> None:
-    match = _first_card_match(
+    match = first_card_match(
         TableConfig(deck=DeckName.MODERN_SWAP, seats=3, turn_seconds=0),
         lambda c: c.rank is Rank.SWAP_HANDS,
     )
