@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from functools import partial
+from itertools import islice
 from typing import Any
 
 import trio
@@ -183,8 +184,8 @@ def _news(bot: Bot, acted_on: object, session: ClientSession) -> bool:
     return session.closed or (bot.fresh and session.view is not acted_on)
 
 
-def _beyond(seq: int, session: ClientSession) -> bool:
-    return session.last_seq > seq
+def _more_events(counted: int, session: ClientSession) -> bool:
+    return session.event_count > counted
 
 
 async def _count(stats: Stats, bot: Bot, command: Mapping[str, Any] | None) -> None:
@@ -236,11 +237,14 @@ def _match_result(bot: Bot, event: Mapping[str, Any]) -> dict[str, Any]:
 
 async def _host(bot: Bot, settings: RunSettings, stats: Stats) -> None:
     """Watch the host's event stream: count rounds and matches, ask for rematches."""
-    seen = 0
+    session = bot.session
+    counted = session.event_count
     while stats.matches < settings.games:
-        await bot.session.wait_for(partial(_beyond, seen))
-        for event in [e for e in bot.session.events if e["seq"] > seen]:
-            seen = event["seq"]
+        await session.wait_for(partial(_more_events, counted))
+        fresh = min(session.event_count - counted, len(session.events))
+        counted = session.event_count
+        # Only the newest events: the kept list is long and this runs after every change.
+        for event in list(islice(reversed(session.events), fresh))[::-1]:
             if event.get("kind") == "round-over":
                 stats.rounds += 1
             elif event.get("kind") == "match-over":
