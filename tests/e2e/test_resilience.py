@@ -55,7 +55,7 @@ async def test_a_reconnect_with_the_token_resumes_the_same_hand_without_a_gap(
             await settle(others)
             assert any(e["kind"] == "away" and e["seat"] == seat for e in players[0].events)
 
-            hub = Hub()
+            hub = players[0].hub  # the driver below must hear this connection too
             if how == "hello-token":
                 back = await Player.connect(
                     uno_server.port, "bob", hub, resume_token=token, last_seq=last_seq
