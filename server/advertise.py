@@ -1,0 +1,396 @@
+"""Advertising the server on the home network with mDNS / DNS-SD (``_uno._tcp.local.``).
+
+The ``Advertiser`` is a Trio task. python-zeroconf runs its own thread and event loop: the
+``Zeroconf`` object is built off the Trio thread and every blocking call (registering,
+updating, withdrawing) goes through ``trio.to_thread``, so the server's loop never waits on
+the network for mDNS. What it publishes:
+
+- an SRV/A record pair: this machine's name ``uno-<id>.local.`` and the addresses clients
+  should connect to, with the server's TCP port;
+- a TXT record of a few short ``key=value`` pairs (``TXT_KEYS``), kept well under 200
+  bytes: the TXT format version, the protocol versions spoken, the package version, the
+  display name, a stable server id and the lobby's load (tables, open tables, free seats,
+  whether a password is needed).
+
+The lobby's summary is read every ``poll_seconds``; a changed TXT is published at most once
+per ``min_update_seconds``. A name another server already uses on the link is resolved by
+zeroconf's probing with a changed instance name (``Name-2``), never an error. Where mDNS
+is unavailable (no multicast, no such interface) one warning is logged and the server
+serves on, reachable by address. On stop the service is withdrawn (goodbye packets), so
+browsers drop it at once rather than when its records expire.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import ipaddress
+import logging
+import os
+import secrets
+import uuid
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Protocol
+
+import trio
+import zeroconf
+
+from protocol.version import SUPPORTED_VERSIONS
+from server.app import local_addresses
+from server.session import ServerIdentity
+from server.settings import LobbySummary
+
+__all__ = [
+    "SERVICE_TYPE",
+    "TXT_KEYS",
+    "TXT_VERSION",
+    "AdvertiseSettings",
+    "Advertiser",
+    "Publisher",
+    "ZeroconfPublisher",
+    "advertised_addresses",
+    "instance_label",
+    "stable_server_id",
+    "txt_properties",
+    "txt_size",
+]
+
+log = logging.getLogger("uno.server.mdns")
+
+SERVICE_TYPE = "_uno._tcp.local."
+"""The DNS-SD service type every uno-lan server registers."""
+
+TXT_VERSION = "1"
+"""The version of the TXT layout below (``txtvers``); new keys do not change it."""
+
+TXT_KEYS = ("txtvers", "proto", "ver", "name", "id", "tables", "open", "seats", "pw")
+"""The TXT keys, in the order they are written."""
+
+_TXT_NAME_BYTES = 64  # the display name in UTF-8; 32 characters of plain text always fit
+_TXT_FIELD_BYTES = 24  # any other value
+_INSTANCE_BYTES = 48  # a DNS label holds 63; zeroconf may append "-NN" on a collision
+_RECORD_TTL = 120  # seconds: a server that vanished without a goodbye is gone in 2 minutes
+_ID_FILE = "server-uuid"
+
+
+@dataclass(frozen=True, slots=True)
+class AdvertiseSettings:
+    """Where and how often the server advertises itself."""
+
+    interfaces: tuple[str, ...] = ()
+    """Addresses of the interfaces to send mDNS on; empty means every IPv4 interface."""
+    advertise_ips: tuple[str, ...] = ()
+    """Addresses to publish for clients to connect to; empty means worked out."""
+    poll_seconds: float = 0.5
+    """How often the lobby's summary is compared with what was published."""
+    min_update_seconds: float = 2.0
+    """The least time between two published updates of the TXT record."""
+
+
+class Publisher(Protocol):
+    """The blocking mDNS calls the advertiser makes, each from a worker thread."""
+
+    def register(self, instance: str, properties: dict[str, str]) -> str:
+        """Publish the service; returns the instance name won (changed on a collision)."""
+
+    def update(self, properties: dict[str, str]) -> None:
+        """Publish a new TXT record for the registered service."""
+
+    def close(self) -> None:
+        """Withdraw the service if registered, then release the sockets."""
+
+
+class ZeroconfPublisher:
+    """A ``Publisher`` on python-zeroconf; building it opens the multicast sockets.
+
+    Raises ``OSError`` (or a zeroconf error) where mDNS cannot run on the interfaces.
+    """
+
+    def __init__(
+        self, interfaces: Sequence[str], addresses: Sequence[str], port: int, host_label: str
+    ) -> None:
+        self._port = port
+        self._addresses = list(addresses)
+        self._server = f"{host_label}.local."
+        self._info: zeroconf.ServiceInfo | None = None
+        choice: list[str] | zeroconf.InterfaceChoice = (
+            list(interfaces) if interfaces else zeroconf.InterfaceChoice.All
+        )
+        # use_asyncio=False: zeroconf runs its own loop thread even when the caller's
+        # thread hosts an asyncio loop.
+        self._zc = zeroconf.Zeroconf(interfaces=choice, use_asyncio=False)
+
+    def _info_for(self, name: str, properties: dict[str, str]) -> zeroconf.ServiceInfo:
+        return zeroconf.ServiceInfo(
+            SERVICE_TYPE,
+            name,
+            port=self._port,
+            properties=dict(properties),
+            server=self._server,
+            host_ttl=_RECORD_TTL,
+            other_ttl=_RECORD_TTL,
+            parsed_addresses=self._addresses,
+        )
+
+    def register(self, instance: str, properties: dict[str, str]) -> str:
+        info = self._info_for(f"{instance}.{SERVICE_TYPE}", properties)
+        self._zc.register_service(info, allow_name_change=True)
+        self._info = info
+        return info.name[: -len(SERVICE_TYPE) - 1]
+
+    def update(self, properties: dict[str, str]) -> None:
+        if self._info is None:
+            return
+        info = self._info_for(self._info.name, properties)
+        self._zc.update_service(info)
+        self._info = info
+
+    def close(self) -> None:
+        try:
+            if self._info is not None:
+                self._zc.unregister_service(self._info)
+                self._info = None
+        finally:
+            self._zc.close()
+
+
+PublisherFactory = Callable[[], Publisher]
+
+
+class Advertiser:
+    """Keeps the server registered on mDNS while ``run`` runs; see the module docstring.
+
+    ``summary`` is called on the Trio thread (``Lobby.summary``). ``publisher`` builds the
+    ``Publisher`` in a worker thread; by default a ``ZeroconfPublisher`` on the settings'
+    interfaces.
+    """
+
+    def __init__(
+        self,
+        identity: ServerIdentity,
+        summary: Callable[[], LobbySummary],
+        port: int,
+        addresses: Sequence[str],
+        *,
+        settings: AdvertiseSettings | None = None,
+        publisher: PublisherFactory | None = None,
+    ) -> None:
+        self.identity = identity
+        self.settings = settings or AdvertiseSettings()
+        self._summary = summary
+        self._port = port
+        self._addresses = tuple(addresses)
+        self._factory = publisher or partial(
+            ZeroconfPublisher,
+            self.settings.interfaces,
+            self._addresses,
+            port,
+            f"uno-{_dns_safe(identity.server_id)}",
+        )
+        self._scope = trio.CancelScope()
+        self.instance: str | None = None
+        """The instance name won on the network, once registered."""
+        self.registered = trio.Event()
+        """Set once the service is published."""
+        self.updates = 0
+        """TXT updates published so far."""
+
+    def stop(self) -> None:
+        """Withdraw the service and end ``run`` (it returns once the goodbye is sent)."""
+        self._scope.cancel()
+
+    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        """Advertise until ``stop`` or cancellation; never raises for an mDNS failure.
+
+        Ready at once: the server does not wait for the registration's probing (about
+        two seconds) before it serves.
+        """
+        task_status.started()
+        with self._scope:
+            if not self._addresses:
+                log.warning(
+                    "not advertising on the network: no address to publish "
+                    "(use --advertise-ip); players can still connect by address"
+                )
+                return
+            try:
+                publisher = await trio.to_thread.run_sync(self._factory)
+            except (OSError, ValueError, RuntimeError, zeroconf.Error) as error:
+                where = ", ".join(self.settings.interfaces) or "every interface"
+                log.warning(
+                    "mDNS is unavailable on %s (%s): not advertising; players can still "
+                    "connect by address",
+                    where,
+                    error or type(error).__name__,
+                )
+                return
+            try:
+                await self._publish(publisher)
+            except (OSError, ValueError, RuntimeError, zeroconf.Error) as error:
+                log.warning("stopped advertising on the network: %s", error or type(error).__name__)
+            finally:
+                with trio.CancelScope(shield=True):
+                    await trio.to_thread.run_sync(_close_quietly, publisher)
+                if self.instance is not None:
+                    log.info("withdrew the mDNS advertisement %r", self.instance)
+
+    async def _publish(self, publisher: Publisher) -> None:
+        published = self._properties()
+        instance = instance_label(self.identity.name)
+        self.instance = await trio.to_thread.run_sync(publisher.register, instance, published)
+        log.info(
+            "advertising %r on the network as %s at %s port %d",
+            self.instance,
+            SERVICE_TYPE,
+            ", ".join(self._addresses),
+            self._port,
+        )
+        if self.instance != instance:
+            log.info(
+                "another server on the network is called %r; renamed to %r", instance, self.instance
+            )
+        self.registered.set()
+        last_update = trio.current_time()
+        while True:
+            await trio.sleep(self.settings.poll_seconds)
+            current = self._properties()
+            if current == published:
+                continue
+            wait = last_update + self.settings.min_update_seconds - trio.current_time()
+            if wait > 0:
+                await trio.sleep(wait)
+                current = self._properties()
+            await trio.to_thread.run_sync(publisher.update, current)
+            published = current
+            last_update = trio.current_time()
+            self.updates += 1
+            log.debug("mDNS TXT updated: %s", current)
+
+    def _properties(self) -> dict[str, str]:
+        return txt_properties(self.identity, self._summary())
+
+
+def _close_quietly(publisher: Publisher) -> None:
+    try:
+        publisher.close()
+    except (OSError, ValueError, RuntimeError, zeroconf.Error) as error:
+        log.debug("closing mDNS: %s", error)
+
+
+def txt_properties(
+    identity: ServerIdentity,
+    summary: LobbySummary,
+    versions: Iterable[str] = SUPPORTED_VERSIONS,
+) -> dict[str, str]:
+    """The TXT record for ``identity`` and the lobby's ``summary``, in ``TXT_KEYS`` order.
+
+    Every value is cut to a fixed number of UTF-8 bytes, so the record stays well under
+    200 bytes whatever the name or version strings hold.
+    """
+    values = {
+        "txtvers": TXT_VERSION,
+        "proto": ",".join(versions),
+        "ver": identity.version,
+        "name": identity.name,
+        "id": identity.server_id,
+        "tables": str(summary.tables),
+        "open": str(summary.open_tables),
+        "seats": str(summary.seats_free),
+        "pw": "1" if summary.password_needed else "0",
+    }
+    return {
+        key: _cut_utf8(values[key], _TXT_NAME_BYTES if key == "name" else _TXT_FIELD_BYTES)
+        for key in TXT_KEYS
+    }
+
+
+def txt_size(properties: dict[str, str]) -> int:
+    """Bytes the TXT record takes on the wire: one length byte plus ``key=value`` each."""
+    return sum(1 + len(f"{key}={value}".encode()) for key, value in properties.items())
+
+
+def instance_label(name: str) -> str:
+    """The DNS-SD instance name for a display name: no dots, at most 48 UTF-8 bytes."""
+    label = " ".join(name.replace(".", " ").split())
+    return _cut_utf8(label, _INSTANCE_BYTES) or "uno-lan"
+
+
+def _cut_utf8(text: str, limit: int) -> str:
+    encoded = text.encode()
+    if len(encoded) <= limit:
+        return text
+    return encoded[:limit].decode(errors="ignore")
+
+
+def _dns_safe(text: str) -> str:
+    kept = "".join(c for c in text.lower() if c.isascii() and (c.isalnum() or c == "-"))
+    return kept[:40] or secrets.token_hex(6)
+
+
+def advertised_addresses(
+    bound_hosts: Iterable[str],
+    interfaces: Sequence[str] = (),
+    advertise_ips: Sequence[str] = (),
+) -> list[str]:
+    """The addresses to publish for clients to connect to.
+
+    ``--advertise-ip`` wins. Otherwise, with mDNS interfaces named, each of them the server
+    listens on (bound to it or to the wildcard of its family). Otherwise the addresses
+    other machines can reach the server at, loopback left out unless nothing else is
+    there.
+    """
+    if advertise_ips:
+        return list(dict.fromkeys(advertise_ips))
+    bound = list(bound_hosts)
+    if interfaces:
+        return [ip for ip in dict.fromkeys(interfaces) if _serves(ip, bound)]
+    reachable = local_addresses(bound)
+    remote = [ip for ip in reachable if not _is_loopback(ip)]
+    return remote or reachable
+
+
+def _serves(ip: str, bound: Sequence[str]) -> bool:
+    wildcard = "::" if ":" in ip else "0.0.0.0"
+    return ip in bound or wildcard in bound
+
+
+def _is_loopback(ip: str) -> bool:
+    try:
+        return ipaddress.ip_address(ip.split("%", 1)[0]).is_loopback
+    except ValueError:
+        return False
+
+
+def stable_server_id(port: int, data_dir: Path | None = None) -> str:
+    """A server id that stays the same across restarts on this machine and port.
+
+    It hashes a random UUID kept in ``data_dir`` (default ``$XDG_DATA_HOME/uno-lan``, or
+    ``~/.local/share/uno-lan``) with the port, so two servers on one machine differ.
+    Where the file can be neither read nor written, the id is random for this process.
+    """
+    directory = data_dir if data_dir is not None else _data_dir()
+    path = directory / _ID_FILE
+    machine: str | None = None
+    with contextlib.suppress(OSError, ValueError):
+        machine = str(uuid.UUID(path.read_text(encoding="ascii").strip()))
+    if machine is None:
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+            machine = str(uuid.uuid4())
+            path.write_text(machine + "\n", encoding="ascii")
+        except (OSError, ValueError) as error:
+            log.info("server id is random for this run (cannot keep %s: %s)", path, error)
+            return secrets.token_hex(8)
+    return hashlib.blake2b(f"{machine}:{port}".encode(), digest_size=8).hexdigest()
+
+
+def _data_dir() -> Path:
+    value = os.environ.get("XDG_DATA_HOME")
+    if value:
+        return Path(value) / "uno-lan"
+    if os.name == "nt" and os.environ.get("LOCALAPPDATA"):
+        return Path(os.environ["LOCALAPPDATA"]) / "uno-lan"
+    return Path.home() / ".local" / "share" / "uno-lan"
