@@ -57,7 +57,7 @@ def build_deck(config: TableConfig) -> list[Card]:
     """Every card of the table's deck, in a fixed order (the caller shuffles).
 
     The modern decks hold three Wild Customizable; the table plays ``custom_wilds`` of them,
-    so those decks have 109 to 112 cards.
+    so those decks have 110 to 112 cards (109 + ``custom_wilds``).
     """
     key = (config.deck, config.custom_wilds)
     template = _TEMPLATES.get(key)

@@ -66,6 +66,8 @@ def legal_seat_commands(state: Rules, seat: int) -> list[SeatCommand]:
                     legal.append(Play(card))
                     if len(hand) == 2:
                         legal.append(Play(card, uno=True))
+            if legal and len(hand) == 2 and not state.early_uno:
+                legal.append(_CALL_UNO)  # ruling 12: declared before the stacking play
             legal.append(Draw())
         elif phase is Phase.CHALLENGE:
             legal.extend((Accept(), Challenge()))
@@ -154,6 +156,7 @@ def _turn_commands(state: Rules, seat: int) -> list[SeatCommand]:
         legal.extend(plain)
         if two:
             legal.extend(declaring)
+    can_play = bool(legal)
     can_draw = bool(state.draw_pile) or len(state.discard) > 1
     if has_drawn:
         legal.append(_PASS)
@@ -161,7 +164,7 @@ def _turn_commands(state: Rules, seat: int) -> list[SeatCommand]:
         legal.append(_DRAW)
     elif not legal:  # nothing to play, nothing to draw (ruling 14)
         legal.append(_PASS)
-    if two and not state.early_uno:
+    if two and can_play and not state.early_uno:
         legal.append(_CALL_UNO)
     return legal
 

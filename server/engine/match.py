@@ -263,10 +263,10 @@ class Match(Rules):
             if record.status == "caught" and self.window_open(record, now_ms):
                 return Rejected(RejectCode.LOST_RACE, "you were caught before your call arrived")
         if (
-            self.phase_ is Phase.TURN
-            and seat == self.current
+            seat == self.current
             and len(self.hands[seat]) == 2
             and not self.early_uno
+            and self.may_play(seat)
         ):
             self.early_uno = True
             self._emit(EventKind.UNO_CALLED, {"seat": seat, "early": True})

@@ -137,10 +137,10 @@ class Rules(MatchState):
     def _start_turn(self, seat: int, now_ms: int) -> None:
         """``seat``'s turn comes; ruling 16: a seat marked by a Skip draws one and passes."""
         marks = self.skip_marks
-        while marks[seat]:
-            owed, marks[seat] = marks[seat], 0
+        while marks[seat]:  # ruling 24: one mark served per turn, one card per mark
+            marks[seat] -= 1
             self._emit(EventKind.SKIP_SERVED, {"seat": seat})
-            self.draw_cards(seat, owed, "skip")
+            self.draw_cards(seat, 1, "skip")
             seat = self.next_seat(seat)
         self.current = seat
         self.phase_ = _TURN
@@ -154,9 +154,11 @@ class Rules(MatchState):
         self.deadline = now_ms + turn_ms if turn_ms else None
 
     def _wait_on(self, seat: int, phase: Phase, deadline: int | None) -> None:
+        """The match waits on ``seat`` for a decision (stack, challenge, dance)."""
         self.current = seat
         self.phase_ = phase
         self.deadline = deadline
+        self.early_uno = False  # an early call belongs to the seat that made it
         self._emit(
             EventKind.TURN, {"seat": seat, "direction": self.direction, "phase": phase.value}
         )
@@ -238,6 +240,10 @@ class Rules(MatchState):
                 self.draw_cards(victim, 2, "draw-two")
                 self._skip_next(seat, now_ms)
         elif rank is _WILD_DRAW_FOUR:
+            if not self.config.wd4_bluff:  # ruling 23: already checked, nothing to decide
+                self.draw_cards(self.next_seat(seat), 4, "wild-draw-four")
+                self._skip_next(seat, now_ms)
+                return
             hand = self.hands[seat]
             self.wd4_player = seat
             self.wd4_guilty = self._holds_color(hand, before)
@@ -339,6 +345,7 @@ class Rules(MatchState):
         self.has_drawn = True
         self.drawn = drawn
         self.stuck_passes = 0
+        self.early_uno = False  # ruling 25: a call made before drawing lapses
         if (
             now_ms is not None
             and drawn.color is not None
@@ -433,7 +440,10 @@ class Rules(MatchState):
                 self._choose_first_color(seat, self._most_held_color(seat), target, now_ms)
             if not self.has_drawn and self.can_draw():
                 self._voluntary_draw(seat)
-            if self.has_drawn:
+            if self.has_drawn or self.may_play(seat):
+                # Ruling 14 counts only passes of seats that could neither play nor draw:
+                # a seat that could have played breaks the cycle.
+                self.stuck_passes = 0
                 self._emit(EventKind.PASSED, {"seat": seat, "stuck": False})
                 self._start_turn(self.next_seat(seat), now_ms)
             else:

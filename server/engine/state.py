@@ -41,7 +41,8 @@ _set_public = vars(Event)["public"].__set__
 _set_private = vars(Event)["private"].__set__
 NO_SECRETS: Mapping[int, Mapping[str, Any]] = MappingProxyType({})
 """The ``private`` part of an event that has no secret (shared: it is read-only)."""
-_CREEPER = Rank.CREEPER
+_CREEPER, _DRAW_TWO, _WILD_DRAW_FOUR = Rank.CREEPER, Rank.DRAW_TWO, Rank.WILD_DRAW_FOUR
+_TURN, _STACK = Phase.TURN, Phase.STACK
 _DREW = EventKind.DREW
 
 
@@ -183,6 +184,29 @@ class MatchState:
             card.color is None or card.color is color or card.rank is rank
             for card in self.hands[seat]
         )
+
+    def may_play(self, seat: int) -> bool:
+        """Whether ``seat``, to act now, has a card it may play (ruling 5: after a draw
+        only the drawn card; in a stack only a Draw Two; ruling 23: no bluffed Draw Four)."""
+        hand = self.hands[seat]
+        if self.phase_ is _STACK:
+            return any(card.rank is _DRAW_TWO for card in hand)
+        if self.phase_ is not _TURN:
+            return False
+        drawn = self.drawn
+        candidates = hand if not self.has_drawn else [] if drawn is None else [drawn]
+        bluff_ok = self.config.wd4_bluff
+        for card in candidates:
+            if not self.playable(card):
+                continue
+            if (
+                card.rank is _WILD_DRAW_FOUR
+                and not bluff_ok
+                and self._holds_color(hand, self.color)
+            ):
+                continue
+            return True
+        return False
 
     @staticmethod
     def _holds_color(hand: list[Card], color: Color | None) -> bool:

@@ -191,7 +191,7 @@ def test_ruling_24_each_mark_costs_one_card_and_one_turn_served_one_at_a_time() 
 def test_ruling_24_the_second_mark_is_served_on_the_next_turn() -> None:
     match = rig(
         skip_any(),
-        hands=[["RS", "R6", "G6"], ["RS", "R7", "Y3"], ["B2", "B3"], ["R8", "R9", "B9"]],
+        hands=[["RS", "R6", "G6"], ["RS", "R7", "Y3", "Y4"], ["B2", "B3"], ["R8", "R9", "B9"]],
         top="R5",
         draw=["Y7", "Y8"],
     )
@@ -460,3 +460,47 @@ def test_ruling_14_a_timed_out_player_who_could_play_does_not_count_toward_a_blo
     assert "round-over" not in kinds(events)
     assert match.to_act() == 0
     assert match.phase is Phase.TURN
+
+
+def test_ruling_12_no_early_call_on_a_turn_with_nothing_to_play() -> None:
+    match = rig(hands=[["G3", "B4"], ["Y1", "Y2"], ["B1"]], top="R5")
+    assert CallUno() not in match.legal_commands(0)
+    rejected(match.apply(0, CallUno(), 0), RejectCode.NOT_NOW)
+
+
+def test_ruling_25_an_early_call_lapses_when_the_player_draws_instead() -> None:
+    match = rig(hands=[["R3"], ["Y1", "Y2"], ["B1"]], top="R5", draw=["R9", "G1"])
+    rejected(match.apply(0, CallUno(), 0), RejectCode.NOT_NOW)  # one card: nothing to declare
+    match = rig(hands=[["R3", "G4"], ["Y1", "Y2"], ["B1"]], top="R5", draw=["R9"])
+    ok(match.apply(0, CallUno(), 0))
+    ok(match.apply(0, Draw(), 0))
+    assert match.view(None, 0)["counts"][0] == 3
+    assert match.snapshot(with_history=False)["early_uno"] is False
+
+
+@pytest.mark.parametrize(
+    ("config", "hands", "command", "phase"),
+    [
+        (stacking(), [["R+2", "G5"], ["G+2", "Y1"], ["B1"]], Play(card("R+2")), "stack"),
+        (
+            TableConfig(seats=3, turn_seconds=0),
+            [["W+4", "G5"], ["Y1"], ["B1"]],
+            Play(card("W+4"), color=Color.GREEN),
+            "challenge",
+        ),
+        (
+            TableConfig(deck=DeckName.BTS, seats=3, turn_seconds=0),
+            [["WDANCE", "G5"], ["Y1"], ["B1"]],
+            Play(card("WDANCE"), color=Color.GREEN, dance="butter"),
+            "dance",
+        ),
+    ],
+)
+def test_decision_turn_events_name_the_phase_as_plain_text(
+    config: TableConfig, hands: list[list[str]], command: Play, phase: str
+) -> None:
+    match = rig(config, hands=hands, top="R5")
+    events = ok(match.apply(0, command, 0))
+    turn = of_kind(events, "turn")[-1]
+    assert turn.public["phase"] == phase
+    assert type(turn.public["phase"]) is str
