@@ -4,6 +4,7 @@ a wrong version while another table plays on, and SIGTERM."""
 from __future__ import annotations
 
 import random
+import signal
 from pathlib import Path
 
 import pytest
@@ -199,5 +200,21 @@ async def test_sigterm_tells_the_clients_then_exits_cleanly(tmp_path: Path) -> N
         log = server.log_text()
         assert "received SIGTERM" in log
         assert "the server has stopped" in log
+    finally:
+        server.stop()
+
+
+async def test_sigint_stops_an_idle_server_with_status_zero(tmp_path: Path) -> None:
+    server = ServerProcess.start(tmp_path)
+    try:
+        player = await Player.connect(server.port, "early")
+        server.process.send_signal(signal.SIGINT)
+        with trio.fail_after(30):
+            assert [type(m) for m in [await player.receive(), await player.receive()]] == [
+                Closing,
+                type(None),
+            ]
+        assert await trio.to_thread.run_sync(server.process.wait, 30) == 0
+        assert "received SIGINT" in server.log_text()
     finally:
         server.stop()
