@@ -32,9 +32,11 @@ from protocol.commands import (
 from server.engine.outcome import Phase
 from server.engine.rules import Rules
 
-__all__ = ["legal_seat_commands", "legal_table_commands"]
+__all__ = ["legal_seat_commands", "legal_table_commands", "playable_cards"]
 
 _WILD_DRAW_FOUR, _SWAP, _SKIP = Rank.WILD_DRAW_FOUR, Rank.SWAP_HANDS, Rank.SKIP
+_DRAW_TWO = Rank.DRAW_TWO
+_STACK_PHASE = Phase.STACK
 _DRAW, _PASS, _CALL_UNO = Draw(), Pass(), CallUno()
 _TURN_PHASE = Phase.TURN
 
@@ -83,6 +85,37 @@ def legal_seat_commands(state: Rules, seat: int) -> list[SeatCommand]:
     if state.exposures:
         legal.extend(_exposure_commands(state, seat))
     return legal
+
+
+def playable_cards(state: Rules, seat: int) -> list[Card]:
+    """The distinct cards ``seat`` may play now, in hand order (the engine's instances).
+
+    Exactly the cards of the ``Play`` commands in ``legal_seat_commands(state, seat)``,
+    without expanding colours, targets, dances and UNO: empty unless ``seat`` is to act
+    in ``TURN`` (only the drawn card after a draw) or ``STACK`` (its Draw Twos).
+    """
+    phase = state.phase_
+    if seat != state.current or state.paused:
+        return []
+    hand = state.hands[seat]
+    if phase is not _TURN_PHASE:
+        if phase is _STACK_PHASE:
+            return list({id(card): card for card in hand if card.rank is _DRAW_TWO}.values())
+        return []
+    color, top_rank = state.color, state.discard[-1].rank
+    if state.has_drawn:
+        drawn = state.drawn
+        cards = [] if drawn is None else [drawn]
+    else:
+        cards = hand
+    playable = [
+        card for card in cards if card.color is None or card.color is color or card.rank is top_rank
+    ]
+    if len(playable) > 1:  # a hand may hold two of a card: list each once
+        playable = list({id(card): card for card in playable}.values())
+    if not state.config.wd4_bluff and state._holds_color(hand, color):
+        playable = [card for card in playable if card.rank is not _WILD_DRAW_FOUR]
+    return playable
 
 
 def _exposure_commands(state: Rules, seat: int) -> list[SeatCommand]:

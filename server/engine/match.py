@@ -43,8 +43,8 @@ from protocol.commands import (
 from protocol.events import EventKind
 from protocol.options import ConfigError, TableConfig
 from protocol.rejections import RejectCode
-from server.engine.legal import legal_seat_commands, legal_table_commands
-from server.engine.outcome import Accepted, LogEntry, Outcome, Phase, Rejected
+from server.engine.legal import legal_seat_commands, legal_table_commands, playable_cards
+from server.engine.outcome import LogEntry, Outcome, Phase, Rejected, deferred_accepted
 from server.engine.rules import Rules
 from server.engine.snapshot import SnapshotError, check_cards, dump_state, load_state
 from server.engine.view import build_view
@@ -52,8 +52,7 @@ from server.engine.view import build_view
 __all__ = ["Match"]
 
 _SEAT_ONLY_MESSAGE = "only a seated player may send this command"
-# Cheaper than LogEntry(...): a NamedTuple's __new__ is a Python function.
-_new_tuple = tuple.__new__
+_deferred = deferred_accepted
 _ROUND_OVER, _MATCH_OVER = Phase.ROUND_OVER, Phase.MATCH_OVER
 _TURN, _STACK = Phase.TURN, Phase.STACK
 _DRAW_TWO, _SWAP, _SKIP, _DANCE = Rank.DRAW_TWO, Rank.SWAP_HANDS, Rank.SKIP, Rank.DANCE
@@ -74,6 +73,24 @@ class Match(Rules):
         """Apply one command stamped with the server's clock; see the package docstring."""
         start = len(self._events) + len(self._pending)
         kind = type(command)
+        if (
+            actor == self.current
+            and self.phase_ is _TURN
+            and type(actor) is int
+            and not self.paused
+            and (
+                self._quick_play(actor, command, now_ms)
+                if kind is Play
+                else kind is Draw and self._quick_draw(actor, now_ms)
+            )
+        ):
+            # The common moves, checked directly (see _quick_play); the same bookkeeping
+            # as the general path below.
+            self.expiries[actor] = 0
+            if self.exposures:
+                self._seat_acted(actor, start)
+            self._log.append((actor, command, now_ms))
+            return _deferred(self, start, len(self._events) + len(self._pending))
         seat_handler = _SEAT_HANDLERS.get(kind)
         if seat_handler is not None:
             phase = self.phase_
@@ -103,8 +120,41 @@ class Match(Rules):
             rejected = table_handler(self, command, now_ms)
             if rejected is not None:
                 return rejected
-        self.log.append(_new_tuple(LogEntry, (actor, command, now_ms)))
-        return Accepted.deferred(self, start, len(self._events) + len(self._pending))
+        self._log.append((actor, command, now_ms))
+        return _deferred(self, start, len(self._events) + len(self._pending))
+
+    def _quick_play(self, seat: int, command: Play, now_ms: int) -> bool:
+        """Apply the commonest play if ``command`` is one, by direct checks; else False.
+
+        The seat to act, in a plain turn, plays a coloured card that matches, with no
+        colour, target or dance (not a Skip that must name someone), and only the drawn
+        card after a draw. Everything this accepts the general checks in ``_on_play``
+        accept too; anything else goes there.
+        """
+        card = command.card
+        card_color = card.color
+        if (
+            card_color is None
+            or command.color is not None
+            or command.target is not None
+            or command.dance is not None
+            or (card_color is not self.color and card.rank is not self.discard[-1].rank)
+            or (self.has_drawn and card is not self.drawn)
+            or (card.rank is _SKIP and self.skip_any)
+        ):
+            return False
+        hand = self.hands[seat]
+        if card not in hand or (command.uno and len(hand) != 2):
+            return False
+        self._play_card(seat, command, now_ms)
+        return True
+
+    def _quick_draw(self, seat: int, now_ms: int) -> bool:
+        """Apply a plain draw on the seat's turn (the pile is not empty); else False."""
+        if self.has_drawn or not self.draw_pile:
+            return False
+        self._voluntary_draw(seat, now_ms)
+        return True
 
     def _refuse_seat(self, actor: int | None) -> Rejected:
         if actor is None:
@@ -124,24 +174,6 @@ class Match(Rules):
     def _on_play(self, seat: int, command: Play, now_ms: int) -> Rejected | None:
         phase = self.phase_
         card = command.card
-        card_color = card.color
-        # Fast path for the commonest play: a coloured card that matches, nothing extra.
-        # It accepts a subset of what the full checks below accept.
-        if (
-            phase is _TURN
-            and card_color is not None
-            and seat == self.current
-            and not self.has_drawn
-            and command.color is None
-            and command.target is None
-            and command.dance is None
-            and (card_color is self.color or card.rank is self.discard[-1].rank)
-            and not (card.rank is _SKIP and self.config.skip_any)
-        ):
-            hand = self.hands[seat]
-            if card in hand and (not command.uno or len(hand) == 2):
-                self._play_card(seat, command, now_ms)
-                return None
         if phase is not _TURN and phase is not _STACK:
             return self._wrong_moment(seat)
         if seat != self.current:
@@ -207,9 +239,6 @@ class Match(Rules):
     def _on_draw(self, seat: int, command: Draw, now_ms: int) -> Rejected | None:
         if seat != self.current:
             return _not_your_turn()
-        if self.phase_ is _TURN and not self.has_drawn and self.draw_pile:  # the usual case
-            self._voluntary_draw(seat, now_ms)
-            return None
         if self.phase_ is Phase.STACK:
             self._take_stack(seat, now_ms)
             return None
@@ -438,6 +467,25 @@ class Match(Rules):
     def legal_commands(self, seat: int) -> list[SeatCommand]:
         """Every command ``seat`` may send now, fully expanded (see ``server.engine.legal``)."""
         return legal_seat_commands(self, seat)
+
+    def playable_cards(self, seat: int) -> list[Card]:
+        """The distinct cards ``seat`` may play now: the cards of the ``Play`` commands in
+        ``legal_commands(seat)``, unexpanded (a cheap query for bots and simulations)."""
+        return playable_cards(self, seat)
+
+    def may_draw(self, seat: int) -> bool:
+        """Whether ``Draw()`` is legal for ``seat`` now (its turn before drawing, with a
+        card to draw; or a Draw Two stack to take)."""
+        if seat != self.current or self.paused:
+            return False
+        phase = self.phase_
+        if phase is _TURN:
+            return not self.has_drawn and (bool(self.draw_pile) or len(self.discard) > 1)
+        return phase is _STACK
+
+    def hand_count(self, seat: int) -> int:
+        """How many cards ``seat`` holds."""
+        return len(self.hands[seat])
 
     def legal_table_commands(self, now_ms: int | None = None) -> list[TableCommand]:
         return legal_table_commands(self, now_ms)

@@ -11,7 +11,7 @@ from protocol.commands import Command
 from protocol.events import Event
 from protocol.rejections import RejectCode
 
-__all__ = ["Accepted", "LogEntry", "Outcome", "Phase", "Rejected"]
+__all__ = ["Accepted", "LogEntry", "Outcome", "Phase", "Rejected", "deferred_accepted"]
 
 
 class Phase(StrEnum):
@@ -45,34 +45,31 @@ class _EventSource(Protocol):
 class Accepted:
     """The command was applied; ``events`` are the events it produced, in order.
 
-    An immutable value. The engine hands out a deferred one that builds its events from
-    the match the first time ``events`` is read.
+    An immutable value. The engine hands out a deferred one (``deferred_accepted``) that
+    builds its events from the match the first time ``events`` is read.
     """
 
-    __slots__ = ("_events", "_source", "_start", "_stop")
+    __slots__ = ("_events", "_span")
 
     def __init__(self, events: Iterable[Event]) -> None:
-        self._events: tuple[Event, ...] | None = tuple(events)
-        self._source: _EventSource | None = None
-        self._start = self._stop = 0
+        self._events: tuple[Event, ...] = tuple(events)
+        self._span: tuple[_EventSource, int, int] | None = None
 
     @classmethod
     def deferred(cls, source: _EventSource, start: int, stop: int) -> Accepted:
         """The events ``start:stop`` (0-based) of ``source``, built when first read."""
-        accepted = cls.__new__(cls)
-        accepted._events = None
-        accepted._source = source
-        accepted._start = start
-        accepted._stop = stop
-        return accepted
+        return deferred_accepted(source, start, stop)
 
     @property
     def events(self) -> tuple[Event, ...]:
-        if self._events is None:
-            assert self._source is not None
-            self._events = tuple(self._source.events[self._start : self._stop])
-            self._source = None
-        return self._events
+        try:
+            return self._events
+        except AttributeError:  # deferred and not read yet
+            assert self._span is not None
+            source, start, stop = self._span
+            events = self._events = tuple(source.events[start:stop])
+            self._span = None
+            return events
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Accepted):
@@ -83,6 +80,21 @@ class Accepted:
 
     def __repr__(self) -> str:
         return f"Accepted(events={self.events!r})"
+
+
+_new_object = object.__new__
+_set_span = vars(Accepted)["_span"].__set__
+
+
+def deferred_accepted(source: _EventSource, start: int, stop: int) -> Accepted:
+    """An ``Accepted`` for the events ``start:stop`` of ``source``, built when first read.
+
+    The command path calls this once per accepted command: one allocation and one slot
+    store, with ``_events`` left unset until someone reads it.
+    """
+    accepted = _new_object(Accepted)
+    _set_span(accepted, (source, start, stop))
+    return accepted
 
 
 @dataclass(frozen=True, slots=True)

@@ -71,9 +71,11 @@ class MatchState:
         self.deck_size = len(build_deck(config))
         self.turn_ms = config.turn_seconds * 1000
         self.creepers = config.deck is DeckName.MINECRAFT
+        self.skip_any = config.skip_any
         self._events: list[Event] = []
         self._pending: list[tuple[EventKind, dict[str, Any], Mapping[int, Mapping[str, Any]]]] = []
-        self.log: list[LogEntry] = []
+        self._log: list[LogEntry | tuple[int | None, Any, int]] = []
+        self._log_built = 0
         self.scores = [0] * self.seats
         self.eliminated = [False] * self.seats
         self.away = [False] * self.seats
@@ -124,6 +126,20 @@ class MatchState:
     def events(self, events: list[Event]) -> None:
         self._events = list(events)
         self._pending = []
+
+    @property
+    def log(self) -> list[LogEntry]:
+        """Every accepted command, in order (recorded as plain tuples, typed when read)."""
+        log = self._log
+        for index in range(self._log_built, len(log)):
+            log[index] = LogEntry(*log[index])
+        self._log_built = len(log)
+        return log  # type: ignore[return-value]
+
+    @log.setter
+    def log(self, log: list[LogEntry]) -> None:
+        self._log = list(log)
+        self._log_built = len(self._log)
 
     def event_count(self) -> int:
         """How many events the match has produced (the ``seq`` of the last one)."""

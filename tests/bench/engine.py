@@ -8,9 +8,10 @@ Run from the repository root::
 Head to head: two-player classic rounds, the same random policy on both sides (play a
 uniformly random playable card, a random colour for a wild, declare UNO when the play leaves
 one card; with nothing playable draw, then play the drawn card if it can be played, else
-pass). RLCard folds a draw and the play of the drawn card into one step, so the fair unit is
-the round, not the command. The two engines run in alternating slices so that machine noise
-falls on both.
+pass). Each side asks its engine in its own way: ours through the cheap queries a bot would
+use (``playable_cards``, ``may_draw``), RLCard through its legal action list. RLCard folds
+a draw and the play of the drawn card into one step, so the fair unit is the round, not the
+command. The two engines run in alternating slices so that machine noise falls on both.
 
 Mixed soak: rounds rotating through every deck, 2 to 10 seats and a spread of house rules,
 played with random legal commands from any seat (off-turn catches and UNO calls included)
@@ -36,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from protocol.cards import Card  # noqa: E402
+from protocol.cards import COLORS, Card, Color, Rank  # noqa: E402
 from protocol.commands import (  # noqa: E402
     Accept,
     ChooseColor,
@@ -103,6 +104,55 @@ def choose_policy_command(legal: Sequence[SeatCommand], rng: random.Random) -> S
     return rng.choice(list(legal))
 
 
+_PlayVariants = tuple[tuple[Play, ...], tuple[Play, ...]]
+
+
+class PlayPolicy:
+    """The same policy through the engine's cheap queries (``playable_cards``,
+    ``may_draw``, ``hand_count``) instead of the fully expanded legal list.
+
+    A random distinct playable card, a random colour for a wild, UNO declared when the play
+    leaves one card (the hand holds two); else draw. A playable drawn card is in
+    ``playable_cards`` and is played. Anything else (an Accept, a first-card colour, a
+    pass, a card that needs a target or a dance) goes to ``choose_policy_command``.
+    Commands are values, so each card's plays are built once and shared.
+    """
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.variants: dict[Card, _PlayVariants] = {}
+
+    def choose(self, match: Match, seat: int) -> SeatCommand:
+        rng = self.rng
+        cards = match.playable_cards(seat)
+        if cards:
+            card = cards[0] if len(cards) == 1 else rng.choice(cards)
+            variants = self.variants.get(card)
+            if variants is None:
+                variants = self._variants(match, seat, card)
+                if variants is None:
+                    return choose_policy_command(match.legal_commands(seat), rng)
+            choices = variants[match.hand_count(seat) == 2]
+            return choices[0] if len(choices) == 1 else rng.choice(choices)
+        if match.may_draw(seat):
+            return DRAW
+        return choose_policy_command(match.legal_commands(seat), rng)
+
+    def _variants(self, match: Match, seat: int, card: Card) -> _PlayVariants | None:
+        if card.rank in (Rank.SWAP_HANDS, Rank.DANCE) or (
+            card.rank is Rank.SKIP and match.config.skip_any
+        ):
+            return None  # targets and dances: the full legal list decides
+        colors: tuple[Color | None, ...] = COLORS if card.color is None else (None,)
+        plain = tuple(Play(card, color) for color in colors)
+        declaring = tuple(Play(card, color, uno=True) for color in colors)
+        variants = self.variants[card] = (plain, declaring)
+        return variants
+
+
+DRAW = Draw()
+
+
 class OurSide:
     """Plays two-player classic rounds on our engine and counts rounds and commands."""
 
@@ -113,6 +163,7 @@ class OurSide:
         self.now_ms = 0
         self.rounds = 0
         self.commands = 0
+        self.policy = PlayPolicy(self.rng)
 
     def _new_match(self) -> Match:
         return Match(self.config, seed=self.rng.getrandbits(64), now_ms=0)
@@ -120,17 +171,21 @@ class OurSide:
     def play_round(self) -> None:
         """Play until the current round ends, then start the next one (or a new match)."""
         match = self.match
-        rng = self.rng
+        choose = self.policy.choose
+        now_ms = self.now_ms
+        commands = 0
         while True:
             seat = match.to_act()
             if seat is None:
                 break
-            command = choose_policy_command(match.legal_commands(seat), rng)
-            self.now_ms += 100
-            result = match.apply(seat, command, self.now_ms)
-            self.commands += 1
-            if isinstance(result, Rejected):
+            command = choose(match, seat)
+            now_ms += 100
+            result = match.apply(seat, command, now_ms)
+            commands += 1
+            if type(result) is Rejected:
                 raise RuntimeError(f"policy command {command} rejected: {result}")
+        self.now_ms = now_ms
+        self.commands += commands
         self.rounds += 1
         if match.is_over:
             self.match = self._new_match()

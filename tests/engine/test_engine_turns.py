@@ -3,11 +3,12 @@ that change nothing, and the two-player rules (ruling 8)."""
 
 from __future__ import annotations
 
+import pytest
 from engine_rig import codes, kinds, of_kind, ok, rig
 
 from protocol.cards import Card, Color
-from protocol.commands import Accept, CallUno, Draw, Pass, Play
-from protocol.options import TableConfig
+from protocol.commands import Accept, CallUno, Draw, NextRound, Pass, Play
+from protocol.options import DeckName, TableConfig
 from server.engine import Accepted, Match, RejectCode, Rejected
 
 
@@ -162,3 +163,33 @@ def test_every_listed_command_is_accepted() -> None:
                 probe = Match.restore(position)
                 assert isinstance(probe.apply(seat, command, 0), Accepted), command
             ok(match.apply(seat, legal[step % len(legal)], 0))
+
+
+@pytest.mark.parametrize("deck", list(DeckName))
+def test_the_cheap_queries_agree_with_the_legal_list(deck: DeckName) -> None:
+    for seed, bluff in ((0, True), (1, False)):
+        config = TableConfig(
+            deck=deck,
+            seats=3,
+            turn_seconds=0,
+            target_score=200,
+            stack_draw_two=True,
+            skip_any=True,
+            wd4_bluff=bluff,
+        )
+        match = Match(config, seed)
+        for step in range(400):
+            seat = match.to_act()
+            if seat is None:
+                if match.is_over:
+                    break
+                ok(match.apply(None, NextRound(), 0))
+                continue
+            for other in range(3):
+                legal = match.legal_commands(other)
+                played = list(dict.fromkeys(c.card for c in legal if isinstance(c, Play)))
+                assert match.playable_cards(other) == played
+                assert match.may_draw(other) == (Draw() in legal)
+                assert match.hand_count(other) == len(match.hand(other))
+            legal = match.legal_commands(seat)
+            ok(match.apply(seat, legal[(step * 5) % len(legal)], 0))
