@@ -111,7 +111,9 @@ def playable_cards(state: Rules, seat: int) -> list[Card]:
     playable = [
         card for card in cards if card.color is None or card.color is color or card.rank is top_rank
     ]
-    if len(playable) > 1:  # a hand may hold two of a card: list each once
+    # A hand may hold two of a card: list each once (the engine's cards are the canonical
+    # instances, so equal cards are the same object).
+    if len(playable) > 1 and len(set(map(id, playable))) < len(playable):
         playable = list({id(card): card for card in playable}.values())
     if not state.config.wd4_bluff and state._holds_color(hand, color):
         playable = [card for card in playable if card.rank is not _WILD_DRAW_FOUR]

@@ -78,19 +78,41 @@ class Match(Rules):
             and self.phase_ is _TURN
             and type(actor) is int
             and not self.paused
-            and (
-                self._quick_play(actor, command, now_ms)
-                if kind is Play
-                else kind is Draw and self._quick_draw(actor, now_ms)
-            )
+            and (kind is Play or kind is Draw)
         ):
-            # The common moves, checked directly (see _quick_play); the same bookkeeping
-            # as the general path below.
-            self.expiries[actor] = 0
-            if self.exposures:
-                self._seat_acted(actor, start)
-            self._log.append((actor, command, now_ms))
-            return _deferred(self, start, len(self._events) + len(self._pending))
+            # The common moves of a turn, checked directly instead of by the handlers:
+            # a coloured card that matches, with no colour, target or dance (not a Skip
+            # that must name someone; after a draw only the drawn card), or a draw from a
+            # pile that is not empty. Whatever this accepts the handlers accept too, and
+            # anything else goes on to them.
+            if kind is Play:
+                play: Play = command  # type: ignore[assignment]
+                card = play.card
+                card_color = card.color
+                quick = (
+                    card_color is not None
+                    and (card_color is self.color or card.rank is self.discard[-1].rank)
+                    and play.color is None
+                    and play.target is None
+                    and play.dance is None
+                    and (not self.has_drawn or card is self.drawn)
+                    and (card.rank is not _SKIP or not self.skip_any)
+                )
+                if quick:
+                    hand = self.hands[actor]
+                    quick = card in hand and (not play.uno or len(hand) == 2)
+                    if quick:
+                        self._play_card(actor, play, now_ms)
+            else:
+                quick = not self.has_drawn and bool(self.draw_pile)
+                if quick:
+                    self._voluntary_draw(actor, now_ms)
+            if quick:  # the same bookkeeping as the general path below
+                self.expiries[actor] = 0
+                if self.exposures:
+                    self._seat_acted(actor, start)
+                self._log.append((actor, command, now_ms))
+                return _deferred(self, start, len(self._events) + len(self._pending))
         seat_handler = _SEAT_HANDLERS.get(kind)
         if seat_handler is not None:
             phase = self.phase_
@@ -122,39 +144,6 @@ class Match(Rules):
                 return rejected
         self._log.append((actor, command, now_ms))
         return _deferred(self, start, len(self._events) + len(self._pending))
-
-    def _quick_play(self, seat: int, command: Play, now_ms: int) -> bool:
-        """Apply the commonest play if ``command`` is one, by direct checks; else False.
-
-        The seat to act, in a plain turn, plays a coloured card that matches, with no
-        colour, target or dance (not a Skip that must name someone), and only the drawn
-        card after a draw. Everything this accepts the general checks in ``_on_play``
-        accept too; anything else goes there.
-        """
-        card = command.card
-        card_color = card.color
-        if (
-            card_color is None
-            or command.color is not None
-            or command.target is not None
-            or command.dance is not None
-            or (card_color is not self.color and card.rank is not self.discard[-1].rank)
-            or (self.has_drawn and card is not self.drawn)
-            or (card.rank is _SKIP and self.skip_any)
-        ):
-            return False
-        hand = self.hands[seat]
-        if card not in hand or (command.uno and len(hand) != 2):
-            return False
-        self._play_card(seat, command, now_ms)
-        return True
-
-    def _quick_draw(self, seat: int, now_ms: int) -> bool:
-        """Apply a plain draw on the seat's turn (the pile is not empty); else False."""
-        if self.has_drawn or not self.draw_pile:
-            return False
-        self._voluntary_draw(seat, now_ms)
-        return True
 
     def _refuse_seat(self, actor: int | None) -> Rejected:
         if actor is None:
@@ -468,10 +457,10 @@ class Match(Rules):
         """Every command ``seat`` may send now, fully expanded (see ``server.engine.legal``)."""
         return legal_seat_commands(self, seat)
 
-    def playable_cards(self, seat: int) -> list[Card]:
-        """The distinct cards ``seat`` may play now: the cards of the ``Play`` commands in
-        ``legal_commands(seat)``, unexpanded (a cheap query for bots and simulations)."""
-        return playable_cards(self, seat)
+    playable_cards = playable_cards
+    """``m.playable_cards(seat) -> list[Card]``: the distinct cards ``seat`` may play now,
+    the cards of the ``Play`` commands in ``legal_commands(seat)`` unexpanded (a cheap
+    query for bots and simulations; see ``server.engine.legal.playable_cards``)."""
 
     def may_draw(self, seat: int) -> bool:
         """Whether ``Draw()`` is legal for ``seat`` now (its turn before drawing, with a

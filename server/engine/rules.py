@@ -28,9 +28,9 @@ _SKIP, _REVERSE, _DRAW_TWO = Rank.SKIP, Rank.REVERSE, Rank.DRAW_TWO
 _WILD_DRAW_FOUR, _DANCE = Rank.WILD_DRAW_FOUR, Rank.DANCE
 _SWAP, _SHUFFLE, _CUSTOM = Rank.SWAP_HANDS, Rank.SHUFFLE_HANDS, Rank.CUSTOM
 _TURN = Phase.TURN
-# Ranks that only pass the turn on, by value: a str hashes in C, an enum member in Python.
+# Ranks whose play only passes the turn on.
 _PLAIN_RANKS = frozenset(
-    rank.value for rank in Rank if rank.number is not None or rank in (Rank.WILD, Rank.CREEPER)
+    rank for rank in Rank if rank.number is not None or rank in (Rank.WILD, Rank.CREEPER)
 )
 _PLAYED, _TURN_EVENT = EventKind.PLAYED, EventKind.TURN
 _AWAY_AFTER_EXPIRIES = 3
@@ -136,22 +136,28 @@ class Rules(MatchState):
 
     def _start_turn(self, seat: int, now_ms: int) -> None:
         """``seat``'s turn comes; ruling 16: a seat marked by a Skip draws one and passes."""
-        marks = self.skip_marks
-        while marks[seat]:  # ruling 24: one mark served per turn, one card per mark
-            marks[seat] -= 1
-            self._emit(EventKind.SKIP_SERVED, {"seat": seat})
-            self.draw_cards(seat, 1, "skip")
-            seat = self.next_seat(seat)
+        if self.skip_marks[seat]:
+            seat = self._serve_marks(seat)
         self.current = seat
         self.phase_ = _TURN
         self.drawn = None
         self.has_drawn = False
         self.early_uno = False
-        self._pending.append(  # _emit inlined: this runs once per command
-            (_TURN_EVENT, {"seat": seat, "direction": self.direction, "phase": "turn"}, NO_SECRETS)
-        )
+        # _emit inlined and the event kept compact: this runs once per command.
+        self._pending.append((_TURN_EVENT, (seat, self.direction), None))
         turn_ms = self.turn_ms
         self.deadline = now_ms + turn_ms if turn_ms else None
+
+    def _serve_marks(self, seat: int) -> int:
+        """Ruling 24: a marked seat whose turn comes serves one mark (draws one card and
+        passes); the next seat may be marked too. Returns the seat that plays."""
+        marks = self.skip_marks
+        while marks[seat]:
+            marks[seat] -= 1
+            self._emit(EventKind.SKIP_SERVED, {"seat": seat})
+            self.draw_cards(seat, 1, "skip")
+            seat = self.next_seat(seat)
+        return seat
 
     def _wait_on(self, seat: int, phase: Phase, deadline: int | None) -> None:
         """The match waits on ``seat`` for a decision (stack, challenge, dance)."""
@@ -180,19 +186,22 @@ class Rules(MatchState):
             self.exposures.pop(seat, None)
         left = len(hand)
         color = self.color
-        public: dict[str, Any] = {
-            "seat": seat,
-            "card": CODE_BY_ID.get(id(card)) or card.code,
-            "color": None if color is None else color._value_,
-            "count": left,
-        }
-        if command.target is not None:
-            public["target"] = command.target
-        if command.dance is not None:
-            public["dance"] = command.dance
-        if command.uno:
-            public["uno"] = True
-        self._pending.append((_PLAYED, public, NO_SECRETS))
+        if command.target is None and command.dance is None:
+            self._pending.append((_PLAYED, (seat, card, color, left, command.uno), None))
+        else:
+            public: dict[str, Any] = {
+                "seat": seat,
+                "card": CODE_BY_ID.get(id(card)) or card.code,
+                "color": None if color is None else color._value_,
+                "count": left,
+            }
+            if command.target is not None:
+                public["target"] = command.target
+            if command.dance is not None:
+                public["dance"] = command.dance
+            if command.uno:
+                public["uno"] = True
+            self._pending.append((_PLAYED, public, NO_SECRETS))
         if left == 0:
             self._went_out(seat, card, now_ms)
             return
@@ -204,7 +213,7 @@ class Rules(MatchState):
                 exposure = Exposure(now_ms, self.event_count() + 1)
                 self.exposures[seat] = exposure
                 self._emit(EventKind.EXPOSED, {"seat": seat})
-        if rank._value_ in _PLAIN_RANKS:
+        if rank in _PLAIN_RANKS:
             following = (seat + self.direction) % self.seats
             if self.eliminated[following]:
                 following = self.next_seat(seat)

@@ -21,7 +21,7 @@ its seat's hand changes.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -44,6 +44,49 @@ NO_SECRETS: Mapping[int, Mapping[str, Any]] = MappingProxyType({})
 _CREEPER, _DRAW_TWO, _WILD_DRAW_FOUR = Rank.CREEPER, Rank.DRAW_TWO, Rank.WILD_DRAW_FOUR
 _TURN, _STACK = Phase.TURN, Phase.STACK
 _DREW = EventKind.DREW
+
+
+_Public = dict[str, Any]
+_Private = Mapping[int, Mapping[str, Any]]
+_Pending = tuple[EventKind, _Public, _Private] | tuple[EventKind, tuple[Any, ...], None]
+"""An event not yet built: its kind, public part and secrets; or, for the events of the
+hot path, its kind, a tuple of its values and None (built by ``_COMPACT[kind]``)."""
+
+
+def _turn_data(values: tuple[Any, ...]) -> tuple[_Public, _Private]:
+    seat, direction = values
+    return {"seat": seat, "direction": direction, "phase": "turn"}, NO_SECRETS
+
+
+def _played_data(values: tuple[Any, ...]) -> tuple[_Public, _Private]:
+    seat, card, color, count, uno = values
+    public = {
+        "seat": seat,
+        "card": CODE_BY_ID.get(id(card)) or card.code,
+        "color": None if color is None else color._value_,
+        "count": count,
+    }
+    if uno:
+        public["uno"] = True
+    return public, NO_SECRETS
+
+
+def _drew_data(values: tuple[Any, ...]) -> tuple[_Public, _Private]:
+    seat, cards, reason = values
+    by_id = CODE_BY_ID
+    return (
+        {"seat": seat, "count": len(cards), "reason": reason},
+        {seat: {"cards": [by_id.get(id(card)) or card.code for card in cards]}},
+    )
+
+
+_COMPACT: dict[EventKind, Callable[[tuple[Any, ...]], tuple[_Public, _Private]]] = {
+    EventKind.TURN: _turn_data,
+    EventKind.PLAYED: _played_data,
+    _DREW: _drew_data,
+}
+"""How to build the events the hot path records as bare values (a turn, a plain play, a
+draw): once per event, and only when somebody reads the events."""
 
 
 class Exposure:
@@ -73,7 +116,7 @@ class MatchState:
         self.creepers = config.deck is DeckName.MINECRAFT
         self.skip_any = config.skip_any
         self._events: list[Event] = []
-        self._pending: list[tuple[EventKind, dict[str, Any], Mapping[int, Mapping[str, Any]]]] = []
+        self._pending: list[_Pending] = []
         self._log: list[LogEntry | tuple[int | None, Any, int]] = []
         self._log_built = 0
         self.scores = [0] * self.seats
@@ -148,8 +191,12 @@ class MatchState:
     def _flush_events(self) -> None:
         built = self._events
         seq = len(built)
-        for kind, public, private in self._pending:
+        for kind, values, secrets in self._pending:
             seq += 1
+            if secrets is None:  # recorded compactly on the hot path (see _COMPACT)
+                public, private = _COMPACT[kind](values)  # type: ignore[arg-type]
+            else:
+                public, private = values, secrets  # type: ignore[assignment]
             # Same result as Event(...) at half the cost: the frozen dataclass's __init__
             # goes through object.__setattr__ per field; the slot descriptors are direct.
             event = _new_object(Event)
@@ -290,14 +337,7 @@ class MatchState:
         self.hands[seat].extend(cards)
         if self.exposures:
             self.exposures.pop(seat, None)
-        by_id = CODE_BY_ID
-        self._pending.append(
-            (
-                _DREW,
-                {"seat": seat, "count": len(cards), "reason": reason},
-                {seat: {"cards": [by_id.get(id(card)) or card.code for card in cards]}},
-            )
-        )
+        self._pending.append((_DREW, (seat, cards, reason), None))
         if trigger and self.creepers:
             for card in cards:
                 if card.rank is _CREEPER:
