@@ -1,0 +1,410 @@
+"""The state of one table and what every part of its work shares.
+
+``TableCore`` holds a table's seats, spectators, match and event history, and the
+operations on them that both the request handlers (server/table_requests.py) and the
+table's task (server/table.py) use: applying the table's own commands to the match,
+numbering and sending events and views, the public table state, people lost or removed,
+the host passed on. Nothing here waits: every method runs inside the table's task.
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+import trio
+
+from protocol.commands import NextRound, SetAway, TableCommand
+from protocol.errors import LobbyRejectCode
+from protocol.events import Event, EventKind
+from protocol.messages import (
+    GameView,
+    Joined,
+    Rejected,
+    Request,
+    SeatInfo,
+    TableState,
+    TableStatus,
+    TableSummary,
+)
+from protocol.options import TableConfig
+from protocol.rejections import RejectCode
+from server.autoplay import Pilot
+from server.engine import Accepted, Match, Phase
+from server.history import EventHistory
+from server.peer import Peer
+from server.seats import Seat, SeatMap
+from server.settings import LobbySettings
+
+__all__ = ["RequestRefused", "TableCore", "TableHooks", "TableRequest", "rejected"]
+
+log = logging.getLogger("uno.server.table")
+
+
+class RequestRefused(Exception):
+    """A client asked for something it may not do now; it gets a rejection, nothing changed."""
+
+    def __init__(self, code: LobbyRejectCode | RejectCode, message: str) -> None:
+        super().__init__(f"{code.value}: {message}")
+        self.code = code
+        self.message = message
+
+
+class TableHooks(Protocol):
+    """What a table needs of the lobby: where each peer is, and news of arrivals."""
+
+    def location(self, peer: Peer) -> TableCore | None:
+        """The table the lobby believes ``peer`` is at (or arriving at)."""
+
+    def departed(self, peer: Peer, table: TableCore) -> None:
+        """``peer`` is no longer at ``table`` (it left, was kicked, or was refused)."""
+
+    def closed(self, table: TableCore) -> None:
+        """``table`` has stopped; forget it."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableRequest:
+    """One message for the table, and whether it gets a reply (a resume at hello does not:
+    the client sent no command id)."""
+
+    peer: Peer
+    message: Request
+    reply: bool = True
+
+
+def rejected(message: Request, code: LobbyRejectCode | RejectCode, text: str) -> Rejected:
+    """The rejection of ``message`` with ``code`` and ``text``."""
+    return Rejected(id=message.id, code=code.value, message=text)
+
+
+class TableCore:
+    """One table's seats, spectators, match and history; see the module docstring."""
+
+    def __init__(
+        self,
+        *,
+        table_id: str,
+        name: str,
+        config: TableConfig,
+        password: str | None,
+        settings: LobbySettings,
+        hooks: TableHooks,
+    ) -> None:
+        self.table_id = table_id
+        self.name = name
+        self.config = config
+        self._password = password
+        self._settings = settings
+        self._hooks = hooks
+        self.seats = SeatMap(config.seats)
+        self._spectators: dict[int, Peer] = {}
+        self._host_seat: int | None = None
+        self._match: Match | None = None
+        self._matches_played = 0
+        self._history = EventHistory(settings.history_limit)
+        self._pilot = Pilot(
+            random.Random(settings.bot_seed(table_id)), settings.bot_think_ms / 1000
+        )
+        self._inbox, self._requests = trio.open_memory_channel[TableRequest](settings.inbox_size)
+        self._gone: list[Peer] = []
+        self._waiting: trio.CancelScope | None = None
+        self._closing = False
+        self._empty_deadline: float | None = None
+        self._last_ms = 0
+        self._told: dict[int, TableState] = {}  # the last table state each member got
+        self._opened = False
+        self._refused_deadline: int | None = None
+
+    # ------------------------------------------------------------------ for the lobby
+
+    @property
+    def locked(self) -> bool:
+        """Whether joining or watching needs the password."""
+        return self._password is not None
+
+    @property
+    def closed(self) -> bool:
+        return self._closing
+
+    def status(self) -> TableStatus:
+        """Where the table is in its life."""
+        match = self._match
+        if match is None:
+            return TableStatus.LOBBY
+        if match.is_over:
+            return TableStatus.OVER
+        if match.paused:
+            return TableStatus.PAUSED
+        if match.phase is Phase.ROUND_OVER:
+            return TableStatus.BETWEEN_ROUNDS
+        return TableStatus.PLAYING
+
+    def holds_token(self, token: str) -> bool:
+        """Whether a resume token opens one of this table's seats."""
+        return self.seats.of_token(token) is not None
+
+    def summary(self) -> TableSummary:
+        """The table's line in the table list."""
+        host = self.seats[self._host_seat] if self._host_seat is not None else None
+        return TableSummary(
+            table_id=self.table_id,
+            name=self.name,
+            state=self.status(),
+            seats=self.seats.size,
+            taken=self.seats.size - self.seats.free_count(),
+            spectators=len(self._spectators),
+            locked=self.locked,
+            host=host.name if host is not None else None,
+        )
+
+    def free_seats(self) -> int:
+        """Seats a newcomer could take now (only before the match starts)."""
+        return self.seats.free_count() if self._match is None else 0
+
+    def _wake(self) -> None:
+        if self._waiting is not None:
+            self._waiting.cancel()
+
+    def _now_ms(self, at_least: int = 0) -> int:
+        """The server clock in ms for stamping a command; never runs backwards."""
+        self._last_ms = max(self._last_ms, int(trio.current_time() * 1000), at_least)
+        return self._last_ms
+
+    # ------------------------------------------------------------------ the match
+
+    def _new_match(self, peer: Peer, message: Request) -> None:
+        self._matches_played += 1
+        seed = self._settings.match_seed(self.table_id, self._matches_played)
+        match = Match(self.config, seed, self._now_ms())
+        self._match = match
+        self._pilot.cancel()
+        for seat in self.seats:
+            seat.ready = False
+        self._publish(match.events, peer.peer_id, message.id)
+        for seat in self.seats.people():
+            if seat.peer is None:
+                self._apply_table(SetAway(seat.index, True))
+
+    def _game_table_command(self, command: TableCommand) -> None:
+        match = self._match
+        if match is None:
+            raise RequestRefused(LobbyRejectCode.WRONG_TABLE_STATE, "the match has not started")
+        outcome = match.apply(None, command, self._now_ms())
+        if not isinstance(outcome, Accepted):
+            raise RequestRefused(outcome.code, outcome.message)
+        self._publish(outcome.events)
+
+    def _apply_table(self, command: TableCommand, at_ms: int = 0) -> bool:
+        """Apply the table's own command; True if the engine accepted it."""
+        match = self._match
+        if match is None:
+            return False
+        outcome = match.apply(None, command, self._now_ms(at_ms))
+        if not isinstance(outcome, Accepted):
+            log.debug(
+                "table %s: engine refused %s: %s", self._label(), command.TYPE, outcome.message
+            )
+            return False
+        self._publish(outcome.events)
+        return True
+
+    def _play_bots(self) -> None:
+        match = self._match
+        if match is None:
+            self._pilot.cancel()
+            return
+        choices = self._pilot.choices(
+            match, self._bot_seats(), self._now_ms(), self._history.last_seq
+        )
+        for choice in choices:
+            outcome = match.apply(choice.seat, choice.command, self._now_ms())
+            if isinstance(outcome, Accepted):
+                self._publish(outcome.events)
+                return
+            log.debug(
+                "table %s: the bot for seat %d was refused: %s",
+                self._label(),
+                choice.seat,
+                outcome.message,
+            )
+        if choices:
+            self._pilot.gave_up(self._history.last_seq)
+
+    def _bot_seats(self) -> list[tuple[int, str]]:
+        """Seats the server plays now, with the strategy for each."""
+        match = self._match
+        played: list[tuple[int, str]] = []
+        for seat in self.seats:
+            if seat.strategy is not None:
+                played.append((seat.index, seat.strategy))
+            elif match is not None and match.away[seat.index]:
+                played.append((seat.index, self._settings.bot_strategy))
+        return played
+
+    def _maybe_next_round(self) -> None:
+        """Between rounds, go on as soon as every connected person is ready."""
+        if self.status() is not TableStatus.BETWEEN_ROUNDS:
+            return
+        present = self.seats.connected()
+        if present and all(seat.ready for seat in present):
+            self._apply_table(NextRound())
+
+    def _publish(
+        self, events: Sequence[Event], cause_peer: int | None = None, cause_id: int | None = None
+    ) -> None:
+        """Number new events and send each member its redacted copy, then its fresh view."""
+        if not events:
+            return
+        numbered = self._history.extend(events, cause_peer, cause_id)
+        if any(event.kind is EventKind.ROUND_STARTED for event in events):
+            for seat in self.seats:
+                seat.ready = False
+        for seat in self.seats:
+            peer = seat.peer
+            if peer is not None:
+                for item in numbered:
+                    peer.send(item.message_for(seat.index, peer.peer_id))
+                self._send_view(peer, seat.index)
+        for peer in self._spectators.values():
+            for item in numbered:
+                peer.send(item.message_for(None, peer.peer_id))
+            self._send_view(peer, None)
+
+    def _send_view(self, peer: Peer, seat: int | None) -> None:
+        match = self._match
+        if match is None:
+            return
+        body = match.view(seat, self._now_ms())
+        last = self._history.last_seq
+        body["last_seq"] = last
+        peer.send(GameView(seq=last, body=body))
+
+    # ------------------------------------------------------------------ people
+
+    def _lost(self, peer: Peer) -> None:
+        """A connection is gone: its seat goes away (a bot plays it) or it stops watching."""
+        if self._spectators.pop(peer.peer_id, None) is not None:
+            return
+        seat = self.seats.of_peer(peer)
+        if seat is None:
+            return
+        seat.peer = None
+        seat.ready = False
+        log.info(
+            "%s lost the connection to table %s; seat %d waits for them to resume",
+            seat.name,
+            self._label(),
+            seat.index,
+        )
+        match = self._match
+        if match is not None and not match.is_over and not match.away[seat.index]:
+            self._apply_table(SetAway(seat.index, True))
+        self._pass_host()
+        self._maybe_next_round()
+
+    def _remove_person(self, seat: Seat, why: str) -> None:
+        """A person gives up their seat: emptied before the match, a bot's from then on."""
+        log.info("%s %s table %s (seat %d)", seat.name, why, self._label(), seat.index)
+        match = self._match
+        if match is None:
+            self.seats.vacate(seat.index)
+        else:
+            seat.make_bot(self._settings.bot_strategy, self.seats.bot_name())
+            if match.away[seat.index] and not match.is_over:
+                self._apply_table(SetAway(seat.index, False))
+        self._pass_host()
+        self._maybe_next_round()
+
+    def _pass_host(self) -> None:
+        """Keep the host on a connected person: the next one in seat order takes over."""
+        successor = self.seats.next_host(self._host_seat)
+        if successor != self._host_seat and successor is not None:
+            seat = self.seats[successor]
+            log.info("table %s: %s is now the host", self._label(), seat.name if seat else "?")
+        self._host_seat = successor
+
+    # ------------------------------------------------------------------ small helpers
+
+    def _state(self) -> TableState:
+        match = self._match
+        seats: list[SeatInfo] = []
+        for index in range(self.seats.size):
+            seat = self.seats[index]
+            if seat is None:
+                seats.append(SeatInfo(seat=index))
+                continue
+            engine_away = match is not None and match.away[index]
+            away = not seat.is_bot and (not seat.is_connected or engine_away)
+            seats.append(
+                SeatInfo(seat=index, name=seat.name, bot=seat.is_bot, away=away, ready=seat.ready)
+            )
+        return TableState(
+            table_id=self.table_id,
+            name=self.name,
+            state=self.status(),
+            seats=tuple(seats),
+            options=self.config.to_data(),
+            host_seat=self._host_seat,
+            spectators=len(self._spectators),
+        )
+
+    def _tell_state(self, peer: Peer, state: TableState | None = None) -> None:
+        """Send the table state to ``peer`` unless it already has exactly this one."""
+        state = state or self._state()
+        if self._told.get(peer.peer_id) != state:
+            self._told[peer.peer_id] = state
+            peer.send(state)
+
+    def _send_joined(self, seat: Seat) -> None:
+        assert seat.peer is not None
+        seat.peer.send(Joined(table_id=self.table_id, seat=seat.index, resume_token=seat.token))
+        self._tell_state(seat.peer)
+        self._send_view(seat.peer, seat.index)
+
+    def _members(self) -> list[Peer]:
+        """Every connected peer at the table: seated people, then spectators."""
+        seated = [seat.peer for seat in self.seats if seat.peer is not None]
+        return seated + list(self._spectators.values())
+
+    def _is_member(self, peer: Peer) -> bool:
+        return peer.peer_id in self._spectators or self.seats.of_peer(peer) is not None
+
+    def _seat_of(self, peer: Peer) -> Seat:
+        seat = self.seats.of_peer(peer)
+        if seat is None:
+            raise RequestRefused(LobbyRejectCode.NOT_SEATED, "you have no seat at this table")
+        return seat
+
+    def _require_host(self, peer: Peer) -> Seat:
+        seat = self._seat_of(peer)
+        if seat.index != self._host_seat:
+            raise RequestRefused(LobbyRejectCode.NOT_HOST, "only the host may do that")
+        return seat
+
+    def _require_lobby(self, why: str) -> None:
+        if self._match is not None:
+            raise RequestRefused(LobbyRejectCode.WRONG_TABLE_STATE, why)
+
+    def _check_not_seated(self, peer: Peer) -> None:
+        if self.seats.of_peer(peer) is not None:
+            raise RequestRefused(LobbyRejectCode.ALREADY_AT_TABLE, "you already have a seat here")
+
+    def _check_password(self, given: str | None) -> None:
+        if self._password is None:
+            return
+        if given is None or not hmac.compare_digest(given.encode(), self._password.encode()):
+            raise RequestRefused(
+                LobbyRejectCode.WRONG_PASSWORD, "this table needs the right password"
+            )
+
+    def _check_name(self, name: str) -> None:
+        if self.seats.name_taken(name):
+            raise RequestRefused(LobbyRejectCode.NAME_TAKEN, f"someone called {name} sits here")
+
+    def _label(self) -> str:
+        return f"{self.table_id} ({self.name})"
