@@ -71,7 +71,7 @@ class Match(Rules):
 
     def apply(self, actor: int | None, command: Command, now_ms: int) -> Outcome:
         """Apply one command stamped with the server's clock; see the package docstring."""
-        start = len(self._events) + len(self._pending)
+        start = len(self._records)
         kind = type(command)
         if (
             actor == self.current
@@ -112,7 +112,7 @@ class Match(Rules):
                 if self.exposures:
                     self._seat_acted(actor, start)
                 self._log.append((actor, command, now_ms))
-                return _deferred(self, start, len(self._events) + len(self._pending))
+                return _deferred(self, start, len(self._records))
         seat_handler = _SEAT_HANDLERS.get(kind)
         if seat_handler is not None:
             phase = self.phase_
@@ -143,7 +143,7 @@ class Match(Rules):
             if rejected is not None:
                 return rejected
         self._log.append((actor, command, now_ms))
-        return _deferred(self, start, len(self._events) + len(self._pending))
+        return _deferred(self, start, len(self._records))
 
     def _refuse_seat(self, actor: int | None) -> Rejected:
         if actor is None:

@@ -144,7 +144,7 @@ class Rules(MatchState):
         self.has_drawn = False
         self.early_uno = False
         # _emit inlined and the event kept compact: this runs once per command.
-        self._pending.append((_TURN_EVENT, (seat, self.direction), None))
+        self._records.append((_TURN_EVENT, (seat, self.direction), None))
         turn_ms = self.turn_ms
         self.deadline = now_ms + turn_ms if turn_ms else None
 
@@ -187,7 +187,7 @@ class Rules(MatchState):
         left = len(hand)
         color = self.color
         if command.target is None and command.dance is None:
-            self._pending.append((_PLAYED, (seat, card, color, left, command.uno), None))
+            self._records.append((_PLAYED, (seat, card, color, left, command.uno), None))
         else:
             public: dict[str, Any] = {
                 "seat": seat,
@@ -201,7 +201,7 @@ class Rules(MatchState):
                 public["dance"] = command.dance
             if command.uno:
                 public["uno"] = True
-            self._pending.append((_PLAYED, public, NO_SECRETS))
+            self._records.append((_PLAYED, public, NO_SECRETS))
         if left == 0:
             self._went_out(seat, card, now_ms)
             return

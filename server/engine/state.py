@@ -48,7 +48,7 @@ _DREW = EventKind.DREW
 
 _Public = dict[str, Any]
 _Private = Mapping[int, Mapping[str, Any]]
-_Pending = tuple[EventKind, _Public, _Private] | tuple[EventKind, tuple[Any, ...], None]
+_Pending = tuple[EventKind, Any, _Private | None]
 """An event not yet built: its kind, public part and secrets; or, for the events of the
 hot path, its kind, a tuple of its values and None (built by ``_COMPACT[kind]``)."""
 
@@ -115,8 +115,8 @@ class MatchState:
         self.turn_ms = config.turn_seconds * 1000
         self.creepers = config.deck is DeckName.MINECRAFT
         self.skip_any = config.skip_any
-        self._events: list[Event] = []
-        self._pending: list[_Pending] = []
+        self._records: list[Event | _Pending] = []
+        self._built = 0
         self._log: list[LogEntry | tuple[int | None, Any, int]] = []
         self._log_built = 0
         self.scores = [0] * self.seats
@@ -157,18 +157,18 @@ class MatchState:
     def events(self) -> list[Event]:
         """Every event of the match so far, ``seq`` 1..N.
 
-        Events are recorded as plain tuples while commands run and built into ``Event``
-        objects only when someone reads them: most commands' events are read once, by the
-        server, and a benchmark or a bot reads none.
+        Events are recorded as plain tuples while commands run (``_records``) and built
+        into ``Event`` objects, in place, only when someone reads them: most commands'
+        events are read once, by the server, and a benchmark or a bot reads none.
         """
-        if self._pending:
-            self._flush_events()
-        return self._events
+        if self._built < len(self._records):
+            self._build_events()
+        return self._records  # type: ignore[return-value]
 
     @events.setter
     def events(self, events: list[Event]) -> None:
-        self._events = list(events)
-        self._pending = []
+        self._records = list(events)
+        self._built = len(self._records)
 
     @property
     def log(self) -> list[LogEntry]:
@@ -186,26 +186,26 @@ class MatchState:
 
     def event_count(self) -> int:
         """How many events the match has produced (the ``seq`` of the last one)."""
-        return len(self._events) + len(self._pending)
+        return len(self._records)
 
-    def _flush_events(self) -> None:
-        built = self._events
-        seq = len(built)
-        for kind, values, secrets in self._pending:
-            seq += 1
+    def _build_events(self) -> None:
+        records = self._records
+        for index in range(self._built, len(records)):
+            kind, values, secrets = records[index]  # type: ignore[misc]
+            private: _Private
             if secrets is None:  # recorded compactly on the hot path (see _COMPACT)
-                public, private = _COMPACT[kind](values)  # type: ignore[arg-type]
+                public, private = _COMPACT[kind](values)
             else:
-                public, private = values, secrets  # type: ignore[assignment]
+                public, private = values, secrets
             # Same result as Event(...) at half the cost: the frozen dataclass's __init__
             # goes through object.__setattr__ per field; the slot descriptors are direct.
             event = _new_object(Event)
-            _set_seq(event, seq)
+            _set_seq(event, index + 1)
             _set_kind(event, kind)
             _set_public(event, public)
             _set_private(event, private)
-            built.append(event)
-        self._pending = []
+            records[index] = event
+        self._built = len(records)
 
     def _emit(
         self,
@@ -213,7 +213,7 @@ class MatchState:
         public: dict[str, Any],
         private: dict[int, dict[str, Any]] | None = None,
     ) -> None:
-        self._pending.append((kind, public, private or NO_SECRETS))
+        self._records.append((kind, public, private or NO_SECRETS))
 
     def next_seat(self, seat: int) -> int:
         """The seat after ``seat`` in the current direction, skipping eliminated seats."""
@@ -337,7 +337,7 @@ class MatchState:
         self.hands[seat].extend(cards)
         if self.exposures:
             self.exposures.pop(seat, None)
-        self._pending.append((_DREW, (seat, cards, reason), None))
+        self._records.append((_DREW, (seat, cards, reason), None))
         if trigger and self.creepers:
             for card in cards:
                 if card.rank is _CREEPER:
