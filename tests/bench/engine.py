@@ -154,16 +154,25 @@ DRAW = Draw()
 
 
 class OurSide:
-    """Plays two-player classic rounds on our engine and counts rounds and commands."""
+    """Plays two-player classic rounds on our engine and counts rounds and commands.
 
-    def __init__(self, seed: int) -> None:
+    ``legal_list`` picks through the fully expanded ``legal_commands`` list (what the
+    server builds for every view it sends) instead of the cheap queries.
+    """
+
+    def __init__(self, seed: int, legal_list: bool = False) -> None:
         self.rng = random.Random(seed)
         self.config = TableConfig(seats=2)
         self.match = self._new_match()
         self.now_ms = 0
         self.rounds = 0
         self.commands = 0
-        self.policy = PlayPolicy(self.rng)
+        self.choose: Callable[[Match, int], SeatCommand] = (
+            self._choose_from_legal_list if legal_list else PlayPolicy(self.rng).choose
+        )
+
+    def _choose_from_legal_list(self, match: Match, seat: int) -> SeatCommand:
+        return choose_policy_command(match.legal_commands(seat), self.rng)
 
     def _new_match(self) -> Match:
         return Match(self.config, seed=self.rng.getrandbits(64), now_ms=0)
@@ -171,7 +180,7 @@ class OurSide:
     def play_round(self) -> None:
         """Play until the current round ends, then start the next one (or a new match)."""
         match = self.match
-        choose = self.policy.choose
+        choose = self.choose
         now_ms = self.now_ms
         commands = 0
         while True:
@@ -250,18 +259,23 @@ def _rlcard_card(action: str) -> str:
 
 
 def head_to_head(seconds: float, seed: int) -> dict[str, Any]:
-    """Alternate slices of both engines until each has run ``seconds``; report the rates."""
+    """Alternate slices of the three peers until each has run ``seconds``; report rates.
+
+    The peers: ours through the cheap queries, ours through the full legal list, RLCard.
+    """
     ours = OurSide(seed)
+    listed = OurSide(seed, legal_list=True)
     theirs = RLCardSide(seed)
-    ours_elapsed = 0.0
-    theirs_elapsed = 0.0
-    while ours_elapsed < seconds or theirs_elapsed < seconds:
-        if ours_elapsed < seconds:
-            ours_elapsed += _run_slice(ours.play_round)
-        if theirs_elapsed < seconds:
-            theirs_elapsed += _run_slice(theirs.play_round)
+    peers: list[Callable[[], None]] = [ours.play_round, listed.play_round, theirs.play_round]
+    elapsed = [0.0] * len(peers)
+    while min(elapsed) < seconds:
+        for index, play_round in enumerate(peers):
+            if elapsed[index] < seconds:
+                elapsed[index] += _run_slice(play_round)
+    ours_elapsed, listed_elapsed, theirs_elapsed = elapsed
     rounds_per_s = ours.rounds / ours_elapsed
     rlcard_rounds_per_s = theirs.rounds / theirs_elapsed
+    listed_rounds_per_s = listed.rounds / listed_elapsed
     return {
         "seconds": seconds,
         "rounds": ours.rounds,
@@ -273,6 +287,9 @@ def head_to_head(seconds: float, seed: int) -> dict[str, Any]:
         "commands_per_s": round(ours.commands / ours_elapsed, 1),
         "us_per_command": round(ours_elapsed / ours.commands * 1e6, 2),
         "rlcard_steps_per_s": round(theirs.steps / theirs_elapsed, 1),
+        "legal_list_rounds_per_s": round(listed_rounds_per_s, 1),
+        "ratio_legal_list": round(listed_rounds_per_s / rlcard_rounds_per_s, 3),
+        "legal_list_us_per_command": round(listed_elapsed / listed.commands * 1e6, 2),
     }
 
 
@@ -484,6 +501,11 @@ def print_summary(figures: dict[str, Any]) -> None:
         f"  ({figures['rlcard_rounds']} rounds)"
     )
     print(f"  ratio     {figures['ratio']:>10.2f}  (ours / RLCard)")
+    print(
+        f"  uno-lan through the full legal list: {figures['legal_list_rounds_per_s']:,.0f}"
+        f" rounds/s, ratio {figures['ratio_legal_list']:.2f},"
+        f" {figures['legal_list_us_per_command']:.1f} us per command"
+    )
     print(
         f"  commands  {figures['commands_per_s']:>10,.0f} /s, "
         f"{figures['us_per_command']:.1f} us per command"
