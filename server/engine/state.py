@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
+from itertools import repeat as _repeat
+from itertools import starmap as _starmap
 from types import MappingProxyType
 from typing import Any
 
@@ -288,10 +290,9 @@ class MatchState:
     def _shuffle(self, cards: list[Card]) -> None:
         """Shuffle in place: sort by one random key per card (no Python code per swap,
         unlike ``random.shuffle``; two equal float keys are vanishingly rare)."""
-        random_key = self.rng.random
-        keys = [random_key() for _ in cards]
+        keys = list(_starmap(self.rng.random, _repeat((), len(cards))))
         order = sorted(range(len(cards)), key=keys.__getitem__)
-        cards[:] = [cards[index] for index in order]
+        cards[:] = map(cards.__getitem__, order)
 
     # ------------------------------------------------------------------ drawing
 
