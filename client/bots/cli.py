@@ -24,6 +24,7 @@ import trio
 
 from client.bots.runner import RunSettings, Stats, run_bots
 from client.bots.strategies import CHALLENGE_MODES, DANCE_MODES, STRATEGIES, Knobs
+from client.session import SessionError
 from protocol.options import TableConfig
 
 __all__ = ["build_parser", "main", "spawn_server"]
@@ -251,11 +252,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         if options := table_options(args):
             TableConfig.from_data({"seats": max(args.bots, 2), **options})
         stats = trio.run(run, args)
-    except (ValueError, OSError, SpawnError, trio.TooSlowError) as error:
-        print(f"uno-bot: {error or 'timed out'}", file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
         return 130
+    except Exception as error:
+        # Errors leave trio's nurseries wrapped in exception groups; report the cause.
+        cause = _first_leaf(error)
+        if not isinstance(
+            cause, ValueError | OSError | SpawnError | trio.TooSlowError | SessionError
+        ):
+            raise
+        print(f"uno-bot: {cause or 'timed out'}", file=sys.stderr)
+        return 2
     summary = stats.summary()
     if args.json:
         print(json.dumps(summary))
@@ -263,6 +270,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         _print_human(summary)
     clean = summary["matches"] == args.games and not summary["protocol_errors"]
     return 0 if clean else 1
+
+
+def _first_leaf(error: BaseException) -> BaseException:
+    while isinstance(error, BaseExceptionGroup) and error.exceptions:
+        error = error.exceptions[0]
+    return error
 
 
 def _print_human(summary: dict[str, Any]) -> None:

@@ -189,7 +189,14 @@ def _more_events(counted: int, session: ClientSession) -> bool:
 
 
 async def _count(stats: Stats, bot: Bot, command: Mapping[str, Any] | None) -> None:
-    """Send a game command (None: say ready) and add its fate to the stats."""
+    """Send a game command (None: say ready) and add its fate to the stats.
+
+    A rejection counts as a lost race when the server says so, and also when other
+    players' events arrived after the view the command was chosen from: the command was
+    legal in that view and another command got there first (a catch after the exposed
+    hand changed is refused as ``not-exposed``, for instance).
+    """
+    chosen_at = bot.session.view_seq
     try:
         if command is None:
             reply = await bot.session.request(Ready(id=bot.session.next_id(), ready=True))
@@ -205,7 +212,7 @@ async def _count(stats: Stats, bot: Bot, command: Mapping[str, Any] | None) -> N
     stats.latencies_ms.append(reply.latency_ms)
     if reply.ok:
         return
-    if reply.lost_race:
+    if reply.lost_race or bot.session.last_seq > chosen_at:
         stats.races += 1
     else:
         stats.rejections += 1
@@ -257,7 +264,6 @@ async def _host(bot: Bot, settings: RunSettings, stats: Stats) -> None:
 async def run_bots(settings: RunSettings) -> Stats:
     """Connect the bots, seat them, play ``settings.games`` matches, and report."""
     stats = Stats()
-    master = random.Random(settings.seed)
     async with AsyncExitStack() as stack:
         bots: list[Bot] = []
         for index in range(settings.bots):
@@ -265,38 +271,45 @@ async def run_bots(settings: RunSettings) -> Stats:
             bots.append(
                 await stack.enter_async_context(connect_bot(settings.host, settings.port, name))
             )
-        host = bots[0]
-        if settings.create:
-            options = {"seats": max(settings.bots, 2), **settings.options}
-            table_id = await host.create_table(settings.table, options, settings.password)
-        else:
-            table_id = await host.find_table(settings.table)
-            await host.join(table_id, password=settings.password)
-        for bot in bots[1:]:
-            await bot.join(table_id, password=settings.password)
         try:
-            async with trio.open_nursery() as nursery:
-                for index, bot in enumerate(bots):
-                    rng = random.Random(master.getrandbits(64))
-                    pacer = Pacer(settings.rate, settings.burst)
-                    nursery.start_soon(
-                        partial(
-                            play_bot,
-                            bot,
-                            settings.strategy_of(index),
-                            rng,
-                            knobs=settings.knobs,
-                            stats=stats,
-                            pacer=pacer,
-                        )
-                    )
-                if settings.create:
-                    await host.wait_seated(settings.bots)
-                    await host.start()
-                await _host(host, settings, stats)
-                nursery.cancel_scope.cancel()
+            await _play_table(bots, settings, stats)
         except (SessionError, RefusedError) as error:
-            stats.errors.append(f"{host.name}: {error}")
+            stats.errors.append(f"{bots[0].name}: {error}")
         for bot in bots:
             _record_close(stats, bot)
     return stats
+
+
+async def _play_table(bots: list[Bot], settings: RunSettings, stats: Stats) -> None:
+    """Create or find the table, seat every bot, and play until the games are done."""
+    host = bots[0]
+    if settings.create:
+        options = {"seats": max(settings.bots, 2), **settings.options}
+        table_id = await host.create_table(settings.table, options, settings.password)
+    else:
+        table_id = await host.find_table(settings.table)
+        await host.join(table_id, password=settings.password)
+    for bot in bots[1:]:
+        await bot.join(table_id, password=settings.password)
+    master = random.Random(settings.seed)
+    async with trio.open_nursery() as nursery:
+        for index, bot in enumerate(bots):
+            nursery.start_soon(
+                partial(
+                    play_bot,
+                    bot,
+                    settings.strategy_of(index),
+                    random.Random(master.getrandbits(64)),
+                    knobs=settings.knobs,
+                    stats=stats,
+                    pacer=Pacer(settings.rate, settings.burst),
+                )
+            )
+        try:
+            if settings.create:
+                await host.wait_seated(settings.bots)
+                await host.start()
+            await _host(host, settings, stats)
+        except (SessionError, RefusedError) as error:
+            stats.errors.append(f"{host.name}: {error}")
+        nursery.cancel_scope.cancel()

@@ -36,6 +36,7 @@ from protocol.messages import (
     Request,
     Welcome,
 )
+from protocol.version import SUPPORTED_VERSIONS
 
 
 class ScriptedServer:
@@ -64,7 +65,12 @@ class ScriptedServer:
         hello = await self.next()
         assert isinstance(hello, Hello)
         await self.send(
-            Welcome(version="1.0", server_name="test", server_id="s1", server_version="0")
+            Welcome(
+                version=self.conn.version or "1.0",
+                server_name="test",
+                server_id="s1",
+                server_version="0",
+            )
         )
         return hello
 
@@ -95,7 +101,7 @@ async def test_handshake_offers_our_versions_and_keeps_the_welcome() -> None:
     with trio.fail_after(5):
         async with scripted(script) as session:
             assert session.welcome is not None and session.welcome.server_name == "test"
-    assert hellos[0].versions == ("1.0",) and hellos[0].name == "Ada"
+    assert hellos[0].versions == SUPPORTED_VERSIONS and hellos[0].name == "Ada"
 
 
 async def test_a_command_gets_its_own_reply_while_events_flow() -> None:
