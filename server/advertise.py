@@ -38,7 +38,7 @@ from typing import Protocol
 import trio
 import zeroconf
 
-from protocol.version import SUPPORTED_VERSIONS
+from protocol.version import SUPPORTED_VERSIONS, parse_version
 from server.app import local_addresses
 from server.session import ServerIdentity
 from server.settings import LobbySummary
@@ -69,8 +69,10 @@ TXT_VERSION = "1"
 TXT_KEYS = ("txtvers", "proto", "ver", "name", "id", "tables", "open", "seats", "pw")
 """The TXT keys, in the order they are written."""
 
-_TXT_NAME_BYTES = 64  # the display name in UTF-8; 32 characters of plain text always fit
-_TXT_FIELD_BYTES = 24  # any other value
+_TXT_NAME_BYTES = 48  # the display name in UTF-8; 32 characters of plain text always fit
+_TXT_FIELD_BYTES = 16  # the package version and the server id
+_TXT_PROTO_BYTES = 20  # the protocol versions, whole ones only
+_TXT_COUNT_MAX = 9999  # counts above it are written as it
 _INSTANCE_BYTES = 48  # a DNS label holds 63; zeroconf may append "-NN" on a collision
 _RECORD_TTL = 120  # seconds: a server that vanished without a goodbye is gone in 2 minutes
 _ID_FILE = "server-uuid"
@@ -287,24 +289,41 @@ def txt_properties(
 ) -> dict[str, str]:
     """The TXT record for ``identity`` and the lobby's ``summary``, in ``TXT_KEYS`` order.
 
-    Every value is cut to a fixed number of UTF-8 bytes, so the record stays well under
-    200 bytes whatever the name or version strings hold.
+    ``proto`` lists the highest minor version of each major spoken, highest first (a peer
+    that speaks 1.3 speaks 1.0 to 1.2 as well). Every value is cut to a fixed number of
+    UTF-8 bytes and every count capped, so the record stays well under 200 bytes (about
+    170 at worst, about 100 usually) whatever the name or version strings hold.
     """
-    values = {
+    return {
         "txtvers": TXT_VERSION,
-        "proto": ",".join(versions),
-        "ver": identity.version,
-        "name": identity.name,
-        "id": identity.server_id,
-        "tables": str(summary.tables),
-        "open": str(summary.open_tables),
-        "seats": str(summary.seats_free),
+        "proto": _proto_value(versions),
+        "ver": _cut_utf8(identity.version, _TXT_FIELD_BYTES),
+        "name": _cut_utf8(identity.name, _TXT_NAME_BYTES),
+        "id": _cut_utf8(identity.server_id, _TXT_FIELD_BYTES),
+        "tables": _count(summary.tables),
+        "open": _count(summary.open_tables),
+        "seats": _count(summary.seats_free),
         "pw": "1" if summary.password_needed else "0",
     }
-    return {
-        key: _cut_utf8(values[key], _TXT_NAME_BYTES if key == "name" else _TXT_FIELD_BYTES)
-        for key in TXT_KEYS
-    }
+
+
+def _proto_value(versions: Iterable[str]) -> str:
+    highest: dict[int, int] = {}
+    for text in versions:
+        parsed = parse_version(text)
+        if parsed is not None:
+            highest[parsed[0]] = max(parsed[1], highest.get(parsed[0], parsed[1]))
+    kept: list[str] = []
+    for major in sorted(highest, reverse=True):
+        item = f"{major}.{highest[major]}"
+        if len(",".join([*kept, item])) > _TXT_PROTO_BYTES:
+            break
+        kept.append(item)
+    return ",".join(kept)
+
+
+def _count(number: int) -> str:
+    return str(max(0, min(number, _TXT_COUNT_MAX)))
 
 
 def txt_size(properties: dict[str, str]) -> int:
