@@ -41,7 +41,7 @@ import zeroconf
 from protocol.version import SUPPORTED_VERSIONS, parse_version
 from server.app import local_addresses
 from server.session import ServerIdentity
-from server.settings import LobbySummary
+from server.settings import LobbySummary, SettingsError
 
 __all__ = [
     "SERVICE_TYPE",
@@ -53,6 +53,7 @@ __all__ = [
     "ZeroconfPublisher",
     "advertised_addresses",
     "instance_label",
+    "ip_addresses",
     "stable_server_id",
     "txt_properties",
     "txt_size",
@@ -199,6 +200,23 @@ class Advertiser:
         """Set once the service is published."""
         self.updates = 0
         """TXT updates published so far."""
+
+    @classmethod
+    def for_server(
+        cls,
+        identity: ServerIdentity,
+        summary: Callable[[], LobbySummary],
+        bound: Sequence[tuple[str, int]],
+        interfaces: Sequence[str] = (),
+        advertise_ips: Sequence[str] = (),
+    ) -> Advertiser:
+        """The advertiser for a server listening on ``bound`` (``Server.run``'s addresses),
+        sending mDNS on ``interfaces`` (every IPv4 one when empty) and publishing
+        ``advertise_ips`` (worked out from the rest when empty)."""
+        hosts = [host for host, _ in bound]
+        addresses = advertised_addresses(hosts, interfaces, advertise_ips)
+        settings = AdvertiseSettings(interfaces=tuple(interfaces), advertise_ips=tuple(addresses))
+        return cls(identity, summary, bound[0][1], addresses, settings=settings)
 
     def stop(self) -> None:
         """Withdraw the service and end ``run`` (it returns once the goodbye is sent)."""
@@ -381,6 +399,17 @@ def _is_loopback(ip: str) -> bool:
         return ipaddress.ip_address(ip.split("%", 1)[0]).is_loopback
     except ValueError:
         return False
+
+
+def ip_addresses(values: Iterable[str], flag: str) -> tuple[str, ...]:
+    """``values`` checked to be IP addresses (for ``flag`` on the command line)."""
+    checked: list[str] = []
+    for value in values:
+        try:
+            checked.append(str(ipaddress.ip_address(value)))
+        except ValueError:
+            raise SettingsError(f"{flag} wants an IP address, not {value!r}") from None
+    return tuple(dict.fromkeys(checked))
 
 
 def stable_server_id(port: int, data_dir: Path | None = None) -> str:

@@ -15,7 +15,7 @@ import signal
 import socket
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from importlib import metadata
 
@@ -23,6 +23,7 @@ import trio
 
 from protocol.limits import MAX_TABLE_NAME_LEN, clean_text
 from protocol.options import ConfigError, TableConfig
+from server.advertise import Advertiser, ip_addresses, stable_server_id
 from server.app import (
     DEFAULT_PORT,
     Server,
@@ -54,6 +55,7 @@ class Config:
     identity: ServerIdentity
     mdns: bool
     mdns_interfaces: tuple[str, ...]
+    advertise_ips: tuple[str, ...] = ()
 
 
 class _HelpWithDefaults(argparse.ArgumentDefaultsHelpFormatter):
@@ -180,6 +182,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="IP",
         help="advertise only on the interface with this address (repeatable)",
     )
+    mdns.add_argument(
+        "--advertise-ip",
+        action="append",
+        default=[],
+        metavar="IP",
+        help="the address clients should connect to, when the one found is wrong (repeatable)",
+    )
     parser.add_argument(
         "--log-level",
         default="INFO",
@@ -239,7 +248,8 @@ def config_from_args(args: argparse.Namespace) -> Config:
         lobby=lobby,
         identity=identity,
         mdns=not args.no_mdns,
-        mdns_interfaces=tuple(args.mdns_interface),
+        mdns_interfaces=ip_addresses(args.mdns_interface, "--mdns-interface"),
+        advertise_ips=ip_addresses(args.advertise_ip, "--advertise-ip"),
     )
 
 
@@ -269,17 +279,32 @@ def announce(addresses: list[tuple[str, int]], hosts: tuple[str, ...]) -> None:
 async def serve(config: Config) -> None:
     """Run the server until SIGINT or SIGTERM, then stop it in order."""
     listeners = await bind_listeners(config.server.hosts, config.server.port)
-    server = Server(config.server, Lobby(config.lobby), config.identity)
+    identity = config.identity
     if config.mdns:
-        shown = ", ".join(config.mdns_interfaces) or "every interface"
-        log.info("advertising on the network (mDNS) is not built yet (would use %s)", shown)
+        # The id advertised and the one in the welcome are the same, stable one.
+        port = int(listeners[0].socket.getsockname()[1])
+        identity = replace(identity, server_id=stable_server_id(port))
+    lobby = Lobby(config.lobby)
+    server = Server(config.server, lobby, identity)
+    advertiser: Advertiser | None = None
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with trio.open_nursery() as nursery:
             addresses = await nursery.start(partial(server.run, listeners=listeners))
             announce(addresses, config.server.hosts)
-            log.info("server %r (id %s) ready", config.identity.name, config.identity.server_id)
+            log.info("server %r (id %s) ready", identity.name, identity.server_id)
+            if config.mdns:
+                advertiser = Advertiser.for_server(
+                    identity,
+                    lobby.summary,
+                    addresses,
+                    config.mdns_interfaces,
+                    config.advertise_ips,
+                )
+                nursery.start_soon(advertiser.run)
             async for signum in signals:
                 log.info("received %s: stopping", signal.Signals(signum).name)
+                if advertiser is not None:
+                    advertiser.stop()
                 server.stop("the server is shutting down")
                 break
 
