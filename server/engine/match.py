@@ -45,7 +45,7 @@ from protocol.options import ConfigError, TableConfig
 from protocol.rejections import RejectCode
 from server.engine.legal import legal_seat_commands, legal_table_commands, playable_cards
 from server.engine.outcome import LogEntry, Outcome, Phase, Rejected, deferred_accepted
-from server.engine.rules import Rules
+from server.engine.rules import PLAIN_RANKS, Rules
 from server.engine.snapshot import SnapshotError, check_cards, dump_state, load_state
 from server.engine.view import build_view
 
@@ -57,6 +57,7 @@ _ROUND_OVER, _MATCH_OVER = Phase.ROUND_OVER, Phase.MATCH_OVER
 _TURN, _STACK = Phase.TURN, Phase.STACK
 _DRAW_TWO, _SWAP, _SKIP, _DANCE = Rank.DRAW_TWO, Rank.SWAP_HANDS, Rank.SKIP, Rank.DANCE
 _WILD_DRAW_FOUR = Rank.WILD_DRAW_FOUR
+_PLAIN_RANKS = PLAIN_RANKS
 
 
 class Match(Rules):
@@ -100,9 +101,18 @@ class Match(Rules):
                 )
                 if quick:
                     hand = self.hands[actor]
-                    quick = card in hand and (not play.uno or len(hand) == 2)
-                    if quick:
-                        self._play_card(actor, play, now_ms)
+                    if (
+                        card.rank in _PLAIN_RANKS
+                        and len(hand) > 2
+                        and not play.uno
+                        and card in hand
+                    ):
+                        self._play_plain(actor, hand, card)
+                        self._start_turn(self._following(actor), now_ms)
+                    else:
+                        quick = card in hand and (not play.uno or len(hand) == 2)
+                        if quick:
+                            self._play_card(actor, play, now_ms)
             else:
                 quick = not self.has_drawn and bool(self.draw_pile)
                 if quick:

@@ -20,7 +20,7 @@ from server.engine.outcome import Phase
 from server.engine.scoring import score_round
 from server.engine.state import NO_SECRETS, Exposure, MatchState
 
-__all__ = ["Rules"]
+__all__ = ["PLAIN_RANKS", "Rules"]
 
 _ARROWS: tuple[Arrow, ...] = tuple(Arrow)
 # Enum members bound once: attribute access on an enum class costs more than a global.
@@ -28,10 +28,10 @@ _SKIP, _REVERSE, _DRAW_TWO = Rank.SKIP, Rank.REVERSE, Rank.DRAW_TWO
 _WILD_DRAW_FOUR, _DANCE = Rank.WILD_DRAW_FOUR, Rank.DANCE
 _SWAP, _SHUFFLE, _CUSTOM = Rank.SWAP_HANDS, Rank.SHUFFLE_HANDS, Rank.CUSTOM
 _TURN = Phase.TURN
-# Ranks whose play only passes the turn on.
-_PLAIN_RANKS = frozenset(
+PLAIN_RANKS = frozenset(
     rank for rank in Rank if rank.number is not None or rank in (Rank.WILD, Rank.CREEPER)
 )
+"""Ranks whose play only passes the turn on (numbers, Wild, Creeper)."""
 _PLAYED, _TURN_EVENT = EventKind.PLAYED, EventKind.TURN
 _AWAY_AFTER_EXPIRIES = 3
 
@@ -213,15 +213,28 @@ class Rules(MatchState):
                 exposure = Exposure(now_ms, self.event_count() + 1)
                 self.exposures[seat] = exposure
                 self._emit(EventKind.EXPOSED, {"seat": seat})
-        if rank in _PLAIN_RANKS:
-            following = (seat + self.direction) % self.seats
-            if self.eliminated[following]:
-                following = self.next_seat(seat)
-            self._start_turn(following, now_ms)
+        if rank in PLAIN_RANKS:
+            self._start_turn(self._following(seat), now_ms)
         else:
             self._card_effect(seat, command, before, now_ms)
         if exposure is not None:
             exposure.watch = self.current
+
+    def _following(self, seat: int) -> int:
+        """``next_seat`` for the common case of no eliminated seat in the way."""
+        following = (seat + self.direction) % self.seats
+        return self.next_seat(seat) if self.eliminated[following] else following
+
+    def _play_plain(self, seat: int, hand: list[Card], card: Card) -> None:
+        """The plainest play (checked by the caller): a coloured number card that leaves
+        two cards or more, with no call. The caller starts the next turn."""
+        card = hand.pop(hand.index(card))  # the engine's own instance of the card
+        self.discard.append(card)
+        color = self.color = card.color
+        self.stuck_passes = 0
+        if self.exposures:
+            self.exposures.pop(seat, None)
+        self._records.append((_PLAYED, (seat, card, color, len(hand), False), None))
 
     def _card_effect(self, seat: int, command: Play, before: Color | None, now_ms: int) -> None:
         rank = command.card.rank
