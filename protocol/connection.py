@@ -11,8 +11,10 @@ write what it returns::
     await stream.send_all(conn.send(reply))  # may raise LocalProtocolError
 
 When ``next_message`` raises RemoteProtocolError, send ``conn.send_error(error)`` and
-close; every later call raises the same error. Read in bounded chunks and drain
-``next_message`` before reading more: the connection buffers whatever it is given.
+close; every later call raises the same error. When the transport ends, call
+``end_of_stream()``: it raises the same way if the peer hung up in the middle of a
+frame. Read in bounded chunks and drain ``next_message`` before reading more: the
+connection buffers whatever it is given.
 
 The state machine
 -----------------
@@ -141,6 +143,30 @@ class Connection:
         """Hand over bytes read from the transport (any amount, any split)."""
         if self._state is not ConnectionState.CLOSED:
             self._frames.feed(data)
+
+    @property
+    def partial_frame(self) -> int:
+        """Bytes received that do not make a whole frame yet (0 between frames)."""
+        return self._frames.buffered
+
+    def end_of_stream(self) -> None:
+        """The peer closed its end of the transport; call it once ``next_message`` has
+        handed out every whole message.
+
+        A stream that ends in the middle of a frame raises RemoteProtocolError
+        (``malformed-frame``): the connection is still open, so ``send_error`` can answer
+        it (best effort: the peer may not read any more). A stream that ends between
+        frames raises nothing. Either way, ``close()`` follows.
+        """
+        if self._failure is not None or self._state is ConnectionState.CLOSED:
+            return
+        cut = self._frames.buffered
+        if cut:
+            self._failure = RemoteProtocolError(
+                ErrorCode.MALFORMED_FRAME,
+                f"the stream ended in the middle of a frame ({cut} bytes of it arrived)",
+            )
+            raise self._failure
 
     def next_message(self) -> Message | None:
         """The next complete message, or None until more bytes arrive (always None once

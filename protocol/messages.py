@@ -53,6 +53,8 @@ __all__ = [
     "Joined",
     "Kick",
     "Leave",
+    "Left",
+    "LeftReason",
     "ListTables",
     "Message",
     "Ok",
@@ -110,6 +112,17 @@ class TableStatus(StrEnum):
     PAUSED = "paused"
     BETWEEN_ROUNDS = "between-rounds"
     OVER = "over"
+
+
+class LeftReason(StrEnum):
+    """Why a client is no longer at its table (the ``left`` message)."""
+
+    LEFT = "left"
+    """The client asked to leave."""
+    KICKED = "kicked"
+    """The host removed the client from its seat (a bot plays it from now on)."""
+    TABLE_CLOSED = "table-closed"
+    """The table closed (its last player left, nobody came back, or the server stops)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,7 +198,12 @@ class ListTables(Request):
 
 @dataclass(frozen=True, slots=True)
 class CreateTable(Request):
-    """Create a table; the creator is its host. The server answers Ok then Joined."""
+    """Create a table; the creator is its host, in seat 0.
+
+    The server answers ``joined`` (with the resume token), then ``table-state`` and, once
+    a match exists, ``view``; the ``ok`` (whose result names ``table_id`` and ``seat``)
+    comes last, like every reply after what its command caused.
+    """
 
     TYPE: ClassVar[str] = "create-table"
     name: str = field(metadata=_TABLE_NAME)
@@ -546,6 +564,22 @@ class Closing(Message):
     """Why, for people."""
 
 
+@dataclass(frozen=True, slots=True)
+class Left(Message):
+    """Since 1.1: the client is no longer at its table, and why. Sent to a kicked player, to
+    everyone still at a table that closes (spectators too), and before the ``ok`` of a
+    ``leave``. After it the client is in the lobby; nothing more of that table arrives."""
+
+    TYPE: ClassVar[str] = "left"
+    SINCE: ClassVar[Version] = (1, 1)
+    table_id: str = field(metadata=_TOKEN)
+    """The table the client is no longer at."""
+    reason: LeftReason
+    """``left``, ``kicked`` or ``table-closed``."""
+    message: str = field(default="", metadata=_SENTENCE)
+    """The same in words, for people (who kicked, why the table closed)."""
+
+
 ClientMessage: TypeAlias = (
     Hello
     | ListTables
@@ -582,6 +616,7 @@ ServerMessage: TypeAlias = (
     | GameEvent
     | GameView
     | ChatMessage
+    | Left
     | Ping
     | Pong
     | Closing

@@ -1,30 +1,52 @@
-"""Server bots: who plays the seats that no connected person plays, and when.
+"""Server bots as real protocol clients, connected to the server through memory streams.
 
 Two kinds of seat are played by the server: bot seats the host added, and people's seats
 marked away (their connection is gone, or the engine saw three turn expiries in a row).
-Both use the shared strategies of ``client.bots.strategies``, fed the same per-seat view a
-remote client would get, so a server bot never knows more than its seat may see.
+Both are played the same way, by a client that speaks protocol v1 like any other:
 
-A bot acts after a short think delay, so people can follow the game, and through the same
-path as a person's command. When no bot seat has anything to do, or every bot passed on
-what it could do, the pilot stays idle until the match changes (a new event), so a bot
-that keeps choosing a refused command can never spin.
+- A ``client.session.ClientSession`` on one end of an in-memory stream pair
+  (``trio.testing.memory_stream_pair``), and a real ``server.session.Session`` attached
+  to the lobby on the other. Nothing is shortcut: the bot says hello, is welcomed, and
+  receives the same redacted events and views a remote client of that seat would get.
+- It reaches its seat through the normal lobby path: its hello carries a resume token
+  that the table made for it (a stand-in token, never the owner's), so the table seats it
+  as the seat's stand-in. The table accepts game commands for the seat from its stand-in
+  while the seat is a bot's or away, and dismisses it when the owner is back.
+- It picks each command with ``client.bots.strategies.choose`` from the view's legal
+  commands, after a think delay so people can follow the game. A choice the server refuses
+  is not retried: the bot waits for the next view, so it can never spin.
+
+One bot costs one session pair and a handful of tasks. ``BotLauncher`` starts them; the
+table keeps the ``StandIn`` handle to dismiss its bot.
 """
 
 from __future__ import annotations
 
+import itertools
 import logging
 import random
-from collections.abc import Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from client.bots.strategies import STRATEGIES, UnknownStrategyError, choose
-from protocol.commands import Command, InvalidCommandError, SeatCommand, command_from_data
-from server.engine import Match
+import trio
+import trio.testing
 
-__all__ = ["BotChoice", "Pilot", "known_strategy"]
+from client.bots.strategies import STRATEGIES, choose
+from client.session import ClientSession, ResumeState, SessionError, open_session
+from server.limits import SessionLimits
+from server.peer import Peer
+from server.session import LobbyPort, ServerIdentity, Session
+
+__all__ = ["BOT_LIMITS", "BotLauncher", "BotOrder", "StandIn", "known_strategy"]
 
 log = logging.getLogger("uno.server.bots")
+
+BOT_ADDRESS = "in-process"
+"""The ``address`` of a server bot's session, for logs."""
+
+BOT_LIMITS = SessionLimits(allowance_rate=10_000.0, allowance_burst=10_000.0, outbox_size=4096)
+"""A server bot is trusted: it has no message allowance to speak of (a table of bots with
+no think time plays as fast as the machine allows), and a deep outbox."""
 
 
 def known_strategy(name: str) -> bool:
@@ -33,89 +55,126 @@ def known_strategy(name: str) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
-class BotChoice:
-    """A command a server bot wants to send for a seat."""
+class BotOrder:
+    """What one server bot is to do: which seat (by token), how, and how fast."""
 
-    seat: int
-    command: SeatCommand
+    token: str
+    """The stand-in token its hello presents; it opens exactly one seat as a stand-in."""
+    name: str
+    """Its name in the hello (the bot seat's name, or a stand-in's)."""
+    strategy: str
+    """A strategy of ``client.bots.strategies``; an unknown one plays ``basic``."""
+    think_seconds: float
+    """How long it waits before each command."""
+    seed: int
+    """Seeds its choices."""
+    last_seq: int
+    """The table's last event number when the bot was ordered (it resumes after it)."""
 
 
-class Pilot:
-    """Decides when the server's bots act and what they send.
+class StandIn:
+    """The table's handle on one server bot: its token, its peer once seated, its end."""
 
-    The table asks ``wake_at`` for the next time the pilot needs it (None: not until the
-    match changes) and calls ``choices`` when that time has come; it applies the first
-    choice the engine accepts and tells the pilot with ``changed`` whenever the match moved.
-    """
+    def __init__(self, token: str) -> None:
+        self.token = token
+        self.peer: Peer | None = None
+        """The bot's server session once the table has seated it."""
+        self._scope = trio.CancelScope()
 
-    def __init__(self, rng: random.Random, think_seconds: float) -> None:
-        self._rng = rng
-        self._think = think_seconds
-        self._due: float | None = None
-        self._idle_at: int | None = None
+    def dismiss(self) -> None:
+        """Stop the bot; its connection ends (it may be mid-handshake or mid-command)."""
+        self._scope.cancel()
 
-    def changed(self, match: Match | None, seats: Iterable[int], last_seq: int, now: float) -> None:
-        """The match or the seats changed: plan the bots' next move, if they have one."""
-        if self._due is not None or self._idle_at == last_seq:
-            return
-        if match is None or match.is_over or match.paused:
-            return
-        if any(match.legal_commands(seat) for seat in seats):
-            self._due = now + self._think
 
-    def wake_at(self) -> float | None:
-        """When the table must call ``choices`` (Trio time), or None."""
-        return self._due
+class BotLauncher:
+    """Starts server bots as protocol clients of ``lobby``; see the module docstring."""
 
-    def cancel(self) -> None:
-        """Forget the planned move (the match ended or was replaced)."""
-        self._due = None
-        self._idle_at = None
-
-    def choices(
+    def __init__(
         self,
-        match: Match,
-        seats: Iterable[tuple[int, str]],
-        now_ms: int,
-        last_seq: int,
-    ) -> list[BotChoice]:
-        """What each bot-played seat would send now, the seat to act first.
+        lobby: LobbyPort,
+        identity: ServerIdentity,
+        limits: SessionLimits = BOT_LIMITS,
+    ) -> None:
+        self._lobby = lobby
+        self._identity = identity
+        self._limits = limits
+        # Negative ids never meet the listener's, which count up from 1.
+        self._peer_ids = itertools.count(-1, -1)
 
-        ``seats`` pairs each bot-played seat with its strategy. An empty answer makes the
-        pilot idle until the match changes.
-        """
-        self._due = None
-        to_act = match.to_act()
-        ordered = sorted(seats, key=lambda pair: pair[0] != to_act)
-        picked: list[BotChoice] = []
-        for seat, strategy in ordered:
-            command = self._choose(match, seat, strategy, now_ms)
-            if command is not None:
-                picked.append(BotChoice(seat, command))
-        if not picked:
-            self._idle_at = last_seq
-        return picked
+    def launch(
+        self, nursery: trio.Nursery, order: BotOrder, on_exit: Callable[[StandIn], None]
+    ) -> StandIn:
+        """Start one bot in ``nursery``; ``on_exit`` hears when it has stopped, for any
+        reason (dismissed, refused, or its connection ended)."""
+        stand_in = StandIn(order.token)
+        nursery.start_soon(self._run, order, stand_in, on_exit)
+        return stand_in
 
-    def gave_up(self, last_seq: int) -> None:
-        """Every choice was refused: stay idle until the match changes."""
-        self._idle_at = last_seq
-
-    def _choose(self, match: Match, seat: int, strategy: str, now_ms: int) -> SeatCommand | None:
-        view = match.view(seat, now_ms)
-        if not view.get("legal"):
-            return None
+    async def _run(
+        self, order: BotOrder, stand_in: StandIn, on_exit: Callable[[StandIn], None]
+    ) -> None:
+        server_end, client_end = trio.testing.memory_stream_pair()
+        session = Session(
+            server_end,
+            peer_id=next(self._peer_ids),
+            address=BOT_ADDRESS,
+            lobby=self._lobby,
+            identity=self._identity,
+            limits=self._limits,
+        )
         try:
-            data = choose(view, self._rng, strategy)
-        except UnknownStrategyError:
-            log.warning("seat %d names an unknown bot strategy %r; using basic", seat, strategy)
-            data = choose(view, self._rng, "basic")
-        if data is None:
-            return None
-        try:
-            command: Command = command_from_data(data)
-        except InvalidCommandError as error:
-            log.warning(
-                "the %s bot for seat %d chose a malformed command: %s", strategy, seat, error
-            )
-            return None
-        return command if isinstance(command, SeatCommand) else None
+            with stand_in._scope:
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(session.run)
+                    await _serve_seat(client_end, order)
+                    # The client said bye and closed its end: the server session ends
+                    # by itself; nothing else is left to wait for.
+        finally:
+            on_exit(stand_in)
+
+
+async def _serve_seat(stream: trio.abc.Stream, order: BotOrder) -> None:
+    """Greet the server with the stand-in token, then play until the connection ends."""
+    resume = ResumeState(order.token, order.last_seq)
+    try:
+        async with open_session(stream, order.name, resume=resume) as client:
+            if client.welcome is None or not client.welcome.resumed:
+                log.info("bot %s was not seated (its token opens no seat now)", order.name)
+                return
+            strategy = order.strategy if known_strategy(order.strategy) else "basic"
+            if strategy != order.strategy:
+                log.warning("no bot strategy %r; %s plays basic", order.strategy, order.name)
+            await play_seat(client, strategy, random.Random(order.seed), order.think_seconds)
+    except SessionError as error:
+        log.debug("bot %s stopped: %s", order.name, error)
+
+
+async def play_seat(
+    client: ClientSession, strategy: str, rng: random.Random, think_seconds: float
+) -> None:
+    """Act on every fresh view (one that includes every event received) until the
+    connection ends: the strategy's pick among the legal commands, after the think delay.
+    Raises SessionError once the connection has ended."""
+    acted_on: object = None
+
+    def news(session: ClientSession) -> bool:
+        view = session.view
+        fresh = view is not None and session.view_seq >= session.last_seq
+        return fresh and view is not acted_on
+
+    while True:
+        await client.wait_for(news)
+        view = client.view
+        assert view is not None
+        acted_on = view
+        command = choose(view, rng, strategy)
+        if command is None:
+            continue
+        if think_seconds > 0:
+            await trio.sleep(think_seconds)
+            if client.view is not acted_on:
+                acted_on = None  # the table moved on while the bot thought: look again
+                continue
+        reply = await client.play(command)
+        if not reply.ok and not reply.lost_race:
+            log.debug("bot %s was refused %s: %s", client.name, command, reply.message)

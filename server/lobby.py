@@ -16,7 +16,9 @@ logged and dropped; the others play on.
 
 from __future__ import annotations
 
+import importlib.metadata
 import logging
+import secrets
 
 import trio
 
@@ -37,7 +39,9 @@ from protocol.messages import (
     TakeBotSeat,
 )
 from protocol.options import ConfigError, TableConfig
+from server.autoplay import BotLauncher
 from server.peer import Peer
+from server.session import ServerIdentity
 from server.settings import LobbySettings, LobbySummary
 from server.table import Table
 from server.table_core import TableCore
@@ -50,8 +54,13 @@ log = logging.getLogger("uno.server.lobby")
 class Lobby:
     """Every table of the server, and the way from a connection's message to its table."""
 
-    def __init__(self, settings: LobbySettings | None = None) -> None:
+    def __init__(
+        self, settings: LobbySettings | None = None, *, identity: ServerIdentity | None = None
+    ) -> None:
+        """``identity`` is what the welcome to an in-process server bot says (a stand-in
+        one by default: only the bots see it)."""
         self.settings = settings or LobbySettings()
+        self._bots = BotLauncher(self, identity or _bot_identity(self.settings.server_name))
         self._tables: dict[str, Table] = {}
         self._where: dict[int, Table] = {}
         self._peers: dict[int, Peer] = {}
@@ -212,6 +221,7 @@ class Lobby:
             password=message.password,
             settings=self.settings,
             hooks=self,
+            bots=self._bots,
         )
         self._tables[table.table_id] = table
         self._where[peer.peer_id] = table
@@ -275,6 +285,14 @@ class Lobby:
             if table.holds_token(token) and found is None:
                 found = table
         return found
+
+
+def _bot_identity(server_name: str) -> ServerIdentity:
+    try:
+        version = importlib.metadata.version("uno-lan")
+    except importlib.metadata.PackageNotFoundError:
+        version = "0"
+    return ServerIdentity(name=server_name[:32], server_id=secrets.token_hex(8), version=version)
 
 
 def _number_of(table_id: str) -> int:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from server.autoplay import StandIn
     from server.peer import Peer
 
 __all__ = ["Seat", "SeatMap", "new_token", "tokens_match"]
@@ -43,6 +44,8 @@ class Seat:
 
     A person's seat has a ``token`` and, while they are connected, a ``peer``. A bot seat
     has a ``strategy`` and neither. ``ready`` is the owner's "start / next round" flag.
+    ``stand_in`` is the server bot that plays the seat (always for a bot seat, while away
+    for a person's); it holds its own token, never the owner's.
     """
 
     index: int
@@ -51,6 +54,7 @@ class Seat:
     peer: Peer | None = None
     strategy: str | None = None
     ready: bool = False
+    stand_in: StandIn | None = None
 
     @property
     def is_bot(self) -> bool:
@@ -152,6 +156,23 @@ class SeatMap:
         found: Seat | None = None
         for seat in self:
             if seat.token is not None and tokens_match(token, seat.token):
+                found = seat
+        return found
+
+    def of_stand_in(self, peer: Peer) -> Seat | None:
+        """The seat a server bot's connection stands in for, if any."""
+        for seat in self:
+            bot = seat.stand_in.peer if seat.stand_in is not None else None
+            if bot is not None and bot.peer_id == peer.peer_id:
+                return seat
+        return None
+
+    def of_stand_in_token(self, token: str) -> Seat | None:
+        """The seat a server bot's stand-in token opens, if any (compared like
+        ``of_token``)."""
+        found: Seat | None = None
+        for seat in self:
+            if seat.stand_in is not None and tokens_match(token, seat.stand_in.token):
                 found = seat
         return found
 

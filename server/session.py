@@ -37,6 +37,7 @@ from protocol.connection import ConnectionState, ServerConnection
 from protocol.errors import ErrorCode, LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.limits import MAX_MESSAGE_LEN
 from protocol.messages import Bye, Closing, Error, Hello, Message, Ping, Pong, Welcome
+from protocol.version import parse_version
 from server.limits import MessageAllowance, SessionLimits
 from server.peer import Peer
 
@@ -117,6 +118,8 @@ class Session:
         """Queue ``message`` for the client; never blocks (see the module docstring)."""
         if self._closing or self._conn.state is ConnectionState.CLOSED:
             return  # the client is gone or going; what it misses, it may resume
+        if not self._speaks(message):
+            return  # a message newer than the client's version: optional, so not sent
         try:
             frame = self._conn.send(message)
         except LocalProtocolError as error:
@@ -132,6 +135,13 @@ class Session:
                 f"you did not read {self._limits.outbox_size} messages in time; "
                 "reconnect and resume your seat",
             )
+
+    def _speaks(self, message: Message) -> bool:
+        """Whether the negotiated version has ``message`` (every message added by a minor
+        version is optional, such as ``left`` in 1.1)."""
+        version = self._conn.version
+        negotiated = parse_version(version) if version is not None else None
+        return negotiated is None or negotiated >= message.SINCE
 
     def close(self, code: ErrorCode, reason: str) -> None:
         """Send an ``error`` with ``code`` and ``reason`` as the last message, then close."""
@@ -273,6 +283,9 @@ class Session:
             if not data:
                 if not self._closing:
                     self._why = "the client closed the connection"
+                # A frame cut off by the hang-up is a protocol error: answered (if the
+                # client still reads) and logged like any other, by ``_read_messages``.
+                self._conn.end_of_stream()
                 self._conn.close()
                 return None
             self._conn.receive_data(bytes(data))
@@ -333,6 +346,7 @@ class Session:
 
     def _fail(self, error: ProtocolError) -> None:
         """The client broke the protocol: answer with the typed error, then close."""
+        log.info("%r broke the protocol: %s", self, error)
         try:
             frame: bytes | None = self._conn.send_error(error)
         except LocalProtocolError:

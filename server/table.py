@@ -33,6 +33,8 @@ from protocol.errors import ErrorCode, LobbyRejectCode
 from protocol.messages import (
     CreateTable,
     Join,
+    Left,
+    LeftReason,
     Ok,
     Rejected,
     Request,
@@ -83,27 +85,31 @@ class Table(TableRequests):
     # ------------------------------------------------------------------ the task
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        """Serve the table until it is empty or stopped."""
-        task_status.started()
-        try:
-            while True:
-                self._tick()
-                if self._closing:
-                    break
-                request: TableRequest | None = None
-                with trio.CancelScope(deadline=self._next_wake()) as waiting:
-                    self._waiting = waiting
-                    request = await self._requests.receive()
+        """Serve the table until it is empty or stopped; its server bots run inside."""
+        async with trio.open_nursery() as bots:
+            self._bot_nursery = bots
+            task_status.started()
+            try:
+                while True:
+                    self._tick()
+                    if self._closing:
+                        break
+                    request: TableRequest | None = None
+                    with trio.CancelScope(deadline=self._next_wake()) as waiting:
+                        self._waiting = waiting
+                        request = await self._requests.receive()
+                    self._waiting = None
+                    if request is not None:
+                        self._dispatch(request)
+            finally:
+                self._closing = True
                 self._waiting = None
-                if request is not None:
-                    self._dispatch(request)
-        finally:
-            self._closing = True
-            self._waiting = None
-            self._finish()
+                self._bot_nursery = None
+                bots.cancel_scope.cancel()
+                self._finish()
 
     def _next_wake(self) -> float:
-        times = [self._pilot.wake_at(), self._empty_deadline]
+        times = [self._empty_deadline]
         deadline = self._match.deadline_ms() if self._match is not None else None
         if deadline is not None and deadline != self._refused_deadline:
             times.append(deadline / 1000)
@@ -122,9 +128,6 @@ class Table(TableRequests):
                 assert deadline is not None
                 if not self._apply_table(Timeout(), at_ms=deadline):
                     self._refused_deadline = deadline  # never spin on a refused deadline
-            due = self._pilot.wake_at()
-            if due is not None and now >= due:
-                self._play_bots()
             if self._empty_deadline is not None and now >= self._empty_deadline:
                 log.info("table %s: nobody came back; removing it", self._label())
                 self._closing = True
@@ -146,7 +149,11 @@ class Table(TableRequests):
                     rejected(request.message, LobbyRejectCode.TABLE_NOT_FOUND, "the table closed")
                 )
             self._hooks.departed(request.peer, self)
+        farewell = Left(
+            table_id=self.table_id, reason=LeftReason.TABLE_CLOSED, message="the table closed"
+        )
         for peer in self._members():
+            peer.send(farewell)
             self._hooks.departed(peer, self)
         self._requests.close()
         self._hooks.closed(self)
@@ -187,7 +194,7 @@ class Table(TableRequests):
             peer.send(Ok(id=message.id, result=result))
 
     def _settle(self) -> None:
-        """After any change: the empty-table rules, the bots' plans, the public state."""
+        """After any change: the empty-table rules, the server bots, the public state."""
         if not self._closing:
             if self._opened and not self.seats.people():
                 log.info("table %s: no player is left", self._label())
@@ -197,16 +204,10 @@ class Table(TableRequests):
             elif self._empty_deadline is None:
                 self._empty_deadline = trio.current_time() + self._settings.empty_table_seconds
         if self._closing:
-            self._pilot.cancel()
             return
-        self._pilot.changed(
-            self._match,
-            [seat for seat, _ in self._bot_seats()],
-            self._history.last_seq,
-            trio.current_time(),
-        )
+        self._reconcile_stand_ins()
         state = self._state()
-        members = self._members()
+        members = self._members() + self._stand_in_peers()
         for peer in members:
             self._tell_state(peer, state)
         present = {peer.peer_id for peer in members}

@@ -33,7 +33,7 @@ from protocol.messages import (
 )
 from protocol.options import TableConfig
 from protocol.rejections import RejectCode
-from server.autoplay import Pilot
+from server.autoplay import BotLauncher, StandIn
 from server.engine import Accepted, Match, Phase
 from server.history import EventHistory
 from server.peer import Peer
@@ -94,6 +94,7 @@ class TableCore:
         password: str | None,
         settings: LobbySettings,
         hooks: TableHooks,
+        bots: BotLauncher,
     ) -> None:
         self.table_id = table_id
         self.name = name
@@ -107,9 +108,11 @@ class TableCore:
         self._match: Match | None = None
         self._matches_played = 0
         self._history = EventHistory(settings.history_limit)
-        self._pilot = Pilot(
-            random.Random(settings.bot_seed(table_id)), settings.bot_think_ms / 1000
-        )
+        self._bots = bots
+        self._bot_seeds = random.Random(settings.bot_seed(table_id))
+        self._bot_nursery: trio.Nursery | None = None  # open while the task runs
+        self._bots_ended: list[StandIn] = []
+        self._bot_failures = 0
         self._inbox, self._requests = trio.open_memory_channel[TableRequest](settings.inbox_size)
         self._gone: list[Peer] = []
         self._waiting: trio.CancelScope | None = None
@@ -145,8 +148,12 @@ class TableCore:
         return TableStatus.PLAYING
 
     def holds_token(self, token: str) -> bool:
-        """Whether a resume token opens one of this table's seats."""
-        return self.seats.of_token(token) is not None
+        """Whether a resume token opens one of this table's seats (a person's, or a server
+        bot's stand-in token)."""
+        return (
+            self.seats.of_token(token) is not None
+            or self.seats.of_stand_in_token(token) is not None
+        )
 
     def summary(self) -> TableSummary:
         """The table's line in the table list."""
@@ -182,7 +189,6 @@ class TableCore:
         seed = self._settings.match_seed(self.table_id, self._matches_played)
         match = Match(self.config, seed, self._now_ms())
         self._match = match
-        self._pilot.cancel()
         for seat in self.seats:
             seat.ready = False
         self._publish(match.events, peer.peer_id, message.id)
@@ -213,39 +219,6 @@ class TableCore:
         self._publish(outcome.events)
         return True
 
-    def _play_bots(self) -> None:
-        match = self._match
-        if match is None:
-            self._pilot.cancel()
-            return
-        choices = self._pilot.choices(
-            match, self._bot_seats(), self._now_ms(), self._history.last_seq
-        )
-        for choice in choices:
-            outcome = match.apply(choice.seat, choice.command, self._now_ms())
-            if isinstance(outcome, Accepted):
-                self._publish(outcome.events)
-                return
-            log.debug(
-                "table %s: the bot for seat %d was refused: %s",
-                self._label(),
-                choice.seat,
-                outcome.message,
-            )
-        if choices:
-            self._pilot.gave_up(self._history.last_seq)
-
-    def _bot_seats(self) -> list[tuple[int, str]]:
-        """Seats the server plays now, with the strategy for each."""
-        match = self._match
-        played: list[tuple[int, str]] = []
-        for seat in self.seats:
-            if seat.strategy is not None:
-                played.append((seat.index, seat.strategy))
-            elif match is not None and match.away[seat.index]:
-                played.append((seat.index, self._settings.bot_strategy))
-        return played
-
     def _maybe_next_round(self) -> None:
         """Between rounds, go on as soon as every connected person is ready."""
         if self.status() is not TableStatus.BETWEEN_ROUNDS:
@@ -264,16 +237,22 @@ class TableCore:
         if any(event.kind is EventKind.ROUND_STARTED for event in events):
             for seat in self.seats:
                 seat.ready = False
-        for seat in self.seats:
-            peer = seat.peer
-            if peer is not None:
-                for item in numbered:
-                    peer.send(item.message_for(seat.index, peer.peer_id))
-                self._send_view(peer, seat.index)
-        for peer in self._spectators.values():
+        for peer, seat_index in self._audience():
             for item in numbered:
-                peer.send(item.message_for(None, peer.peer_id))
-            self._send_view(peer, None)
+                peer.send(item.message_for(seat_index, peer.peer_id))
+            self._send_view(peer, seat_index)
+
+    def _audience(self) -> list[tuple[Peer, int | None]]:
+        """Everyone who follows the match, with the seat whose eyes they see it through:
+        seated people, server bots standing in for seats, then spectators (no seat)."""
+        audience: list[tuple[Peer, int | None]] = []
+        for seat in self.seats:
+            if seat.peer is not None:
+                audience.append((seat.peer, seat.index))
+            if seat.stand_in is not None and seat.stand_in.peer is not None:
+                audience.append((seat.stand_in.peer, seat.index))
+        audience.extend((peer, None) for peer in self._spectators.values())
+        return audience
 
     def _send_view(self, peer: Peer, seat: int | None) -> None:
         match = self._match
@@ -290,6 +269,8 @@ class TableCore:
         """A connection is gone: its seat goes away (a bot plays it) or it stops watching."""
         if self._spectators.pop(peer.peer_id, None) is not None:
             return
+        if self.seats.of_stand_in(peer) is not None:
+            return  # a server bot's connection: its launcher reports the bot's end
         seat = self.seats.of_peer(peer)
         if seat is None:
             return
@@ -312,13 +293,36 @@ class TableCore:
         log.info("%s %s table %s (seat %d)", seat.name, why, self._label(), seat.index)
         match = self._match
         if match is None:
-            self.seats.vacate(seat.index)
+            self._vacate(seat.index)
         else:
             seat.make_bot(self._settings.bot_strategy, self.seats.bot_name())
             if match.away[seat.index] and not match.is_over:
                 self._apply_table(SetAway(seat.index, False))
         self._pass_host()
         self._maybe_next_round()
+
+    def _vacate(self, index: int) -> None:
+        """Empty a chair, sending away the server bot that stood in for it, if any."""
+        seat = self.seats.vacate(index)
+        if seat is not None:
+            self._let_go(seat)
+
+    def _let_go(self, seat: Seat) -> None:
+        """Dismiss the server bot standing in for ``seat``, if any."""
+        stand_in, seat.stand_in = seat.stand_in, None
+        if stand_in is None:
+            return
+        if stand_in.peer is not None:
+            self._hooks.departed(stand_in.peer, self)
+        stand_in.dismiss()
+
+    def _stand_in_peers(self) -> list[Peer]:
+        """The connections of the server bots seated as stand-ins."""
+        return [
+            seat.stand_in.peer
+            for seat in self.seats
+            if seat.stand_in is not None and seat.stand_in.peer is not None
+        ]
 
     def _pass_host(self) -> None:
         """Keep the host on a connected person: the next one in seat order takes over."""

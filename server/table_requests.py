@@ -25,6 +25,8 @@ from protocol.messages import (
     Joined,
     Kick,
     Leave,
+    Left,
+    LeftReason,
     PauseTable,
     Ready,
     Rematch,
@@ -40,16 +42,17 @@ from protocol.messages import (
 from protocol.options import ConfigError
 from protocol.rejections import RejectCode
 from server.autoplay import known_strategy
+from server.bot_seats import TableStandIns
 from server.engine import Accepted
 from server.peer import Peer
-from server.table_core import RequestRefused, TableCore
+from server.table_core import RequestRefused
 
 __all__ = ["TableRequests"]
 
 log = logging.getLogger("uno.server.table")
 
 
-class TableRequests(TableCore):
+class TableRequests(TableStandIns):
     """The request handlers of a table (mixed into ``server.table.Table``)."""
 
     def _handle(self, peer: Peer, message: Request) -> dict[str, Any] | None:
@@ -158,13 +161,16 @@ class TableRequests(TableCore):
             raise RequestRefused(LobbyRejectCode.NOT_A_BOT, f"no bot sits in seat {message.seat}")
         self._check_name(peer.name)
         self._spectators.pop(peer.peer_id, None)
-        self.seats.vacate(seat.index)
+        self._vacate(seat.index)
         taken = self.seats.seat_person(seat.index, peer.name, peer)
         log.info("%s took over the bot's seat %d at table %s", peer.name, seat.index, self._label())
         self._send_joined(taken)
         return {"seat": taken.index}
 
     def _on_resume(self, peer: Peer, message: ResumeSeat) -> dict[str, Any]:
+        standing = self.seats.of_stand_in_token(message.token)
+        if standing is not None and self.seats.of_peer(peer) is None:
+            return self._attach_stand_in(peer, standing, message.last_seq)
         seat = self.seats.of_token(message.token)
         if seat is None:
             raise RequestRefused(LobbyRejectCode.BAD_TOKEN, "that token opens no seat here")
@@ -196,12 +202,11 @@ class TableRequests(TableCore):
         return {"seat": seat.index}
 
     def _on_leave(self, peer: Peer) -> None:
-        if self._spectators.pop(peer.peer_id, None) is not None:
-            self._hooks.departed(peer, self)
-            return
-        seat = self._seat_of(peer)
-        self._remove_person(seat, "left")
+        if self._spectators.pop(peer.peer_id, None) is None:
+            seat = self._seat_of(peer)
+            self._remove_person(seat, "left")
         self._hooks.departed(peer, self)
+        peer.send(Left(table_id=self.table_id, reason=LeftReason.LEFT, message="you left"))
 
     def _on_ready(self, peer: Peer, message: Ready) -> None:
         seat = self._seat_of(peer)
@@ -225,9 +230,17 @@ class TableRequests(TableCore):
         if self._host_seat is not None:
             self._host_seat = moves.get(self._host_seat, self._host_seat)
         for seat in self.seats:
-            if seat.index in moves.values() and seat.peer is not None:
+            if seat.index not in moves.values():
+                continue
+            if seat.peer is not None:
                 seat.peer.send(
                     Joined(table_id=self.table_id, seat=seat.index, resume_token=seat.token)
+                )
+            if seat.stand_in is not None and seat.stand_in.peer is not None:
+                seat.stand_in.peer.send(
+                    Joined(
+                        table_id=self.table_id, seat=seat.index, resume_token=seat.stand_in.token
+                    )
                 )
         self._new_match(peer, message)
         names = ", ".join(seat.name for seat in self.seats)
@@ -261,7 +274,7 @@ class TableRequests(TableCore):
         seat = self.seats[message.seat] if self.seats.valid(message.seat) else None
         if seat is None or not seat.is_bot:
             raise RequestRefused(LobbyRejectCode.NOT_A_BOT, f"no bot sits in seat {message.seat}")
-        self.seats.vacate(seat.index)
+        self._vacate(seat.index)
 
     def _on_kick(self, peer: Peer, message: Kick) -> None:
         host = self._require_host(peer)
@@ -277,6 +290,15 @@ class TableRequests(TableCore):
         if kicked is not None:
             self._hooks.departed(kicked, self)
             kicked.send(self._state())
+            kicked.send(
+                Left(
+                    table_id=self.table_id,
+                    reason=LeftReason.KICKED,
+                    message=f"{host.name} gave your seat to a bot"
+                    if self._match is not None
+                    else f"{host.name} asked you to leave",
+                )
+            )
 
     def _on_pause_or_resume(self, peer: Peer, command: Pause | Resume) -> None:
         self._require_host(peer)
@@ -294,14 +316,16 @@ class TableRequests(TableCore):
             member.send(line)
 
     def _on_game(self, peer: Peer, message: Game) -> None:
-        seat = self._seat_of(peer)
+        standing = self._stand_in_seat(peer)
+        seat = standing or self._seat_of(peer)
         match = self._match
         if match is None:
             raise RequestRefused(LobbyRejectCode.WRONG_TABLE_STATE, "the match has not started")
         command = message.command
         if not isinstance(command, SeatCommand):
             raise RequestRefused(RejectCode.TABLE_ONLY, "only the table may send this command")
-        if match.away[seat.index] and not match.is_over and not match.paused:
+        owner = standing is None
+        if owner and match.away[seat.index] and not match.is_over and not match.paused:
             # The owner is back at the controls (the engine had marked them away).
             self._apply_table(SetAway(seat.index, False))
         outcome = match.apply(seat.index, command, self._now_ms())
