@@ -64,8 +64,9 @@ class DiscoveryUnavailableError(OSError):
     """mDNS cannot run here (no multicast, no such interface): this machine's network."""
 
 
-class NoServerFoundError(LookupError):
-    """No compatible server answered in time; the message says what was seen instead."""
+class NoServerFoundError(ConnectionError):
+    """No compatible server answered in time (nothing to connect to); the message says
+    what was seen instead."""
 
 
 class ChangeKind(enum.Enum):

@@ -2,9 +2,13 @@
 
     uno-bot --spawn-server --bots 4 --games 3 --deck bts --seed 1 --json
     uno-bot --server 192.168.1.20:7531 --table Friday --bots 2 --strategy random
+    uno-bot --table Friday --create --bots 3     # find a server on the LAN (mDNS)
 
 With ``--spawn-server`` a private ``uno-server`` is started on 127.0.0.1 (port 0, never
-advertised) for the run and stopped after it. ``--json`` prints one JSON object at the end.
+advertised) for the run and stopped after it. With neither ``--server`` nor
+``--spawn-server`` the bots look for servers on the network (client/discovery.py) and join
+the first compatible one; ``--mdns-interface`` says where to look. ``--json`` prints one
+JSON object at the end.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import trio
 
 from client.bots.runner import RunSettings, Stats, run_bots
 from client.bots.strategies import CHALLENGE_MODES, DANCE_MODES, STRATEGIES, Knobs
+from client.discovery import describe, find_server
 from client.session import SessionError
 from protocol.options import TableConfig
 
@@ -44,12 +49,30 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
     where = parser.add_argument_group("where to play")
-    target = where.add_mutually_exclusive_group(required=True)
-    target.add_argument("--server", metavar="HOST:PORT", help="the server to connect to")
+    target = where.add_mutually_exclusive_group()
+    target.add_argument(
+        "--server",
+        metavar="HOST:PORT",
+        help="the server to connect to (default: the first one found on the network)",
+    )
     target.add_argument(
         "--spawn-server",
         action="store_true",
         help="start a private uno-server on 127.0.0.1 for this run (not advertised)",
+    )
+    where.add_argument(
+        "--mdns-interface",
+        action="append",
+        default=[],
+        metavar="IP",
+        help="without --server: look for servers on the interface with this address "
+        "(repeatable; default every interface)",
+    )
+    where.add_argument(
+        "--discover-seconds",
+        type=float,
+        default=10.0,
+        help="without --server: how long to look for a server",
     )
     where.add_argument("--table", default="bots", help="the table's name")
     where.add_argument(
@@ -238,7 +261,12 @@ async def run(args: argparse.Namespace) -> Stats:
         if args.spawn_server:
             async with spawn_server(args.server_arg, args.seed) as (host, port):
                 return await run_bots(settings_from_args(args, host, port))
-        host, port = parse_address(args.server)
+        if args.server:
+            host, port = parse_address(args.server)
+        else:
+            found = await find_server(args.mdns_interface or None, timeout=args.discover_seconds)
+            print(f"uno-bot: joining {describe(found)}", file=sys.stderr, flush=True)
+            host, port = found.address
         return await run_bots(settings_from_args(args, host, port))
 
 
