@@ -3,7 +3,7 @@
     uno-client --solo --bots 3 --deck bts     # alone against bots on a private server
     uno-client --serve                        # host the evening: a server for the LAN
     uno-client --server 192.168.1.20:7531     # join a friend's server
-    uno-client                                # find a server (type its address)
+    uno-client                                # find a server on the LAN (or type its address)
 
 The log goes to a file (``--log-file``; by default under ``$XDG_STATE_HOME``), never over
 the screen: while the client runs, standard error (and a spawned server's) goes there too.
@@ -23,8 +23,10 @@ from pathlib import Path
 from typing import IO, Any
 
 import outcome
+import trio
 
 from client.config import default_name, log_path, remember_name
+from client.discovery import FoundServer, describe, keep_listed
 from client.solo import lan_server, solo_server
 from client.ui.app import ClientApp
 from client.ui.controller import parse_address
@@ -71,6 +73,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=[],
         metavar="ARG",
         help="extra argument for the server --solo/--serve starts, e.g. --server-arg=--seed=1",
+    )
+    parser.add_argument(
+        "--mdns-interface",
+        action="append",
+        default=[],
+        metavar="IP",
+        help="look for servers on the interface with this address (repeatable; "
+        "default every interface)",
     )
     parser.add_argument("--log-file", type=Path, default=None, help="where the log goes")
     parser.add_argument("--no-mouse", action="store_true", help="leave the mouse to the terminal")
@@ -155,6 +165,22 @@ def main(argv: Sequence[str] | None = None) -> int:
                 await run_network()
 
         around = around_server
+    elif address is None:
+
+        async def around_discovery(run_network: Callable[[], Awaitable[None]]) -> None:
+            def show(servers: list[FoundServer]) -> None:
+                model.discovered = [
+                    (describe(server, address=False), server.host, server.port)
+                    for server in servers
+                ]
+                app.invalidate()
+
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(keep_listed, args.mdns_interface or None, show)
+                await run_network()
+                nursery.cancel_scope.cancel()
+
+        around = around_discovery
 
     log_file = args.log_file or log_path()
     with _log_to_file(log_file):

@@ -45,6 +45,7 @@ __all__ = [
     "browse",
     "describe",
     "find_server",
+    "keep_listed",
     "server_from_record",
 ]
 
@@ -118,14 +119,14 @@ class ServerChange:
     server: FoundServer
 
 
-def describe(server: FoundServer) -> str:
-    """One line for a list of servers: name, address, load, password, fit."""
-    where = (
-        f"[{server.host}]:{server.port}" if ":" in server.host else f"{server.host}:{server.port}"
-    )
+def describe(server: FoundServer, *, address: bool = True) -> str:
+    """One line for a list of servers: name, address (unless told not to), load, password,
+    fit."""
+    host = f"[{server.host}]" if ":" in server.host else server.host
+    where = f"  {host}:{server.port}" if address else ""
     tables = "1 table" if server.tables == 1 else f"{server.tables} tables"
     seats = "1 seat free" if server.seats_free == 1 else f"{server.seats_free} seats free"
-    parts = [f"{server.name}  {where}", f"{tables}, {seats}"]
+    parts = [f"{server.name}{where}", f"{tables}, {seats}"]
     if server.password:
         parts.append("password")
     if not server.compatible:
@@ -338,6 +339,25 @@ def _shut_down(zc: zeroconf.Zeroconf, service_browser: zeroconf.ServiceBrowser |
             service_browser.cancel()
     finally:
         zc.close()
+
+
+async def keep_listed(
+    interfaces: Sequence[str] | None,
+    show: Callable[[list[FoundServer]], None],
+    *,
+    versions: Iterable[str] = SUPPORTED_VERSIONS,
+) -> None:
+    """Browse until cancelled, calling ``show`` with the snapshot after every change.
+
+    For a screen that lists servers. Where mDNS is unavailable it logs why and returns,
+    and the screen goes on without a list.
+    """
+    try:
+        async with browse(interfaces, versions=versions) as browser:
+            async for _change in browser:
+                show(browser.snapshot())
+    except DiscoveryUnavailableError as error:
+        log.warning("%s; servers must be given by address", error)
 
 
 async def find_server(
