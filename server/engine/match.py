@@ -441,7 +441,7 @@ class Match(Rules):
         """The one seat whose move the match waits for; None between rounds, at the end
         and while paused (then only table commands are legal)."""
         phase = self.phase_
-        if self.paused or phase is Phase.ROUND_OVER or phase is Phase.MATCH_OVER:
+        if self.paused or phase is _ROUND_OVER or phase is _MATCH_OVER:
             return None
         return self.current
 
