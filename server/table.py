@@ -6,9 +6,10 @@ match never sees two commands at once and never waits for a socket:
 - Requests arrive through a bounded inbox (``submit``; a full inbox is the lobby's "busy").
 - The task stamps each with the server clock (``now_ms``, Trio's clock in milliseconds)
   and hands game commands to ``Match.apply``.
-- Time is data: the task sleeps on the inbox until the earliest of the match's deadline,
-  the server bots' next move and the empty-table timer, then applies ``Timeout()`` (or lets
-  a bot act, or closes the table). Tests run this on Trio's ``autojump_clock``.
+- Time is data: the task sleeps on the inbox until the earliest of the match's deadline
+  and the empty-table timer, then applies ``Timeout()`` (or closes the table). Tests run
+  this on Trio's ``autojump_clock``. Server bots are not the task's business: they are
+  protocol clients in the task's own nursery (server/bot_seats.py, server/autoplay.py).
 - Every accepted batch of events is numbered (server/history.py) and sent to every seat
   redacted by the engine's ``Event.for_seat``, followed by that seat's fresh view (it
   carries the legal commands and the clocks as milliseconds left); then the sender gets
