@@ -44,7 +44,7 @@ from protocol.events import EventKind
 from protocol.options import ConfigError, TableConfig
 from protocol.rejections import RejectCode
 from server.engine.legal import legal_seat_commands, legal_table_commands, playable_cards
-from server.engine.outcome import LogEntry, Outcome, Phase, Rejected, deferred_accepted
+from server.engine.outcome import Accepted, LogEntry, Outcome, Phase, Rejected, deferred_accepted
 from server.engine.rules import PLAIN_RANKS, Rules
 from server.engine.snapshot import SnapshotError, check_cards, dump_state, load_state
 from server.engine.view import build_view
@@ -53,6 +53,8 @@ __all__ = ["Match"]
 
 _SEAT_ONLY_MESSAGE = "only a seated player may send this command"
 _deferred = deferred_accepted
+_new_object = object.__new__
+_set_span = vars(Accepted)["_span"].__set__
 _ROUND_OVER, _MATCH_OVER = Phase.ROUND_OVER, Phase.MATCH_OVER
 _TURN, _STACK = Phase.TURN, Phase.STACK
 _DRAW_TWO, _SWAP, _SKIP, _DANCE = Rank.DRAW_TWO, Rank.SWAP_HANDS, Rank.SKIP, Rank.DANCE
@@ -122,7 +124,9 @@ class Match(Rules):
                 if self.exposures:
                     self._seat_acted(actor, start)
                 self._log.append((actor, command, now_ms))
-                return _deferred(self, start, len(self._records))
+                accepted = _new_object(Accepted)  # deferred_accepted, inlined
+                _set_span(accepted, (self, start, len(self._records)))
+                return accepted
         seat_handler = _SEAT_HANDLERS.get(kind)
         if seat_handler is not None:
             phase = self.phase_

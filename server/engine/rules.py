@@ -136,7 +136,7 @@ class Rules(MatchState):
 
     def _start_turn(self, seat: int, now_ms: int) -> None:
         """``seat``'s turn comes; ruling 16: a seat marked by a Skip draws one and passes."""
-        if self.skip_marks[seat]:
+        if self.skip_any and self.skip_marks[seat]:  # only skip_any marks seats
             seat = self._serve_marks(seat)
         self.current = seat
         self.phase_ = _TURN
