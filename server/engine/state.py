@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
+from functools import partial as _partial
 from itertools import repeat as _repeat
 from itertools import starmap as _starmap
 from types import MappingProxyType
@@ -288,11 +289,11 @@ class MatchState:
                 record.acted = True
 
     def _shuffle(self, cards: list[Card]) -> None:
-        """Shuffle in place: sort by one random key per card (no Python code per swap,
-        unlike ``random.shuffle``; two equal float keys are vanishingly rare)."""
-        keys = list(_starmap(self.rng.random, _repeat((), len(cards))))
-        order = sorted(range(len(cards)), key=keys.__getitem__)
-        cards[:] = map(cards.__getitem__, order)
+        """Shuffle in place: a stable sort by one random key per card, the keys drawn in
+        list order (``list.sort`` computes each item's key once, first to last). No Python
+        code runs per card, unlike ``random.shuffle``; equal float keys are vanishingly
+        rare and keep their order."""
+        cards.sort(key=_partial(next, _starmap(self.rng.random, _repeat((), len(cards)))))
 
     # ------------------------------------------------------------------ drawing
 
