@@ -33,6 +33,7 @@ PLAIN_RANKS = frozenset(
 )
 """Ranks whose play only passes the turn on (numbers, Wild, Creeper)."""
 _PLAYED, _TURN_EVENT = EventKind.PLAYED, EventKind.TURN
+_DREW_EVENT, _PASSED = EventKind.DREW, EventKind.PASSED
 _AWAY_AFTER_EXPIRIES = 3
 
 
@@ -362,8 +363,15 @@ class Rules(MatchState):
         """Ruling 5: draw one instead of playing. With ``now_ms``, a drawn card that cannot
         be played ends the turn at once (the seeds: "otherwise, your turn is over"); the
         player is asked only when there is a choice (play the drawn card, or pass)."""
-        cards = self.draw_cards(seat, 1, "draw")
-        drawn = cards[0]
+        pile = self.draw_pile
+        if pile and not self.creepers:  # draw_cards for one card, inlined
+            drawn = pile.pop()
+            self.hands[seat].append(drawn)
+            if self.exposures:
+                self.exposures.pop(seat, None)
+            self._records.append((_DREW_EVENT, (seat, (drawn,), "draw"), None))
+        else:
+            drawn = self.draw_cards(seat, 1, "draw")[0]
         self.has_drawn = True
         self.drawn = drawn
         self.stuck_passes = 0
@@ -374,8 +382,8 @@ class Rules(MatchState):
             and drawn.color is not self.color
             and drawn.rank is not self.discard[-1].rank
         ):
-            self._emit(EventKind.PASSED, {"seat": seat, "stuck": False})
-            self._start_turn(self.next_seat(seat), now_ms)
+            self._records.append((_PASSED, (seat, False), None))
+            self._start_turn(self._following(seat), now_ms)
 
     def _stuck_pass(self, seat: int, now_ms: int) -> None:
         """Ruling 14: a seat that can neither play nor draw passes; a full cycle ends it."""

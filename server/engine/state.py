@@ -83,13 +83,19 @@ def _drew_data(values: tuple[Any, ...]) -> tuple[_Public, _Private]:
     )
 
 
+def _passed_data(values: tuple[Any, ...]) -> tuple[_Public, _Private]:
+    seat, stuck = values
+    return {"seat": seat, "stuck": stuck}, NO_SECRETS
+
+
 _COMPACT: dict[EventKind, Callable[[tuple[Any, ...]], tuple[_Public, _Private]]] = {
     EventKind.TURN: _turn_data,
     EventKind.PLAYED: _played_data,
     _DREW: _drew_data,
+    EventKind.PASSED: _passed_data,
 }
 """How to build the events the hot path records as bare values (a turn, a plain play, a
-draw): once per event, and only when somebody reads the events."""
+draw, a pass): once per event, and only when somebody reads the events."""
 
 
 class Exposure:
