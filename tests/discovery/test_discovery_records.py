@@ -7,6 +7,7 @@ from pathlib import Path
 import trio
 
 from client.discovery import ChangeKind, FoundServer, ServerBrowser, describe, server_from_record
+from protocol.version import SUPPORTED_VERSIONS, parse_version
 from server.advertise import (
     SERVICE_TYPE,
     TXT_KEYS,
@@ -23,6 +24,7 @@ IDENTITY = ServerIdentity(name="Kitchen table", server_id="0123456789abcdef", ve
 BUSY = LobbySummary(tables=3, open_tables=2, seats_free=5, open_tables_with_password=2)
 EMPTY = LobbySummary(tables=0, open_tables=0, seats_free=0, open_tables_with_password=0)
 KEY = f"Kitchen table.{SERVICE_TYPE}"
+SPOKEN = max(SUPPORTED_VERSIONS, key=parse_version)  # one major version so far
 
 
 def found(**changes: object) -> FoundServer:
@@ -39,7 +41,7 @@ def test_txt_has_every_key_in_order_with_the_lobby_numbers() -> None:
     assert tuple(record) == TXT_KEYS
     assert record == {
         "txtvers": "1",
-        "proto": "1.0",
+        "proto": SPOKEN,
         "ver": "0.1.0",
         "name": "Kitchen table",
         "id": "0123456789abcdef",
@@ -74,7 +76,7 @@ def test_the_client_reads_back_what_the_server_writes() -> None:
         addresses=("192.168.1.20",),
         server_id="0123456789abcdef",
         version="0.1.0",
-        protocols=("1.0",),
+        protocols=(SPOKEN,),
         compatible=True,
         tables=3,
         open_tables=2,
