@@ -1,9 +1,10 @@
-"""What the rules do to a match: the deal, each card's effect, turns, clocks, round end.
+"""What the rules do to a match in play: each card's effect, draws, passes, decisions,
+clocks.
 
-``Rules`` adds to ``MatchState`` the mechanics the command handlers in
-``server.engine.match`` call once a command has been checked: what each card does, who
-draws, whose turn comes next, what the table does when a clock runs out, how a round
-ends. Nothing here checks legality; nothing here reads a clock (``now_ms`` arrives as an
+``Rules`` adds to ``Rounds`` (the deal, the first card, a round's end) the mechanics the
+command handlers in ``server.engine.handlers`` call once a command has been checked: what
+each card does, who draws, whose turn comes next, what the table does when a clock runs
+out. Nothing here checks legality; nothing here reads a clock (``now_ms`` arrives as an
 argument).
 """
 
@@ -15,10 +16,10 @@ from protocol.cards import COLORS, Card, Color, Rank
 from protocol.commands import DANCES, Arrow, Play
 from protocol.events import EventKind
 from protocol.options import CustomRule, DanceCheck
-from server.engine.deck import CODE, CODE_BY_ID, build_deck, codes, hand_points
+from server.engine.deck import CODE_BY_ID, codes
 from server.engine.outcome import Phase
-from server.engine.scoring import score_round
-from server.engine.state import NO_SECRETS, Exposure, MatchState
+from server.engine.rounds import Rounds
+from server.engine.state import NO_SECRETS, Exposure
 
 __all__ = ["PLAIN_RANKS", "Rules"]
 
@@ -32,143 +33,13 @@ PLAIN_RANKS = frozenset(
     rank for rank in Rank if rank.number is not None or rank in (Rank.WILD, Rank.CREEPER)
 )
 """Ranks whose play only passes the turn on (numbers, Wild, Creeper)."""
-_PLAYED, _TURN_EVENT = EventKind.PLAYED, EventKind.TURN
+_PLAYED = EventKind.PLAYED
 _DREW_EVENT, _PASSED = EventKind.DREW, EventKind.PASSED
 _AWAY_AFTER_EXPIRIES = 3
 
 
-class Rules(MatchState):
+class Rules(Rounds):
     """Rule mechanics on the match state; ``Match`` adds the command handlers and API."""
-
-    # ------------------------------------------------------------------ rounds
-
-    def _choose_dealer(self) -> None:
-        """Ruling 3: everyone draws, the highest number deals, symbols 0, ties redraw."""
-        deck = build_deck(self.config)
-        self._shuffle(deck)
-        contenders = list(range(self.seats))
-        draws: list[list[list[Any]]] = []
-        while True:
-            if len(deck) < len(contenders):
-                deck = build_deck(self.config)
-                self._shuffle(deck)
-            drawn = [(seat, deck.pop()) for seat in contenders]
-            draws.append([[seat, CODE[card]] for seat, card in drawn])
-            values = [(card.rank.number or 0, seat) for seat, card in drawn]
-            best = max(value for value, _ in values)
-            contenders = [seat for value, seat in values if value == best]
-            if len(contenders) == 1:
-                break
-        self.dealer = contenders[0]
-        self._emit(EventKind.DEALER_CHOSEN, {"dealer": self.dealer, "draws": draws})
-
-    def _start_round(self, now_ms: int) -> None:
-        self.round_no += 1
-        self.phase_ = Phase.TURN
-        self.direction = 1
-        self.round_result = None
-        self.exposures = {}
-        self.skip_marks = [0] * self.seats
-        self.pending_draw = 0
-        self.stuck_passes = 0
-        self.dance_name = None
-        self.dance_steps = None
-        self.wd4_hand = ()
-        in_play = self.seats_in_play()
-        self.two_player = len(in_play) == 2
-        deck = build_deck(self.config)
-        self._shuffle(deck)
-        hands: list[list[Card]] = [[] for _ in range(self.seats)]
-        order = [self.left_of(self.dealer)]
-        while len(order) < len(in_play):
-            order.append(self.left_of(order[-1]))
-        for _ in range(self.config.hand_size):
-            for seat in order:
-                hands[seat].append(deck.pop())
-        self.hands = hands
-        self.draw_pile = deck
-        self.discard = []
-        self._emit(
-            EventKind.ROUND_STARTED,
-            {
-                "round": self.round_no,
-                "dealer": self.dealer,
-                "counts": [len(hand) for hand in hands],
-            },
-            {seat: {"hand": codes(hands[seat])} for seat in in_play},
-        )
-        first = deck.pop()
-        while first.rank is Rank.WILD_DRAW_FOUR:  # ruling 4: back in, reshuffle, again
-            self._emit(EventKind.FIRST_CARD_RETURNED, {"card": CODE[first]})
-            deck.append(first)
-            self._shuffle(deck)
-            first = deck.pop()
-        self.discard.append(first)
-        self.color = first.color
-        self._emit(EventKind.FIRST_CARD, {"card": CODE[first], "color": _code(first.color)})
-        self._first_card_effect(first, now_ms)
-
-    def _first_card_effect(self, card: Card, now_ms: int) -> None:
-        """Ruling 4: what the card turned up to start a round does."""
-        first = self.left_of(self.dealer)
-        rank = card.rank
-        if card.color is None:
-            self.current = first
-            self.phase_ = Phase.CHOOSE_COLOR
-            self.drawn, self.has_drawn, self.early_uno = None, False, False
-            self._emit(
-                EventKind.TURN,
-                {"seat": first, "direction": self.direction, "phase": self.phase_.value},
-            )
-            self.deadline = now_ms + self.turn_ms if self.turn_ms else None
-        elif rank is Rank.SKIP or (rank is Rank.REVERSE and self.two_player):
-            self._emit(EventKind.SKIPPED, {"seat": first})
-            self._start_turn(self.next_seat(first), now_ms)
-        elif rank is Rank.REVERSE:
-            self.direction = -1
-            self._emit(EventKind.DIRECTION, {"direction": -1})
-            self._start_turn(self.dealer, now_ms)
-        elif rank is Rank.DRAW_TWO:
-            self.draw_cards(first, 2, "draw-two")
-            self._emit(EventKind.SKIPPED, {"seat": first})
-            self._start_turn(self.next_seat(first), now_ms)
-        else:
-            self._start_turn(first, now_ms)
-
-    def _start_turn(self, seat: int, now_ms: int) -> None:
-        """``seat``'s turn comes; ruling 16: a seat marked by a Skip draws one and passes."""
-        if self.skip_any and self.skip_marks[seat]:  # only skip_any marks seats
-            seat = self._serve_marks(seat)
-        self.current = seat
-        self.phase_ = _TURN
-        self.drawn = None
-        self.has_drawn = False
-        self.early_uno = False
-        # _emit inlined and the event kept compact: this runs once per command.
-        self._records.append((_TURN_EVENT, (seat, self.direction), None))
-        turn_ms = self.turn_ms
-        self.deadline = now_ms + turn_ms if turn_ms else None
-
-    def _serve_marks(self, seat: int) -> int:
-        """Ruling 24: a marked seat whose turn comes serves one mark (draws one card and
-        passes); the next seat may be marked too. Returns the seat that plays."""
-        marks = self.skip_marks
-        while marks[seat]:
-            marks[seat] -= 1
-            self._emit(EventKind.SKIP_SERVED, {"seat": seat})
-            self.draw_cards(seat, 1, "skip")
-            seat = self.next_seat(seat)
-        return seat
-
-    def _wait_on(self, seat: int, phase: Phase, deadline: int | None) -> None:
-        """The match waits on ``seat`` for a decision (stack, challenge, dance)."""
-        self.current = seat
-        self.phase_ = phase
-        self.deadline = deadline
-        self.early_uno = False  # an early call belongs to the seat that made it
-        self._emit(
-            EventKind.TURN, {"seat": seat, "direction": self.direction, "phase": phase.value}
-        )
 
     # ------------------------------------------------------------------ playing a card
 
@@ -220,11 +91,6 @@ class Rules(MatchState):
             self._card_effect(seat, command, before, now_ms)
         if exposure is not None:
             exposure.watch = self.current
-
-    def _following(self, seat: int) -> int:
-        """``next_seat`` for the common case of no eliminated seat in the way."""
-        following = (seat + self.direction) % self.seats
-        return self.next_seat(seat) if self.eliminated[following] else following
 
     def _play_plain(self, seat: int, hand: list[Card], card: Card) -> None:
         """The plainest play (checked by the caller): a coloured number card that leaves
@@ -357,8 +223,6 @@ class Rules(MatchState):
             {s: {"hand": codes(hands[s])} for s in in_play},
         )
 
-    # ------------------------------------------------------------------ other moves
-
     def _voluntary_draw(self, seat: int, now_ms: int | None = None) -> None:
         """Ruling 5: draw one instead of playing. With ``now_ms``, a drawn card that cannot
         be played ends the turn at once (the seeds: "otherwise, your turn is over"); the
@@ -393,14 +257,6 @@ class Rules(MatchState):
             self._end_round(self._blocked_winner(self.next_seat(seat)), "blocked", now_ms)
         else:
             self._start_turn(self.next_seat(seat), now_ms)
-
-    def _blocked_winner(self, to_act: int) -> int:
-        """Fewest points, then fewest cards, then first in turn order from the seat to act."""
-        order = [to_act]
-        while len(order) < len(self.seats_in_play()):
-            order.append(self.next_seat(order[-1]))
-        hands = self.hands
-        return min(order, key=lambda s: (hand_points(hands[s]), len(hands[s]), order.index(s)))
 
     def _take_stack(self, seat: int, now_ms: int) -> None:
         total, self.pending_draw = self.pending_draw, 0
@@ -498,57 +354,3 @@ class Rules(MatchState):
             order.append(other)
             other = self.next_seat(other)
         return min(order, key=lambda s: (len(self.hands[s]), order.index(s)))
-
-    # ------------------------------------------------------------------ round end
-
-    def _end_round(self, winner: int, reason: str, now_ms: int) -> None:
-        config = self.config
-        hands = self.hands
-        points = [hand_points(hand) for hand in hands]
-        outcome = score_round(
-            config.scoring,
-            target=config.target_score,
-            winner=winner,
-            points=points,
-            scores=self.scores,
-            eliminated=self.eliminated,
-        )
-        self.scores = [
-            score + gain for score, gain in zip(self.scores, outcome.gained, strict=True)
-        ]
-        for seat in outcome.newly_eliminated:
-            self.eliminated[seat] = True
-        self.exposures = {}
-        self.pending_draw = 0
-        self.wd4_hand = ()
-        self.dance_steps = None
-        self.dance_name = None
-        summary: dict[str, Any] = {
-            "round": self.round_no,
-            "winner": winner,
-            "reason": reason,
-            "hands": [codes(hand) for hand in hands],
-            "points": points,
-            "gained": list(outcome.gained),
-            "scores": list(self.scores),
-            "eliminated": list(outcome.newly_eliminated),
-        }
-        self._emit(EventKind.ROUND_OVER, summary)
-        self.round_result = summary
-        if outcome.winners is not None:
-            self.phase_ = Phase.MATCH_OVER
-            self.deadline = None
-            self.result = {"winners": list(outcome.winners), "scores": list(self.scores)}
-            self._emit(EventKind.MATCH_OVER, dict(self.result))
-        else:
-            self.phase_ = Phase.ROUND_OVER
-            self.deadline = now_ms + config.round_pause_seconds * 1000
-
-    def _next_round(self, now_ms: int) -> None:
-        """Ruling 3: the deal passes to the left."""
-        self.dealer = self.left_of(self.dealer)
-        self._start_round(now_ms)
-
-
-def _code(color: Color | None) -> str | None:
-    return None if color is None else color.value

@@ -46,6 +46,7 @@ NO_SECRETS: Mapping[int, Mapping[str, Any]] = MappingProxyType({})
 """The ``private`` part of an event that has no secret (shared: it is read-only)."""
 _CREEPER, _DRAW_TWO, _WILD_DRAW_FOUR = Rank.CREEPER, Rank.DRAW_TWO, Rank.WILD_DRAW_FOUR
 _TURN, _STACK = Phase.TURN, Phase.STACK
+_TURN_EVENT = EventKind.TURN
 _DREW = EventKind.DREW
 
 
@@ -300,6 +301,48 @@ class MatchState:
         code runs per card, unlike ``random.shuffle``; equal float keys are vanishingly
         rare and keep their order."""
         cards.sort(key=_partial(next, _starmap(self.rng.random, _repeat((), len(cards)))))
+
+    # ------------------------------------------------------------------ turns
+
+    def _start_turn(self, seat: int, now_ms: int) -> None:
+        """``seat``'s turn comes; ruling 16: a seat marked by a Skip draws one and passes."""
+        if self.skip_any and self.skip_marks[seat]:  # only skip_any marks seats
+            seat = self._serve_marks(seat)
+        self.current = seat
+        self.phase_ = _TURN
+        self.drawn = None
+        self.has_drawn = False
+        self.early_uno = False
+        # _emit inlined and the event kept compact: this runs once per command.
+        self._records.append((_TURN_EVENT, (seat, self.direction), None))
+        turn_ms = self.turn_ms
+        self.deadline = now_ms + turn_ms if turn_ms else None
+
+    def _serve_marks(self, seat: int) -> int:
+        """Ruling 24: a marked seat whose turn comes serves one mark (draws one card and
+        passes); the next seat may be marked too. Returns the seat that plays."""
+        marks = self.skip_marks
+        while marks[seat]:
+            marks[seat] -= 1
+            self._emit(EventKind.SKIP_SERVED, {"seat": seat})
+            self.draw_cards(seat, 1, "skip")
+            seat = self.next_seat(seat)
+        return seat
+
+    def _wait_on(self, seat: int, phase: Phase, deadline: int | None) -> None:
+        """The match waits on ``seat`` for a decision (stack, challenge, dance)."""
+        self.current = seat
+        self.phase_ = phase
+        self.deadline = deadline
+        self.early_uno = False  # an early call belongs to the seat that made it
+        self._emit(
+            EventKind.TURN, {"seat": seat, "direction": self.direction, "phase": phase.value}
+        )
+
+    def _following(self, seat: int) -> int:
+        """``next_seat`` for the common case of no eliminated seat in the way."""
+        following = (seat + self.direction) % self.seats
+        return self.next_seat(seat) if self.eliminated[following] else following
 
     # ------------------------------------------------------------------ drawing
 
