@@ -1,4 +1,5 @@
-"""The rules engine: pure, deterministic, clockless (design.md section 5, rulings 1-19).
+"""The rules engine: pure, deterministic, clockless (design.md section 5; docs/rules.md
+rulings 1-31).
 
 It imports only the standard library and ``protocol``'s pure vocabulary; it never reads a
 clock, logs or does I/O. All randomness comes from ``random.Random(seed)``, so the seed and
@@ -17,7 +18,12 @@ API reference
 
 Turn flow (ruling 5): a turn is one card. ``Draw`` may be sent even when a card could be
 played; a drawn card that cannot be played ends the turn at once (a ``passed`` event
-follows the ``drew``), otherwise the player plays that card or sends ``Pass``.
+follows the ``drew``), otherwise the player plays that card or sends ``Pass``. An early
+``CallUno`` is accepted from the seat to act holding two cards with a play possible (in
+a turn or a Draw Two stack) and lapses when it draws; it never passes to the next seat.
+A Wild Draw Four asks for a decision (``CHALLENGE``) only when the table allows bluffing;
+otherwise the next seat draws four and is skipped at once (ruling 23). A ``skip_any`` mark
+costs its seat one card and one turn, one mark per turn (ruling 24).
 
 ``m.events: list[Event]``
     Every event of the match, ``seq`` 1..N without gaps. ``Event.for_seat(seat)`` redacts.
@@ -26,6 +32,12 @@ follows the ``drew``), otherwise the player plays that card or sends ``Pass``.
     Fully expanded: wild colours, swap / skip_any targets, dance names, ``uno=True``
     variants when the play leaves one card, off-turn Catch(target) / CallUno. Anything
     listed is accepted if sent next, at any time.
+
+``m.playable_cards(seat) -> list[Card]``, ``m.may_draw(seat) -> bool``, ``m.hand_count(seat)``
+    Cheap queries for bots and simulations: the distinct cards of the listed ``Play``
+    commands (the engine's instances, in hand order; only the drawn card after a draw,
+    only Draw Twos in a stack), whether ``Draw()`` is listed, the size of a hand. They
+    agree with ``legal_commands`` without expanding colours, targets, dances or UNO.
 
 ``m.legal_table_commands(now_ms=None) -> list[TableCommand]``
     Timeout (while a clock runs; with ``now_ms`` only once due), NextRound between rounds,
