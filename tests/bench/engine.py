@@ -221,7 +221,7 @@ class RLCardSide:
 
     def __init__(self, seed: int) -> None:
         import numpy as np
-        from rlcard.games.uno.game import UnoGame
+        from rlcard.games.uno.game import UnoGame  # type: ignore[import-untyped]
 
         self.rng = random.Random(seed)
         self.game = UnoGame(num_players=2)
@@ -402,6 +402,7 @@ class MixedSoak:
         if deadline is not None and now_ms < deadline and rng.random() < 0.02:
             now_ms = deadline
         actor: int | None
+        command: Command | None
         table_commands = match.legal_table_commands(now_ms)
         if deadline is not None and now_ms >= deadline and rng.random() < 0.8:
             actor, command = None, Timeout()
@@ -425,7 +426,8 @@ class MixedSoak:
         rng = self.rng
         seat = match.to_act()
         if seat is None:
-            commands = [c for c in table_commands if type(c) is NextRound] or list(table_commands)
+            commands: list[Command] = [c for c in table_commands if type(c) is NextRound]
+            commands = commands or list(table_commands)
             return (None, rng.choice(commands)) if commands else (None, None)
         if rng.random() < 0.01 and table_commands:
             return None, rng.choice(list(table_commands))  # pause, away and back, now and then

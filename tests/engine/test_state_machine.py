@@ -207,7 +207,8 @@ class EngineMachine(RuleBasedStateMachine):
         # Half the time move the match on (next round, resume) when that is possible, so
         # that pauses and away seats do not eat the run.
         onward = [c for c in legal if type(c) in (NextRound, Resume)]
-        if onward and data.draw(st.booleans()):
+        move_on = data.draw(st.booleans())
+        if onward and move_on:
             legal = onward
         if legal:
             self._apply_legal(None, data.draw(st.sampled_from(legal)))
