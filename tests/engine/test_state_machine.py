@@ -326,6 +326,17 @@ class EngineMachine(RuleBasedStateMachine):
                     assert kinds <= {CallUno, Catch}, f"seat {other} may send {kinds}"
 
     @invariant()
+    def cheap_queries_agree_with_the_legal_list(self) -> None:
+        match = self.match
+        for seat in range(self.config.seats):
+            legal = match.legal_commands(seat)
+            plays = {command.card for command in legal if type(command) is Play}
+            playable = match.playable_cards(seat)
+            assert len(set(playable)) == len(playable) and set(playable) == plays, seat
+            assert match.may_draw(seat) == (Draw() in legal), f"may_draw({seat})"
+            assert match.hand_count(seat) == len(match.hand(seat))
+
+    @invariant()
     def views_show_only_what_each_seat_may_see(self) -> None:
         match = self.match
         for seat in [None, *range(self.config.seats)]:
