@@ -115,7 +115,7 @@ class Match(Handlers):
                 self.expiries[actor] = 0
                 if self.exposures:
                     self._seat_acted(actor, start)
-                self._log.append((actor, command, now_ms))
+                self._log_flat += (actor, command, now_ms)
                 accepted = _new_object(Accepted)  # deferred_accepted, inlined
                 _set_span(accepted, (self, start, len(self._records)))
                 return accepted
@@ -148,7 +148,7 @@ class Match(Handlers):
             rejected = table_handler(self, command, now_ms)
             if rejected is not None:
                 return rejected
-        self._log.append((actor, command, now_ms))
+        self._log_flat += (actor, command, now_ms)
         return _deferred(self, start, len(self._records))
 
     def _refuse_seat(self, actor: int | None) -> Rejected:

@@ -19,7 +19,13 @@ from protocol.options import CustomRule, DanceCheck
 from server.engine.deck import CODE_BY_ID, codes
 from server.engine.outcome import Phase
 from server.engine.rounds import Rounds
-from server.engine.state import NO_SECRETS, Exposure
+from server.engine.state import (
+    DREW_RECORD,
+    NO_SECRETS,
+    PASSED_RECORD,
+    PLAYED_RECORD,
+    Exposure,
+)
 
 __all__ = ["PLAIN_RANKS", "Rules"]
 
@@ -34,7 +40,6 @@ PLAIN_RANKS = frozenset(
 )
 """Ranks whose play only passes the turn on (numbers, Wild, Creeper)."""
 _PLAYED = EventKind.PLAYED
-_DREW_EVENT, _PASSED = EventKind.DREW, EventKind.PASSED
 _AWAY_AFTER_EXPIRIES = 3
 
 
@@ -59,7 +64,7 @@ class Rules(Rounds):
         left = len(hand)
         color = self.color
         if command.target is None and command.dance is None:
-            self._records.append((_PLAYED, (seat, card, color, left, command.uno), None))
+            self._records.append((PLAYED_RECORD, seat, card, color, left, command.uno))
         else:
             public: dict[str, Any] = {
                 "seat": seat,
@@ -101,7 +106,7 @@ class Rules(Rounds):
         self.stuck_passes = 0
         if self.exposures:
             self.exposures.pop(seat, None)
-        self._records.append((_PLAYED, (seat, card, color, len(hand), False), None))
+        self._records.append((PLAYED_RECORD, seat, card, color, len(hand), False))
 
     def _card_effect(self, seat: int, command: Play, before: Color | None, now_ms: int) -> None:
         rank = command.card.rank
@@ -233,7 +238,7 @@ class Rules(Rounds):
             self.hands[seat].append(drawn)
             if self.exposures:
                 self.exposures.pop(seat, None)
-            self._records.append((_DREW_EVENT, (seat, (drawn,), "draw"), None))
+            self._records.append((DREW_RECORD, seat, (drawn,), "draw"))
         else:
             drawn = self.draw_cards(seat, 1, "draw")[0]
         self.has_drawn = True
@@ -246,7 +251,7 @@ class Rules(Rounds):
             and drawn.color is not self.color
             and drawn.rank is not self.discard[-1].rank
         ):
-            self._records.append((_PASSED, (seat, False), None))
+            self._records.append((PASSED_RECORD, seat, False))
             self._start_turn(self._following(seat), now_ms)
 
     def _stuck_pass(self, seat: int, now_ms: int) -> None:

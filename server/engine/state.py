@@ -35,7 +35,15 @@ from protocol.options import DeckName, TableConfig
 from server.engine.deck import CODE, CODE_BY_ID, build_deck
 from server.engine.outcome import LogEntry, Phase
 
-__all__ = ["NO_SECRETS", "Exposure", "MatchState"]
+__all__ = [
+    "DREW_RECORD",
+    "NO_SECRETS",
+    "PASSED_RECORD",
+    "PLAYED_RECORD",
+    "TURN_RECORD",
+    "Exposure",
+    "MatchState",
+]
 
 _new_object = object.__new__
 _set_seq = vars(Event)["seq"].__set__
@@ -52,18 +60,24 @@ _DREW = EventKind.DREW
 
 _Public = dict[str, Any]
 _Private = Mapping[int, Mapping[str, Any]]
-_Pending = tuple[EventKind, Any, _Private | None]
-"""An event not yet built: its kind, public part and secrets; or, for the events of the
-hot path, its kind, a tuple of its values and None (built by ``_COMPACT[kind]``)."""
+_Record = tuple[Any, ...]
+"""An event not yet built: ``(kind, public, private)``; or, for the events of the hot
+path, ``(code, *values)`` with a small int ``code`` (see ``_BUILDERS``). One flat tuple
+per event, so a command leaves few objects behind for the garbage collector."""
+
+TURN_RECORD, PLAYED_RECORD, DREW_RECORD, PASSED_RECORD = 0, 1, 2, 3
+"""Codes of the compact records: ``(TURN_RECORD, seat, direction)``, ``(PLAYED_RECORD,
+seat, card, colour, cards left, uno)``, ``(DREW_RECORD, seat, cards, reason)``,
+``(PASSED_RECORD, seat, stuck)``."""
 
 
-def _turn_data(values: tuple[Any, ...]) -> tuple[_Public, _Private]:
-    seat, direction = values
-    return {"seat": seat, "direction": direction, "phase": "turn"}, NO_SECRETS
+def _turn_event(record: _Record) -> tuple[EventKind, _Public, _Private]:
+    _, seat, direction = record
+    return _TURN_EVENT, {"seat": seat, "direction": direction, "phase": "turn"}, NO_SECRETS
 
 
-def _played_data(values: tuple[Any, ...]) -> tuple[_Public, _Private]:
-    seat, card, color, count, uno = values
+def _played_event(record: _Record) -> tuple[EventKind, _Public, _Private]:
+    _, seat, card, color, count, uno = record
     public = {
         "seat": seat,
         "card": CODE_BY_ID.get(id(card)) or card.code,
@@ -72,31 +86,32 @@ def _played_data(values: tuple[Any, ...]) -> tuple[_Public, _Private]:
     }
     if uno:
         public["uno"] = True
-    return public, NO_SECRETS
+    return EventKind.PLAYED, public, NO_SECRETS
 
 
-def _drew_data(values: tuple[Any, ...]) -> tuple[_Public, _Private]:
-    seat, cards, reason = values
+def _drew_event(record: _Record) -> tuple[EventKind, _Public, _Private]:
+    _, seat, cards, reason = record
     by_id = CODE_BY_ID
     return (
+        _DREW,
         {"seat": seat, "count": len(cards), "reason": reason},
         {seat: {"cards": [by_id.get(id(card)) or card.code for card in cards]}},
     )
 
 
-def _passed_data(values: tuple[Any, ...]) -> tuple[_Public, _Private]:
-    seat, stuck = values
-    return {"seat": seat, "stuck": stuck}, NO_SECRETS
+def _passed_event(record: _Record) -> tuple[EventKind, _Public, _Private]:
+    _, seat, stuck = record
+    return EventKind.PASSED, {"seat": seat, "stuck": stuck}, NO_SECRETS
 
 
-_COMPACT: dict[EventKind, Callable[[tuple[Any, ...]], tuple[_Public, _Private]]] = {
-    EventKind.TURN: _turn_data,
-    EventKind.PLAYED: _played_data,
-    _DREW: _drew_data,
-    EventKind.PASSED: _passed_data,
-}
+_BUILDERS: tuple[Callable[[_Record], tuple[EventKind, _Public, _Private]], ...] = (
+    _turn_event,
+    _played_event,
+    _drew_event,
+    _passed_event,
+)
 """How to build the events the hot path records as bare values (a turn, a plain play, a
-draw, a pass): once per event, and only when somebody reads the events."""
+draw, a pass), by record code: once per event, and only when somebody reads the events."""
 
 
 class Exposure:
@@ -125,10 +140,10 @@ class MatchState:
         self.turn_ms = config.turn_seconds * 1000
         self.creepers = config.deck is DeckName.MINECRAFT
         self.skip_any = config.skip_any
-        self._records: list[Event | _Pending] = []
+        self._records: list[Event | _Record] = []
         self._built = 0
-        self._log: list[LogEntry | tuple[int | None, Any, int]] = []
-        self._log_built = 0
+        self._log: list[LogEntry] = []
+        self._log_flat: list[Any] = []
         self.scores = [0] * self.seats
         self.eliminated = [False] * self.seats
         self.away = [False] * self.seats
@@ -182,17 +197,28 @@ class MatchState:
 
     @property
     def log(self) -> list[LogEntry]:
-        """Every accepted command, in order (recorded as plain tuples, typed when read)."""
-        log = self._log
-        for index in range(self._log_built, len(log)):
-            log[index] = LogEntry(*log[index])
-        self._log_built = len(log)
-        return log  # type: ignore[return-value]
+        """Every accepted command, in order.
+
+        Recorded flat while commands run (``_log_flat``: actor, command, now_ms, actor,
+        ...; no object per command) and typed when read.
+        """
+        log, flat = self._log, self._log_flat
+        built = len(log)
+        if 3 * built < len(flat):
+            log.extend(
+                map(
+                    LogEntry,
+                    flat[3 * built :: 3],
+                    flat[3 * built + 1 :: 3],
+                    flat[3 * built + 2 :: 3],
+                )
+            )
+        return log
 
     @log.setter
     def log(self, log: list[LogEntry]) -> None:
-        self._log = list(log)
-        self._log_built = len(self._log)
+        self._log = [LogEntry(*entry) for entry in log]
+        self._log_flat = [item for entry in self._log for item in entry]
 
     def event_count(self) -> int:
         """How many events the match has produced (the ``seq`` of the last one)."""
@@ -200,13 +226,14 @@ class MatchState:
 
     def _build_events(self) -> None:
         records = self._records
+        builders = _BUILDERS
         for index in range(self._built, len(records)):
-            kind, values, secrets = records[index]  # type: ignore[misc]
-            private: _Private
-            if secrets is None:  # recorded compactly on the hot path (see _COMPACT)
-                public, private = _COMPACT[kind](values)
+            record: _Record = records[index]  # type: ignore[assignment]
+            head = record[0]
+            if head.__class__ is int:  # a compact record of the hot path
+                kind, public, private = builders[head](record)
             else:
-                public, private = values, secrets
+                kind, public, private = record
             # Same result as Event(...) at half the cost: the frozen dataclass's __init__
             # goes through object.__setattr__ per field; the slot descriptors are direct.
             event = _new_object(Event)
@@ -314,7 +341,7 @@ class MatchState:
         self.has_drawn = False
         self.early_uno = False
         # _emit inlined and the event kept compact: this runs once per command.
-        self._records.append((_TURN_EVENT, (seat, self.direction), None))
+        self._records.append((TURN_RECORD, seat, self.direction))
         turn_ms = self.turn_ms
         self.deadline = now_ms + turn_ms if turn_ms else None
 
@@ -388,7 +415,7 @@ class MatchState:
         self.hands[seat].extend(cards)
         if self.exposures:
             self.exposures.pop(seat, None)
-        self._records.append((_DREW, (seat, cards, reason), None))
+        self._records.append((DREW_RECORD, seat, cards, reason))
         if trigger and self.creepers:
             for card in cards:
                 if card.rank is _CREEPER:
