@@ -84,27 +84,26 @@ class Match(Handlers):
                 play: Play = command  # type: ignore[assignment]
                 card = play.card
                 card_color = card.color
+                rank = card.rank
                 quick = (
                     card_color is not None
-                    and (card_color is self.color or card.rank is self.discard[-1].rank)
+                    and (card_color is self.color or rank is self.discard[-1].rank)
                     and play.color is None
                     and play.target is None
                     and play.dance is None
                     and (not self.has_drawn or card is self.drawn)
-                    and (card.rank is not _SKIP or not self.skip_any)
                 )
                 if quick:
                     hand = self.hands[actor]
-                    if (
-                        card.rank in _PLAIN_RANKS
-                        and len(hand) > 2
-                        and not play.uno
-                        and card in hand
-                    ):
+                    if rank in _PLAIN_RANKS and not play.uno and len(hand) > 2 and card in hand:
                         self._play_plain(actor, hand, card)
                         self._start_turn(self._following(actor), now_ms)
                     else:
-                        quick = card in hand and (not play.uno or len(hand) == 2)
+                        quick = (
+                            (rank is not _SKIP or not self.skip_any)
+                            and card in hand
+                            and (not play.uno or len(hand) == 2)
+                        )
                         if quick:
                             self._play_card(actor, play, now_ms)
             else:
