@@ -1,0 +1,520 @@
+"""Server benchmark: a real ``uno-server`` process, 1,000 connections, paced and saturated.
+
+Run from the repository root (Linux: it reads /proc)::
+
+    .venv/bin/python tests/bench/server.py            # human summary
+    .venv/bin/python tests/bench/server.py --json     # one JSON object, nothing else
+    .venv/bin/python tests/bench/server.py --profile /tmp/server.prof   # + top hot spots
+
+What happens, in one run (every process on 127.0.0.1, each step bounded in time):
+
+1. The floor: ``tests/bench/echo.py`` (a bare Trio echo over the same framing and codec)
+   is loaded by the same drivers with the same shape, paced then saturated.
+2. ``python -m server`` starts; its resident memory is read from /proc/PID/status before
+   any client, after every connection has said hello, and after every table has started:
+   the differences divided by the connections and the tables are the cost of each.
+3. Paced: every table acts every 500 ms on average (uniform 250-750 ms between a table's
+   view and its next command), 200 tables make about 400 commands/s. Then saturation:
+   every table sends its next command as soon as its view arrives.
+4. During each measured window the server's own CPU time (/proc/PID/stat utime + stime)
+   is read, and the drivers' too, so the saturation figure says whose limit was hit: 100%
+   is one core, the server is one thread.
+
+The load comes from ``tests/bench/load_driver.py``, one process per driver (default: one
+per core), each owning whole tables. Latency is command to event: see that module.
+
+With ``--profile PATH`` the server runs under cProfile (``python -m cProfile -o PATH -m
+server ...``) and the top functions by own time are printed; the profiler slows the
+server, so take the figures of such a run as the profile's, not the benchmark's.
+
+This is a measurement, not a test: it prints numbers and never asserts a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pstats
+import signal
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import trio
+
+ROOT = Path(__file__).resolve().parents[2]
+BENCH = Path(__file__).resolve().parent
+SERVER_LISTENING = "uno-server listening on "
+ECHO_LISTENING = "echo listening on "
+START_SECONDS = 30.0
+STEP_SECONDS = 180.0
+"""No driver step may take longer than this; the benchmark then fails instead of hanging."""
+
+
+# --------------------------------------------------------------------------------------
+# Child processes
+# --------------------------------------------------------------------------------------
+
+
+class Child:
+    """A child process whose stdout is read line by line and whose stdin takes steps."""
+
+    def __init__(self, process: trio.Process, label: str) -> None:
+        self.process = process
+        self.label = label
+        self._buffer = b""
+
+    @classmethod
+    async def start(
+        cls, command: list[str], label: str, stderr_path: Path, cwd: Path = ROOT
+    ) -> Child:
+        with stderr_path.open("wb") as stderr:
+            process = await trio.lowlevel.open_process(
+                command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=stderr,
+                cwd=cwd,
+            )
+        return cls(process, label)
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    async def line(self, timeout: float = STEP_SECONDS) -> str:
+        """The next line it prints; fails after ``timeout`` or if it exits first."""
+        assert self.process.stdout is not None
+        with trio.fail_after(timeout):
+            while b"\n" not in self._buffer:
+                chunk = await self.process.stdout.receive_some(1 << 20)
+                if not chunk:
+                    raise RuntimeError(f"{self.label} exited with {await self.process.wait()}")
+                self._buffer += chunk
+        line, self._buffer = self._buffer.split(b"\n", 1)
+        return line.decode()
+
+    async def step(self, text: str) -> dict[str, Any]:
+        """Send one step and return its JSON answer."""
+        assert self.process.stdin is not None
+        await self.process.stdin.send_all(text.encode() + b"\n")
+        answer: dict[str, Any] = json.loads(await self.line())
+        return answer
+
+    async def listening_port(self, prefix: str) -> int:
+        line = await self.line(START_SECONDS)
+        if not line.startswith(prefix):
+            raise RuntimeError(f"{self.label} said {line!r}")
+        return int(line.rsplit(":", 1)[1])
+
+    async def stop(self, timeout: float = 20.0) -> int:
+        """SIGINT (the server's orderly stop, and what lets cProfile write), then wait."""
+        if self.process.returncode is None:
+            self.process.send_signal(signal.SIGINT)
+        with trio.move_on_after(timeout):
+            return await self.process.wait()
+        self.process.kill()
+        return await self.process.wait()
+
+
+# --------------------------------------------------------------------------------------
+# /proc
+# --------------------------------------------------------------------------------------
+
+
+def rss_kib(pid: int) -> int:
+    """Resident memory of ``pid`` in KiB (VmRSS)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise RuntimeError(f"no VmRSS for {pid}")
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time ``pid`` has used so far, user plus system."""
+    text = Path(f"/proc/{pid}/stat").read_text()
+    fields = text[text.rindex(")") + 2 :].split()
+    # After the command name the fields start at the third one (state): utime and stime
+    # are the 14th and 15th of the whole line.
+    ticks = int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def machine_busy_seconds() -> float:
+    """CPU time the whole machine has spent busy (every core, not idle or waiting)."""
+    first = Path("/proc/stat").read_text().split("\n", 1)[0]
+    fields = [int(value) for value in first.split()[1:]]
+    idle = fields[3] + fields[4]  # idle, iowait
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")  # up to steal, no guests
+
+
+@dataclass
+class CpuWindow:
+    """CPU shares over one measured window, in percent of one core."""
+
+    server: float
+    drivers: float
+    machine: float
+    """Every process on the machine: what is neither server nor drivers is other load."""
+
+
+async def measured_window(
+    drivers: list[Child], target_pid: int, pace: str, warmup: float, seconds: float
+) -> tuple[list[dict[str, Any]], CpuWindow]:
+    """Run every driver for one window and read the CPU used inside it."""
+    answers: list[dict[str, Any]] = [{} for _ in drivers]
+
+    async def run_one(index: int, driver: Child) -> None:
+        answers[index] = await driver.step(f"run {pace} {warmup} {seconds}")
+
+    async with trio.open_nursery() as nursery:
+        for index, driver in enumerate(drivers):
+            nursery.start_soon(run_one, index, driver)
+        await trio.sleep(warmup)
+        start = trio.current_time()
+        server_before = cpu_seconds(target_pid)
+        drivers_before = sum(cpu_seconds(driver.pid) for driver in drivers)
+        machine_before = machine_busy_seconds()
+        await trio.sleep(seconds)
+        wall = trio.current_time() - start
+        server_used = cpu_seconds(target_pid) - server_before
+        drivers_used = sum(cpu_seconds(driver.pid) for driver in drivers) - drivers_before
+        machine_used = machine_busy_seconds() - machine_before
+    shares = CpuWindow(
+        100 * server_used / wall, 100 * drivers_used / wall, 100 * machine_used / wall
+    )
+    return answers, shares
+
+
+async def all_steps(drivers: list[Child], step: str) -> list[dict[str, Any]]:
+    answers: list[dict[str, Any]] = [{} for _ in drivers]
+
+    async def one(index: int, driver: Child) -> None:
+        answers[index] = await driver.step(step)
+
+    async with trio.open_nursery() as nursery:
+        for index, driver in enumerate(drivers):
+            nursery.start_soon(one, index, driver)
+    return answers
+
+
+# --------------------------------------------------------------------------------------
+# Figures
+# --------------------------------------------------------------------------------------
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    """Nearest-rank percentile (0 for no values)."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    rank = max(0, min(len(ordered) - 1, round(fraction * len(ordered) + 0.5) - 1))
+    return ordered[rank]
+
+
+@dataclass
+class Window:
+    """One measured window summed over the drivers."""
+
+    actions_per_s: float
+    p50_ms: float
+    p99_ms: float
+    reply_p50_ms: float
+    samples: int
+    errors: int
+    notes: list[str]
+    cpu: CpuWindow
+
+    @classmethod
+    def merge(cls, answers: list[dict[str, Any]], cpu: CpuWindow) -> Window:
+        latencies = [value for answer in answers for value in answer["latencies_ms"]]
+        replies = [value for answer in answers for value in answer["reply_ms"]]
+        seconds = max(answer["seconds"] for answer in answers)
+        errors = sum(
+            answer["rejections"] + answer["stalls"] + answer["closed"] for answer in answers
+        )
+        notes = [note for answer in answers for note in answer["notes"] + answer["server_errors"]]
+        return cls(
+            actions_per_s=sum(answer["actions"] for answer in answers) / seconds,
+            p50_ms=percentile(latencies, 0.50),
+            p99_ms=percentile(latencies, 0.99),
+            reply_p50_ms=percentile(replies, 0.50),
+            samples=len(latencies),
+            errors=errors,
+            notes=notes[:20],
+            cpu=cpu,
+        )
+
+
+def hot_spots(profile_path: Path, count: int) -> list[dict[str, Any]]:
+    """The ``count`` functions with the most own time in a cProfile dump."""
+    stats = pstats.Stats(str(profile_path))
+    total = stats.total_tt  # type: ignore[attr-defined]
+    rows = []
+    for (filename, line, function), (_, calls, own, cumulative, _) in stats.stats.items():  # type: ignore[attr-defined]
+        rows.append((own, cumulative, calls, f"{_short(filename)}:{line}({function})"))
+    rows.sort(reverse=True)
+    return [
+        {
+            "function": where,
+            "own_s": round(own, 3),
+            "own_percent": round(100 * own / total, 1),
+            "cumulative_s": round(cumulative, 3),
+            "calls": calls,
+        }
+        for own, cumulative, calls, where in rows[:count]
+    ]
+
+
+def _short(filename: str) -> str:
+    """A path relative to the repository or to site-packages, for the report."""
+    for anchor in (str(ROOT) + os.sep, "site-packages" + os.sep, "lib" + os.sep + "python3"):
+        if anchor in filename:
+            return filename.split(anchor, 1)[1]
+    return filename
+
+
+# --------------------------------------------------------------------------------------
+# The run
+# --------------------------------------------------------------------------------------
+
+
+def driver_command(args: argparse.Namespace, port: int, mode: str, index: int) -> list[str]:
+    share = args.tables // args.drivers + (1 if index < args.tables % args.drivers else 0)
+    return [
+        sys.executable,
+        str(BENCH / "load_driver.py"),
+        "--port",
+        str(port),
+        "--mode",
+        mode,
+        "--tables",
+        str(share),
+        "--seats",
+        str(args.seats),
+        "--index",
+        str(index),
+        "--seed",
+        str(args.seed + index),
+    ]
+
+
+def server_command(args: argparse.Namespace) -> list[str]:
+    connections = args.tables * args.seats
+    prefix = [sys.executable]
+    if args.profile:
+        prefix += ["-m", "cProfile", "-o", str(args.profile)]
+    return [
+        *prefix,
+        "-m",
+        "server",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--no-mdns",
+        "--seed",
+        str(args.seed),
+        "--max-connections",
+        str(connections + 64),
+        "--max-per-address",
+        str(connections + 64),
+        "--max-tables",
+        str(args.tables + 16),
+        "--log-level",
+        args.log_level,
+    ]
+
+
+async def start_drivers(args: argparse.Namespace, port: int, mode: str, logs: Path) -> list[Child]:
+    return [
+        await Child.start(
+            driver_command(args, port, mode, index),
+            f"{mode} driver {index}",
+            logs / f"{mode}-driver-{index}.log",
+        )
+        for index in range(args.drivers)
+    ]
+
+
+async def echo_floor(args: argparse.Namespace, logs: Path) -> tuple[Window, Window]:
+    """The same load shape against the bare echo: (paced, saturated)."""
+    echo = await Child.start(
+        [sys.executable, str(BENCH / "echo.py"), "--port", "0"], "echo", logs / "echo.log"
+    )
+    drivers: list[Child] = []
+    try:
+        port = await echo.listening_port(ECHO_LISTENING)
+        drivers = await start_drivers(args, port, "echo", logs)
+        await all_steps(drivers, "connect")
+        await all_steps(drivers, "seat")
+        paced = Window.merge(
+            *await measured_window(drivers, echo.pid, "paced", args.warmup, args.echo_seconds)
+        )
+        saturated = Window.merge(
+            *await measured_window(drivers, echo.pid, "saturate", args.warmup, args.echo_seconds)
+        )
+        await all_steps(drivers, "quit")
+    finally:
+        for child in [*drivers, echo]:
+            await child.stop()
+    return paced, saturated
+
+
+async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="uno-bench-") as tmp:
+        logs = Path(tmp)
+        echo_paced, echo_saturated = await echo_floor(args, logs)
+        # ``python -m server`` imports from its working directory first: --server-tree
+        # runs another copy of the code (an A/B comparison) under the same load.
+        server = await Child.start(
+            server_command(args), "uno-server", logs / "server.log", cwd=args.server_tree
+        )
+        drivers: list[Child] = []
+        try:
+            port = await server.listening_port(SERVER_LISTENING)
+            # cProfile runs the server in the same process: the pid is the server's.
+            rss_idle = rss_kib(server.pid)
+            drivers = await start_drivers(args, port, "game", logs)
+            setup_start = trio.current_time()
+            connected = sum(answer["connected"] for answer in await all_steps(drivers, "connect"))
+            rss_connected = rss_kib(server.pid)
+            await all_steps(drivers, "seat")
+            setup_seconds = trio.current_time() - setup_start
+            rss_seated = rss_kib(server.pid)
+            paced = Window.merge(
+                *await measured_window(drivers, server.pid, "paced", args.warmup, args.seconds)
+            )
+            saturated = Window.merge(
+                *await measured_window(
+                    drivers, server.pid, "saturate", args.warmup, args.saturation_seconds
+                )
+            )
+            rss_after = rss_kib(server.pid)
+            await all_steps(drivers, "quit")
+        finally:
+            for child in drivers:
+                await child.stop()
+            status = await server.stop()
+        server_log = (logs / "server.log").read_text(errors="replace")
+    tracebacks = server_log.count("Traceback")
+    result: dict[str, Any] = {
+        "connections": connected,
+        "tables": args.tables,
+        "seats": args.seats,
+        "drivers": args.drivers,
+        "cores": os.cpu_count(),
+        "setup_seconds": round(setup_seconds, 2),
+        "paced_actions_per_s": round(paced.actions_per_s, 1),
+        "paced_p50_ms": round(paced.p50_ms, 3),
+        "paced_p99_ms": round(paced.p99_ms, 3),
+        "paced_server_cpu_percent": round(paced.cpu.server, 1),
+        "saturation_actions_per_s": round(saturated.actions_per_s, 1),
+        "saturation_p50_ms": round(saturated.p50_ms, 3),
+        "saturation_p99_ms": round(saturated.p99_ms, 3),
+        "saturation_server_cpu_percent": round(saturated.cpu.server, 1),
+        "saturation_drivers_cpu_percent": round(saturated.cpu.drivers, 1),
+        "paced_machine_cpu_percent": round(paced.cpu.machine, 1),
+        "saturation_machine_cpu_percent": round(saturated.cpu.machine, 1),
+        "echo_p50_ms": round(echo_paced.p50_ms, 3),
+        "echo_p99_ms": round(echo_paced.p99_ms, 3),
+        "echo_saturation_actions_per_s": round(echo_saturated.actions_per_s, 1),
+        "echo_saturation_p50_ms": round(echo_saturated.p50_ms, 3),
+        "p50_ratio_to_echo": round(paced.p50_ms / echo_paced.p50_ms, 2)
+        if echo_paced.p50_ms
+        else None,
+        "rss_kib_idle": rss_idle,
+        "rss_kib_per_connection": round((rss_connected - rss_idle) / max(1, connected), 1),
+        "rss_kib_per_table": round((rss_seated - rss_connected) / args.tables, 1),
+        "rss_kib_after_run": rss_after,
+        "samples": {"paced": paced.samples, "saturation": saturated.samples},
+        "errors": paced.errors
+        + saturated.errors
+        + echo_paced.errors
+        + echo_saturated.errors
+        + tracebacks
+        + (0 if status == 0 else 1),
+        "error_notes": paced.notes + saturated.notes + echo_paced.notes + echo_saturated.notes,
+        "server_exit_status": status,
+        "server_tracebacks": tracebacks,
+        "profiled": bool(args.profile),
+    }
+    if args.profile:
+        result["profile_top"] = hot_spots(Path(args.profile), args.top)
+    return result
+
+
+def print_summary(result: dict[str, Any]) -> None:
+    print(
+        f"{result['connections']} connections ({result['tables']} tables x {result['seats']}), "
+        f"{result['drivers']} driver processes, {result['cores']} cores; "
+        f"set up in {result['setup_seconds']} s"
+    )
+    print(
+        f"paced:      {result['paced_actions_per_s']:8.1f} actions/s  "
+        f"p50 {result['paced_p50_ms']:.2f} ms  p99 {result['paced_p99_ms']:.2f} ms  "
+        f"server CPU {result['paced_server_cpu_percent']}%  "
+        f"machine CPU {result['paced_machine_cpu_percent']}%"
+    )
+    print(
+        f"saturation: {result['saturation_actions_per_s']:8.1f} actions/s  "
+        f"p50 {result['saturation_p50_ms']:.2f} ms  p99 {result['saturation_p99_ms']:.2f} ms  "
+        f"server CPU {result['saturation_server_cpu_percent']}%  "
+        f"drivers CPU {result['saturation_drivers_cpu_percent']}%  "
+        f"machine CPU {result['saturation_machine_cpu_percent']}% of {100 * result['cores']}%"
+    )
+    print(
+        f"echo floor: p50 {result['echo_p50_ms']:.2f} ms  p99 {result['echo_p99_ms']:.2f} ms  "
+        f"(saturated {result['echo_saturation_actions_per_s']} round trips/s); "
+        f"our p50 / echo p50 = {result['p50_ratio_to_echo']}"
+    )
+    print(
+        f"memory: idle {result['rss_kib_idle']} KiB, "
+        f"{result['rss_kib_per_connection']} KiB per connection, "
+        f"{result['rss_kib_per_table']} KiB per table, {result['rss_kib_after_run']} KiB after"
+    )
+    print(f"errors: {result['errors']}")
+    for note in result["error_notes"]:
+        print(f"  {note}")
+    for row in result.get("profile_top", []):
+        print(
+            f"  {row['own_percent']:5.1f}% {row['own_s']:8.3f} s own "
+            f"{row['cumulative_s']:8.3f} s cum {row['calls']:>9}  {row['function']}"
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="uno-server under 1,000 connections")
+    parser.add_argument("--json", action="store_true", help="print one JSON object only")
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--seats", type=int, default=5)
+    parser.add_argument("--drivers", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--seconds", type=float, default=20.0, help="paced window")
+    parser.add_argument("--saturation-seconds", type=float, default=15.0)
+    parser.add_argument("--echo-seconds", type=float, default=10.0, help="each echo window")
+    parser.add_argument("--warmup", type=float, default=2.0, help="unmeasured lead-in")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--log-level", default="INFO", help="the server's --log-level")
+    parser.add_argument(
+        "--server-tree",
+        type=Path,
+        default=ROOT,
+        help="directory holding the server/ and protocol/ to run (default: this checkout)",
+    )
+    parser.add_argument("--profile", type=Path, help="run the server under cProfile to PATH")
+    parser.add_argument("--top", type=int, default=25, help="hot spots to report")
+    args = parser.parse_args(argv)
+    result = trio.run(benchmark, args)
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        print_summary(result)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
