@@ -87,6 +87,25 @@ def legal_seat_commands(state: Rules, seat: int) -> list[SeatCommand]:
     return legal
 
 
+def _matching(state: Rules, hand: list[Card]) -> list[Card]:
+    """The distinct cards of ``hand`` that match the top card or the colour in force (only
+    the drawn card after a draw), in hand order, before the Wild Draw Four rule."""
+    color, top_rank = state.color, state.discard[-1].rank
+    if state.has_drawn:
+        drawn = state.drawn
+        cards = [] if drawn is None else [drawn]
+    else:
+        cards = hand
+    matching = [
+        card for card in cards if card.color is None or card.color is color or card.rank is top_rank
+    ]
+    # A hand may hold two of a card: list each once (the engine's cards are the canonical
+    # instances, so equal cards are the same object).
+    if len(matching) > 1 and len(set(map(id, matching))) < len(matching):
+        matching = list({id(card): card for card in matching}.values())
+    return matching
+
+
 def playable_cards(state: Rules, seat: int) -> list[Card]:
     """The distinct cards ``seat`` may play now, in hand order (the engine's instances).
 
@@ -102,20 +121,8 @@ def playable_cards(state: Rules, seat: int) -> list[Card]:
         if phase is _STACK_PHASE:
             return list({id(card): card for card in hand if card.rank is _DRAW_TWO}.values())
         return []
-    color, top_rank = state.color, state.discard[-1].rank
-    if state.has_drawn:
-        drawn = state.drawn
-        cards = [] if drawn is None else [drawn]
-    else:
-        cards = hand
-    playable = [
-        card for card in cards if card.color is None or card.color is color or card.rank is top_rank
-    ]
-    # A hand may hold two of a card: list each once (the engine's cards are the canonical
-    # instances, so equal cards are the same object).
-    if len(playable) > 1 and len(set(map(id, playable))) < len(playable):
-        playable = list({id(card): card for card in playable}.values())
-    if not state.config.wd4_bluff and state._holds_color(hand, color):
+    playable = _matching(state, hand)
+    if not state.config.wd4_bluff and state._holds_color(hand, state.color):
         playable = [card for card in playable if card.rank is not _WILD_DRAW_FOUR]
     return playable
 
@@ -157,29 +164,14 @@ _VARIANTS_BY_ID: dict[int, _Variants] = {id(card): _variants(card) for card in a
 def _turn_commands(state: Rules, seat: int) -> list[SeatCommand]:
     hand = state.hands[seat]
     legal: list[SeatCommand] = []
-    has_drawn = state.has_drawn
-    if has_drawn:
-        candidates: list[Card] = [state.drawn] if state.drawn is not None else []
-    else:
-        candidates = hand
     two = len(hand) == 2
-    color, top_rank = state.color, state.discard[-1].rank
-    skip_any = state.config.skip_any
-    variants_of = _VARIANTS_BY_ID.get
-    seen: list[int] = []  # a hand may hold two of a card; list each once (by identity:
-    # the engine's cards are the canonical instances)
-    for card in candidates:
-        card_color = card.color
+    has_drawn = state.has_drawn
+    skip_any = state.skip_any
+    for card in _matching(state, hand):
         rank = card.rank
-        if card_color is not None and card_color is not color and rank is not top_rank:
-            continue
-        key = id(card)
-        if key in seen:
-            continue
-        seen.append(key)
-        if card_color is None:
+        if card.color is None:
             if rank is _WILD_DRAW_FOUR and not state.config.wd4_bluff:
-                if state._holds_color(hand, color):
+                if state._holds_color(hand, state.color):
                     continue
             elif rank is _SWAP and len(hand) > 1:
                 legal.extend(_targeted(state, seat, card, two))
@@ -187,7 +179,7 @@ def _turn_commands(state: Rules, seat: int) -> list[SeatCommand]:
         elif rank is _SKIP and skip_any:
             legal.extend(_targeted(state, seat, card, two))
             continue
-        plain, declaring = variants_of(key) or _variants(card)
+        plain, declaring = _VARIANTS_BY_ID.get(id(card)) or _variants(card)
         legal.extend(plain)
         if two:
             legal.extend(declaring)
