@@ -63,9 +63,13 @@ class Rounds(MatchState):
         order = [self.left_of(self.dealer)]
         while len(order) < len(in_play):
             order.append(self.left_of(order[-1]))
-        for _ in range(self.config.hand_size):
-            for seat in order:
-                hands[seat].append(deck.pop())
+        # One card at a time round the table from the dealer's left, off the top of the
+        # deck (its end): the k-th card from the top goes to order[k % len(order)].
+        dealt = deck[len(deck) - self.config.hand_size * len(order) :]
+        del deck[len(deck) - len(dealt) :]
+        dealt.reverse()
+        for index, seat in enumerate(order):
+            hands[seat] = dealt[index :: len(order)]
         self.hands = hands
         self.draw_pile = deck
         self.discard = []
