@@ -31,6 +31,7 @@ from functools import partial
 import trio
 import zeroconf
 
+from protocol.discovery import SERVICE_TYPE, decode_txt
 from protocol.limits import MAX_TABLE_NAME_LEN, clean_text
 from protocol.version import SUPPORTED_VERSIONS, choose_version
 
@@ -51,14 +52,8 @@ __all__ = [
 
 log = logging.getLogger("uno.client.discovery")
 
-SERVICE_TYPE = "_uno._tcp.local."
-"""The DNS-SD service type uno-lan servers register (server/advertise.py)."""
-
 RESOLVE_MS = 3000
 """How long one service's details are looked up for before it is skipped."""
-
-_MAX_FIELD = 32
-_MAX_VERSIONS = 16
 
 
 class DiscoveryUnavailableError(OSError):
@@ -144,45 +139,31 @@ def server_from_record(
 ) -> FoundServer | None:
     """A ``FoundServer`` from a resolved service's TXT, addresses and port.
 
-    Unknown keys are ignored and missing or malformed numbers count as 0; None when there
-    is no address or no port to connect to.
+    The TXT is read by ``protocol.discovery.decode_txt`` (cleaned, unknown keys ignored,
+    malformed numbers 0, unparsable versions dropped); None when there is no address or
+    no port to connect to.
     """
     host = _pick_host(addresses)
     if host is None or not 0 < port < 65536:
         return None
-
-    def text(field: str) -> str:
-        return clean_text(properties.get(field) or "")[:_MAX_FIELD]
-
-    protocols = tuple(v for v in _text_list(properties.get("proto")) if v)[:_MAX_VERSIONS]
+    advert = decode_txt(properties)
     instance = key.removesuffix("." + SERVICE_TYPE)
-    name = clean_text(properties.get("name") or "") or clean_text(instance) or host
+    name = advert.name or clean_text(instance) or host
     return FoundServer(
         key=key,
         name=name[:MAX_TABLE_NAME_LEN],
         host=host,
         port=port,
         addresses=tuple(addresses),
-        server_id=text("id"),
-        version=text("ver"),
-        protocols=protocols,
-        compatible=choose_version(protocols, versions) is not None,
-        tables=_count(properties.get("tables")),
-        open_tables=_count(properties.get("open")),
-        seats_free=_count(properties.get("seats")),
-        password=properties.get("pw") == "1",
+        server_id=advert.server_id,
+        version=advert.version,
+        protocols=advert.protocols,
+        compatible=choose_version(advert.protocols, versions) is not None,
+        tables=advert.tables,
+        open_tables=advert.open_tables,
+        seats_free=advert.seats_free,
+        password=advert.password,
     )
-
-
-def _text_list(value: str | None) -> list[str]:
-    """A comma-separated TXT value as cleaned items."""
-    return [clean_text(item)[:_MAX_FIELD] for item in (value or "").split(",")]
-
-
-def _count(value: str | None) -> int:
-    if value is None or not (value.isascii() and value.isdigit()) or len(value) > 6:
-        return 0
-    return int(value)
 
 
 def _pick_host(addresses: Sequence[str]) -> str | None:

@@ -10,7 +10,9 @@ the network for mDNS. What it publishes:
 - a TXT record of a few short ``key=value`` pairs (``TXT_KEYS``), kept well under 200
   bytes: the TXT format version, the protocol versions spoken, the package version, the
   display name, a stable server id and the lobby's load (tables, open tables, free seats,
-  whether a password is needed).
+  whether a password is needed). The service type, the keys and their encoding are the
+  shared vocabulary in ``protocol/discovery.py`` (re-exported here), which the browsers
+  in ``client/discovery.py`` decode with.
 
 The lobby's summary is read every ``poll_seconds``; a changed TXT is published at most once
 per ``min_update_seconds``. A name another server already uses on the link is resolved by
@@ -38,7 +40,16 @@ from typing import Protocol
 import trio
 import zeroconf
 
-from protocol.version import SUPPORTED_VERSIONS, parse_version
+from protocol.discovery import (
+    SERVICE_TYPE,
+    TXT_KEYS,
+    TXT_VERSION,
+    Advert,
+    cut_utf8,
+    encode_txt,
+    txt_size,
+)
+from protocol.version import SUPPORTED_VERSIONS
 from server.app import local_addresses
 from server.session import ServerIdentity
 from server.settings import LobbySummary, SettingsError
@@ -61,19 +72,6 @@ __all__ = [
 
 log = logging.getLogger("uno.server.mdns")
 
-SERVICE_TYPE = "_uno._tcp.local."
-"""The DNS-SD service type every uno-lan server registers."""
-
-TXT_VERSION = "1"
-"""The version of the TXT layout below (``txtvers``); new keys do not change it."""
-
-TXT_KEYS = ("txtvers", "proto", "ver", "name", "id", "tables", "open", "seats", "pw")
-"""The TXT keys, in the order they are written."""
-
-_TXT_NAME_BYTES = 48  # the display name in UTF-8; 32 characters of plain text always fit
-_TXT_FIELD_BYTES = 16  # the package version and the server id
-_TXT_PROTO_BYTES = 20  # the protocol versions, whole ones only
-_TXT_COUNT_MAX = 9999  # counts above it are written as it
 _INSTANCE_BYTES = 48  # a DNS label holds 63; zeroconf may append "-NN" on a collision
 _RECORD_TTL = 120  # seconds: a server that vanished without a goodbye is gone in 2 minutes
 _ID_FILE = "server-uuid"
@@ -305,61 +303,27 @@ def txt_properties(
     summary: LobbySummary,
     versions: Iterable[str] = SUPPORTED_VERSIONS,
 ) -> dict[str, str]:
-    """The TXT record for ``identity`` and the lobby's ``summary``, in ``TXT_KEYS`` order.
-
-    ``proto`` lists the highest minor version of each major spoken, highest first (a peer
-    that speaks 1.3 speaks 1.0 to 1.2 as well). Every value is cut to a fixed number of
-    UTF-8 bytes and every count capped, so the record stays well under 200 bytes (about
-    170 at worst, about 100 usually) whatever the name or version strings hold.
-    """
-    return {
-        "txtvers": TXT_VERSION,
-        "proto": _proto_value(versions),
-        "ver": _cut_utf8(identity.version, _TXT_FIELD_BYTES),
-        "name": _cut_utf8(identity.name, _TXT_NAME_BYTES),
-        "id": _cut_utf8(identity.server_id, _TXT_FIELD_BYTES),
-        "tables": _count(summary.tables),
-        "open": _count(summary.open_tables),
-        "seats": _count(summary.seats_free),
-        "pw": "1" if summary.password_needed else "0",
-    }
-
-
-def _proto_value(versions: Iterable[str]) -> str:
-    highest: dict[int, int] = {}
-    for text in versions:
-        parsed = parse_version(text)
-        if parsed is not None:
-            highest[parsed[0]] = max(parsed[1], highest.get(parsed[0], parsed[1]))
-    kept: list[str] = []
-    for major in sorted(highest, reverse=True):
-        item = f"{major}.{highest[major]}"
-        if len(",".join([*kept, item])) > _TXT_PROTO_BYTES:
-            break
-        kept.append(item)
-    return ",".join(kept)
-
-
-def _count(number: int) -> str:
-    return str(max(0, min(number, _TXT_COUNT_MAX)))
-
-
-def txt_size(properties: dict[str, str]) -> int:
-    """Bytes the TXT record takes on the wire: one length byte plus ``key=value`` each."""
-    return sum(1 + len(f"{key}={value}".encode()) for key, value in properties.items())
+    """The TXT record for ``identity`` and the lobby's ``summary``, in ``TXT_KEYS`` order
+    (``protocol.discovery.encode_txt``: every value cut and every count capped, so the
+    record stays well under 200 bytes whatever the name or version strings hold)."""
+    return encode_txt(
+        Advert(
+            name=identity.name,
+            server_id=identity.server_id,
+            version=identity.version,
+            protocols=tuple(versions),
+            tables=summary.tables,
+            open_tables=summary.open_tables,
+            seats_free=summary.seats_free,
+            password=summary.password_needed,
+        )
+    )
 
 
 def instance_label(name: str) -> str:
     """The DNS-SD instance name for a display name: no dots, at most 48 UTF-8 bytes."""
     label = " ".join(name.replace(".", " ").split())
-    return _cut_utf8(label, _INSTANCE_BYTES) or "uno-lan"
-
-
-def _cut_utf8(text: str, limit: int) -> str:
-    encoded = text.encode()
-    if len(encoded) <= limit:
-        return text
-    return encoded[:limit].decode(errors="ignore")
+    return cut_utf8(label, _INSTANCE_BYTES) or "uno-lan"
 
 
 def _dns_safe(text: str) -> str:

@@ -153,8 +153,10 @@ async def test_updates_are_rate_limited_and_coalesced_to_the_latest_lobby(
 
 
 async def test_no_mdns_here_is_one_warning_and_the_server_carries_on(
-    autojump_clock: trio.abc.Clock, caplog: pytest.LogCaptureFixture
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
+    # The real clock: the publisher's calls run in worker threads, and an autojump clock
+    # would jump to the safety deadline while one of them is still running.
     def broken() -> FakePublisher:
         raise OSError(19, "No such device")
 
@@ -169,8 +171,10 @@ async def test_no_mdns_here_is_one_warning_and_the_server_carries_on(
 
 
 async def test_a_failed_registration_is_logged_and_the_sockets_closed(
-    autojump_clock: trio.abc.Clock, caplog: pytest.LogCaptureFixture
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
+    # The real clock: the publisher's calls run in worker threads, and an autojump clock
+    # would jump to the safety deadline while one of them is still running.
     publisher = FakePublisher(register_error=zeroconf.EventLoopBlocked())
     advertiser = advertiser_for(publisher, Lobby())
     with trio.fail_after(5):

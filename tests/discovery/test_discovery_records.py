@@ -7,10 +7,9 @@ from pathlib import Path
 import trio
 
 from client.discovery import ChangeKind, FoundServer, ServerBrowser, describe, server_from_record
+from protocol.discovery import SERVICE_TYPE, TXT_KEYS
 from protocol.version import SUPPORTED_VERSIONS, parse_version
 from server.advertise import (
-    SERVICE_TYPE,
-    TXT_KEYS,
     advertised_addresses,
     instance_label,
     stable_server_id,
