@@ -4,6 +4,7 @@
     uno-client --serve                        # host the evening: a server for the LAN
     uno-client --server 192.168.1.20:7531     # join a friend's server
     uno-client                                # find a server on the LAN (or type its address)
+    uno-client --mdns-interface 192.168.1.20  # ... looking on that interface only
 
 The log goes to a file (``--log-file``; by default under ``$XDG_STATE_HOME``), never over
 the screen: while the client runs, standard error (and a spawned server's) goes there too.
@@ -19,6 +20,7 @@ import sys
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import IO, Any
 
@@ -26,12 +28,12 @@ import outcome
 import trio
 
 from client.config import default_name, log_path, remember_name
-from client.discovery import FoundServer, describe, keep_listed
+from client.discovery import FoundServer, keep_listed
 from client.solo import lan_server, solo_server
 from client.ui.app import ClientApp
 from client.ui.controller import parse_address
-from client.ui.model import Model
-from client.ui.network import Network, Plan, discover_servers
+from client.ui.model import Model, apply_discovered
+from client.ui.network import Network, Plan
 from protocol.limits import clean_text
 from protocol.options import ConfigError, DeckName, TableConfig
 
@@ -51,11 +53,20 @@ def build_parser() -> argparse.ArgumentParser:
     where.add_argument(
         "--serve", action="store_true", help="host: start a server for the network and sit down"
     )
-    where.add_argument("--server", metavar="HOST:PORT", help="join the server at this address")
+    where.add_argument(
+        "--server",
+        metavar="HOST:PORT",
+        help="join the server at this address (default: list the servers found on the network)",
+    )
     parser.add_argument("--name", help="your name at the table (remembered for next time)")
     parser.add_argument("--table", metavar="NAME", help="with --server: join this table")
     parser.add_argument(
         "--spectate", action="store_true", help="with --server: watch a table instead of playing"
+    )
+    parser.add_argument(
+        "--password",
+        default=None,
+        help="with --table: the table's password; with --serve: lock the new table with it",
     )
     parser.add_argument(
         "--bots", type=int, default=None, help="bots at the table (--solo: 3, --serve: 0)"
@@ -79,8 +90,8 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="IP",
-        help="look for servers on the interface with this address (repeatable; "
-        "default every interface)",
+        help="without --server: look for servers on the interface with this address; "
+        "with --serve: advertise on it (repeatable; default every interface)",
     )
     parser.add_argument("--log-file", type=Path, default=None, help="where the log goes")
     parser.add_argument("--no-mouse", action="store_true", help="leave the mouse to the terminal")
@@ -95,8 +106,14 @@ def _plan(args: argparse.Namespace, name: str) -> Plan:
         return Plan(create=True, table_name=table_name, options=options, bots=bots, start=True)
     if args.serve:
         options = {"deck": args.deck, "seats": args.seats}
-        return Plan(create=True, table_name=table_name, options=options, bots=args.bots or 0)
-    return Plan(join=args.table, spectate=args.spectate)
+        return Plan(
+            create=True,
+            table_name=table_name,
+            options=options,
+            bots=args.bots or 0,
+            password=args.password,
+        )
+    return Plan(join=args.table, spectate=args.spectate, password=args.password)
 
 
 @contextmanager
@@ -146,7 +163,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         remember_name(name)
 
     model = Model(name=name, solo=args.solo)
-    model.discovered = discover_servers()
 
     def network_factory(model: Model, redraw: Callable[[], None]) -> Network:
         return Network(model, redraw, _monotonic, address=address, plan=plan)
@@ -158,7 +174,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             starter = (
                 solo_server(args.server_arg)
                 if args.solo
-                else lan_server(args.port, args.server_arg)
+                else lan_server(args.port, args.server_arg, args.mdns_interface)
             )
             async with starter as started:
                 app.network.address = started
@@ -166,17 +182,21 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         around = around_server
     elif address is None:
+        interfaces = args.mdns_interface or None
+        where = ", ".join(args.mdns_interface) if args.mdns_interface else "every interface"
+        model.discovery = f"looking on {where}…"
 
         async def around_discovery(run_network: Callable[[], Awaitable[None]]) -> None:
             def show(servers: list[FoundServer]) -> None:
-                model.discovered = [
-                    (describe(server, address=False), server.host, server.port)
-                    for server in servers
-                ]
+                apply_discovered(model, servers)
+                app.invalidate()
+
+            def unavailable(reason: str) -> None:
+                model.discovery = reason
                 app.invalidate()
 
             async with trio.open_nursery() as nursery:
-                nursery.start_soon(keep_listed, args.mdns_interface or None, show)
+                nursery.start_soon(partial(keep_listed, interfaces, show, unavailable=unavailable))
                 await run_network()
                 nursery.cancel_scope.cancel()
 

@@ -327,11 +327,12 @@ async def keep_listed(
     show: Callable[[list[FoundServer]], None],
     *,
     versions: Iterable[str] = SUPPORTED_VERSIONS,
+    unavailable: Callable[[str], None] | None = None,
 ) -> None:
     """Browse until cancelled, calling ``show`` with the snapshot after every change.
 
-    For a screen that lists servers. Where mDNS is unavailable it logs why and returns,
-    and the screen goes on without a list.
+    For a screen that lists servers. Where mDNS is unavailable it logs why, tells
+    ``unavailable`` (in words) and returns, and the screen goes on without a list.
     """
     try:
         async with browse(interfaces, versions=versions) as browser:
@@ -339,6 +340,8 @@ async def keep_listed(
                 show(browser.snapshot())
     except DiscoveryUnavailableError as error:
         log.warning("%s; servers must be given by address", error)
+        if unavailable is not None:
+            unavailable(str(error))
 
 
 async def find_server(

@@ -39,6 +39,7 @@ from protocol.messages import (
     GameView,
     Hello,
     Joined,
+    Left,
     Message,
     Ok,
     Ping,
@@ -142,7 +143,9 @@ class ClientSession:
     Read-only state kept up to date by the receive loop: ``welcome``, ``table`` (the last
     table-state), ``table_list``, ``seat``, ``table_id``, ``resume_token``, ``view`` and
     ``view_seq``, ``events`` (the latest event bodies, oldest first, each with ``seq``),
-    ``last_seq``, ``gaps`` (missing event ranges), ``chat``, ``latencies_ms``, ``closed``.
+    ``last_seq``, ``gaps`` (missing event ranges), ``chat``, ``latencies_ms``, ``closed``,
+    ``left`` (the last ``left`` message: protocol 1.1 says why we are no longer at a
+    table) and ``left_count``.
     """
 
     def __init__(self, stream: trio.abc.Stream, name: str) -> None:
@@ -166,6 +169,9 @@ class ClientSession:
         self.gaps: list[tuple[int, int]] = []
         self.chat: list[ChatMessage] = []
         self.latencies_ms: list[float] = []
+        self.left: Left | None = None
+        self.left_count = 0
+        """How many ``left`` messages arrived; a new one means the table is gone."""
         self.closed = False
         self.close_reason: SessionError | None = None
         self.changes = 0
@@ -310,6 +316,8 @@ class ClientSession:
             self.table_id = message.table_id
             self.seat = message.seat
             self.resume_token = message.resume_token or self.resume_token
+        elif isinstance(message, Left):
+            self._on_left(message)
         elif isinstance(message, Welcome):
             self.welcome = message
         elif isinstance(message, ChatMessage):
@@ -333,6 +341,24 @@ class ClientSession:
             body["cause"] = message.cause
         self.events.append(body)
         self.event_count += 1
+
+    def _on_left(self, message: Left) -> None:
+        """We are back in the lobby: forget the table, the seat and its numbered stream.
+
+        A ``left`` for another table than ours (a stale one) changes nothing but the record.
+        The next table numbers its events from 1 again, hence the reset of ``last_seq``.
+        """
+        self.left = message
+        self.left_count += 1
+        if self.table_id is not None and message.table_id != self.table_id:
+            return
+        self.table = None
+        self.table_id = None
+        self.seat = None
+        self.resume_token = None
+        self.view = None
+        self.view_seq = 0
+        self.last_seq = 0
 
     def _on_reply(self, message: Ok | Rejected) -> None:
         waiter = self._waiters.get(message.id)

@@ -35,13 +35,18 @@ async def solo_server(extra: Sequence[str] = ()) -> AsyncIterator[tuple[str, int
 
 
 @asynccontextmanager
-async def lan_server(port: int = 0, extra: Sequence[str] = ()) -> AsyncIterator[tuple[str, int]]:
+async def lan_server(
+    port: int = 0, extra: Sequence[str] = (), interfaces: Sequence[str] = ()
+) -> AsyncIterator[tuple[str, int]]:
     """A server on every interface, for friends on the network; yields a local address.
 
-    It is started without ``--no-mdns``: the server advertises itself once discovery is
-    built (until then it only logs that it would). The client connects over loopback.
+    It is started without ``--no-mdns``: it advertises itself with mDNS (``_uno._tcp``) on
+    ``interfaces`` (every IPv4 one when empty), so the friends' clients list it on their
+    find screen. The client connects over loopback.
     """
     command = [sys.executable, "-m", "server", "--port", str(port), "--log-level", "WARNING"]
+    for interface in interfaces:
+        command += ["--mdns-interface", interface]
     command += list(extra)
     process = await trio.lowlevel.open_process(command, stdout=subprocess.PIPE)
     try:

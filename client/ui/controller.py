@@ -17,10 +17,12 @@ from typing import Any
 from client.ui.faces import card_label, color_name
 from client.ui.intents import Connect, GameIntent, Intent, LeaveTable, Quit, TableRequest
 from client.ui.model import Mode, Model, Picker, Screen
+from protocol.limits import MAX_PASSWORD_LEN, MAX_TABLE_NAME_LEN
 from protocol.messages import TableStatus
 from protocol.options import TableConfig
+from protocol.version import SUPPORTED_VERSIONS
 
-__all__ = ["ARROWS", "DRAFT_FIELDS", "Controller", "form_fields"]
+__all__ = ["ARROWS", "DRAFT_FIELDS", "FORM_TEXT_ROWS", "Controller", "form_fields"]
 
 ARROWS = ("up", "down", "left", "right")
 DRAFT_FIELDS = ("color", "target", "dance")
@@ -31,6 +33,12 @@ _FIELD_TITLES = {
     "target": "Choose a player",
     "dance": "Choose the dance",
 }
+
+
+FORM_TEXT_ROWS = ("name", "password")
+"""The new-table form's typed rows, before the table options; typing edits them."""
+
+_FORM_TEXT_LIMITS = {"name": MAX_TABLE_NAME_LEN, "password": MAX_PASSWORD_LEN}
 
 
 def form_fields() -> list[dataclasses.Field[Any]]:
@@ -165,6 +173,7 @@ class Controller:
         model.picker = None
         model.draft = []
         model.text = ""
+        model.entering = None
 
     # -- game keys -----------------------------------------------------------------------
 
@@ -307,18 +316,23 @@ class Controller:
         self.model.text = ""
 
     def type_text(self, text: str) -> None:
-        if len(self.model.text) < 200:
-            self.model.text += "".join(ch for ch in text if ch.isprintable())
+        limit = MAX_PASSWORD_LEN if self.model.mode is Mode.PASSWORD else 200
+        typed = "".join(ch for ch in text if ch.isprintable())
+        self.model.text = (self.model.text + typed)[:limit]
 
     def backspace(self) -> None:
         self.model.text = self.model.text[:-1]
 
     def submit_text(self) -> None:
         model = self.model
-        text = model.text.strip()
+        raw = model.text
+        text = raw.strip()
         mode = model.mode
         model.text = ""
         model.mode = Mode.NORMAL
+        if mode is Mode.PASSWORD:
+            self._enter_with_password(raw)  # a password is sent as typed, spaces and all
+            return
         if not text:
             return
         if mode is Mode.CHAT:
@@ -330,6 +344,36 @@ class Controller:
                 return
             model.address = text
             self.emit(Connect(*address))
+
+    # -- finding a server ------------------------------------------------------------------
+
+    def find_move(self, delta: int) -> None:
+        """↑ / ↓ on the find screen: choose among the servers found (wrapping)."""
+        servers = self.model.discovered
+        if servers:
+            self.model.server_index = (self.model.server_index + delta) % len(servers)
+
+    def join_discovered(self) -> None:
+        """Enter on the find screen: connect to the chosen server, unless it cannot be
+        joined (it speaks no protocol version this client speaks)."""
+        model = self.model
+        server = model.chosen_server
+        if server is None:
+            model.notify("no server found yet: press a to type its address", error=True)
+            return
+        if not server.compatible:
+            theirs = ", ".join(server.protocols) or "an unknown version"
+            ours = ", ".join(SUPPORTED_VERSIONS)
+            model.notify(
+                f"cannot join {server.name}: it speaks protocol {theirs}, this client {ours}; "
+                "update the older one",
+                error=True,
+            )
+            return
+        host = f"[{server.host}]" if ":" in server.host else server.host
+        model.address = f"{host}:{server.port}"
+        model.notify(f"joining {server.name}…")
+        self.emit(Connect(server.host, server.port))
 
     # -- the lobby -----------------------------------------------------------------------
 
@@ -344,8 +388,25 @@ class Controller:
             self.model.notify("no table yet: press n to create one", error=True)
             return
         table = tables[min(self.model.table_index, len(tables) - 1)]
+        if table.locked:
+            self.model.entering = (table.table_id, table.name, spectate)
+            self.model.mode = Mode.PASSWORD
+            self.model.text = ""
+            return
         kind = "spectate" if spectate else "join"
         self.emit(TableRequest(kind, {"table_id": table.table_id}))
+
+    def _enter_with_password(self, password: str) -> None:
+        model = self.model
+        entering, model.entering = model.entering, None
+        if entering is None:
+            return
+        if not password:
+            model.notify("no password typed: nothing sent", error=True)
+            return
+        table_id, _name, spectate = entering
+        kind = "spectate" if spectate else "join"
+        self.emit(TableRequest(kind, {"table_id": table_id, "password": password}))
 
     def refresh(self) -> None:
         self.emit(TableRequest("list-tables", {"limit": 100}))
@@ -353,20 +414,44 @@ class Controller:
     def open_form(self) -> None:
         """n: the new-table form, every option at its default."""
         model = self.model
-        model.form = {"name": f"{model.name}'s table"[:32], **TableConfig().to_data()}
+        model.form = {
+            "name": f"{model.name}'s table"[:MAX_TABLE_NAME_LEN],
+            "password": "",
+            **TableConfig().to_data(),
+        }
         model.form_index = 0
         model.mode = Mode.CREATE
 
     def form_move(self, delta: int) -> None:
-        count = len(form_fields()) + 1
+        count = len(form_fields()) + len(FORM_TEXT_ROWS)
         self.model.form_index = (self.model.form_index + delta) % count
+
+    @property
+    def form_text_row(self) -> str | None:
+        """The typed row selected in the new-table form (name, password), if one is."""
+        index = self.model.form_index
+        return FORM_TEXT_ROWS[index] if index < len(FORM_TEXT_ROWS) else None
+
+    def form_type(self, text: str) -> None:
+        """Typing in the form edits the selected name or password row."""
+        row = self.form_text_row
+        if row is None:
+            return
+        typed = "".join(ch for ch in text if ch.isprintable())
+        current = str(self.model.form.get(row, ""))
+        self.model.form[row] = (current + typed)[: _FORM_TEXT_LIMITS[row]]
+
+    def form_backspace(self) -> None:
+        row = self.form_text_row
+        if row is not None:
+            self.model.form[row] = str(self.model.form.get(row, ""))[:-1]
 
     def form_change(self, delta: int) -> None:
         """Left / right: step the selected option through its values."""
         model = self.model
-        if model.form_index == 0:
+        if model.form_index < len(FORM_TEXT_ROWS):
             return
-        option = form_fields()[model.form_index - 1]
+        option = form_fields()[model.form_index - len(FORM_TEXT_ROWS)]
         value = model.form.get(option.name, option.default)
         default = option.default
         if isinstance(default, bool):
@@ -379,15 +464,24 @@ class Controller:
             model.form[option.name] = max(0, int(value) + delta * step)
 
     def submit_form(self) -> None:
+        """Enter: create the table; a password, if typed, is needed by everyone else."""
         model = self.model
-        options = {k: v for k, v in model.form.items() if k != "name"}
+        options = {k: v for k, v in model.form.items() if k not in FORM_TEXT_ROWS}
+        name = str(model.form.get("name", "")).strip()
+        if not name:
+            model.notify("cannot create: the table needs a name", error=True)
+            return
         try:
             TableConfig.from_data(options)
         except ValueError as error:
             model.notify(f"cannot create: {error}", error=True)
             return
         model.mode = Mode.NORMAL
-        self.emit(TableRequest("create-table", {"name": model.form["name"], "options": options}))
+        fields: dict[str, Any] = {"name": name, "options": options}
+        password = str(model.form.get("password", ""))
+        if password:
+            fields["password"] = password
+        self.emit(TableRequest("create-table", fields))
 
     # -- help, leaving ---------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ from prompt_toolkit.filters import Condition, Filter
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
 
-from client.ui.controller import Controller
+from client.ui.controller import FORM_TEXT_ROWS, Controller
 from client.ui.model import Mode, Model, Screen
 
 __all__ = ["KEY_HINTS", "build_key_bindings"]
@@ -33,7 +33,9 @@ KEY_HINTS: list[tuple[str, str]] = [
     ("k / P / r", "host: kick a player / pause or go on / rematch after the match"),
     ("?", "this help"),
     ("q", "leave the table (asks first during a match); Ctrl-C quits"),
-    ("lobby", "↑/↓ choose a table · Enter join · s spectate · n new table · r refresh"),
+    ("lobby", "↑/↓ choose a table · Enter join (asks a locked table's password)"),
+    ("", "s spectate · n new table (type its name and password) · r refresh"),
+    ("find", "↑/↓ choose a server found on the network · Enter join · a type an address"),
 ]
 
 
@@ -52,7 +54,7 @@ def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:
     table = normal & screen_is(Screen.TABLE)
     lobby = normal & screen_is(Screen.LOBBY)
     find = normal & screen_is(Screen.FIND)
-    typing = mode_is(Mode.CHAT, Mode.ADDRESS)
+    typing = mode_is(Mode.CHAT, Mode.ADDRESS, Mode.PASSWORD)
 
     def on(*keys: str, filter: Filter) -> Callable[[Callable[[], None]], None]:
         def register(action: Callable[[], None]) -> None:
@@ -140,7 +142,17 @@ def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:
     bind(["left"], lambda: c.form_change(-1), form)
     bind(["right"], lambda: c.form_change(1), form)
     bind(["enter"], c.submit_form, form)
+    form_text = form & Condition(lambda: model.form_index < len(FORM_TEXT_ROWS))
+
+    @kb.add(Keys.Any, filter=form_text)
+    def _form_typed(event: KeyPressEvent) -> None:
+        c.form_type(event.data)
+
+    bind(["backspace"], c.form_backspace, form_text)
 
     # finding a server
+    bind(["up", "k"], lambda: c.find_move(-1), find)
+    bind(["down", "j"], lambda: c.find_move(1), find)
+    bind(["enter"], c.join_discovered, find)
     bind(["a"], c.start_address, find)
     return kb

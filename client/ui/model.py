@@ -11,11 +11,14 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from client.ui.describe import describe_event
 from client.ui.faces import sort_hand
 from protocol.messages import TableState, TableStatus, TableSummary
+
+if TYPE_CHECKING:
+    from client.discovery import FoundServer
 
 __all__ = [
     "LOG_LINES",
@@ -25,6 +28,7 @@ __all__ = [
     "Screen",
     "apply_chat",
     "apply_connection",
+    "apply_discovered",
     "apply_event",
     "apply_reply",
     "apply_table_list",
@@ -52,6 +56,7 @@ class Mode(StrEnum):
     DANCE = "dance"  # entering the dance steps with the arrow keys
     CHAT = "chat"  # typing a chat line
     ADDRESS = "address"  # typing host:port on the find screen
+    PASSWORD = "password"  # typing a table's password before joining or watching it
     CREATE = "create"  # the new-table form
     HELP = "help"
     CONFIRM_LEAVE = "confirm-leave"
@@ -87,7 +92,11 @@ class Model:
     # the server's lobby
     tables: list[TableSummary] = field(default_factory=list)
     table_index: int = 0
-    discovered: list[tuple[str, str, int]] = field(default_factory=list)
+    # the find screen: servers found on the LAN (client.discovery), live
+    discovered: list[FoundServer] = field(default_factory=list)
+    server_index: int = 0
+    discovery: str = ""
+    """What discovery is doing, in words ("" when it does not run: --server, --solo)."""
     # the table
     table: TableState | None = None
     seat: int | None = None
@@ -106,6 +115,8 @@ class Model:
     text: str = ""
     form_index: int = 0
     form: dict[str, Any] = field(default_factory=dict)
+    entering: tuple[str, str, bool] | None = None
+    """The table a password is being typed for: (table id, name, spectate)."""
     finished: bool = False
 
     # -- derived -------------------------------------------------------------------------
@@ -117,6 +128,13 @@ class Model:
         if self.connected:
             return Screen.LOBBY
         return Screen.FIND
+
+    @property
+    def chosen_server(self) -> FoundServer | None:
+        """The server selected on the find screen, if any was found."""
+        if not self.discovered:
+            return None
+        return self.discovered[min(self.server_index, len(self.discovered) - 1)]
 
     @property
     def hand(self) -> list[str]:
@@ -210,6 +228,17 @@ def apply_connection(model: Model, connected: bool, status: str) -> None:
     """The connection came up or went down; ``status`` says so in words."""
     model.connected = connected
     model.status = status
+
+
+def apply_discovered(model: Model, servers: list[FoundServer]) -> None:
+    """The LAN's servers changed: keep the same server selected when it is still there."""
+    chosen = model.chosen_server
+    model.discovered = list(servers)
+    keys = [server.key for server in model.discovered]
+    if chosen is not None and chosen.key in keys:
+        model.server_index = keys.index(chosen.key)
+    else:
+        model.server_index = min(model.server_index, max(len(keys) - 1, 0))
 
 
 def apply_table_list(model: Model, tables: list[TableSummary]) -> None:

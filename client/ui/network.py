@@ -3,8 +3,10 @@
 ``Network.run()`` connects, carries out the start-up ``Plan`` (create a table with bots
 and start, join a table by name, spectate), then executes the intents the UI submits.
 A background task waits for every change of the session and reduces it into the model
-(table state, view, numbered events, chat), then asks the UI to redraw. A lost
-connection is resumed with the seat's token, with a growing pause between attempts.
+(table state, view, numbered events, chat, a ``left`` that sends us back to the lobby),
+then asks the UI to redraw. A lost connection is resumed with the seat's token, with a
+growing pause between attempts. The servers found on the LAN reach the model from
+``client.discovery.keep_listed`` (see ``client/cli.py``), not from here.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from protocol.messages import (
     CreateTable,
     Join,
     Leave,
+    LeftReason,
     ListTables,
     Request,
     Spectate,
@@ -52,7 +55,7 @@ from protocol.messages import (
     TableSummary,
 )
 
-__all__ = ["Network", "Plan", "discover_servers"]
+__all__ = ["LEFT_MESSAGES", "Network", "Plan"]
 
 log = logging.getLogger(__name__)
 
@@ -61,13 +64,12 @@ LOBBY_REFRESH_SECONDS = 3.0
 RESUME_DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0)
 
 
-def discover_servers() -> list[tuple[str, str, int]]:
-    """Servers found on the LAN as (name, host, port): the hook for the discovery issue.
-
-    Zeroconf browsing lands with the discovery issue; until then nothing is found and the
-    find screen asks for an address.
-    """
-    return []
+LEFT_MESSAGES = {
+    LeftReason.KICKED: "You were removed from the table by the host",
+    LeftReason.TABLE_CLOSED: "The table closed",
+    LeftReason.LEFT: "You left the table",
+}
+"""What the message line says when the server tells us we are no longer at a table."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +83,8 @@ class Plan:
     start: bool = False
     join: str | None = None
     spectate: bool = False
+    password: str | None = None
+    """The table's password: to lock the new table, or to join or watch one."""
 
 
 class Network:
@@ -106,6 +110,8 @@ class Network:
         self._seen_view: dict[str, Any] | None = None
         self._seen_events = 0
         self._seen_chat: ChatMessage | None = None
+        self._seen_left = 0
+        self._lobby_wanted = trio.Event()
 
     def submit(self, intent: Intent) -> None:
         """Hand an intent over (call from the Trio thread: ``TrioToken.run_sync_soon``)."""
@@ -142,7 +148,8 @@ class Network:
                 reason = error or "timed out"
             log.info("connection to %s:%s ended: %s", host, port, reason)
             if self.session is not None:
-                resume = self.session.resume_state() or resume
+                # None after a ``left``: that seat is gone, there is nothing to resume.
+                resume = self.session.resume_state()
             if resume is None and self.session is None:
                 apply_connection(self.model, False, f"cannot connect: {reason}")
                 self.model.notify(f"cannot reach {host}:{port}", error=True)
@@ -180,6 +187,7 @@ class Network:
         self._seen_view = None
         self._seen_list = None
         self._seen_chat = None
+        self._seen_left = session.left_count
         async with trio.open_nursery() as nursery:
             scope = nursery.cancel_scope
             nursery.start_soon(self._guarded, scope, self._pump, session)
@@ -227,6 +235,9 @@ class Network:
         if session.table_list is not None and session.table_list is not self._seen_list:
             self._seen_list = session.table_list
             apply_table_list(model, list(session.table_list.tables))
+        if session.left_count != self._seen_left:
+            self._seen_left = session.left_count
+            self._on_left(session)
         if session.table is not None and session.table is not self._left_table:
             apply_table_state(model, session.table, session.seat)
         fresh = session.event_count - self._seen_events
@@ -248,12 +259,30 @@ class Network:
             self._seen_chat = session.chat[-1]
         self.redraw()
 
+    def _on_left(self, session: ClientSession) -> None:
+        """The server says we are no longer at the table: back to the lobby, saying why."""
+        left = session.left
+        model = self.model
+        if left is None or model.table is None:
+            return
+        if model.table.table_id != left.table_id:
+            return
+        clear_table(model)
+        text = LEFT_MESSAGES.get(left.reason, "You are no longer at the table")
+        if left.message and left.message.lower() not in text.lower():
+            text += f": {left.message}"
+        model.notify(text, error=left.reason is not LeftReason.LEFT)
+        self._lobby_wanted.set()
+
     async def _refresh_lobby(self, session: ClientSession) -> None:
-        """Keep the server's table list fresh while the lobby screen shows it."""
+        """Keep the server's table list fresh while the lobby screen shows it (at once
+        after a ``left``)."""
         while True:
             if self.model.table is None:
                 await self._request(session, ListTables(id=session.next_id(), limit=100))
-            await trio.sleep(LOBBY_REFRESH_SECONDS)
+            with trio.move_on_after(LOBBY_REFRESH_SECONDS):
+                await self._lobby_wanted.wait()
+            self._lobby_wanted = trio.Event()
 
     # -- carrying out intents ---------------------------------------------------------------
 
@@ -292,7 +321,7 @@ class Network:
             if await self._request(session, Leave(id=session.next_id())):
                 self._left_table = session.table
                 clear_table(model)
-                model.notify("you left the table")
+                model.notify(LEFT_MESSAGES[LeftReason.LEFT])
                 await self._request(session, ListTables(id=session.next_id(), limit=100))
         elif isinstance(intent, Connect):
             model.notify("already connected", error=True)
@@ -303,7 +332,12 @@ class Network:
         if plan.create:
             created = await self._request(
                 session,
-                CreateTable(id=session.next_id(), name=plan.table_name, options=plan.options),
+                CreateTable(
+                    id=session.next_id(),
+                    name=plan.table_name,
+                    options=plan.options,
+                    password=plan.password or None,
+                ),
             )
             if not created:
                 return
@@ -331,10 +365,12 @@ class Network:
             return
         table_id = tables[0].table_id
         self._left_table = None
+        password = plan.password or None
         if plan.spectate:
-            await self._request(session, Spectate(id=session.next_id(), table_id=table_id))
+            message: Request = Spectate(id=session.next_id(), table_id=table_id, password=password)
         else:
-            await self._request(session, Join(id=session.next_id(), table_id=table_id))
+            message = Join(id=session.next_id(), table_id=table_id, password=password)
+        await self._request(session, message)
 
 
 def _show(host: str, port: int) -> str:

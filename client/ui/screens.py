@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from client.ui.controller import form_fields
+from client.ui.controller import FORM_TEXT_ROWS, form_fields
 from client.ui.keys import KEY_HINTS
 from client.ui.layout import Line, rule, text_line
 from client.ui.model import Mode, Model
+
+if TYPE_CHECKING:
+    from client.discovery import FoundServer
 
 __all__ = [
     "MIN_HEIGHT",
@@ -60,17 +63,42 @@ def find_screen(model: Model, height: int) -> list[Line]:
     lines.append([])
     lines.append(text_line("  Servers found on this network:", "class:title"))
     if model.discovered:
-        for name, host, port in model.discovered:
-            lines.append(text_line(f"    {name}  {host}:{port}"))
+        lines.append(text_line(f"   {'name':<24} {'address':<22} {'load':<26} notes", "class:hint"))
+        chosen = min(model.server_index, len(model.discovered) - 1)
+        for index, server in enumerate(model.discovered):
+            lines.append(_server_row(server, index == chosen))
     else:
-        lines.append(text_line("    (none found: type the address instead)", "class:hint"))
+        looking = model.discovery or "not looking"
+        lines.append(
+            text_line(f"    (none found: {looking}; press a to type the address)", "class:hint")
+        )
     lines.append([])
     if model.mode is Mode.ADDRESS:
         lines.append(text_line(f"  Server address (HOST:PORT): {model.text}▏", "class:input"))
     else:
         lines.append(text_line("  Press a to type a server's address (HOST:PORT).", "class:hint"))
-    lines += footer(model, height - len(lines), "a address · ? help · q quit")
+    keys = "↑/↓ server · Enter join · a address · ? help · q quit"
+    lines += footer(model, height - len(lines), keys)
     return lines
+
+
+def _server_row(server: FoundServer, chosen: bool) -> Line:
+    """One server on the find screen: name, address, load, password, whether it fits."""
+    host = f"[{server.host}]" if ":" in server.host else server.host
+    tables = "1 table" if server.tables == 1 else f"{server.tables} tables"
+    seats = "1 seat free" if server.seats_free == 1 else f"{server.seats_free} seats free"
+    notes = ["password"] if server.password else []
+    if not server.compatible:
+        notes.append(f"incompatible: speaks {', '.join(server.protocols) or 'unknown'}")
+    marker = "▶" if chosen else " "
+    text = (
+        f" {marker} {server.name:<24} {host + ':' + str(server.port):<22} "
+        f"{tables + ', ' + seats:<26} {' · '.join(notes)}"
+    )
+    style = "class:picked" if chosen else ""
+    if not server.compatible:
+        style = (style + " class:hint").strip()
+    return text_line(text, style)
 
 
 def lobby_screen(model: Model, height: int) -> list[Line]:
@@ -78,6 +106,11 @@ def lobby_screen(model: Model, height: int) -> list[Line]:
     lines = [header(model, title), rule("tables")]
     if model.mode is Mode.CREATE:
         lines += _form(model)
+    elif model.mode is Mode.PASSWORD and model.entering is not None:
+        _, name, spectate = model.entering
+        what = "watch" if spectate else "join"
+        lines.append(text_line(f"  The table {name} is locked.", "class:title"))
+        lines.append(text_line(f"  Password to {what} it: {'•' * len(model.text)}▏", "class:input"))
     elif not model.tables:
         lines.append(text_line("  No tables yet. Press n to create one.", "class:hint"))
     else:
@@ -86,7 +119,7 @@ def lobby_screen(model: Model, height: int) -> list[Line]:
             marker = "▶" if index == model.table_index else " "
             style = "class:picked" if index == model.table_index else ""
             seats = f"{table.taken}/{table.seats}"
-            lock = "yes" if table.locked else ""
+            lock = "password" if table.locked else ""
             lines.append(
                 text_line(
                     f" {marker} {table.name:<22} {table.state.value:<15} {seats:<7} "
@@ -94,23 +127,38 @@ def lobby_screen(model: Model, height: int) -> list[Line]:
                     style,
                 )
             )
-    keys = (
-        "↑/↓ option · ←/→ change · Enter create · Esc back"
-        if model.mode is Mode.CREATE
-        else "↑/↓ table · Enter join · s spectate · n new table · r refresh · q quit"
-    )
+    if model.mode is Mode.CHAT:
+        lines += [[], text_line(f"  say: {model.text}▏", "class:input")]
+    if model.mode is Mode.CREATE:
+        keys = "↑/↓ option · type the name and password · ←/→ change · Enter create · Esc back"
+    elif model.mode is Mode.PASSWORD:
+        keys = "Enter join · Esc cancel"
+    elif model.mode is Mode.CHAT:
+        keys = "Enter send · Esc cancel"
+    else:
+        keys = "↑/↓ table · Enter join · s spectate · n new table · r refresh · t chat · q quit"
     lines += footer(model, height - len(lines), keys)
     return lines
 
 
 def _form(model: Model) -> list[Line]:
-    lines = [text_line("  New table (←/→ changes the selected option):", "class:title")]
-    rows: list[tuple[str, Any]] = [("name", model.form.get("name", ""))]
+    lines = [
+        text_line(
+            "  New table (type the name and a password; ←/→ changes an option):", "class:title"
+        )
+    ]
+    rows: list[tuple[str, Any]] = [(row, model.form.get(row, "")) for row in FORM_TEXT_ROWS]
     rows += [(f.name, model.form.get(f.name, f.default)) for f in form_fields()]
     for index, (name, value) in enumerate(rows):
-        marker = "▶" if index == model.form_index else " "
-        style = "class:picked" if index == model.form_index else ""
-        shown = ("on" if value else "off") if isinstance(value, bool) else str(value)
+        selected = index == model.form_index
+        marker = "▶" if selected else " "
+        style = "class:picked" if selected else ""
+        if name in FORM_TEXT_ROWS:
+            shown = str(value) + ("▏" if selected else "")
+            if name == "password" and not value:
+                shown = "(none: anyone may join)" + (" type one▏" if selected else "")
+        else:
+            shown = ("on" if value else "off") if isinstance(value, bool) else str(value)
         lines.append(text_line(f"  {marker} {name.replace('_', ' '):<22} {shown}", style))
     return lines
 

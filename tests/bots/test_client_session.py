@@ -28,12 +28,16 @@ from protocol.messages import (
     GameView,
     Hello,
     Joined,
+    Left,
+    LeftReason,
     Message,
     Ok,
     Ping,
     Pong,
     Rejected,
     Request,
+    TableState,
+    TableStatus,
     Welcome,
 )
 from protocol.version import SUPPORTED_VERSIONS
@@ -125,6 +129,48 @@ async def test_a_command_gets_its_own_reply_while_events_flow() -> None:
             assert session.view == {"seat": 2, "legal": []}
             assert len(session.latencies_ms) == 1
             assert session.resume_state() == ResumeState("tok", 1)
+
+
+async def test_left_clears_the_table_and_the_next_table_numbers_from_one() -> None:
+    state = TableState(table_id="t1", name="Friday", state=TableStatus.PLAYING, seats=())
+
+    async def script(server: ScriptedServer) -> None:
+        await server.greet()
+        await server.send(Joined(table_id="t1", seat=1, resume_token="tok"))
+        await server.send(state)
+        await server.send(GameView(seq=40, body={"seat": 1}))
+        await server.send(Left(table_id="elsewhere", reason=LeftReason.LEFT))
+        await server.send(Left(table_id="t1", reason=LeftReason.KICKED, message="Bo kicked you"))
+        await server.send(Joined(table_id="t2", seat=0, resume_token="tok2"))
+        await server.send(GameView(seq=1, body={"seat": 0}))
+        await server.send(GameEvent(seq=2, body={"kind": "turn"}))
+        await trio.sleep_forever()
+
+    with trio.fail_after(5):
+        async with scripted(script) as session:
+            await session.wait_for(lambda s: s.left_count == 2)
+            assert session.left is not None and session.left.reason is LeftReason.KICKED
+            assert session.left.message == "Bo kicked you"
+            await session.wait_for(lambda s: s.last_seq == 2)
+            assert session.table_id == "t2" and session.seat == 0
+            assert session.table is None  # the old table's state is forgotten
+            assert session.resume_state() == ResumeState("tok2", 2)
+            assert session.gaps == []
+
+
+async def test_left_before_anything_else_forgets_the_seat() -> None:
+    async def script(server: ScriptedServer) -> None:
+        await server.greet()
+        await server.send(Joined(table_id="t1", seat=1, resume_token="tok"))
+        await server.send(GameView(seq=5, body={"seat": 1}))
+        await server.send(Left(table_id="t1", reason=LeftReason.TABLE_CLOSED))
+        await trio.sleep_forever()
+
+    with trio.fail_after(5):
+        async with scripted(script) as session:
+            await session.wait_for(lambda s: s.left is not None)
+            assert session.seat is None and session.table_id is None and session.view is None
+            assert session.resume_state() is None and session.last_seq == 0
 
 
 async def test_a_rejection_carries_code_and_sentence() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from client.discovery import FoundServer
 from client.ui.model import Model, apply_table_state, apply_view
 from protocol.messages import SeatInfo, TableState, TableStatus
 from protocol.options import TableConfig
@@ -73,3 +74,32 @@ def hand_view(hand: list[str], legal: list[dict[str, Any]], **extra: Any) -> dic
     }
     view.update(extra)
     return view
+
+
+def found_server(
+    name: str = "Kitchen",
+    host: str = "192.168.1.20",
+    port: int = 7531,
+    *,
+    protocols: tuple[str, ...] = ("1.1",),
+    compatible: bool = True,
+    password: bool = False,
+    tables: int = 2,
+    seats_free: int = 3,
+) -> FoundServer:
+    """A server as the LAN browser lists it (keyed by its name)."""
+    return FoundServer(
+        key=f"{name}._uno._tcp.local.",
+        name=name,
+        host=host,
+        port=port,
+        addresses=(host,),
+        server_id=name.lower(),
+        version="0.1.0",
+        protocols=protocols,
+        compatible=compatible,
+        tables=tables,
+        open_tables=1,
+        seats_free=seats_free,
+        password=password,
+    )

@@ -201,13 +201,14 @@ def test_new_table_form_cycles_options_and_creates(drive) -> None:
     controller, sent = drive(model)
     controller.open_form()
     assert model.mode is Mode.CREATE
-    controller.form_move(1)  # deck
+    controller.form_move(2)  # past the name and the password: the deck
     controller.form_change(1)
     assert model.form["deck"] == "modern-swap"
     controller.submit_form()
     assert isinstance(sent[0], TableRequest) and sent[0].type == "create-table"
     assert sent[0].fields["options"]["deck"] == "modern-swap"
     assert sent[0].to_message(1).to_data()["name"] == "Ann's table"
+    assert "password" not in sent[0].fields  # none typed: an open table
 
 
 def test_typed_address_connects(drive) -> None:

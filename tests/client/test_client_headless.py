@@ -170,7 +170,8 @@ async def lobby_to_match(host: str, port: int) -> ClientApp:
             await driver.until(lambda: model.screen is Screen.LOBBY)
             driver.press("n")
             await driver.until(lambda: model.mode is Mode.CREATE)
-            driver.press("\x1b[B", "\x1b[C", "\r")  # deck: the next one after classic
+            # past the name and password rows to the deck: the next one after classic
+            driver.press("\x1b[B", "\x1b[B", "\x1b[C", "\r")
             await driver.until(lambda: model.screen is Screen.TABLE and model.is_host)
             driver.press("b")
             await driver.until(
