@@ -3,6 +3,8 @@
     python discovery_probe.py changes IFACE         # one JSON line per change of the list
     python discovery_probe.py listed IFACE          # one JSON list per change (keep_listed)
     python discovery_probe.py table HOST PORT NAME  # hold a table open until killed
+    python discovery_probe.py find IFACE            # the client's find screen, headless:
+                                                    # join the first server listed by Enter
 
 Each mode prints ``ready`` (with what it knows) once it is running. It never ends by
 itself: the test terminates it.
@@ -18,6 +20,9 @@ import trio
 
 from client.discovery import FoundServer, browse, describe, keep_listed
 from client.session import connect
+from client.ui.controller import Controller
+from client.ui.model import Model, Screen, apply_discovered
+from client.ui.network import Network
 from protocol.messages import CreateTable
 
 
@@ -62,9 +67,41 @@ async def table(host: str, port: str, name: str) -> None:
         await trio.sleep_forever()
 
 
+async def find(interface: str) -> None:
+    """What the find screen does: list live (keep_listed -> the model), then Enter on the
+    chosen server through the controller, and the network side connects to the lobby."""
+    model = Model(name="finder")
+    changed = trio.Event()
+
+    def redraw() -> None:
+        changed.set()
+
+    async def until(condition: Any) -> None:
+        nonlocal changed
+        while not condition():
+            changed = trio.Event()
+            await changed.wait()
+
+    def show(servers: list[FoundServer]) -> None:
+        apply_discovered(model, servers)
+        redraw()
+
+    network = Network(model, redraw, trio.current_time)
+    keys = Controller(model, network.submit)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(keep_listed, [interface], show)
+        nursery.start_soon(network.run)
+        say({"ready": True})
+        await until(lambda: model.discovered)
+        keys.join_discovered()
+        await until(lambda: model.screen is Screen.LOBBY and model.server_name)
+        say({"joined": model.address, "server_name": model.server_name})
+        await trio.sleep_forever()
+
+
 def main() -> None:
     mode, *args = sys.argv[1:]
-    modes = {"changes": changes, "listed": listed, "table": table}
+    modes = {"changes": changes, "listed": listed, "table": table, "find": find}
     trio.run(modes[mode], *args)
 
 

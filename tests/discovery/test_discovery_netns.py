@@ -68,6 +68,17 @@ async def test_a_server_is_found_updated_and_removed(tmp_path: Path) -> None:
     assert "withdrew the mDNS advertisement 'Den'" in log.read_text()
 
 
+async def test_the_client_find_screen_lists_the_server_and_joins_it(tmp_path: Path) -> None:
+    env, log = child_env(tmp_path), tmp_path / "processes.log"
+    with loopback_namespace() as ns:
+        flags = ("--host", LO, "--mdns-interface", LO, "--name", "Den")
+        async with run_in(ns, server_command(*flags), env, log) as server:
+            port = await listening_port(server)
+            async with run_in(ns, probe_command("find", LO), env, log) as finder:
+                joined = await finder.json_until(lambda m: "joined" in m)
+    assert joined == {"joined": f"{LO}:{port}", "server_name": "Den"}
+
+
 async def test_two_servers_of_one_name_are_both_found(tmp_path: Path) -> None:
     env, log = child_env(tmp_path), tmp_path / "processes.log"
     flags = ("--host", LO, "--mdns-interface", LO, "--name", "Twin")
