@@ -18,7 +18,7 @@ from hypothesis import settings
 
 collect_ignore = ["bench"]
 
-settings.register_profile("ci", max_examples=200, stateful_step_count=150, deadline=None)
+settings.register_profile("ci", max_examples=80, stateful_step_count=150, deadline=None)
 settings.register_profile("dev", max_examples=25, stateful_step_count=60, deadline=None)
 _default = "ci" if os.environ.get("CI") else "dev"
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or _default)
