@@ -70,7 +70,13 @@ class Child:
 
     @classmethod
     async def start(
-        cls, command: list[str], label: str, stderr_path: Path, cwd: Path = ROOT
+        cls,
+        command: list[str],
+        label: str,
+        stderr_path: Path,
+        *,
+        priority: int = 0,
+        cwd: Path = ROOT,
     ) -> Child:
         with stderr_path.open("wb") as stderr:
             process = await trio.lowlevel.open_process(
@@ -80,6 +86,9 @@ class Child:
                 stderr=stderr,
                 cwd=cwd,
             )
+        if priority:
+            # Below 0 needs CAP_SYS_NICE; the caller learns of a refusal (PermissionError).
+            os.setpriority(os.PRIO_PROCESS, process.pid, priority)
         return cls(process, label)
 
     @property
@@ -144,6 +153,11 @@ def cpu_seconds(pid: int) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
+def run_queue_seconds(pid: int) -> float:
+    """Time ``pid``'s main thread has spent ready to run but waiting for a CPU."""
+    return int(Path(f"/proc/{pid}/schedstat").read_text().split()[1]) / 1e9
+
+
 def machine_busy_seconds() -> float:
     """CPU time the whole machine has spent busy (every core, not idle or waiting)."""
     first = Path("/proc/stat").read_text().split("\n", 1)[0]
@@ -160,6 +174,8 @@ class CpuWindow:
     drivers: float
     machine: float
     """Every process on the machine: what is neither server nor drivers is other load."""
+    server_waiting: float
+    """Time the server was ready to run but had no CPU: high means other load held it back."""
 
 
 async def measured_window(
@@ -179,13 +195,18 @@ async def measured_window(
         server_before = cpu_seconds(target_pid)
         drivers_before = sum(cpu_seconds(driver.pid) for driver in drivers)
         machine_before = machine_busy_seconds()
+        waiting_before = run_queue_seconds(target_pid)
         await trio.sleep(seconds)
         wall = trio.current_time() - start
         server_used = cpu_seconds(target_pid) - server_before
         drivers_used = sum(cpu_seconds(driver.pid) for driver in drivers) - drivers_before
         machine_used = machine_busy_seconds() - machine_before
+        waited = run_queue_seconds(target_pid) - waiting_before
     shares = CpuWindow(
-        100 * server_used / wall, 100 * drivers_used / wall, 100 * machine_used / wall
+        100 * server_used / wall,
+        100 * drivers_used / wall,
+        100 * machine_used / wall,
+        100 * waited / wall,
     )
     return answers, shares
 
@@ -228,6 +249,12 @@ class Window:
     errors: int
     notes: list[str]
     cpu: CpuWindow
+
+    def cpu_ms_per_action(self) -> float | None:
+        """Server CPU per action: the figure that holds when other load shares the cores."""
+        if not self.actions_per_s:
+            return None
+        return round(10 * self.cpu.server / self.actions_per_s, 3)
 
     @classmethod
     def merge(cls, answers: list[dict[str, Any]], cpu: CpuWindow) -> Window:
@@ -336,6 +363,7 @@ async def start_drivers(args: argparse.Namespace, port: int, mode: str, logs: Pa
             driver_command(args, port, mode, index),
             f"{mode} driver {index}",
             logs / f"{mode}-driver-{index}.log",
+            priority=args.priority,
         )
         for index in range(args.drivers)
     ]
@@ -344,7 +372,10 @@ async def start_drivers(args: argparse.Namespace, port: int, mode: str, logs: Pa
 async def echo_floor(args: argparse.Namespace, logs: Path) -> tuple[Window, Window]:
     """The same load shape against the bare echo: (paced, saturated)."""
     echo = await Child.start(
-        [sys.executable, str(BENCH / "echo.py"), "--port", "0"], "echo", logs / "echo.log"
+        [sys.executable, str(BENCH / "echo.py"), "--port", "0"],
+        "echo",
+        logs / "echo.log",
+        priority=args.priority,
     )
     drivers: list[Child] = []
     try:
@@ -372,7 +403,11 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
         # ``python -m server`` imports from its working directory first: --server-tree
         # runs another copy of the code (an A/B comparison) under the same load.
         server = await Child.start(
-            server_command(args), "uno-server", logs / "server.log", cwd=args.server_tree
+            server_command(args),
+            "uno-server",
+            logs / "server.log",
+            priority=args.priority,
+            cwd=args.server_tree,
         )
         drivers: list[Child] = []
         try:
@@ -413,12 +448,16 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
         "paced_p50_ms": round(paced.p50_ms, 3),
         "paced_p99_ms": round(paced.p99_ms, 3),
         "paced_server_cpu_percent": round(paced.cpu.server, 1),
+        "paced_server_cpu_ms_per_action": paced.cpu_ms_per_action(),
         "saturation_actions_per_s": round(saturated.actions_per_s, 1),
         "saturation_p50_ms": round(saturated.p50_ms, 3),
         "saturation_p99_ms": round(saturated.p99_ms, 3),
         "saturation_server_cpu_percent": round(saturated.cpu.server, 1),
+        "saturation_server_cpu_ms_per_action": saturated.cpu_ms_per_action(),
         "saturation_drivers_cpu_percent": round(saturated.cpu.drivers, 1),
         "paced_machine_cpu_percent": round(paced.cpu.machine, 1),
+        "paced_server_waiting_for_cpu_percent": round(paced.cpu.server_waiting, 1),
+        "saturation_server_waiting_for_cpu_percent": round(saturated.cpu.server_waiting, 1),
         "saturation_machine_cpu_percent": round(saturated.cpu.machine, 1),
         "echo_p50_ms": round(echo_paced.p50_ms, 3),
         "echo_p99_ms": round(echo_paced.p99_ms, 3),
@@ -442,6 +481,7 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
         "server_exit_status": status,
         "server_tracebacks": tracebacks,
         "profiled": bool(args.profile),
+        "priority": args.priority,
     }
     if args.profile:
         result["profile_top"] = hot_spots(Path(args.profile), args.top)
@@ -457,15 +497,19 @@ def print_summary(result: dict[str, Any]) -> None:
     print(
         f"paced:      {result['paced_actions_per_s']:8.1f} actions/s  "
         f"p50 {result['paced_p50_ms']:.2f} ms  p99 {result['paced_p99_ms']:.2f} ms  "
-        f"server CPU {result['paced_server_cpu_percent']}%  "
-        f"machine CPU {result['paced_machine_cpu_percent']}%"
+        f"server CPU {result['paced_server_cpu_percent']}% "
+        f"({result['paced_server_cpu_ms_per_action']} ms/action)  "
+        f"machine CPU {result['paced_machine_cpu_percent']}%  "
+        f"server waited for a CPU {result['paced_server_waiting_for_cpu_percent']}%"
     )
     print(
         f"saturation: {result['saturation_actions_per_s']:8.1f} actions/s  "
         f"p50 {result['saturation_p50_ms']:.2f} ms  p99 {result['saturation_p99_ms']:.2f} ms  "
-        f"server CPU {result['saturation_server_cpu_percent']}%  "
+        f"server CPU {result['saturation_server_cpu_percent']}% "
+        f"({result['saturation_server_cpu_ms_per_action']} ms/action)  "
         f"drivers CPU {result['saturation_drivers_cpu_percent']}%  "
-        f"machine CPU {result['saturation_machine_cpu_percent']}% of {100 * result['cores']}%"
+        f"machine CPU {result['saturation_machine_cpu_percent']}% of {100 * result['cores']}%  "
+        f"server waited for a CPU {result['saturation_server_waiting_for_cpu_percent']}%"
     )
     print(
         f"echo floor: p50 {result['echo_p50_ms']:.2f} ms  p99 {result['echo_p99_ms']:.2f} ms  "
@@ -504,6 +548,13 @@ def main(argv: list[str] | None = None) -> int:
         type=Path,
         default=ROOT,
         help="directory holding the server/ and protocol/ to run (default: this checkout)",
+    )
+    parser.add_argument(
+        "--priority",
+        type=int,
+        default=0,
+        help="nice value for the server, echo and drivers (e.g. -10 on a machine others "
+        "share; below 0 needs root or CAP_SYS_NICE)",
     )
     parser.add_argument("--profile", type=Path, help="run the server under cProfile to PATH")
     parser.add_argument("--top", type=int, default=25, help="hot spots to report")
