@@ -35,8 +35,13 @@ pytest: $(STAMP)
 play: $(STAMP)
 	$(BIN)/uno-client --solo
 
+# Benchmarks measure and print; none asserts a time. discovery.py needs root for its
+# network namespace and says so when it cannot make one.
 bench: $(BENCH_STAMP)
 	$(BIN)/python tests/bench/engine.py
+	$(BIN)/python tests/bench/client_render.py
+	$(BIN)/python tests/bench/server.py
+	$(BIN)/python tests/bench/discovery.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
