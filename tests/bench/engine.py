@@ -34,8 +34,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+# The repository root goes first: run as a script, this file's own folder leads sys.path,
+# and a neighbouring benchmark (tests/bench/server.py) would shadow the ``server`` package.
+sys.path[:] = [str(ROOT), *(entry for entry in sys.path if entry != str(ROOT))]
 
 from protocol.cards import COLORS, Card, Color, Rank  # noqa: E402
 from protocol.commands import (  # noqa: E402
