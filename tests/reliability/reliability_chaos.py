@@ -40,7 +40,7 @@ from e2e_secrets import _hands_by_seq, leaks
 from reliability_tables import cards_in_view, deck_size
 
 from protocol.commands import command_from_data
-from protocol.messages import Game, GameEvent, GameView, Ok, Rejected, ResumeSeat
+from protocol.messages import Game, GameEvent, GameView, Leave, Ok, Rejected, ResumeSeat
 
 __all__ = ["MOMENTS", "WAYS", "ChaosPlan", "ChaosTable", "chaos_policy", "cut_totals"]
 
@@ -153,13 +153,15 @@ class ChaosTable:
         self.via: Counter[str] = Counter()
         self.problems: list[str] = []
         self.commands = 0
+        self.excused = 0
+        """``leaks`` reports excused as no leak (see the function that excuses them)."""
         self._cutting: set[int] = set()
         self._nursery: trio.Nursery | None = None
 
     # --- running -------------------------------------------------------------------------
 
     async def play(self) -> None:
-        """Seat the people, play the match to its end with cuts, then stop every reader."""
+        """Seat the people, play the match to its end with cuts, leave, stop every reader."""
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
             names = [f"{self.name}s{index}" for index in range(self.seats)]
@@ -170,6 +172,10 @@ class ChaosTable:
             async with trio.open_nursery() as actors:
                 for index in range(self.seats):
                     actors.start_soon(self._act, index)
+            # Leave, so the table closes now rather than when its empty-table timer ends.
+            for story in self.stories:
+                if not story.current.closed:
+                    await story.current.request(lambda id_: Leave(id=id_))
             nursery.cancel_scope.cancel()
 
     @property
@@ -305,6 +311,10 @@ class ChaosTable:
             self.problems.append(f"{who}: no view after resuming")
 
     # --- the verdict -------------------------------------------------------------------------
+
+    def frames_received(self) -> int:
+        """Frames the server sent this table's people, over every connection."""
+        return sum(len(player.frames) for story in self.stories for player in story.connections)
 
     def verdict(self) -> list[str]:
         """Everything wrong with the finished match (empty when all is well)."""

@@ -129,6 +129,11 @@ class Script:
         return b"".join(self.accepted) + self.hostile
 
     @property
+    def greeted(self) -> bool:
+        """Whether the script starts with a hello (then its first accepted frame)."""
+        return bool(self.accepted)
+
+    @property
     def frames(self) -> int:
         """Frames sent, the hostile one (whole or not) included."""
         return len(self.accepted) + 1

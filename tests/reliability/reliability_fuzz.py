@@ -50,7 +50,10 @@ class FuzzTally:
     connections: int = 0
     frames: int = 0
     hostile: int = 0
+    hellos: int = 0
     accepted: int = 0
+    """Frames after the hello that the server takes (valid requests with random content,
+    pings, unknown optional fields): it answers them and reads on."""
     bytes_sent: int = 0
     by_kind: Counter[str] = field(default_factory=Counter)
     by_answer: Counter[str] = field(default_factory=Counter)
@@ -124,7 +127,8 @@ async def _one(port: int, script: Script, tally: FuzzTally) -> None:
     tally.connections += 1
     tally.frames += script.frames
     tally.hostile += 1
-    tally.accepted += script.frames - 1
+    tally.hellos += script.greeted
+    tally.accepted += script.frames - 1 - script.greeted
     tally.bytes_sent += len(data)
     tally.by_kind[script.kind.split("+")[0]] += 1
     errors = [frame.get("code") for frame in answer.frames if frame.get("type") == "error"]

@@ -22,7 +22,10 @@ PLAN = ChaosPlan(cuts_per_moment=6) if SOAK else ChaosPlan()
 async def test_cut_connections_resume_with_their_hands_and_every_match_finishes(
     tmp_path: Path,
 ) -> None:
-    server = ServerProcess.start(tmp_path, "--log-level", "WARNING")
+    # Every person connects from 127.0.0.1, and a cut connection may not be counted out
+    # yet when its seat comes back: room for all of them at once, twice over.
+    flags = ("--max-per-address", str(2 * 4 * AT_ONCE), "--log-level", "WARNING")
+    server = ServerProcess.start(tmp_path, *flags)
     tables = [
         ChaosTable(
             server.port,
@@ -34,14 +37,24 @@ async def test_cut_connections_resume_with_their_hands_and_every_match_finishes(
         )
         for number in range(TABLES)
     ]
+    problems: list[str] = []
+    finished: list[str] = []
+    frames_checked = 0
     try:
         rss_before = rss_kib(server.process.pid)
         with trio.fail_after(3 * 3600 if SOAK else 120):
             limit = trio.CapacityLimiter(AT_ONCE)
 
             async def play(table: ChaosTable) -> None:
+                nonlocal frames_checked
                 async with limit:
                     await table.play()
+                # Judge each table as it ends and let its frames go (the soak plays many).
+                problems.extend(table.verdict())
+                if table.over:
+                    finished.append(table.name)
+                frames_checked += table.frames_received()
+                table.stories.clear()
 
             async with trio.open_nursery() as nursery:
                 for table in tables:
@@ -50,22 +63,22 @@ async def test_cut_connections_resume_with_their_hands_and_every_match_finishes(
         rss_after = rss_kib(server.process.pid)
     finally:
         server.stop()
-    problems = [problem for table in tables for problem in table.verdict()]
     moments, ways, via = cut_totals(tables)
     record(
         "chaos",
         tables=len(tables),
-        matches_finished=sum(table.over for table in tables),
+        matches_finished=len(finished),
         connections_cut=sum(moments.values()),
         cuts_by_moment=dict(moments),
         cuts_by_way=dict(ways),
         resumed_by=dict(via),
         commands=sum(table.commands for table in tables),
-        frames_checked=sum(len(p.frames) for t in tables for s in t.stories for p in s.connections),
+        frames_checked=frames_checked,
         leaks_and_other_problems=len(problems),
+        challenged_hands_shown_as_played=sum(table.excused for table in tables),
         rss_kib={"before": rss_before, "after": rss_after},
     )
     assert problems == [], "\n".join(problems[:30])
-    assert all(table.over for table in tables)
+    assert len(finished) == len(tables)
     assert set(moments) == set(MOMENTS), moments
     assert set(ways) == set(WAYS), ways

@@ -96,6 +96,7 @@ async def test_every_hostile_frame_gets_its_typed_answer_while_tables_play_on(
         connections=tally.connections,
         frames=tally.frames,
         hostile_frames=tally.hostile,
+        hellos=tally.hellos,
         accepted_frames=tally.accepted,
         bytes_sent=tally.bytes_sent,
         by_kind=dict(tally.by_kind),
