@@ -9,6 +9,7 @@ after ``--shutdown-seconds``, and it exits 0.
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import secrets
 import signal
@@ -309,6 +310,25 @@ async def serve(config: Config) -> None:
                 break
 
 
+GC_THRESHOLDS = (20_000, 20, 20)
+"""The collector's thresholds for the server process (Python's default is 700, 10, 10)."""
+
+
+def tune_garbage_collector() -> None:
+    """Make the cyclic garbage collector rare and cheap for a long-running server.
+
+    Nearly everything the server allocates is freed by reference counting; with the
+    default thresholds, under load the collector still ran a full collection every few
+    seconds, each walking every live object (all modules, every table and session) for
+    60-425 ms and freeing nothing, which showed as the worst latencies. Freezing moves what
+    exists after start-up (modules, classes, configuration) out of the collector's sight
+    for good, and the higher thresholds let far more allocations pass between collections.
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``uno-server``; returns the exit status."""
     parser = build_parser()
@@ -322,6 +342,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         stream=sys.stderr,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    tune_garbage_collector()
     try:
         trio.run(serve, config)
     except OSError as error:
