@@ -50,9 +50,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from enum import Enum
 
-from protocol.codec import decode_body, encode_body
+from protocol.codec import decode_body
 from protocol.errors import ErrorCode, LocalProtocolError, ProtocolError, RemoteProtocolError
-from protocol.framing import FrameDecoder, encode_frame
+from protocol.framing import FrameDecoder
 from protocol.limits import MAX_ID, MAX_MESSAGE_LEN, MAX_PENDING_REQUESTS
 from protocol.messages import (
     Bye,
@@ -68,7 +68,7 @@ from protocol.messages import (
     message_class,
     message_from_data,
 )
-from protocol.version import SUPPORTED_VERSIONS, choose_version, parse_version
+from protocol.version import SUPPORTED_VERSIONS, Version, choose_version, parse_version
 
 __all__ = ["ClientConnection", "Connection", "ConnectionState", "ServerConnection"]
 
@@ -121,6 +121,7 @@ class Connection:
         self._state = ConnectionState.AWAIT_HELLO
         self._frames = FrameDecoder()
         self._version: str | None = None
+        self._parsed_version: Version | None = None
         self._pending: set[int] = set()
         self._failure: RemoteProtocolError | None = None
 
@@ -198,13 +199,13 @@ class Connection:
             raise LocalProtocolError(
                 ErrorCode.UNKNOWN_MESSAGE, f"a {self.our_role.value} never sends {message.TYPE}"
             )
-        negotiated = parse_version(self._version) if self._version else None
+        negotiated = self._negotiated()
         if negotiated is not None and negotiated < message.SINCE:
             raise LocalProtocolError(
                 ErrorCode.UNKNOWN_MESSAGE, f"{message.TYPE} is not in version {self._version}"
             )
         self._check_send(message)
-        data = encode_frame(encode_body(message.to_data()))
+        data = message.frame()
         self._advance(message, self.our_role, LocalProtocolError)
         self._on_sent(message)
         return data
@@ -215,6 +216,12 @@ class Connection:
         self._pending.clear()
 
     # --- shared machinery ----------------------------------------------------------------
+
+    def _negotiated(self) -> Version | None:
+        """The negotiated version parsed (once: this runs for every frame sent)."""
+        if self._parsed_version is None and self._version is not None:
+            self._parsed_version = parse_version(self._version)
+        return self._parsed_version
 
     def _advance(self, message: Message, sender: Sender, error: type[ProtocolError]) -> None:
         row = _TRANSITIONS.get((self._state, sender), {})

@@ -18,8 +18,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, TypeAlias
 
+from protocol.codec import encode_body
 from protocol.commands import SeatCommand
 from protocol.errors import ErrorCode, LobbyRejectCode, RemoteProtocolError
+from protocol.framing import encode_frame
 from protocol.limits import (
     MAX_CHAT_LEN,
     MAX_CODE_LEN,
@@ -125,7 +127,7 @@ class LeftReason(StrEnum):
     """The table closed (its last player left, nobody came back, or the server stops)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Message(Record):
     """Base of every message. ``TYPE`` is its wire name, ``SINCE`` the version that
     introduced it."""
@@ -133,9 +135,27 @@ class Message(Record):
     TYPE: ClassVar[str] = ""
     SINCE: ClassVar[Version] = (1, 0)
 
+    # Not a field: the frame once encoded (see ``frame``). Declared by hand, as a dataclass
+    # with ``slots=True`` would only make slots for fields.
+    __slots__ = ("_frame",)
+
     def to_data(self) -> dict[str, Any]:
         """The plain map sent on the wire, ``type`` first."""
         return {"type": self.TYPE, **Record.to_data(self)}
+
+    def frame(self) -> bytes:
+        """The frame that carries this message (header and msgpack body); raises
+        LocalProtocolError if it cannot be encoded.
+
+        Encoded on first use and kept, so a message sent to many connections (an event
+        every seat sees alike) is encoded once. A message is immutable; the maps inside
+        one (an event's body) must not change once it has been sent.
+        """
+        frame: bytes | None = getattr(self, "_frame", None)
+        if frame is None:
+            frame = encode_frame(encode_body(self.to_data()))
+            object.__setattr__(self, "_frame", frame)
+        return frame
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,11 @@ built with ``text``/``number``/``items`` adds the limits. From that one descript
 - ``record_from_data`` builds a record from a received map, raising
   RemoteProtocolError(bad-message) for missing or wrongly typed fields, and ignoring
   keys it does not know (later minor versions may add optional fields).
+
+``Record.trusted`` builds a record without those checks, for the sending side only: the
+server's hot path (events, views, replies) builds many records from values it produced
+and checked itself. What such a record holds is still checked as plain wire data when it
+is encoded (``protocol.codec.encode_body``), and the receiver decodes it strictly.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, TypeVar, Union
@@ -80,6 +85,30 @@ class Record:
             if checked is not value:
                 object.__setattr__(self, spec.name, checked)
 
+    @classmethod
+    def trusted(cls: type[_R], **values: Any) -> _R:
+        """A record of ``values`` the sender produced itself, built without validation.
+
+        For sending only (decoding always validates, see ``record_from_data``): values
+        are taken as they are, neither checked nor cleaned, so they must already be what
+        the field allows. Omitted fields take their defaults; an unknown or missing field
+        is a TypeError, as for the constructor.
+        """
+        record = object.__new__(cls)
+        for spec in _schema(cls):
+            if spec.name in values:
+                value = values.pop(spec.name)
+            elif spec.factory is not None:
+                value = spec.factory()
+            elif spec.required:
+                raise TypeError(f"{cls.__name__}.trusted() needs the field {spec.name!r}")
+            else:
+                value = spec.default
+            object.__setattr__(record, spec.name, value)
+        if values:
+            raise TypeError(f"{cls.__name__} has no field {next(iter(values))!r}")
+        return record
+
     def to_data(self) -> dict[str, Any]:
         """The plain map of this record (fields that are None are left out)."""
         data: dict[str, Any] = {}
@@ -130,6 +159,8 @@ class _FieldSpec:
     kind: _Kind
     limits: Limits
     required: bool
+    default: Any = None
+    factory: Callable[[], Any] | None = None
 
 
 _SCHEMAS: dict[type, tuple[_FieldSpec, ...]] = {}
@@ -146,6 +177,10 @@ def _schema(cls: type) -> tuple[_FieldSpec, ...]:
                 limits=field.metadata.get("wire", Limits()),
                 required=field.default is dataclasses.MISSING
                 and field.default_factory is dataclasses.MISSING,
+                default=None if field.default is dataclasses.MISSING else field.default,
+                factory=None
+                if field.default_factory is dataclasses.MISSING
+                else field.default_factory,
             )
             for field in dataclasses.fields(cls)
         )
