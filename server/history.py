@@ -35,12 +35,33 @@ class NumberedEvent:
     cause_id: int | None
     """That command's id."""
 
-    def message_for(self, seat: int | None, peer_id: int | None) -> GameEvent:
-        """The event as ``seat`` (None: a spectator) may see it, for connection ``peer_id``."""
+    def message_for(
+        self, seat: int | None, peer_id: int | None, public: GameEvent | None = None
+    ) -> GameEvent:
+        """The event as ``seat`` (None: a spectator) may see it, for connection ``peer_id``.
+
+        ``public``, from ``public_message``, is returned itself when it is exactly what
+        this seat and connection get: no secret of the seat's, and not the cause's sender.
+        Every such seat then shares one message, which is encoded once.
+        """
+        cause = self.cause_id if peer_id is not None and peer_id == self.cause_peer else None
+        if public is not None and cause is None and not self.has_secret_for(seat):
+            return public
         body = self.event.for_seat(seat)
         body["seq"] = self.seq
-        cause = self.cause_id if peer_id is not None and peer_id == self.cause_peer else None
-        return GameEvent(seq=self.seq, body=body, cause=cause)
+        return GameEvent.trusted(seq=self.seq, body=body, cause=cause)
+
+    def public_message(self) -> GameEvent:
+        """The event as a spectator sees it, with no cause: what every seat without a secret
+        in it gets too (see ``message_for``)."""
+        body = self.event.for_seat(None)
+        body["seq"] = self.seq
+        return GameEvent.trusted(seq=self.seq, body=body, cause=None)
+
+    def has_secret_for(self, seat: int | None) -> bool:
+        """Whether ``seat`` sees more of the event than a spectator (``Event.for_seat`` adds
+        ``private[seat]`` when there is one and it is not empty)."""
+        return seat is not None and bool(self.event.private.get(seat))
 
 
 class EventHistory:

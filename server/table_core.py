@@ -120,6 +120,7 @@ class TableCore:
         self._empty_deadline: float | None = None
         self._last_ms = 0
         self._told: dict[int, TableState] = {}  # the last table state each member got
+        self._state_cache: tuple[tuple[object, ...], TableState] | None = None  # see _state
         self._opened = False
         self._refused_deadline: int | None = None
 
@@ -237,9 +238,12 @@ class TableCore:
         if any(event.kind is EventKind.ROUND_STARTED for event in events):
             for seat in self.seats:
                 seat.ready = False
+        # One public message per event, shared by every seat that sees no more of it than
+        # a spectator, so it is encoded once for all of them (``Message.frame``).
+        shared = [(item, item.public_message()) for item in numbered]
         for peer, seat_index in self._audience():
-            for item in numbered:
-                peer.send(item.message_for(seat_index, peer.peer_id))
+            for item, public in shared:
+                peer.send(item.message_for(seat_index, peer.peer_id, public))
             self._send_view(peer, seat_index)
 
     def _audience(self) -> list[tuple[Peer, int | None]]:
@@ -261,7 +265,7 @@ class TableCore:
         body = match.view(seat, self._now_ms())
         last = self._history.last_seq
         body["last_seq"] = last
-        peer.send(GameView(seq=last, body=body))
+        peer.send(GameView.trusted(seq=last, body=body))
 
     # ------------------------------------------------------------------ people
 
@@ -335,32 +339,51 @@ class TableCore:
     # ------------------------------------------------------------------ small helpers
 
     def _state(self) -> TableState:
+        """The public table state, built again only when something it shows has changed.
+
+        It is asked for after every request, and most (game moves) change none of it, so
+        the last one is kept with the few plain values it is made of and reused while
+        they are the same. Those values are read afresh each time rather than invalidated
+        where they change: the engine changes the status and who is away by itself.
+        """
         match = self._match
-        seats: list[SeatInfo] = []
+        away = match.away if match is not None else None
+        shown: list[tuple[str, bool, bool, bool] | None] = []  # name, bot, away, ready
         for index in range(self.seats.size):
             seat = self.seats[index]
             if seat is None:
-                seats.append(SeatInfo(seat=index))
+                shown.append(None)
                 continue
-            engine_away = match is not None and match.away[index]
-            away = not seat.is_bot and (not seat.is_connected or engine_away)
-            seats.append(
-                SeatInfo(seat=index, name=seat.name, bot=seat.is_bot, away=away, ready=seat.ready)
-            )
-        return TableState(
+            engine_away = away is not None and away[index]
+            seat_away = not seat.is_bot and (not seat.is_connected or engine_away)
+            shown.append((seat.name, seat.is_bot, seat_away, seat.ready))
+        seats = tuple(shown)
+        key = (self.status(), seats, self._host_seat, len(self._spectators), self.config)
+        if self._state_cache is not None and self._state_cache[0] == key:
+            return self._state_cache[1]
+        status, _, host_seat, spectators, config = key
+        state = TableState(
             table_id=self.table_id,
             name=self.name,
-            state=self.status(),
-            seats=tuple(seats),
-            options=self.config.to_data(),
-            host_seat=self._host_seat,
-            spectators=len(self._spectators),
+            state=status,
+            seats=tuple(
+                SeatInfo(seat=index)
+                if one is None
+                else SeatInfo(seat=index, name=one[0], bot=one[1], away=one[2], ready=one[3])
+                for index, one in enumerate(seats)
+            ),
+            options=config.to_data(),
+            host_seat=host_seat,
+            spectators=spectators,
         )
+        self._state_cache = (key, state)
+        return state
 
     def _tell_state(self, peer: Peer, state: TableState | None = None) -> None:
         """Send the table state to ``peer`` unless it already has exactly this one."""
         state = state or self._state()
-        if self._told.get(peer.peer_id) != state:
+        told = self._told.get(peer.peer_id)
+        if told is not state and told != state:
             self._told[peer.peer_id] = state
             peer.send(state)
 
