@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import logging
+import re
 import secrets
 
 import trio
@@ -177,10 +178,11 @@ class Lobby:
     def _list_tables(self, peer: Peer, message: ListTables) -> None:
         after = 0
         if message.cursor is not None:
-            if not message.cursor.isdigit():
+            parsed = _parse_cursor(message.cursor)
+            if parsed is None:
                 _refuse(peer, message, LobbyRejectCode.BAD_CURSOR, "that cursor is not one of ours")
                 return
-            after = int(message.cursor)
+            after = parsed
         limit = min(message.limit, self.settings.page_size)
         numbered = sorted((_number_of(table_id), table) for table_id, table in self._tables.items())
         later = [(number, table) for number, table in numbered if number > after]
@@ -296,7 +298,17 @@ def _bot_identity(server_name: str) -> ServerIdentity:
 
 
 def _number_of(table_id: str) -> int:
-    return int(table_id) if table_id.isdigit() else 0
+    return _parse_cursor(table_id) or 0
+
+
+_CURSOR = re.compile(r"[0-9]{1,18}")
+"""A cursor is a table number: ASCII digits only (``str.isdigit`` also accepts "²" and
+other scripts' digits, which ``int`` refuses), and short enough to stay a plain number."""
+
+
+def _parse_cursor(text: str) -> int | None:
+    """The table number a list cursor names, or None if it is not one of ours."""
+    return int(text) if _CURSOR.fullmatch(text) else None
 
 
 def _refuse(peer: Peer, message: Request, code: LobbyRejectCode, text: str) -> None:

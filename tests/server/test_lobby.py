@@ -80,6 +80,17 @@ async def test_list_tables_pages_with_a_cursor(nursery: trio.Nursery) -> None:
     assert code == LobbyRejectCode.BAD_CURSOR
 
 
+async def test_a_cursor_of_other_digits_is_refused_not_a_crash(nursery: trio.Nursery) -> None:
+    # str.isdigit says yes to superscripts and other scripts' digits; int() does not.
+    lobby = await open_lobby(nursery)
+    await create(lobby, FakePeer("Ann"), name="One")
+    reader = FakePeer("Reader")
+    for cursor in ("\u00b2", "\u0663", "1\u00b2", "9" * 60):
+        code = await refused(lobby, reader, lambda i, c=cursor: ListTables(id=i, cursor=c))
+        assert code == LobbyRejectCode.BAD_CURSOR
+    assert reader.closed is None
+
+
 async def test_join_takes_the_first_free_seat_or_the_one_asked(nursery: trio.Nursery) -> None:
     lobby = await open_lobby(nursery)
     ann, bob, cat, dan = FakePeer("Ann"), FakePeer("Bob"), FakePeer("Cat"), FakePeer("Dan")
