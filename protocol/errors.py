@@ -87,6 +87,9 @@ class LobbyRejectCode(StrEnum):
     BAD_CURSOR = "bad-cursor"
     TOO_MANY_TABLES = "too-many-tables"
     SLOW_DOWN = "slow-down"
+    INTERNAL_ERROR = "internal-error"
+    """The server failed on this command (its bug, not the client's); the connection
+    stays open and the client is not at the table it tried to enter."""
 
 
 class ProtocolError(Exception):

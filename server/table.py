@@ -30,14 +30,13 @@ import math
 import trio
 
 from protocol.commands import Timeout
-from protocol.errors import ErrorCode, LobbyRejectCode
+from protocol.errors import LobbyRejectCode
 from protocol.messages import (
     CreateTable,
     Join,
     Left,
     LeftReason,
     Ok,
-    Rejected,
     Request,
     ResumeSeat,
     Spectate,
@@ -181,12 +180,14 @@ class Table(TableRequests):
             return
         except Exception:
             log.exception("table %s failed on %s from %s", self._label(), message.TYPE, peer.name)
+            if entering and not self._is_member(peer):
+                self._hooks.departed(peer, self)  # or the lobby thinks it is still arriving
             if request.reply:
                 peer.send(
-                    Rejected(
-                        id=message.id,
-                        code=ErrorCode.INTERNAL_ERROR.value,
-                        message="the server failed on this command",
+                    rejected(
+                        message,
+                        LobbyRejectCode.INTERNAL_ERROR,
+                        "the server failed on this command",
                     )
                 )
             return

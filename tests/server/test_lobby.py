@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import trio
 import trio.testing
 from test_table_rig import FakePeer, call, create, ok, open_lobby, refused, settle
@@ -299,3 +300,25 @@ async def test_messages_that_are_not_commands_are_ignored(nursery: trio.Nursery)
 def test_lobby_builds_with_default_settings() -> None:
     lobby = Lobby()
     assert lobby.settings.seed is None and lobby.summary().tables == 0
+
+
+async def test_a_table_failing_on_a_join_lets_the_newcomer_go_elsewhere(
+    nursery: trio.Nursery, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lobby = await open_lobby(nursery)
+    ann, bob = FakePeer("Ann"), FakePeer("Bob")
+    table = await create(lobby, ann, name="Broken")
+
+    def fail(*_args: object) -> None:
+        raise RuntimeError("a bug in the table")
+
+    monkeypatch.setattr(table, "_on_join", fail)
+    monkeypatch.setattr(table, "_on_spectate", fail)
+    code = await refused(lobby, bob, lambda i: Join(id=i, table_id=table.table_id))
+    assert code == LobbyRejectCode.INTERNAL_ERROR
+    code = await refused(lobby, bob, lambda i: Spectate(id=i, table_id=table.table_id))
+    assert code == LobbyRejectCode.INTERNAL_ERROR
+    assert lobby.location(bob) is None and bob.closed is None
+    # Not stuck "on the way" to the broken table: Bob can still open his own.
+    await create(lobby, bob, name="Mine")
+    assert bob.last(Joined).seat == 0
