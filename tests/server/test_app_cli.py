@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+import gc
+
 import pytest
 
 from server.app import DEFAULT_PORT
-from server.cli import Config, announce, build_parser, config_from_args, main
+from server.cli import (
+    GC_THRESHOLDS,
+    Config,
+    announce,
+    build_parser,
+    config_from_args,
+    main,
+    tune_garbage_collector,
+)
 
 
 def configure(*argv: str) -> Config:
@@ -85,3 +95,15 @@ def test_announce_on_loopback_only_has_no_network_warning(
     out = capsys.readouterr().out
     assert out.splitlines()[0] == "uno-server listening on 127.0.0.1:40000"
     assert "password" not in out
+
+
+def test_the_server_process_freezes_its_start_up_heap_and_collects_rarely() -> None:
+    thresholds = gc.get_threshold()
+    try:
+        tune_garbage_collector()
+        assert gc.get_threshold() == GC_THRESHOLDS
+        assert GC_THRESHOLDS[0] > thresholds[0]
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*thresholds)
