@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Collection, Mapping
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 from typing import Any
@@ -69,6 +69,11 @@ __all__ = [
 
 READ_CHUNK = 65_536
 MAX_KEPT_EVENTS = 20_000
+MAX_KEPT_LATENCIES = 10_000
+"""Reply latencies kept (the most recent): enough for a p99, bounded for a bot that plays
+for days inside the server."""
+MAX_KEPT_GAPS = 1_000
+"""Gap ranges kept (the most recent); ``gap_count`` counts them all."""
 LOST_RACE = "lost-race"
 
 
@@ -143,7 +148,8 @@ class ClientSession:
     Read-only state kept up to date by the receive loop: ``welcome``, ``table`` (the last
     table-state), ``table_list``, ``seat``, ``table_id``, ``resume_token``, ``view`` and
     ``view_seq``, ``events`` (the latest event bodies, oldest first, each with ``seq``),
-    ``last_seq``, ``gaps`` (missing event ranges), ``chat``, ``latencies_ms``, ``closed``,
+    ``last_seq``, ``gaps`` (the latest missing event ranges; ``gap_count`` counts every
+    one), ``chat``, ``latencies_ms`` (the latest reply latencies), ``closed``,
     ``left`` (the last ``left`` message: protocol 1.1 says why we are no longer at a
     table) and ``left_count``.
     """
@@ -166,9 +172,10 @@ class ClientSession:
         self.events: deque[dict[str, Any]] = deque(maxlen=MAX_KEPT_EVENTS)
         self.event_count = 0
         self.last_seq = 0
-        self.gaps: list[tuple[int, int]] = []
+        self.gaps: deque[tuple[int, int]] = deque(maxlen=MAX_KEPT_GAPS)
+        self.gap_count = 0
         self.chat: list[ChatMessage] = []
-        self.latencies_ms: list[float] = []
+        self.latencies_ms: deque[float] = deque(maxlen=MAX_KEPT_LATENCIES)
         self.left: Left | None = None
         self.left_count = 0
         """How many ``left`` messages arrived; a new one means the table is gone."""
@@ -300,10 +307,10 @@ class ClientSession:
         elif isinstance(message, GameView):
             self.view = message.body
             self.view_seq = message.seq
-            if self.last_seq == 0:
-                # A first view covers everything before it; after a resume the server
-                # replays the missed events, which the view_seq check keeps gap-free.
-                self.last_seq = message.seq
+            # The server sends a view after the events it covers, so one numbered beyond
+            # our last event is a fresh base: the first view at a table, or a resume after
+            # so long that the server sent the view instead of a replay.
+            self.last_seq = max(self.last_seq, message.seq)
         elif isinstance(message, Ok | Rejected):
             self._on_reply(message)
         elif isinstance(message, Ping):
@@ -334,6 +341,7 @@ class ClientSession:
             return  # already seen (a resume may repeat what the view covered)
         if seq > self.last_seq + 1 and seq > self.view_seq + 1:
             self.gaps.append((self.last_seq + 1, seq - 1))
+            self.gap_count += 1
         self.last_seq = seq
         body = dict(message.body)
         body["seq"] = seq
@@ -463,7 +471,7 @@ async def connect(
         yield session
 
 
-def percentile(values: list[float], fraction: float) -> float:
+def percentile(values: Collection[float], fraction: float) -> float:
     """The nearest-rank percentile of ``values`` (0 for none)."""
     if not values:
         return 0.0

@@ -63,6 +63,9 @@ class ErrorCode(StrEnum):
     """The server is stopping."""
     INTERNAL_ERROR = "internal-error"
     """The server failed; a bug on its side, not the client's."""
+    REPLACED = "replaced"
+    """Another connection resumed this connection's seat with its token; the seat is
+    theirs now, so resuming it from here again would only take it back."""
 
 
 class LobbyRejectCode(StrEnum):

@@ -24,6 +24,7 @@ from typing import Any
 
 from protocol.messages import Joined
 from server.autoplay import BotOrder, StandIn
+from server.limits import MAX_REPLAYED_EVENTS
 from server.peer import Peer
 from server.seats import Seat, new_token
 from server.table_core import TableCore
@@ -103,10 +104,32 @@ class TableStandIns(TableCore):
         log.debug("table %s: a server bot plays seat %d", self._label(), seat.index)
         peer.send(Joined(table_id=self.table_id, seat=seat.index, resume_token=stand_in.token))
         self._tell_state(peer)
-        for numbered in self._history.after(last_seq):
-            peer.send(numbered.message_for(seat.index, None))
-        self._send_view(peer, seat.index)
+        self._catch_up(peer, seat.index, last_seq)
         return {"seat": seat.index}
+
+    def _catch_up(self, peer: Peer, seat: int, last_seq: int, seated_at: int = 0) -> None:
+        """Send a returning connection the events after ``last_seq``, then ``seat``'s view.
+
+        Only a short, complete stretch is replayed. When more than ``MAX_REPLAYED_EVENTS``
+        are missing, the history no longer holds the first of them, or ``last_seq`` is
+        older than ``seated_at`` (the seat's current owner sat down after that event, and
+        what came before belonged to someone else), the view goes alone: its seq is the
+        client's new base, and nothing is sent with a hole before it.
+        """
+        missing = self._history.last_seq - last_seq
+        if 0 < missing <= MAX_REPLAYED_EVENTS and last_seq >= seated_at:
+            replay = list(self._history.after(last_seq))
+            if replay and replay[0].seq == last_seq + 1:
+                for numbered in replay:
+                    peer.send(numbered.message_for(seat, None))
+        self._send_view(peer, seat)
+
+    def _note_seated(self, seat: Seat) -> None:
+        """Remember that ``seat``'s token sat down now: a resume never reaches back before."""
+        held = {taken.token for taken in self.seats if taken.token is not None}
+        self._seated_at = {token: seq for token, seq in self._seated_at.items() if token in held}
+        if seat.token is not None:
+            self._seated_at[seat.token] = self._history.last_seq
 
     def _stand_in_seat(self, peer: Peer) -> Seat | None:
         """The seat ``peer`` may play as a server bot now, if any."""

@@ -17,12 +17,22 @@ from collections import Counter
 from dataclasses import dataclass
 
 __all__ = [
+    "MAX_REPLAYED_EVENTS",
+    "OUTBOX_SIZE",
     "ConnectionGate",
     "GateRefusal",
     "LimitsError",
     "MessageAllowance",
     "SessionLimits",
 ]
+
+OUTBOX_SIZE = 256
+"""Messages queued for one client before it counts as too slow (``SessionLimits``)."""
+
+MAX_REPLAYED_EVENTS = OUTBOX_SIZE // 2
+"""The most missed events a resume replays. A client that missed more gets the full view
+alone, its fresh base: queued all at once, a longer replay would fill the outbox and close
+the resuming connection as too slow, and every retry from the same point would fail too."""
 
 
 class LimitsError(ValueError):
@@ -39,7 +49,7 @@ class SessionLimits:
     """How often the server pings a connection that has said its hello."""
     idle_timeout_seconds: float = 45.0
     """Silence (no bytes at all) for this long closes the connection."""
-    outbox_size: int = 256
+    outbox_size: int = OUTBOX_SIZE
     """Messages queued for one client before it counts as too slow."""
     allowance_rate: float = 50.0
     """Messages per second a client may send on average (a fast bot stays well under)."""

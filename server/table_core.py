@@ -108,6 +108,7 @@ class TableCore:
         self._match: Match | None = None
         self._matches_played = 0
         self._history = EventHistory(settings.history_limit)
+        self._seated_at: dict[str, int] = {}  # token -> last seq before its owner sat down
         self._bots = bots
         self._bot_seeds = random.Random(settings.bot_seed(table_id))
         self._bot_nursery: trio.Nursery | None = None  # open while the task runs

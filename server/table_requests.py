@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from protocol.commands import Pause, Resume, SeatCommand, SetAway
-from protocol.errors import LobbyRejectCode
+from protocol.errors import ErrorCode, LobbyRejectCode
 from protocol.limits import MAX_CHAT_LEN, clean_text
 from protocol.messages import (
     AddBot,
@@ -163,6 +163,7 @@ class TableRequests(TableStandIns):
         self._spectators.pop(peer.peer_id, None)
         self._vacate(seat.index)
         taken = self.seats.seat_person(seat.index, peer.name, peer)
+        self._note_seated(taken)
         log.info("%s took over the bot's seat %d at table %s", peer.name, seat.index, self._label())
         self._send_joined(taken)
         return {"seat": taken.index}
@@ -187,6 +188,9 @@ class TableRequests(TableStandIns):
                 seat.name,
             )
             self._hooks.departed(previous, self)
+            previous.close(
+                ErrorCode.REPLACED, "your seat was resumed from another connection with its token"
+            )
         self._spectators.pop(peer.peer_id, None)
         seat.peer = None
         match = self._match
@@ -196,9 +200,8 @@ class TableRequests(TableStandIns):
         log.info("%s resumed seat %d at table %s", peer.name, seat.index, self._label())
         peer.send(Joined(table_id=self.table_id, seat=seat.index, resume_token=seat.token))
         self._tell_state(peer)
-        for numbered in self._history.after(message.last_seq):
-            peer.send(numbered.message_for(seat.index, None))
-        self._send_view(peer, seat.index)
+        seated_at = self._seated_at.get(seat.token, 0) if seat.token is not None else 0
+        self._catch_up(peer, seat.index, message.last_seq, seated_at)
         return {"seat": seat.index}
 
     def _on_leave(self, peer: Peer) -> None:

@@ -9,6 +9,7 @@ import pytest
 import trio
 import trio.testing
 
+import client.session as client_session
 from client.session import (
     ClientSession,
     ConnectionLostError,
@@ -124,7 +125,7 @@ async def test_a_command_gets_its_own_reply_while_events_flow() -> None:
             await session.wait_for(lambda s: s.seat is not None)
             reply = await session.play({"type": "draw"})
             assert reply.ok and not reply.lost_race
-            assert session.last_seq == 1 and session.gaps == []
+            assert session.last_seq == 1 and not session.gaps
             assert session.events[0]["cause"] == reply.id
             assert session.view == {"seat": 2, "legal": []}
             assert len(session.latencies_ms) == 1
@@ -155,7 +156,7 @@ async def test_left_clears_the_table_and_the_next_table_numbers_from_one() -> No
             assert session.table_id == "t2" and session.seat == 0
             assert session.table is None  # the old table's state is forgotten
             assert session.resume_state() == ResumeState("tok2", 2)
-            assert session.gaps == []
+            assert not session.gaps
 
 
 async def test_left_before_anything_else_forgets_the_seat() -> None:
@@ -199,7 +200,7 @@ async def test_missing_event_numbers_are_recorded_as_a_gap() -> None:
     with trio.fail_after(5):
         async with scripted(script) as session:
             await session.wait_for(lambda s: s.last_seq == 7)
-            assert session.gaps == [(5, 6)]
+            assert list(session.gaps) == [(5, 6)] and session.gap_count == 1
             assert [event["seq"] for event in session.events] == [4, 7]
 
 
@@ -276,17 +277,44 @@ async def test_resume_sends_the_token_and_last_seq_in_the_hello() -> None:
 
     async def script(server: ScriptedServer) -> None:
         hellos.append(await server.greet())
-        await server.send(GameView(seq=9, body={"hand": ["R1"]}))
+        # The server's order: the missed events, then the view, then what follows.
         await server.send(GameEvent(seq=6, body={"kind": "turn"}))
-        await server.send(GameEvent(seq=10, body={"kind": "turn"}))
+        await server.send(GameEvent(seq=7, body={"kind": "turn"}))
+        await server.send(GameView(seq=7, body={"hand": ["R1"]}))
+        await server.send(GameEvent(seq=8, body={"kind": "turn"}))
         await trio.sleep_forever()
 
     with trio.fail_after(5):
         async with scripted(script, resume=ResumeState("tok", 5)) as session:
-            await session.wait_for(lambda s: s.last_seq == 10)
-            assert session.gaps == []
-            assert [event["seq"] for event in session.events] == [6, 10]
+            await session.wait_for(lambda s: s.last_seq == 8)
+            assert not session.gaps
+            assert [event["seq"] for event in session.events] == [6, 7, 8]
     assert hellos[0].resume_token == "tok" and hellos[0].last_seq == 5
+
+
+async def test_a_view_beyond_the_last_event_is_the_new_base_not_a_gap() -> None:
+    """After a long absence the server sends the view alone (no replay): its seq is where
+    the client now stands, and a later resume starts from there."""
+
+    checked = trio.Event()
+
+    async def script(server: ScriptedServer) -> None:
+        await server.greet()
+        await server.send(Joined(table_id="t1", seat=1, resume_token="tok"))
+        await server.send(GameView(seq=700, body={"hand": ["R1"]}))
+        await checked.wait()
+        await server.send(GameEvent(seq=701, body={"kind": "turn"}))
+        await trio.sleep_forever()
+
+    with trio.fail_after(5):
+        async with scripted(script, resume=ResumeState("tok", 5)) as session:
+            await session.wait_for(lambda s: s.view is not None)
+            assert session.resume_state() == ResumeState("tok", 700)
+            checked.set()
+            await session.wait_for(lambda s: s.event_count == 1)
+            assert not session.gaps and session.view == {"hand": ["R1"]}
+            assert [event["seq"] for event in session.events] == [701]
+            assert session.resume_state() == ResumeState("tok", 701)
 
 
 async def test_a_map_that_is_no_command_is_refused_before_sending() -> None:
@@ -306,3 +334,27 @@ def test_percentile_is_nearest_rank() -> None:
     assert percentile([], 0.5) == 0.0
     assert percentile([3.0, 1.0, 2.0, 4.0], 0.5) == 2.0
     assert percentile([float(n) for n in range(1, 101)], 0.99) == 99.0
+
+
+async def test_latencies_and_gaps_are_kept_within_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In-server bots live as long as their table: what they record must not grow forever."""
+    monkeypatch.setattr(client_session, "MAX_KEPT_LATENCIES", 3)
+    monkeypatch.setattr(client_session, "MAX_KEPT_GAPS", 2)
+
+    async def script(server: ScriptedServer) -> None:
+        await server.greet()
+        for seq in (1, 3, 5, 7, 9):
+            await server.send(GameEvent(seq=seq, body={"kind": "turn"}))
+        while True:
+            request = await server.next()
+            if isinstance(request, Game):
+                await server.send(Ok(id=request.id))
+
+    with trio.fail_after(5):
+        async with scripted(script) as session:
+            for _ in range(5):
+                assert (await session.play({"type": "draw"})).ok
+            await session.wait_for(lambda s: s.last_seq == 9)
+            assert len(session.latencies_ms) == 3
+            assert list(session.gaps) == [(6, 6), (8, 8)] and session.gap_count == 4
+            assert percentile(session.latencies_ms, 0.99) >= 0.0

@@ -8,8 +8,22 @@ from test_table_rig import FakePeer, create, ok, open_lobby, play, refused, rigg
 
 from protocol.cards import Card
 from protocol.commands import Draw, Pass, Play
-from protocol.errors import LobbyRejectCode
-from protocol.messages import GameView, Join, Joined, Ok, Rejected, ResumeSeat, Start, TableState
+from protocol.errors import ErrorCode, LobbyRejectCode
+from protocol.messages import (
+    AddBot,
+    GameView,
+    Join,
+    Joined,
+    Ok,
+    PauseTable,
+    Rejected,
+    ResumeSeat,
+    ResumeTable,
+    Start,
+    TableState,
+    TakeBotSeat,
+)
+from server.limits import SessionLimits
 from server.lobby import Lobby
 from server.table import Table
 
@@ -174,3 +188,89 @@ async def test_an_owner_marked_away_by_the_clock_takes_back_the_seat_by_playing(
     kinds = [e.body["kind"] for e in bob.events if e.seq > last]
     assert kinds[:2] == ["back", "drew"]
     assert not bob.state.seats[1].away and not match.away[1]
+
+
+async def test_a_resume_after_a_long_absence_gets_the_view_as_a_fresh_base(
+    nursery: trio.Nursery,
+) -> None:
+    lobby, table, ann, bob = await two_players(nursery, turn_seconds=0)
+    rigged(table, hands=[["R1", "G2", "B3"], ["Y4", "Y5", "Y6"]], top="R9", current=0)
+    await settle()
+    seen = bob.events[-1].seq
+    token = bob.token
+    assert token is not None
+    lobby.disconnected(bob)
+    await ann.wait_for(lambda: ann.state.seats[1].away)
+    while table._history.last_seq < seen + 600:  # Bob misses 600 events
+        await ok(lobby, ann, lambda i: PauseTable(id=i))
+        await ok(lobby, ann, lambda i: ResumeTable(id=i))
+
+    again = FakePeer("Bob")
+    reply = await ok(lobby, again, lambda i: ResumeSeat(id=i, token=token, last_seq=seen))
+    assert reply.result == {"seat": 1}
+    # Far fewer messages than a session's outbox holds: the view alone, no replay.
+    assert len(again.received) < SessionLimits().outbox_size // 2
+    assert again.events == [] or again.events[0].seq > table._history.last_seq - 5
+    view = again.last(GameView)
+    assert view.seq == table._history.last_seq == view.body["last_seq"]
+    assert again.view["hand"] == ["Y4", "Y5", "Y6"] == hand_of(table, 1)
+
+
+async def test_a_resume_from_before_the_kept_history_gets_the_view_alone(
+    nursery: trio.Nursery,
+) -> None:
+    lobby = await open_lobby(nursery, history_limit=4)
+    ann, bob = FakePeer("Ann"), FakePeer("Bob")
+    table = await create(lobby, ann, seats=2, turn_seconds=0)
+    await ok(lobby, bob, lambda i: Join(id=i, table_id=table.table_id))
+    await ok(lobby, ann, lambda i: Start(id=i))
+    seen = bob.events[-1].seq
+    token = bob.token
+    assert token is not None
+    lobby.disconnected(bob)
+    await ann.wait_for(lambda: ann.state.seats[1].away)
+    for _ in range(4):
+        await ok(lobby, ann, lambda i: PauseTable(id=i))
+        await ok(lobby, ann, lambda i: ResumeTable(id=i))
+
+    again = FakePeer("Bob")
+    await ok(lobby, again, lambda i: ResumeSeat(id=i, token=token, last_seq=seen))
+    # Never a stream with a hole in it: the events kept do not reach back to ``seen``.
+    assert [e.seq for e in again.events if e.seq <= table._history.last_seq - 4] == []
+    replayed = [e.seq for e in again.events]
+    assert replayed == [] or replayed[0] > table._history.last_seq - 2
+    assert again.last(GameView).seq == table._history.last_seq
+
+
+async def test_a_second_connection_resuming_the_seat_closes_the_first_with_replaced(
+    nursery: trio.Nursery,
+) -> None:
+    lobby, table, _ann, bob = await two_players(nursery, turn_seconds=0)
+    token = bob.token
+    assert token is not None
+    again = FakePeer("Bob")
+    await ok(lobby, again, lambda i: ResumeSeat(id=i, token=token, last_seq=0))
+    assert bob.closed is not None and bob.closed[0] == ErrorCode.REPLACED
+    assert again.closed is None and lobby.location(again) is table
+
+
+async def test_a_newcomer_in_a_bots_seat_never_gets_the_bots_earlier_secrets(
+    nursery: trio.Nursery,
+) -> None:
+    lobby = await open_lobby(nursery)
+    ann, cat = FakePeer("Ann"), FakePeer("Cat")
+    table = await create(lobby, ann, seats=2, turn_seconds=0, round_pause_seconds=3600)
+    await ok(lobby, ann, lambda i: AddBot(id=i, strategy="basic"))
+    await ok(lobby, ann, lambda i: Start(id=i))
+    rigged(table, hands=[["R1"], ["Y4", "Y5", "Y6"]], top="R9", current=0)
+    await play(lobby, ann, Play(Card.parse("R1")))
+    await ok(lobby, cat, lambda i: TakeBotSeat(id=i, table_id=table.table_id, seat=1))
+    sat_at = table._history.last_seq
+    token = cat.token
+    assert token is not None
+
+    again = FakePeer("Cat")
+    await ok(lobby, again, lambda i: ResumeSeat(id=i, token=token, last_seq=0))
+    assert again.seat == 1
+    assert [event.seq for event in again.events if event.seq <= sat_at] == []
+    assert again.last(GameView).seq == table._history.last_seq
