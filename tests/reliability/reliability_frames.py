@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -58,6 +59,7 @@ from protocol.messages import (
     Ping,
     Pong,
     Ready,
+    Rejected,
     Rematch,
     RemoveBot,
     Request,
@@ -73,6 +75,7 @@ __all__ = [
     "HOSTILE_KINDS",
     "MAX_ACCEPTED",
     "Expected",
+    "Outcome",
     "Script",
     "endless",
     "expected_answer",
@@ -140,34 +143,67 @@ class Script:
 
 
 @dataclass(frozen=True, slots=True)
-class Expected:
-    """What the server owes a script: the typed ``code`` of its ``error`` (None: no error),
-    and whether the bytes stop inside a frame (``cut``), which the server hears only when
-    the client ends its side: then an error (``malformed-frame``) or a bare close is right."""
+class Outcome:
+    """One way a connection may end: the typed ``code`` of the server's ``error`` (None: no
+    error), and whether the bytes stop inside a frame (``cut``), which the server hears only
+    when the client ends its side: then an error (``malformed-frame``) or a bare close."""
 
     code: str | None
-    cut: bool
-    requests: int
-    """Commands decoded before the end: each may get one reply, none gets two."""
+    cut: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Expected:
+    """What the server owes a script.
+
+    Usually one outcome. Two when timing decides: a command id used again is a duplicate
+    only while the first command with it waits for its reply, and whether the server has
+    replied by then is up to its scheduler (a table answers later than the lobby).
+    """
+
+    outcomes: frozenset[Outcome]
+    requests: Counter[int]
+    """How many commands with each id were decoded: no id may get more replies."""
+
+    @property
+    def codes(self) -> set[str | None]:
+        """The error codes of the outcomes."""
+        return {outcome.code for outcome in self.outcomes}
+
+    @property
+    def cut(self) -> bool:
+        """Whether some outcome ends inside a frame."""
+        return any(outcome.cut for outcome in self.outcomes)
 
 
 _WELCOME = Welcome(version="1.0", server_name="oracle", server_id="0", server_version="0")
 
 
-def expected_answer(data: bytes) -> Expected:
-    """The answer the project's own protocol code gives ``data`` sent on a new connection."""
+def _oracle(data: bytes, *, answer_at_once: bool) -> tuple[Outcome, Counter[int]]:
+    """How the project's own ServerConnection ends ``data``, with every command answered
+    at once or none of them answered."""
     conn = ServerConnection()
     conn.receive_data(data)
-    requests = 0
+    ids: Counter[int] = Counter()
     try:
         while (message := conn.next_message()) is not None:
-            requests += isinstance(message, Request)
             if isinstance(message, Hello):
                 conn.send(dataclasses.replace(_WELCOME, version=conn.version or ""))
+            elif isinstance(message, Request):
+                ids[message.id] += 1
+                if answer_at_once:
+                    conn.send(Rejected(id=message.id, code="oracle"))
     except RemoteProtocolError as error:
-        return Expected(error.code.value, cut=False, requests=requests)
+        return Outcome(error.code.value), ids
     cut = conn.state is not ConnectionState.CLOSED and conn.partial_frame > 0
-    return Expected(None, cut=cut, requests=requests)
+    return Outcome(None, cut=cut), ids
+
+
+def expected_answer(data: bytes) -> Expected:
+    """The answers the project's own protocol code allows for ``data`` on a new connection."""
+    waiting, _ = _oracle(data, answer_at_once=False)
+    answered, ids = _oracle(data, answer_at_once=True)
+    return Expected(frozenset({waiting, answered}), ids)
 
 
 # --- building blocks ---------------------------------------------------------------------

@@ -76,7 +76,13 @@ async def test_every_hostile_frame_gets_its_typed_answer_while_tables_play_on(
                 rss_before = rss_kib(pid)
                 scripts = endless(corpus, random.Random(SEED))
                 await run_fuzz(
-                    server.port, scripts, frames=FRAMES, concurrency=CONCURRENCY, tally=tally
+                    server.port,
+                    scripts,
+                    frames=FRAMES,
+                    concurrency=CONCURRENCY,
+                    tally=tally,
+                    pid=pid,
+                    sample_every=20_000 if SOAK else 500,
                 )
                 rss_peak_after_fuzz = rss_kib(pid)
                 fuzzing_done.set()
@@ -104,6 +110,7 @@ async def test_every_hostile_frame_gets_its_typed_answer_while_tables_play_on(
         resets=tally.resets,
         wrong_answers=len(tally.failures),
         matches_finished=len(matches),
+        rss_kib_by_connections=tally.rss_samples,
         rss_kib={
             "start": rss_start,
             "before": rss_before,
