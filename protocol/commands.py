@@ -64,6 +64,9 @@ class Command:
     TYPE: ClassVar[str] = ""
 
     def to_data(self) -> dict[str, Any]:
+        """The plain wire form (the map inside ``game.command``): ``type``, then the
+        command's fields; optional fields that are unset are left out.
+        ``command_from_data`` reads it back."""
         return {"type": self.TYPE}
 
 
@@ -96,6 +99,7 @@ class Play(SeatCommand):
     uno: bool = False
 
     def to_data(self) -> dict[str, Any]:
+        """``type`` and ``card``; ``color``, ``target``, ``dance`` when set; ``uno`` when true."""
         data: dict[str, Any] = {"type": self.TYPE, "card": self.card.code}
         if self.color is not None:
             data["color"] = self.color.value
@@ -117,6 +121,7 @@ class ChooseColor(SeatCommand):
     target: int | None = None
 
     def to_data(self) -> dict[str, Any]:
+        """``type`` and ``color``; ``target`` when set."""
         data: dict[str, Any] = {"type": self.TYPE, "color": self.color.value}
         if self.target is not None:
             data["target"] = self.target
@@ -152,6 +157,7 @@ class Catch(SeatCommand):
     target: int
 
     def to_data(self) -> dict[str, Any]:
+        """``type`` and ``target``."""
         return {"type": self.TYPE, "target": self.target}
 
 
@@ -177,6 +183,7 @@ class Dance(SeatCommand):
     steps: tuple[Arrow, ...] = ()
 
     def to_data(self) -> dict[str, Any]:
+        """``type`` and ``steps`` (arrow names, possibly none)."""
         return {"type": self.TYPE, "steps": [step.value for step in self.steps]}
 
 
@@ -224,6 +231,7 @@ class SetAway(TableCommand):
     away: bool
 
     def to_data(self) -> dict[str, Any]:
+        """``type``, ``seat`` and ``away``."""
         return {"type": self.TYPE, "seat": self.seat, "away": self.away}
 
 

@@ -32,6 +32,13 @@ class ConfigError(ValueError):
 
 
 class DeckName(StrEnum):
+    """Which deck a table plays with (docs/rules.md lists each one's cards).
+
+    ``classic``: the 108-card deck. ``modern-swap`` / ``modern-shuffle``: classic plus one
+    Wild Swap Hands (or one Wild Shuffle Hands) and ``custom_wilds`` Wild Customizable.
+    ``bts``: classic plus four Dancing Wild. ``minecraft``: classic plus four Creeper.
+    """
+
     CLASSIC = "classic"
     MODERN_SWAP = "modern-swap"
     MODERN_SHUFFLE = "modern-shuffle"
@@ -40,6 +47,16 @@ class DeckName(StrEnum):
 
 
 class Scoring(StrEnum):
+    """How a round is scored and who wins the match at ``target_score``.
+
+    ``standard``: the player who went out takes the points left in the other hands; once
+    someone reaches the target, the highest total wins. ``lowest``: everyone adds the
+    points of their own hand; once someone reaches the target, the lowest total wins.
+    ``elimination``: everyone adds their own hand; reaching the target puts a player out,
+    and the last one in wins. ``teams`` (an even number of seats, at least four): partners
+    sit opposite, and the team that goes out takes the other teams' points.
+    """
+
     STANDARD = "standard"
     LOWEST = "lowest"
     ELIMINATION = "elimination"

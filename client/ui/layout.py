@@ -24,6 +24,7 @@ Line = list[Any]
 
 
 def line_width(line: Line) -> int:
+    """How many terminal cells ``line`` takes (wide characters count two)."""
     return sum(get_cwidth(fragment[1]) for fragment in line)
 
 
@@ -54,6 +55,8 @@ def fit(line: Line, width: int) -> Line:
 
 
 def assemble(lines: list[Line], width: int, height: int) -> StyleAndTextTuples:
+    """The whole screen: ``lines`` cut or padded to exactly ``height`` lines of ``width``
+    cells each, joined by newlines into one formatted text for prompt-toolkit."""
     lines = lines[:height]
     lines += [[] for _ in range(height - len(lines))]
     result: StyleAndTextTuples = []
@@ -65,14 +68,18 @@ def assemble(lines: list[Line], width: int, height: int) -> StyleAndTextTuples:
 
 
 def text_line(text: str, style: str = "") -> Line:
+    """A line of one fragment: ``text`` in ``style``."""
     return [(style, text)]
 
 
 def rule(title: str = "") -> Line:
+    """A horizontal rule, ``title`` set into its start; long enough for any width (``fit``
+    cuts it)."""
     return [("class:rule", f"── {title} " if title else ""), ("class:rule", "─" * 400)]
 
 
 def clock_text(ms: int | None) -> str:
+    """Milliseconds remaining as ``m:ss``, rounded up to the whole second; "" for no clock."""
     if ms is None:
         return ""
     seconds = math.ceil(ms / 1000)

@@ -24,10 +24,14 @@ __all__ = [
 ]
 
 MIN_WIDTH = 60
+"""The narrowest terminal (in cells) the screens are laid out for."""
 MIN_HEIGHT = 20
+"""The lowest terminal (in lines) the screens are laid out for."""
 
 
 def too_small_screen(width: int, height: int) -> list[Line]:
+    """What a terminal below ``MIN_WIDTH`` x ``MIN_HEIGHT`` shows: the size it needs and the
+    size it has (``width`` x ``height``)."""
     return [
         text_line("The terminal is too small for uno-lan.", "class:error"),
         text_line(f"It needs {MIN_WIDTH}x{MIN_HEIGHT}; it is {width}x{height}."),
@@ -36,6 +40,7 @@ def too_small_screen(width: int, height: int) -> list[Line]:
 
 
 def help_screen(model: Model) -> list[Line]:
+    """The help page: every key and what it does, then the card labels."""
     lines = [text_line("uno-lan: keys", "class:title"), []]
     lines += [text_line(f"  {key:<14} {what}") for key, what in KEY_HINTS]
     lines += [
@@ -52,12 +57,15 @@ def help_screen(model: Model) -> list[Line]:
 
 
 def header(model: Model, title: str) -> Line:
+    """The top line of a screen: ``title``, the connection's state and the server's address."""
     where = model.address or "no server"
     state = "connected" if model.connected else model.status
     return [("class:title", f" UNO · {title} "), ("class:hint", f"  {state} · {where}")]
 
 
 def find_screen(model: Model, height: int) -> list[Line]:
+    """The find screen: the servers discovered on the network (or what discovery is doing),
+    the address being typed, and the footer; ``height`` lines at most."""
     lines = [header(model, "find a game"), rule(), []]
     lines.append(text_line(f"  You are {model.name}.  {model.status}"))
     lines.append([])
@@ -102,6 +110,8 @@ def _server_row(server: FoundServer, chosen: bool) -> Line:
 
 
 def lobby_screen(model: Model, height: int) -> list[Line]:
+    """A server's lobby: its tables, or the new-table form, or the password prompt for a
+    locked table, with the chat input and the footer; ``height`` lines at most."""
     title = model.server_name or "server"
     lines = [header(model, title), rule("tables")]
     if model.mode is Mode.CREATE:
@@ -164,6 +174,8 @@ def _form(model: Model) -> list[Line]:
 
 
 def footer(model: Model, room: int, keys: str) -> list[Line]:
+    """The bottom of a screen, ``room`` lines tall: blank lines, then the message line (the
+    model's message, styled as an error when it is one), then the ``keys`` hints."""
     lines: list[Line] = [[] for _ in range(max(0, room - 2))]
     style = "class:error" if model.message_is_error else "class:message"
     lines.append(text_line(f" {model.message}", style))
