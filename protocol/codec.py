@@ -9,7 +9,7 @@ Every such refusal is a RemoteProtocolError(malformed-frame).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, NoReturn
 
 import msgpack
@@ -66,6 +66,11 @@ def encode_body(data: Mapping[str, Any]) -> bytes:
         raise LocalProtocolError(ErrorCode.BAD_MESSAGE, f"cannot encode: {error}") from None
 
 
+_LOWEST = -(2**63)
+_BEYOND = 2**64
+"""The integers msgpack carries: signed or unsigned 64-bit."""
+
+
 def check_plain(value: object, depth: int = 1) -> None:
     """Raise ValueError unless ``value`` is plain wire data within the nesting limit.
 
@@ -78,7 +83,7 @@ def check_plain(value: object, depth: int = 1) -> None:
         if item is None or isinstance(item, bool | str):
             continue
         if isinstance(item, int):
-            if not -(2**63) <= item < 2**64:
+            if not _LOWEST <= item < _BEYOND:
                 raise ValueError(f"integer {item} does not fit in 64 bits")
             continue
         # Exact list and tuple: a NamedTuple such as Card must be turned into its code by
@@ -86,12 +91,21 @@ def check_plain(value: object, depth: int = 1) -> None:
         if type(item) is list or type(item) is tuple or isinstance(item, dict):
             if level > MAX_DEPTH:
                 raise ValueError(f"arrays and maps nest deeper than {MAX_DEPTH} levels")
+            children: Iterable[Any] = item
             if isinstance(item, dict):
-                for key, child in item.items():
+                for key in item:
                     if not isinstance(key, str):
                         raise ValueError(f"map keys must be strings, not {type(key).__name__}")
-                    pending.append((child, level + 1))
-            else:
-                pending.extend((child, level + 1) for child in item)
+                children = item.values()
+            # The common leaves (exact str, bool, None, int in range) are passed here, not
+            # queued: this runs on every frame the server sends. Anything else is queued
+            # and judged by the checks above.
+            for child in children:
+                kind = type(child)
+                if kind is str or kind is bool or child is None:
+                    continue
+                if kind is int and _LOWEST <= child < _BEYOND:
+                    continue
+                pending.append((child, level + 1))
             continue
         raise ValueError(f"{type(item).__name__} values are not allowed on the wire")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 import msgpack
 import pytest
 
@@ -118,6 +120,9 @@ def test_counts_just_over_the_limits_are_refused() -> None:
         pytest.param({"a": Card.parse("R7")}, id="namedtuple"),
         pytest.param({"a": {3: "x"}}, id="int-key"),
         pytest.param({"a": 2**64}, id="int-too-big"),
+        pytest.param({"a": [1, -(2**63) - 1]}, id="int-too-small-in-a-list"),
+        pytest.param({"a": ["x", Card.parse("R7")]}, id="namedtuple-in-a-list"),
+        pytest.param({"a": [True, 2.5]}, id="float-in-a-list"),
     ],
 )
 def test_encoding_non_plain_data_is_a_local_error(data: dict[str, object]) -> None:
@@ -130,3 +135,11 @@ def test_check_plain_counts_depth_from_where_the_value_sits() -> None:
     check_plain([[None]], depth=MAX_DEPTH - 1)
     with pytest.raises(ValueError, match="nest deeper"):
         check_plain([[None]], depth=MAX_DEPTH)
+
+
+def test_subclasses_of_plain_leaves_stay_plain() -> None:
+    class Shade(StrEnum):
+        RED = "red"
+
+    check_plain({"a": [Shade.RED, ErrorCode.BAD_MESSAGE], "b": Shade.RED})
+    assert decode_body(encode_body({"a": [Shade.RED]})) == {"a": ["red"]}
