@@ -25,10 +25,10 @@ class EventKind(StrEnum):
 
     DEALER_CHOSEN = "dealer-chosen"  # draws: [[[seat, card], ...], ...] per draw, dealer
     ROUND_STARTED = "round-started"  # round, dealer, counts; private: hand
-    FIRST_CARD = "first-card"  # card, color (None for a wild), direction
+    FIRST_CARD = "first-card"  # card, color (None for a wild)
     FIRST_CARD_RETURNED = "first-card-returned"  # card (a Wild Draw Four goes back)
-    TURN = "turn"  # seat, direction
-    PLAYED = "played"  # seat, card, color, target, dance, uno, count, pending_draw
+    TURN = "turn"  # seat, direction, phase
+    PLAYED = "played"  # seat, card, color, target, dance, uno, count
     COLOR_CHOSEN = "color-chosen"  # seat, color (first card wild)
     DREW = "drew"  # seat, count, reason; private: cards
     PASSED = "passed"  # seat, stuck
@@ -37,7 +37,7 @@ class EventKind(StrEnum):
     UNO_CALLED = "uno-called"  # seat, early
     EXPOSED = "exposed"  # seat that left itself one card without a call
     CAUGHT = "caught"  # seat, by, penalty
-    FALSE_CATCH = "false-catch"  # seat (the catcher), target, penalty
+    FALSE_CATCH = "false-catch"  # seat (the catcher), target, penalty, reason
     CHALLENGED = "challenged"  # seat (challenger), target, guilty; private: hand
     DRAW_FOUR_ACCEPTED = "draw-four-accepted"  # seat
     DANCE_CALLED = "dance-called"  # seat (dancer), by, dance, steps
@@ -54,7 +54,8 @@ class EventKind(StrEnum):
     BACK = "back"  # seat
     PAUSED = "paused"
     RESUMED = "resumed"
-    ROUND_OVER = "round-over"  # winner, reason, hands, points, scores, eliminated
+    ROUND_OVER = "round-over"  # round, winner, reason, hands, points, gained, scores,
+    # eliminated
     MATCH_OVER = "match-over"  # winners, scores
 
 
