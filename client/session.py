@@ -176,6 +176,8 @@ class ClientSession:
         self.gap_count = 0
         self.chat: list[ChatMessage] = []
         self.latencies_ms: deque[float] = deque(maxlen=MAX_KEPT_LATENCIES)
+        self.reply_count = 0
+        """How many replies (``ok`` or ``rejected``) to our commands arrived."""
         self.left: Left | None = None
         self.left_count = 0
         """How many ``left`` messages arrived; a new one means the table is gone."""
@@ -373,6 +375,7 @@ class ClientSession:
         if waiter is None:
             return
         latency = (trio.current_time() - waiter.sent_at) * 1000.0
+        self.reply_count += 1
         self.latencies_ms.append(latency)
         if isinstance(message, Ok):
             waiter.reply = Reply(message.id, True, result=message.result, latency_ms=latency)

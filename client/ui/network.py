@@ -22,6 +22,7 @@ from client.session import (
     ClientSession,
     InvalidLocalCommandError,
     ResumeState,
+    ServerClosedError,
     SessionError,
     open_session,
 )
@@ -37,7 +38,7 @@ from client.ui.model import (
     apply_view,
     clear_table,
 )
-from protocol.errors import RemoteProtocolError
+from protocol.errors import ErrorCode, RemoteProtocolError
 from protocol.messages import (
     AddBot,
     ChatMessage,
@@ -62,6 +63,8 @@ log = logging.getLogger(__name__)
 CONNECT_SECONDS = 10.0
 LOBBY_REFRESH_SECONDS = 3.0
 RESUME_DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0)
+INTENTS_QUEUED = 64
+"""Intents waiting for the ones before them to be answered; more means keys held down."""
 
 
 LEFT_MESSAGES = {
@@ -147,6 +150,17 @@ class Network:
             except (OSError, SessionError, trio.TooSlowError, RemoteProtocolError) as error:
                 reason = error or "timed out"
             log.info("connection to %s:%s ended: %s", host, port, reason)
+            if isinstance(reason, ServerClosedError) and reason.code == ErrorCode.REPLACED:
+                # Our seat was resumed from another connection (another window with the
+                # same token): resuming it from here would only take it back again.
+                self.session = None
+                resume = None
+                clear_table(self.model)
+                apply_connection(self.model, False, "the seat moved to another connection")
+                self.model.notify("Your seat was taken over by another connection", error=True)
+                self.address = None
+                self.redraw()
+                continue
             if self.session is not None:
                 # None after a ``left``: that seat is gone, there is nothing to resume.
                 resume = self.session.resume_state()
@@ -188,19 +202,34 @@ class Network:
         self._seen_list = None
         self._seen_chat = None
         self._seen_left = session.left_count
+        # One task carries out the intents, each after the one before has its reply, so
+        # two quick keys (draw, then pass) reach the server in the order pressed. This loop
+        # only hands them over, so a Quit is heard even while a command waits.
+        work_in, work = trio.open_memory_channel[Intent](INTENTS_QUEUED)
         async with trio.open_nursery() as nursery:
             scope = nursery.cancel_scope
             nursery.start_soon(self._guarded, scope, self._pump, session)
             nursery.start_soon(self._guarded, scope, self._refresh_lobby, session)
             if first:
                 nursery.start_soon(self._guarded, scope, self._carry_out_plan, session)
+            nursery.start_soon(self._guarded, scope, self._execute_in_order, session, work)
             while True:
                 intent = await self._intents.receive()
                 if isinstance(intent, Quit):
                     scope.cancel()
                     return True
-                nursery.start_soon(self._guarded, scope, self._execute, session, intent)
+                try:
+                    work_in.send_nowait(intent)
+                except trio.WouldBlock:
+                    self.model.notify("too many commands at once; slow down", error=True)
+                    self.redraw()
         return False
+
+    async def _execute_in_order(
+        self, session: ClientSession, work: trio.MemoryReceiveChannel[Intent]
+    ) -> None:
+        async for intent in work:
+            await self._execute(session, intent)
 
     async def _guarded(
         self, scope: trio.CancelScope, work: Callable[..., Awaitable[None]], *args: object

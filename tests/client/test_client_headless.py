@@ -76,6 +76,27 @@ class Driver:
         elif "call-uno" in kinds:
             self.press("u")
 
+    def game_intents(self) -> int:
+        return sum(isinstance(intent, GameIntent) for intent in self.client.intents)
+
+    async def take_turn_and_wait_for_replies(self) -> None:
+        """Act, then wait for the server's answer to every command the keys sent.
+
+        Several views may follow one move of the bot (its play, then its UNO call); acting
+        again on a later one before our own command is answered would send a second move
+        on a turn that the first one already ended.
+        """
+        session = self.client.network.session
+        assert session is not None
+        intents, replies = self.game_intents(), session.reply_count
+        await self.take_turn()
+        await self.until(
+            lambda: (
+                self.game_intents() > intents
+                and session.reply_count - replies >= self.game_intents() - intents
+            )
+        )
+
     async def confirm_pickers(self) -> None:
         acted = self.model.view
         await self.until(lambda: self.model.mode is Mode.PICK or self.model.view is not acted)
@@ -121,7 +142,7 @@ async def play_one_round(host: str, port: int) -> tuple[ClientApp, list[str]]:
                 if model.phase in done:
                     break
                 acted = model.view
-                await driver.take_turn()
+                await driver.take_turn_and_wait_for_replies()
             driver.press("q", "y")
             await driver.until(lambda: model.screen is Screen.LOBBY)
             screens.append(str(model.screen))
