@@ -16,12 +16,10 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import subprocess
 import sys
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from enum import StrEnum
-from functools import partial
 from typing import Any
 
 import trio
@@ -29,16 +27,11 @@ import trio
 from client.bots.runner import RunSettings, Stats, run_bots
 from client.bots.strategies import CHALLENGE_MODES, DANCE_MODES, STRATEGIES, Knobs
 from client.discovery import describe, find_server
+from client.launch import ServerStartError, parse_address, running_server
 from client.session import SessionError
 from protocol.options import TableConfig
 
-__all__ = ["build_parser", "main", "spawn_server"]
-
-LISTENING = "uno-server listening on "
-
-
-class SpawnError(RuntimeError):
-    """The private server did not start."""
+__all__ = ["build_parser", "main", "parse_address", "spawn_server"]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -160,14 +153,6 @@ def table_options(args: argparse.Namespace) -> dict[str, Any]:
     return chosen
 
 
-def parse_address(text: str) -> tuple[str, int]:
-    """``host:port`` (``[v6]:port`` for IPv6) -> (host, port)."""
-    host, sep, port = text.rpartition(":")
-    if not sep or not port.isdigit():
-        raise ValueError(f"expected HOST:PORT, not {text!r}")
-    return host.strip("[]") or "127.0.0.1", int(port)
-
-
 @asynccontextmanager
 async def spawn_server(
     extra: Sequence[str] = (), seed: int | None = None
@@ -175,50 +160,13 @@ async def spawn_server(
     """Run a private uno-server on 127.0.0.1 port 0 for the duration; yield its address.
 
     The server gets a generous message allowance (these bots are its only clients) and is
-    stopped with SIGTERM (then killed) when the block ends.
+    stopped with SIGTERM (then killed) when the block ends (``client.launch``).
     """
-    command = [
-        sys.executable,
-        "-m",
-        "server",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        "0",
-        "--no-mdns",
-        "--allowance",
-        "100000",
-        "100000",
-        "--log-level",
-        "WARNING",
-    ]
+    arguments = ["--allowance", "100000", "100000"]
     if seed is not None:
-        command += ["--seed", str(seed)]
-    command += list(extra)
-    async with trio.open_nursery() as nursery:
-        process: trio.Process = await nursery.start(
-            partial(trio.run_process, command, stdout=subprocess.PIPE, check=False)
-        )
-        assert process.stdout is not None
-        address = await _read_listening_line(process.stdout)
-        try:
-            yield address
-        finally:
-            nursery.cancel_scope.cancel()
-
-
-async def _read_listening_line(stdout: trio.abc.ReceiveStream) -> tuple[str, int]:
-    buffer = b""
-    with trio.fail_after(30):
-        while b"\n" not in buffer:
-            chunk = await stdout.receive_some(4096)
-            if not chunk:
-                raise SpawnError(f"uno-server exited before listening: {buffer!r}")
-            buffer += chunk
-    line = buffer.split(b"\n", 1)[0].decode(errors="replace").strip()
-    if not line.startswith(LISTENING):
-        raise SpawnError(f"unexpected first line from uno-server: {line!r}")
-    return parse_address(line[len(LISTENING) :])
+        arguments += ["--seed", str(seed)]
+    async with running_server(extra=[*arguments, *extra]) as address:
+        yield address
 
 
 def settings_from_args(args: argparse.Namespace, host: str, port: int) -> RunSettings:
@@ -286,7 +234,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Errors leave trio's nurseries wrapped in exception groups; report the cause.
         cause = _first_leaf(error)
         if not isinstance(
-            cause, ValueError | OSError | SpawnError | trio.TooSlowError | SessionError
+            cause, ValueError | OSError | ServerStartError | trio.TooSlowError | SessionError
         ):
             raise
         print(f"uno-bot: {cause or 'timed out'}", file=sys.stderr)

@@ -1,0 +1,130 @@
+"""Start ``uno-server`` as a child process and stop it again: for solo play, LAN hosting
+from the client, and ``uno-bot --spawn-server``.
+
+The child runs with this program's Python (``python -m server``). Its first line on
+standard output is ``uno-server listening on HOST:PORT``, which tells us the port it bound
+(port 0 asks the system for a free one). When the block ends the child gets SIGTERM, and
+is killed if it has not stopped within ``STOP_SECONDS``::
+
+    async with running_server(extra=["--seed", "1"]) as (host, port):
+        ...  # connect to host:port
+
+The client never imports the server's code; it only starts the program.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+
+import trio
+
+__all__ = [
+    "LISTENING",
+    "ServerStartError",
+    "parse_address",
+    "running_server",
+    "server_command",
+]
+
+LISTENING = "uno-server listening on "
+"""How the server's first line of output starts; the address follows."""
+START_SECONDS = 30.0
+"""How long the child may take to say it is listening."""
+STOP_SECONDS = 5.0
+"""How long the child may take to stop after SIGTERM before it is killed."""
+LOOPBACK = "127.0.0.1"
+
+
+class ServerStartError(RuntimeError):
+    """The child server exited, or said something unexpected, before it listened."""
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    """``host:port`` (``[v6]:port`` for IPv6) -> (host, port)."""
+    host, sep, port = text.rpartition(":")
+    if not sep or not (port.isascii() and port.isdigit()):
+        raise ValueError(f"expected HOST:PORT, not {text!r}")
+    return host.strip("[]") or LOOPBACK, int(port)
+
+
+def server_command(
+    *,
+    host: str | None = LOOPBACK,
+    port: int = 0,
+    advertise: bool = False,
+    interfaces: Sequence[str] = (),
+    extra: Sequence[str] = (),
+) -> list[str]:
+    """The command line that starts the server.
+
+    ``host`` None listens on every interface. ``advertise`` announces the server with mDNS
+    (on ``interfaces``, every IPv4 one when empty); otherwise it runs with ``--no-mdns``.
+    ``extra`` arguments come last, so they override the ones before.
+    """
+    command = [sys.executable, "-m", "server"]
+    if host is not None:
+        command += ["--host", host]
+    command += ["--port", str(port)]
+    if advertise:
+        for interface in interfaces:
+            command += ["--mdns-interface", interface]
+    else:
+        command.append("--no-mdns")
+    command += ["--log-level", "WARNING", *extra]
+    return command
+
+
+@asynccontextmanager
+async def running_server(
+    *,
+    host: str | None = LOOPBACK,
+    port: int = 0,
+    advertise: bool = False,
+    interfaces: Sequence[str] = (),
+    extra: Sequence[str] = (),
+) -> AsyncIterator[tuple[str, int]]:
+    """Run the server (see ``server_command``) for the block; yield where to connect.
+
+    A server on every interface (``host`` None) is reached over loopback; otherwise the
+    address is the one it says it listens on. Raises ``ServerStartError`` if it never
+    listens, and ``trio.TooSlowError`` if it takes longer than ``START_SECONDS``.
+    """
+    command = server_command(
+        host=host, port=port, advertise=advertise, interfaces=interfaces, extra=extra
+    )
+    process = await trio.lowlevel.open_process(command, stdout=subprocess.PIPE)
+    try:
+        assert process.stdout is not None
+        with trio.fail_after(START_SECONDS):
+            line = await _first_line(process.stdout)
+        if not line.startswith(LISTENING):
+            raise ServerStartError(f"uno-server said {line!r} instead of listening")
+        listening_host, bound_port = parse_address(line[len(LISTENING) :])
+        yield (LOOPBACK if host is None else listening_host), bound_port
+    finally:
+        with trio.CancelScope(shield=True):
+            await _stop(process)
+
+
+async def _first_line(stdout: trio.abc.ReceiveStream) -> str:
+    pending = bytearray()
+    while b"\n" not in pending:
+        chunk = await stdout.receive_some(4096)
+        if not chunk:
+            raise ServerStartError(f"uno-server stopped before listening: {bytes(pending)!r}")
+        pending += chunk
+    return pending.split(b"\n", 1)[0].decode(errors="replace").strip()
+
+
+async def _stop(process: trio.Process) -> None:
+    """SIGTERM, a little patience, then SIGKILL; always reaped."""
+    if process.returncode is None:
+        process.terminate()
+        with trio.move_on_after(STOP_SECONDS):
+            await process.wait()
+    if process.returncode is None:
+        process.kill()
+        await process.wait()
