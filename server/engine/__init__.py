@@ -67,7 +67,10 @@ costs its seat one card and one turn, one mark per turn (ruling 24).
 
 ``m.log: list[LogEntry(actor, command, now_ms)]``, ``Match.replay(config, seed, log,
 start_ms=0) -> Match``, ``m.snapshot(with_history=True) -> dict``,
-``Match.restore(dict) -> Match``, ``m.state_digest() -> str`` (position hash).
+``Match.restore(dict) -> Match``, ``m.state_digest() -> str`` (position hash). A snapshot
+taken ``with_history=False`` is the position alone: restored, it plays on correctly but its
+event stream starts empty (numbered from 1 again), so a table that must keep numbering
+snapshots with history.
 
 ``m.hand(seat)``, ``m.top_card()``, ``m.card_count_total()`` (== ``m.deck_size``),
 ``m.cards_accounted_for()``, ``m.is_over``, ``m.result`` ({"winners", "scores"} or

@@ -82,14 +82,17 @@ class Handlers(Rules):
                 return Rejected(RejectCode.COLOUR_REQUIRED, "a wild needs a colour")
         elif command.color is not None:
             return Rejected(RejectCode.COLOUR_NOT_ALLOWED, "only a wild takes a colour")
-        wants_target = rank is _SWAP or (rank is _SKIP and self.config.skip_any)
+        # A Swap Hands as the last card ends the round and swaps nothing (ruling 11).
+        last_swap = rank is _SWAP and len(hand) == 1
+        wants_target = (rank is _SWAP and not last_swap) or (rank is _SKIP and self.config.skip_any)
         if command.target is not None:
             if not wants_target:
-                return Rejected(RejectCode.INVALID_TARGET, f"{card.code} takes no target")
+                reason = "a last Swap Hands swaps nothing" if last_swap else "takes no target"
+                return Rejected(RejectCode.INVALID_TARGET, f"{card.code}: {reason}")
             refusal = self._check_target(seat, command.target)
             if refusal is not None:
                 return refusal
-        elif wants_target and not (rank is _SWAP and len(hand) == 1):
+        elif wants_target:
             return Rejected(RejectCode.TARGET_REQUIRED, f"{card.code} needs a target seat")
         if rank is _DANCE:
             if command.dance is None:

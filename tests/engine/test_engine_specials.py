@@ -195,6 +195,16 @@ def test_ruling_11_a_swap_as_the_last_card_just_ends_the_round() -> None:
     assert of_kind(events, "round-over")[0].public["winner"] == 0
 
 
+def test_ruling_11_a_last_swap_takes_no_target_as_the_legal_list_says() -> None:
+    match = rig(modern(DeckName.MODERN_SWAP), hands=[["WSWAP"], ["Y1"], ["B1"]], top="R5")
+    listed = [c for c in match.legal_commands(0) if isinstance(c, Play)]
+    assert listed and all(c.target is None for c in listed)
+    before = match.state_digest()
+    refused = match.apply(0, Play(card("WSWAP"), color=Color.BLUE, target=1), 0)
+    assert isinstance(refused, Rejected) and refused.code is RejectCode.INVALID_TARGET
+    assert match.state_digest() == before
+
+
 def test_ruling_11_shuffle_hands_deals_all_cards_from_the_players_left() -> None:
     match = rig(
         modern(DeckName.MODERN_SHUFFLE),
