@@ -226,7 +226,7 @@ def _record_close(stats: Stats, bot: Bot) -> None:
     ):
         stats.protocol_errors += 1
         stats.errors.append(f"{bot.name}: {reason}")
-    stats.gaps += len(bot.session.gaps)
+    stats.gaps += bot.session.gap_count
 
 
 def _match_result(bot: Bot, event: Mapping[str, Any]) -> dict[str, Any]:
