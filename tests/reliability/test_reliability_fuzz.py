@@ -21,7 +21,7 @@ from reliability_frames import endless, generate_scripts
 from reliability_fuzz import FuzzTally, run_fuzz
 from reliability_tables import seat_locked_table
 
-from protocol.messages import ListTables, Ok
+from protocol.messages import Leave, ListTables, Ok
 
 FRAMES = 1_000_000 if SOAK else 10_000
 CORPUS = 2_000 if SOAK else 250
@@ -47,6 +47,8 @@ async def _play_locked_match(port: int, number: int, seated: trio.Event) -> None
         assert [p.unexpected_rejections for p in players] == [[], []]
         assert not any(player.closed for player in players)
         assert leaks(players) == []
+        for player in players:  # so the table closes now, not after its empty-table timer
+            assert isinstance(await player.request(lambda id_: Leave(id=id_)), Ok)
         nursery.cancel_scope.cancel()
 
 
