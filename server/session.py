@@ -111,6 +111,7 @@ class Session:
         self._last_words: bytes | None = None
         self._why = "the connection ended"
         self._done = trio.Event()
+        self._written = trio.Event()  # set by the writer after each write
 
     def __repr__(self) -> str:
         shown = f" {self.name!r}" if self.name else ""
@@ -244,6 +245,7 @@ class Session:
             self._limits.allowance_rate, self._limits.allowance_burst, trio.current_time()
         )
         while True:
+            await self._wait_for_room()
             message = await self._receive()
             if message is None:
                 return
@@ -262,6 +264,24 @@ class Session:
                 return
             else:
                 await self._hand_to_lobby(message)
+
+    async def _wait_for_room(self) -> None:
+        """Read no further while half the outbox still waits to be written.
+
+        A client that sends many requests in one go (pings, say) would otherwise have every
+        reply queued before the writer runs once, and be cut off as too slow although it
+        reads. Pausing the reader pushes back on the sender through TCP instead. A client
+        that stops reading altogether is still cut off: by the fan-out of its table filling
+        the outbox, or here, when nothing is written for the idle timeout.
+        """
+        half = self._limits.outbox_size // 2
+        while self._outbox_in.statistics().current_buffer_used > half:
+            self._written = trio.Event()
+            with trio.move_on_after(self._limits.idle_timeout_seconds):
+                await self._written.wait()
+                continue
+            self.close(ErrorCode.TOO_SLOW, "its replies were not read")
+            return
 
     async def _hand_to_lobby(self, message: Message) -> None:
         try:
@@ -344,6 +364,7 @@ class Session:
                     if self._skip_queued:
                         break
                     await self._stream.send_all(self._with_queued(frame))
+                    self._written.set()
                 if self._last_words is not None:
                     await self._stream.send_all(self._last_words)
             except (trio.BrokenResourceError, trio.ClosedResourceError):
