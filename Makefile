@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-test
 BENCH_STAMP := $(VENV)/.installed-bench
 
-.PHONY: test lint typecheck imports pytest play bench clean
+.PHONY: test lint typecheck imports pytest play bench soak clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +42,10 @@ bench: $(BENCH_STAMP)
 	$(BIN)/python tests/bench/client_render.py
 	$(BIN)/python tests/bench/server.py
 	$(BIN)/python tests/bench/discovery.py
+
+# The long reliability run: a million fuzzed frames and 128 chaos tables (a few minutes).
+soak: $(STAMP)
+	UNO_SOAK=1 UNO_RELIABILITY_REPORT=soak.jsonl $(BIN)/python -m pytest tests/reliability -q
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
