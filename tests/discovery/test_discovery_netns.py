@@ -128,6 +128,10 @@ async def test_a_bot_on_another_host_finds_the_server_and_plays(tmp_path: Path) 
             "Upstairs",
             "--round-pause-seconds",
             "1",
+            # The bots below send up to 200 messages a second; the default allowance is 50.
+            "--allowance",
+            "1000",
+            "1000",
         )
         async with run_in(host_a, server_command(*flags), env, log) as server:
             await listening_port(server)
