@@ -235,6 +235,9 @@ class ChaosTable:
         way = self.rng.choice(WAYS)
         self.cuts[(moment, way)] += 1
         await self._cut(old, way)
+        # Bytes the reader took in just before the cut are recorded when it next runs: wait
+        # for it to finish, so the resume names the last event this seat really holds.
+        await self.hub.until(lambda: old.closed)
         token, last_seq = old.token, story.last_seq
         assert token is not None
         await self._let_the_table_move_on(index, last_seq, self.rng.choice((0, 0, 1, 3, 8)))
