@@ -161,6 +161,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--max-tables", type=int, default=_LOBBY.max_tables, help="tables open at once"
     )
     tables.add_argument(
+        "--empty-table-seconds",
+        type=float,
+        default=_LOBBY.empty_table_seconds,
+        help="how long a table whose players are all disconnected waits for one to return",
+    )
+    tables.add_argument(
         "--bot-think-ms",
         type=int,
         default=_LOBBY.bot_think_ms,
@@ -241,6 +247,7 @@ def config_from_args(args: argparse.Namespace) -> Config:
         seed=args.seed,
         table_defaults=table_defaults,
         max_tables=args.max_tables,
+        empty_table_seconds=args.empty_table_seconds,
         bot_think_ms=args.bot_think_ms,
     )
     identity = ServerIdentity(name=name, server_id=secrets.token_hex(8), version=_version())

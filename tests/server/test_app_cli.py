@@ -39,6 +39,7 @@ def test_flags_reach_every_setting() -> None:
         "--turn-seconds", "3", "--decision-seconds", "4", "--dance-seconds", "6",
         "--round-pause-seconds", "0", "--catch-grace-ms", "250", "--seed", "42",
         "--no-mdns", "--mdns-interface", "192.0.2.1", "--idle-seconds", "60",
+        "--empty-table-seconds", "5",
     )  # fmt: skip
     assert config.server.hosts == ("127.0.0.1", "::1")
     assert config.server.port == 0
@@ -52,6 +53,7 @@ def test_flags_reach_every_setting() -> None:
     assert (defaults.turn_seconds, defaults.decision_seconds, defaults.dance_seconds) == (3, 4, 6)
     assert (defaults.round_pause_seconds, defaults.catch_grace_ms) == (0, 250)
     assert config.lobby.seed == 42
+    assert config.lobby.empty_table_seconds == 5
     assert not config.mdns
     assert config.mdns_interfaces == ("192.0.2.1",)
 
@@ -66,6 +68,7 @@ def test_flags_reach_every_setting() -> None:
         ["--name", "\x1b[2J"],
         ["--ping-seconds", "50", "--idle-seconds", "40"],
         ["--log-level", "chatty"],
+        ["--empty-table-seconds", "0"],
     ],
 )
 def test_nonsense_is_refused_with_usage(
