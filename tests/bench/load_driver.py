@@ -34,12 +34,17 @@ import os
 import random
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import msgpack
 import trio
 
 from protocol.framing import FrameDecoder, encode_frame
+
+# The policy is the end-to-end clients' (tests/e2e), shared rather than written twice.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
+from e2e_client import turn_choice
 
 READ_SIZE = 64 * 1024
 
@@ -191,25 +196,8 @@ class Client:
 
 
 def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """A command from the view's legal list: a play (declaring UNO when the list offers it),
-    else a draw, else a pass; a Wild Draw Four answer, colour or dance at random."""
-    by_type: dict[str, list[dict[str, Any]]] = {}
-    for data in view["legal"]:
-        by_type.setdefault(data["type"], []).append(data)
-    plays = by_type.get("play", [])
-    declared = [data for data in plays if data.get("uno")]
-    for group in (
-        by_type.get("dance", []),
-        by_type.get("challenge", []) + by_type.get("accept", []),
-        by_type.get("choose-color", []),
-        declared,
-        plays,
-        by_type.get("draw", []),
-        by_type.get("pass", []),
-    ):
-        if group:
-            return rng.choice(group)
-    return rng.choice(view["legal"])
+    """A command from the view's legal list, by the end-to-end tests' own policy."""
+    return turn_choice(view["legal"], rng)
 
 
 class TablePlayer:

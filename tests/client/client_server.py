@@ -5,8 +5,10 @@ from __future__ import annotations
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+
+import trio
 
 LISTENING = "uno-server listening on "
 START_SECONDS = 30.0
@@ -35,3 +37,18 @@ def running_server(extra: Sequence[str] = ()) -> Iterator[tuple[str, int]]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+class Watched:
+    """Redraw callback that wakes waiters: the network calls it after every change."""
+
+    def __init__(self) -> None:
+        self._event = trio.Event()
+
+    def redraw(self) -> None:
+        self._event.set()
+
+    async def until(self, condition: Callable[[], object]) -> None:
+        while not condition():
+            self._event = trio.Event()
+            await self._event.wait()

@@ -8,11 +8,9 @@ closes the table under the guest watching it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pytest
 import trio
-from client_server import running_server
+from client_server import Watched, running_server
 
 from client.session import connect
 from client.ui.controller import Controller
@@ -22,21 +20,6 @@ from client.ui.network import Network
 from protocol.messages import CreateTable, Kick, Leave, LeftReason
 
 pytestmark = pytest.mark.e2e
-
-
-class Watched:
-    """Redraw callback that wakes waiters: the network calls it after every change."""
-
-    def __init__(self) -> None:
-        self._event = trio.Event()
-
-    def redraw(self) -> None:
-        self._event.set()
-
-    async def until(self, condition: Callable[[], object]) -> None:
-        while not condition():
-            self._event = trio.Event()
-            await self._event.wait()
 
 
 async def test_kicked_and_closed_tables_send_the_client_back_to_the_lobby() -> None:

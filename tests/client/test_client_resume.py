@@ -2,32 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pytest
 import trio
-from client_server import running_server
+from client_server import Watched, running_server
 
 from client.ui.intents import Quit, TableRequest
 from client.ui.model import Model
 from client.ui.network import Network, Plan
 
 pytestmark = pytest.mark.e2e
-
-
-class Watched:
-    """Redraw callback that wakes waiters: the network calls it after every change."""
-
-    def __init__(self) -> None:
-        self._event = trio.Event()
-
-    def redraw(self) -> None:
-        self._event.set()
-
-    async def until(self, condition: Callable[[], object]) -> None:
-        while not condition():
-            self._event = trio.Event()
-            await self._event.wait()
 
 
 async def test_a_lost_connection_is_resumed_with_the_token() -> None:

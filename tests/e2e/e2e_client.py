@@ -216,6 +216,12 @@ def basic_policy(player: Player, rng: random.Random) -> dict[str, Any] | None:
     if view.get("to_act") != view.get("seat"):
         off_turn = [data for data in legal if data["type"] in ("catch", "call-uno")]
         return rng.choice(off_turn) if off_turn else None
+    return turn_choice(legal, rng)
+
+
+def turn_choice(legal: Sequence[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """On one's turn: a dance, a Wild Draw Four answer or a colour if asked; else a play
+    (declaring UNO whenever a play allows it), else a draw, else a pass."""
     by_type: dict[str, list[dict[str, Any]]] = {}
     for data in legal:
         by_type.setdefault(data["type"], []).append(data)

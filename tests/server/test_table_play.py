@@ -6,7 +6,17 @@ from typing import Any
 
 import trio
 import trio.testing
-from test_table_rig import FakePeer, create, ok, open_lobby, play, refused, rigged, settle
+from test_table_rig import (
+    FakePeer,
+    create,
+    ok,
+    open_lobby,
+    play,
+    refused,
+    rigged,
+    settle,
+    two_players,
+)
 
 from protocol.cards import Card, Color
 from protocol.commands import Catch, Challenge, Draw, Play
@@ -28,20 +38,7 @@ from protocol.messages import (
     TakeBotSeat,
 )
 from protocol.rejections import RejectCode
-from server.lobby import Lobby
 from server.table import Table
-
-
-async def two_players(
-    nursery: trio.Nursery, **options: Any
-) -> tuple[Lobby, Table, FakePeer, FakePeer]:
-    """Ann (host, seat 0) and Bob (seat 1) at a started two-seat table."""
-    lobby = await open_lobby(nursery)
-    ann, bob = FakePeer("Ann"), FakePeer("Bob")
-    table = await create(lobby, ann, seats=2, **options)
-    await ok(lobby, bob, lambda i: Join(id=i, table_id=table.table_id))
-    await ok(lobby, ann, lambda i: Start(id=i))
-    return lobby, table, ann, bob
 
 
 def card(code: str) -> Card:

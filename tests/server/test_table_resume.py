@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import trio
 import trio.testing
-from test_table_rig import FakePeer, create, ok, open_lobby, play, refused, rigged, settle
+from test_table_rig import (
+    FakePeer,
+    create,
+    ok,
+    open_lobby,
+    play,
+    refused,
+    rigged,
+    settle,
+    two_players,
+)
 
 from protocol.cards import Card
 from protocol.commands import Draw, Pass, Play
@@ -24,19 +34,7 @@ from protocol.messages import (
     TakeBotSeat,
 )
 from server.limits import SessionLimits
-from server.lobby import Lobby
 from server.table import Table
-
-
-async def two_players(
-    nursery: trio.Nursery, **options: object
-) -> tuple[Lobby, Table, FakePeer, FakePeer]:
-    lobby = await open_lobby(nursery)
-    ann, bob = FakePeer("Ann"), FakePeer("Bob")
-    table = await create(lobby, ann, seats=2, **options)
-    await ok(lobby, bob, lambda i: Join(id=i, table_id=table.table_id))
-    await ok(lobby, ann, lambda i: Start(id=i))
-    return lobby, table, ann, bob
 
 
 def hand_of(table: Table, seat: int) -> list[str]:

@@ -29,11 +29,13 @@ from protocol.messages import (
     Game,
     GameEvent,
     GameView,
+    Join,
     Joined,
     Message,
     Ok,
     Rejected,
     Request,
+    Start,
     TableState,
 )
 from server.engine import Match, build_deck
@@ -210,3 +212,15 @@ async def open_lobby(nursery: trio.Nursery, **settings: Any) -> Lobby:
     lobby = Lobby(LobbySettings(**{"seed": 1, **settings}))
     await nursery.start(lobby.run)
     return lobby
+
+
+async def two_players(
+    nursery: trio.Nursery, **options: Any
+) -> tuple[Lobby, Table, FakePeer, FakePeer]:
+    """Ann (host, seat 0) and Bob (seat 1) at a started two-seat table."""
+    lobby = await open_lobby(nursery)
+    ann, bob = FakePeer("Ann"), FakePeer("Bob")
+    table = await create(lobby, ann, seats=2, **options)
+    await ok(lobby, bob, lambda i: Join(id=i, table_id=table.table_id))
+    await ok(lobby, ann, lambda i: Start(id=i))
+    return lobby, table, ann, bob
