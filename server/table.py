@@ -10,10 +10,11 @@ match never sees two commands at once and never waits for a socket:
   and the empty-table timer, then applies ``Timeout()`` (or closes the table). Tests run
   this on Trio's ``autojump_clock``. Server bots are not the task's business: they are
   protocol clients in the task's own nursery (server/bot_seats.py, server/autoplay.py).
-- Every accepted batch of events is numbered (server/history.py) and sent to every seat
-  redacted by the engine's ``Event.for_seat``, followed by that seat's fresh view (it
-  carries the legal commands and the clocks as milliseconds left); then the sender gets
-  its one reply. Everything a command causes reaches its sender before the reply.
+- Every accepted batch of events is numbered (server/history.py) and sent at once to every
+  seat, redacted by the engine's ``Event.for_seat``. Once the connections have written
+  them, each seat gets its fresh view (it carries the legal commands and the clocks as
+  milliseconds left), then the table state if it changed, then the sender its one reply.
+  Everything a command causes reaches its sender before the reply.
 - A lost connection only leaves a note (``peer_gone``); the task marks the seat away and a
   server bot plays it until its owner resumes with the token.
 
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import logging
 import math
+from dataclasses import dataclass
 
 import trio
 
@@ -37,6 +39,7 @@ from protocol.messages import (
     Left,
     LeftReason,
     Ok,
+    Rejected,
     Request,
     ResumeSeat,
     Spectate,
@@ -52,6 +55,19 @@ log = logging.getLogger("uno.server.table")
 
 ENTRY_REQUESTS = (CreateTable, Join, Spectate, TakeBotSeat, ResumeSeat)
 """Requests from a peer not (yet) at the table; the lobby marks it as arriving."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """The answer to one request, sent after the views and table state its change owes."""
+
+    peer: Peer
+    message: Ok | Rejected
+
+    @staticmethod
+    def to(request: TableRequest, message: Ok | Rejected) -> Reply | None:
+        """``message`` for ``request``'s sender, or None when the request wants no reply."""
+        return Reply(request.peer, message) if request.reply else None
 
 
 class Table(TableRequests):
@@ -92,6 +108,7 @@ class Table(TableRequests):
             try:
                 while True:
                     self._tick()
+                    await self._deliver()
                     if self._closing:
                         break
                     request: TableRequest | None = None
@@ -100,7 +117,7 @@ class Table(TableRequests):
                         request = await self._requests.receive()
                     self._waiting = None
                     if request is not None:
-                        self._dispatch(request)
+                        await self._deliver(self._dispatch(request))
             finally:
                 self._closing = True
                 self._waiting = None
@@ -131,10 +148,34 @@ class Table(TableRequests):
             if self._empty_deadline is not None and now >= self._empty_deadline:
                 log.info("table %s: nobody came back; removing it", self._label())
                 self._closing = True
+        except Exception:
+            log.exception("table %s failed and is removed", self._label())
+            self._closing = True
+
+    async def _deliver(self, reply: Reply | None = None) -> None:
+        """After any change: the fresh views, the table state, then the reply, in that order.
+
+        The change's events are already queued. Building each seat's view is the slow part
+        of a move, so it waits until the connections' writers have sent those events (two
+        checkpoints, as Trio runs each batch of ready tasks in either order), and yields
+        after each view, so that a move at another table goes out before the rest of this
+        one's views. A client sees a move at once and its view a moment later, which is
+        why clients act only on a view that covers every event they hold.
+        """
+        owed = self._take_owed_views()
+        if owed:
+            await trio.lowlevel.checkpoint()
+            await trio.lowlevel.checkpoint()
+        try:
+            for peer, seat_index in owed:
+                self._send_view(peer, seat_index)
+                await trio.lowlevel.checkpoint()
             self._settle()
         except Exception:
             log.exception("table %s failed and is removed", self._label())
             self._closing = True
+        if reply is not None:
+            reply.peer.send(reply.message)
 
     def _finish(self) -> None:
         """The task ends: refuse what is still queued, send everyone off, tell the lobby."""
@@ -161,11 +202,12 @@ class Table(TableRequests):
 
     # ------------------------------------------------------------------ requests
 
-    def _dispatch(self, request: TableRequest) -> None:
+    def _dispatch(self, request: TableRequest) -> Reply | None:
+        """Handle one request; its reply is returned to be sent after the views."""
         peer, message = request.peer, request.message
         entering = isinstance(message, ENTRY_REQUESTS)
         if entering and self._hooks.location(peer) is not self:
-            return  # the peer disconnected while its request waited in the inbox
+            return None  # the peer disconnected while its request waited in the inbox
         self._opened = True
         try:
             result = self._handle(peer, message)
@@ -175,26 +217,17 @@ class Table(TableRequests):
             )
             if entering and not self._is_member(peer):
                 self._hooks.departed(peer, self)
-            if request.reply:
-                peer.send(rejected(message, refusal.code, refusal.message))
-            return
+            return Reply.to(request, rejected(message, refusal.code, refusal.message))
         except Exception:
             log.exception("table %s failed on %s from %s", self._label(), message.TYPE, peer.name)
             if entering and not self._is_member(peer):
                 self._hooks.departed(peer, self)  # or the lobby thinks it is still arriving
-            if request.reply:
-                peer.send(
-                    rejected(
-                        message,
-                        LobbyRejectCode.INTERNAL_ERROR,
-                        "the server failed on this command",
-                    )
-                )
-            return
-        self._settle()
-        if request.reply:
-            # Trusted: the id was checked on arrival, the result is the handler's own.
-            peer.send(Ok.trusted(id=message.id, result=result))
+            failed = rejected(
+                message, LobbyRejectCode.INTERNAL_ERROR, "the server failed on this command"
+            )
+            return Reply.to(request, failed)
+        # Trusted: the id was checked on arrival, the result is the handler's own.
+        return Reply.to(request, Ok.trusted(id=message.id, result=result))
 
     def _settle(self) -> None:
         """After any change: the empty-table rules, the server bots, the public state."""

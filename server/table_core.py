@@ -121,6 +121,7 @@ class TableCore:
         self._empty_deadline: float | None = None
         self._last_ms = 0
         self._told: dict[int, TableState] = {}  # the last table state each member got
+        self._views_owed = False  # events went out; the fresh views follow (table._deliver)
         self._state_cache: tuple[tuple[object, ...], TableState] | None = None  # see _state
         self._opened = False
         self._refused_deadline: int | None = None
@@ -232,7 +233,8 @@ class TableCore:
     def _publish(
         self, events: Sequence[Event], cause_peer: int | None = None, cause_id: int | None = None
     ) -> None:
-        """Number new events and send each member its redacted copy, then its fresh view."""
+        """Number new events and send each member its redacted copy now; the fresh views
+        are owed until ``send_views`` (the table's task lets the events leave first)."""
         if not events:
             return
         numbered = self._history.extend(events, cause_peer, cause_id)
@@ -245,7 +247,15 @@ class TableCore:
         for peer, seat_index in self._audience():
             for item, public in shared:
                 peer.send(item.message_for(seat_index, peer.peer_id, public))
-            self._send_view(peer, seat_index)
+        self._views_owed = True
+
+    def _take_owed_views(self) -> list[tuple[Peer, int | None]]:
+        """Who is owed a fresh view (everyone following the match, if events went out
+        since the last views); the debt is then the caller's to pay with ``_send_view``."""
+        if not self._views_owed:
+            return []
+        self._views_owed = False
+        return self._audience()
 
     def _audience(self) -> list[tuple[Peer, int | None]]:
         """Everyone who follows the match, with the seat whose eyes they see it through:

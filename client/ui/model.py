@@ -103,6 +103,8 @@ class Model:
     spectating: bool = False
     view: dict[str, Any] | None = None
     view_at: float = 0.0
+    view_behind: bool = False
+    """Events newer than the view have arrived (its view follows them): act on nothing yet."""
     log: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
     chat: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
     # the UI's own state
@@ -145,7 +147,7 @@ class Model:
 
     @property
     def legal(self) -> list[dict[str, Any]]:
-        if not self.view:
+        if not self.view or self.view_behind:
             return []
         return list(self.view.get("legal") or ())
 
@@ -155,7 +157,12 @@ class Model:
 
     @property
     def my_turn(self) -> bool:
-        return bool(self.view) and self.seat is not None and self.to_act == self.seat
+        return (
+            bool(self.view)
+            and not self.view_behind
+            and self.seat is not None
+            and self.to_act == self.seat
+        )
 
     @property
     def to_act(self) -> int | None:

@@ -274,6 +274,7 @@ class Network:
             for body in list(session.events)[-fresh:]:
                 apply_event(model, body)
             self._seen_events = session.event_count
+        model.view_behind = session.view_seq < session.last_seq
         view = session.view
         if view is not None and view is not self._seen_view and model.table is not None:
             self._seen_view = view

@@ -23,17 +23,20 @@ from protocol.commands import Catch, Challenge, Draw, Play
 from protocol.errors import LobbyRejectCode
 from protocol.messages import (
     AddBot,
+    GameEvent,
     GameView,
     Join,
     Joined,
     Kick,
     Leave,
+    Message,
     PauseTable,
     Ready,
     Rematch,
     ResumeTable,
     Spectate,
     Start,
+    TableState,
     TableStatus,
     TakeBotSeat,
 )
@@ -178,6 +181,35 @@ async def test_a_legal_move_reaches_everyone_numbered_with_the_cause_for_the_sen
     # The reply comes after the events and the fresh view.
     assert ann.received[-1] == reply and isinstance(ann.received[-2], GameView)
     assert bob.view["to_act"] == 1 and bob.view["top"] == "R1"
+
+
+async def test_a_move_leaves_for_every_seat_before_the_views_are_built(
+    nursery: trio.Nursery,
+) -> None:
+    lobby, table, ann, bob = await two_players(nursery, turn_seconds=0)
+    rigged(table, hands=[["R1", "G2", "B3"], ["Y4", "Y5", "Y6"]], top="R9", current=0)
+    sue = FakePeer("Sue")
+    await ok(lobby, sue, lambda i: Spectate(id=i, table_id=table.table_id))
+    first_write: dict[str, list[Message]] = {}
+
+    async def writer(peer: FakePeer) -> None:
+        # Stands for a connection's writer: woken by the first message, it takes
+        # everything queued by the time it runs, as session.py's writer does.
+        before = len(peer.received)
+        await peer.wait_for(lambda: len(peer.received) > before)
+        first_write[peer.name] = peer.received[before:]
+
+    for peer in (bob, sue):
+        nursery.start_soon(writer, peer)
+    await settle()
+    await play(lobby, ann, Play(card("R1")))
+
+    for name, written in first_write.items():
+        assert written and all(isinstance(m, GameEvent) for m in written), (name, written)
+    for peer in (bob, sue):  # and the view follows, covering those events
+        assert isinstance(peer.received[-1], GameView | TableState)
+        assert peer.last(GameView).seq == peer.events[-1].seq
+    assert set(first_write) == {"Bob", "Sue"}
 
 
 async def test_turn_clock_plays_for_a_silent_player(
