@@ -16,9 +16,9 @@ import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, ClassVar, TypeAlias
+from typing import Any, ClassVar, TypeAlias, TypeVar
 
-from protocol.codec import encode_body
+from protocol.codec import encode_body, encode_trusted_body
 from protocol.commands import SeatCommand
 from protocol.errors import ErrorCode, LobbyRejectCode, RemoteProtocolError
 from protocol.framing import encode_frame
@@ -127,6 +127,9 @@ class LeftReason(StrEnum):
     """The table closed (its last player left, nobody came back, or the server stops)."""
 
 
+_M = TypeVar("_M", bound="Message")
+
+
 @dataclass(frozen=True)
 class Message(Record):
     """Base of every message. ``TYPE`` is its wire name, ``SINCE`` the version that
@@ -135,9 +138,18 @@ class Message(Record):
     TYPE: ClassVar[str] = ""
     SINCE: ClassVar[Version] = (1, 0)
 
-    # Not a field: the frame once encoded (see ``frame``). Declared by hand, as a dataclass
-    # with ``slots=True`` would only make slots for fields.
-    __slots__ = ("_frame",)
+    # Not fields: the frame once encoded (see ``frame``), and whether the message was built
+    # by ``trusted``. Declared by hand, as a dataclass with ``slots=True`` would only make
+    # slots for fields.
+    __slots__ = ("_frame", "_trusted")
+
+    @classmethod
+    def trusted(cls: type[_M], **values: Any) -> _M:
+        """As ``Record.trusted``; the frame is encoded without the plain-data walk too
+        (``protocol.codec.encode_trusted_body``)."""
+        message = super().trusted(**values)
+        object.__setattr__(message, "_trusted", True)
+        return message
 
     def to_data(self) -> dict[str, Any]:
         """The plain map sent on the wire, ``type`` first."""
@@ -153,7 +165,8 @@ class Message(Record):
         """
         frame: bytes | None = getattr(self, "_frame", None)
         if frame is None:
-            frame = encode_frame(encode_body(self.to_data()))
+            encode = encode_trusted_body if getattr(self, "_trusted", False) else encode_body
+            frame = encode_frame(encode(self.to_data()))
             object.__setattr__(self, "_frame", frame)
         return frame
 

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from protocol.cards import COLORS, Card, InvalidCardError, all_cards
+from protocol.codec import check_plain, encode_trusted_body
 from protocol.commands import (
     DANCES,
     Accept,
@@ -121,6 +122,13 @@ def any_seat_command(seats: int, hand: tuple[str, ...]) -> st.SearchStrategy[Com
         st.builds(Dance, steps=st.lists(st.sampled_from(Arrow), max_size=9).map(tuple)),
         st.sampled_from([Draw(), Pass(), CallUno(), Accept(), Challenge(), RefuseDance()]),
     )
+
+
+def assert_wire_ready(body: dict[str, object]) -> None:
+    """The server sends views and event bodies without the plain-data walk
+    (``encode_trusted_body``), so here every one of them must pass it, and encode."""
+    check_plain(body)
+    encode_trusted_body(body)
 
 
 def card_codes_in(value: object) -> list[str]:
@@ -352,6 +360,7 @@ class EngineMachine(RuleBasedStateMachine):
                 assert set(card_codes_in(legal)) <= set(own), "a legal move names others' cards"
             if view["round_result"] is not None:
                 assert match.phase in BETWEEN_ROUNDS or match.phase is Phase.PAUSED
+            assert_wire_ready(view)
             hidden = {key: value for key, value in view.items() if key not in VIEW_CARD_KEYS}
             assert not card_codes_in(hidden), f"view of {seat} names cards: {hidden}"
             assert view["top"] == match.top_card().code
@@ -386,9 +395,11 @@ class EngineMachine(RuleBasedStateMachine):
             assert not private, f"{event.kind} has secrets: {private}"
         spectator = event.for_seat(None)
         assert spectator == {"seq": event.seq, "kind": event.kind.value, **public}
+        assert_wire_ready(spectator)
         for seat in seats:
             seen = event.for_seat(seat)
             assert seen == {**spectator, **private.get(seat, {})}
+            assert_wire_ready(seen)
 
     def _check_dealt_hands(self, new: list[Event]) -> None:
         """A hand dealt privately is the seat's own hand: compare it with the live hand
