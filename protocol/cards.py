@@ -74,7 +74,9 @@ class Card(NamedTuple):
 
     @property
     def code(self) -> str:
-        return self.rank.value if self.color is None else self.color.value + self.rank.value
+        # Both enums are StrEnums: adding them with str's own + gives a plain str without
+        # the cost of reading ``.value`` (this runs for every card of every view sent).
+        return "" + self.rank if self.color is None else self.color + self.rank
 
     @property
     def is_wild(self) -> bool:

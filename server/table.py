@@ -107,8 +107,8 @@ class Table(TableRequests):
             task_status.started()
             try:
                 while True:
-                    self._tick()
-                    await self._deliver()
+                    if self._tick():
+                        await self._deliver()
                     if self._closing:
                         break
                     request: TableRequest | None = None
@@ -132,8 +132,13 @@ class Table(TableRequests):
             times.append(deadline / 1000)
         return min((t for t in times if t is not None), default=math.inf)
 
-    def _tick(self) -> None:
-        """Everything that is due: lost connections, clocks, bots, the empty-table timer."""
+    def _tick(self) -> bool:
+        """Everything that is due: lost connections, clocks, bots, the empty-table timer.
+
+        True when there may be something to deliver: anything was due, or the table has
+        not seen its first request yet (the empty-table rules apply from the start).
+        """
+        due = bool(self._gone or self._bots_ended) or not self._opened
         try:
             while self._gone:
                 self._lost(self._gone.pop(0))
@@ -143,6 +148,7 @@ class Table(TableRequests):
             due_now = deadline is not None and now >= deadline / 1000
             if due_now and deadline != self._refused_deadline:
                 assert deadline is not None
+                due = True
                 if not self._apply_table(Timeout(), at_ms=deadline):
                     self._refused_deadline = deadline  # never spin on a refused deadline
             if self._empty_deadline is not None and now >= self._empty_deadline:
@@ -151,6 +157,7 @@ class Table(TableRequests):
         except Exception:
             log.exception("table %s failed and is removed", self._label())
             self._closing = True
+        return due or self._closing
 
     async def _deliver(self, reply: Reply | None = None) -> None:
         """After any change: the fresh views, the table state, then the reply, in that order.
@@ -158,18 +165,19 @@ class Table(TableRequests):
         The change's events are already queued. Building each seat's view is the slow part
         of a move, so it waits until the connections' writers have sent those events (two
         checkpoints, as Trio runs each batch of ready tasks in either order), and yields
-        after each view, so that a move at another table goes out before the rest of this
-        one's views. A client sees a move at once and its view a moment later, which is
+        between views, so that a move at another table goes out before the rest of this
+        one's views. The sender's view comes last, so its reply leaves in the same write. A client sees a move at once and its view a moment later, which is
         why clients act only on a view that covers every event they hold.
         """
         owed = self._take_owed_views()
+        if reply is not None:  # the sender's view last, in one write with its reply
+            owed.sort(key=lambda entry: entry[0] is reply.peer)
         if owed:
-            await trio.lowlevel.checkpoint()
             await trio.lowlevel.checkpoint()
         try:
             for peer, seat_index in owed:
-                self._send_view(peer, seat_index)
                 await trio.lowlevel.checkpoint()
+                self._send_view(peer, seat_index)
             self._settle()
         except Exception:
             log.exception("table %s failed and is removed", self._label())
