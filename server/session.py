@@ -11,10 +11,12 @@ A ``Session`` owns a byte stream and a sans-IO ``ServerConnection``. Its life:
    or by the server shutting down. The lobby hears ``disconnected`` exactly once.
 
 Everything the server says goes through ``send``, which never blocks: it encodes at once
-(so the connection's state machine sees messages in the order the server meant them) and
-queues the frame in a bounded outbox. ONE writer task drains the outbox to the socket. A
-full outbox means the client cannot keep up; the session closes itself with ``too-slow``
-rather than make a table wait.
+(so the connection's state machine sees messages in the order the server meant them).
+When nothing waits ahead of the frame, it is written to the socket there and then, if the
+kernel takes it without waiting (on POSIX, for a TCP stream): a move reaches every seat in
+the table's own step, with no task switch. Otherwise the frame joins a bounded outbox,
+which ONE writer task drains to the socket. A full outbox means the client cannot keep
+up; the session closes itself with ``too-slow`` rather than make a table wait.
 
 The writer also writes the last words (an error, or ``closing`` on shutdown), so a frame
 is never cut in half by another frame: ending the session closes the outbox, the writer
@@ -28,6 +30,8 @@ import contextlib
 import itertools
 import logging
 import math
+import os
+from collections import deque
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -102,7 +106,11 @@ class Session:
         self._limits = limits
         self._conn = ServerConnection()
         self._negotiated: Version | None = None
-        self._outbox_in, self._outbox_out = trio.open_memory_channel[bytes](limits.outbox_size)
+        self._outbox: deque[bytes] = deque()
+        self._outbox_closed = False
+        self._writer_waits = trio.lowlevel.ParkingLot()  # the writer, while the outbox is empty
+        self._writer_busy = False  # the writer holds frames taken from the outbox
+        self._fd = _direct_fd(stream)
         self._reader_scope = trio.CancelScope()
         self._writer_scope = trio.CancelScope()
         self._welcomed = False
@@ -132,14 +140,32 @@ class Session:
             # Dropping the message keeps the table that sent it alive.
             log.error("%r: not sent, the server broke the protocol: %s", self, error)
             return
-        try:
-            self._outbox_in.send_nowait(frame)
-        except trio.WouldBlock:
+        if not self._outbox and not self._writer_busy and self._fd is not None:
+            frame = self._write_now(self._fd, frame)
+            if not frame:
+                return
+        if len(self._outbox) >= self._limits.outbox_size:
             self.close(
                 ErrorCode.TOO_SLOW,
                 f"you did not read {self._limits.outbox_size} messages in time; "
                 "reconnect and resume your seat",
             )
+            return
+        self._outbox.append(frame)
+        self._writer_waits.unpark()
+
+    def _write_now(self, fd: int, frame: bytes) -> bytes:
+        """Write what the socket takes of ``frame`` without waiting; return the rest.
+
+        Only called with nothing queued and the writer idle, so nothing can overtake an
+        earlier frame. A full socket buffer or a broken connection writes nothing: the
+        frame goes to the writer, which waits for room or finds the connection lost.
+        """
+        try:
+            written = os.write(fd, frame)
+        except OSError:
+            return frame
+        return frame[written:]
 
     def _speaks(self, message: Message) -> bool:
         """Whether the negotiated version has ``message`` (every message added by a minor
@@ -275,7 +301,7 @@ class Session:
         the outbox, or here, when nothing is written for the idle timeout.
         """
         half = self._limits.outbox_size // 2
-        while self._outbox_in.statistics().current_buffer_used > half:
+        while len(self._outbox) > half:
             self._written = trio.Event()
             with trio.move_on_after(self._limits.idle_timeout_seconds):
                 await self._written.wait()
@@ -360,10 +386,14 @@ class Session:
         """The one writer: frames from the outbox to the socket in order, then last words."""
         with self._writer_scope:
             try:
-                async for frame in self._outbox_out:
-                    if self._skip_queued:
+                while True:
+                    while not self._outbox and not self._outbox_closed:
+                        await self._writer_waits.park()
+                    if not self._outbox or self._skip_queued:
                         break
-                    await self._stream.send_all(self._with_queued(frame))
+                    self._writer_busy = True
+                    await self._stream.send_all(self._take_batch())
+                    self._writer_busy = False
                     self._written.set()
                 if self._last_words is not None:
                     await self._stream.send_all(self._last_words)
@@ -374,23 +404,19 @@ class Session:
         self._closing = True
         self._reader_scope.cancel()
 
-    def _with_queued(self, frame: bytes) -> bytes:
-        """``frame`` and the frames queued behind it, up to ``_WRITE_BATCH`` bytes.
+    def _take_batch(self) -> bytes:
+        """The queued frames, oldest first, up to ``_WRITE_BATCH`` bytes, as one write.
 
-        One command sends each seat several frames at once (its events, its view, the
-        reply); writing them in one call saves a system call and a wake-up of the reader
-        per frame. Nothing awaits here, so no frame can be queued out of order meanwhile.
+        A client that was slow to read has several frames waiting; writing them in one call
+        saves a system call and a wake-up of its reader per frame.
         """
-        batch = [frame]
-        size = len(frame)
-        while size < _WRITE_BATCH:
-            try:
-                queued = self._outbox_out.receive_nowait()
-            except (trio.WouldBlock, trio.EndOfChannel):
-                break
-            batch.append(queued)
-            size += len(queued)
-        return frame if len(batch) == 1 else b"".join(batch)
+        outbox = self._outbox
+        batch = [outbox.popleft()]
+        size = len(batch[0])
+        while outbox and size < _WRITE_BATCH:
+            batch.append(outbox.popleft())
+            size += len(batch[-1])
+        return batch[0] if len(batch) == 1 else b"".join(batch)
 
     # --- ending --------------------------------------------------------------------------
 
@@ -423,8 +449,8 @@ class Session:
                 self._writer_scope.deadline,
                 trio.current_time() + self._limits.last_write_seconds,
             )
-        # Closing the outbox wakes a writer waiting for a frame.
-        self._outbox_in.close()
+        self._outbox_closed = True
+        self._writer_waits.unpark_all()
         self._reader_scope.cancel()
 
     def _encode_last_words(self, message: Message) -> bytes | None:
@@ -433,6 +459,15 @@ class Session:
         except LocalProtocolError:
             # Already closed from the protocol's point of view (the client said bye).
             return None
+
+
+def _direct_fd(stream: trio.abc.Stream) -> int | None:
+    """The socket's descriptor, if frames may be written to it directly (a TCP stream, on
+    POSIX, where ``os.write`` on a socket is ``send``); None sends everything through the
+    writer task (in-memory streams, Windows)."""
+    if os.name != "posix" or not isinstance(stream, trio.SocketStream):
+        return None
+    return stream.socket.fileno()
 
 
 async def refuse_connection(

@@ -162,15 +162,16 @@ class Table(TableRequests):
     async def _deliver(self, reply: Reply | None = None) -> None:
         """After any change: the fresh views, the table state, then the reply, in that order.
 
-        The change's events are already queued. Building each seat's view is the slow part
-        of a move, so it waits until the connections' writers have sent those events (two
-        checkpoints, as Trio runs each batch of ready tasks in either order), and yields
-        between views, so that a move at another table goes out before the rest of this
-        one's views. The sender's view comes last, so its reply leaves in the same write. A client sees a move at once and its view a moment later, which is
-        why clients act only on a view that covers every event they hold.
+        The change's events are already sent or queued. Building each seat's view is the
+        slow part of a move, so it waits until the connections' writers have sent any
+        queued events (two checkpoints, as Trio runs each batch of ready tasks in either
+        order), and yields between views, so that a move at another table goes out before
+        the rest of this one's views. The sender's view comes last, just before its reply.
+        A client sees a move at once and its view a moment later, which is why clients act
+        only on a view that covers every event they hold.
         """
         owed = self._take_owed_views()
-        if reply is not None:  # the sender's view last, in one write with its reply
+        if reply is not None:  # the sender's view last, just before its reply
             owed.sort(key=lambda entry: entry[0] is reply.peer)
         if owed:
             await trio.lowlevel.checkpoint()
