@@ -26,8 +26,8 @@ class Peer(Protocol):
     address: str
     """The remote IP address, for logs."""
 
-    def send(self, message: Message) -> None:
-        """Queue one message for the client. Never blocks.
+    def send(self, *messages: Message) -> None:
+        """Send ``messages`` to the client, in order. Never blocks.
 
         A full outbox makes the session close itself with ``too-slow``; the caller does not
         learn of it and must not care.

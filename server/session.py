@@ -127,32 +127,37 @@ class Session:
 
     # --- the Peer contract ---------------------------------------------------------------
 
-    def send(self, message: Message) -> None:
-        """Queue ``message`` for the client; never blocks (see the module docstring)."""
+    def send(self, *messages: Message) -> None:
+        """Send ``messages`` to the client in order; never blocks (see the module docstring).
+
+        Several messages at once (a move's events) go out in one write when they can.
+        """
         if self._closing or self._conn.state is ConnectionState.CLOSED:
             return  # the client is gone or going; what it misses, it may resume
-        if not self._speaks(message):
-            return  # a message newer than the client's version: optional, so not sent
-        try:
-            frame = self._conn.send(message)
-        except LocalProtocolError as error:
-            # The server tried to say something the protocol forbids: a bug on our side.
-            # Dropping the message keeps the table that sent it alive.
-            log.error("%r: not sent, the server broke the protocol: %s", self, error)
-            return
-        if not self._outbox and not self._writer_busy and self._fd is not None:
-            frame = self._write_now(self._fd, frame)
-            if not frame:
+        frames: list[bytes] = []
+        for message in messages:
+            if not self._speaks(message):
+                continue  # a message newer than the client's version: optional, not sent
+            try:
+                frames.append(self._conn.send(message))
+            except LocalProtocolError as error:
+                # The server tried to say something the protocol forbids: a bug on our
+                # side. Dropping the message keeps the table that sent it alive.
+                log.error("%r: not sent, the server broke the protocol: %s", self, error)
+        if frames and not self._outbox and not self._writer_busy and self._fd is not None:
+            rest = self._write_now(self._fd, frames[0] if len(frames) == 1 else b"".join(frames))
+            frames = [rest] if rest else []
+        for frame in frames:
+            if len(self._outbox) >= self._limits.outbox_size:
+                self.close(
+                    ErrorCode.TOO_SLOW,
+                    f"you did not read {self._limits.outbox_size} messages in time; "
+                    "reconnect and resume your seat",
+                )
                 return
-        if len(self._outbox) >= self._limits.outbox_size:
-            self.close(
-                ErrorCode.TOO_SLOW,
-                f"you did not read {self._limits.outbox_size} messages in time; "
-                "reconnect and resume your seat",
-            )
-            return
-        self._outbox.append(frame)
-        self._writer_waits.unpark()
+            self._outbox.append(frame)
+        if frames:
+            self._writer_waits.unpark()
 
     def _write_now(self, fd: int, frame: bytes) -> bytes:
         """Write what the socket takes of ``frame`` without waiting; return the rest.

@@ -4,6 +4,9 @@ Everything that changes a table happens inside its own task, one request at a ti
 match never sees two commands at once and never waits for a socket:
 
 - Requests arrive through a bounded inbox (``submit``; a full inbox is the lobby's "busy").
+  A game command that finds the task idle, waiting on an empty inbox, is handled at once
+  in the sender's own step (its events leave with no task switch); the task then delivers
+  the views and the reply as for any other request.
 - The task stamps each with the server clock (``now_ms``, Trio's clock in milliseconds)
   and hands game commands to ``Match.apply``.
 - Time is data: the task sleeps on the inbox until the earliest of the match's deadline
@@ -27,7 +30,6 @@ from __future__ import annotations
 
 import logging
 import math
-from dataclasses import dataclass
 
 import trio
 
@@ -35,18 +37,18 @@ from protocol.commands import Timeout
 from protocol.errors import LobbyRejectCode
 from protocol.messages import (
     CreateTable,
+    Game,
     Join,
     Left,
     LeftReason,
     Ok,
-    Rejected,
     Request,
     ResumeSeat,
     Spectate,
     TakeBotSeat,
 )
 from server.peer import Peer
-from server.table_core import RequestRefused, TableHooks, TableRequest, rejected
+from server.table_core import Reply, RequestRefused, TableHooks, TableRequest, rejected
 from server.table_requests import TableRequests
 
 __all__ = ["RequestRefused", "Table", "TableHooks", "TableRequest"]
@@ -55,19 +57,6 @@ log = logging.getLogger("uno.server.table")
 
 ENTRY_REQUESTS = (CreateTable, Join, Spectate, TakeBotSeat, ResumeSeat)
 """Requests from a peer not (yet) at the table; the lobby marks it as arriving."""
-
-
-@dataclass(frozen=True, slots=True)
-class Reply:
-    """The answer to one request, sent after the views and table state its change owes."""
-
-    peer: Peer
-    message: Ok | Rejected
-
-    @staticmethod
-    def to(request: TableRequest, message: Ok | Rejected) -> Reply | None:
-        """``message`` for ``request``'s sender, or None when the request wants no reply."""
-        return Reply(request.peer, message) if request.reply else None
 
 
 class Table(TableRequests):
@@ -82,8 +71,21 @@ class Table(TableRequests):
 
     def submit(self, peer: Peer, message: Request, *, reply: bool = True) -> bool:
         """Queue a request for the table's task; False when the inbox is full or closed."""
+        request = TableRequest(peer, message, reply)
+        waiting = self._waiting
+        if (
+            self._idle
+            and isinstance(message, Game)
+            and waiting is not None
+            and trio.current_time() < waiting.deadline
+        ):
+            # Nothing is queued and no clock is due: handling it now keeps every order.
+            self._handed_over.append(self._dispatch(request))
+            self._wake()
+            return True
+        self._idle = False
         try:
-            self._inbox.send_nowait(TableRequest(peer, message, reply))
+            self._inbox.send_nowait(request)
         except (trio.WouldBlock, trio.ClosedResourceError, trio.BrokenResourceError):
             return False
         return True
@@ -114,8 +116,12 @@ class Table(TableRequests):
                     request: TableRequest | None = None
                     with trio.CancelScope(deadline=self._next_wake()) as waiting:
                         self._waiting = waiting
+                        self._idle = True
                         request = await self._requests.receive()
+                    self._idle = False
                     self._waiting = None
+                    while self._handed_over:
+                        await self._deliver(self._handed_over.pop(0))
                     if request is not None:
                         await self._deliver(self._dispatch(request))
             finally:

@@ -24,6 +24,7 @@ from protocol.events import Event, EventKind
 from protocol.messages import (
     GameView,
     Joined,
+    Ok,
     Rejected,
     Request,
     SeatInfo,
@@ -40,7 +41,7 @@ from server.peer import Peer
 from server.seats import Seat, SeatMap
 from server.settings import LobbySettings
 
-__all__ = ["RequestRefused", "TableCore", "TableHooks", "TableRequest", "rejected"]
+__all__ = ["Reply", "RequestRefused", "TableCore", "TableHooks", "TableRequest", "rejected"]
 
 log = logging.getLogger("uno.server.table")
 
@@ -75,6 +76,19 @@ class TableRequest:
     peer: Peer
     message: Request
     reply: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """The answer to one request, sent after the views and table state its change owes."""
+
+    peer: Peer
+    message: Ok | Rejected
+
+    @staticmethod
+    def to(request: TableRequest, message: Ok | Rejected) -> Reply | None:
+        """``message`` for ``request``'s sender, or None when the request wants no reply."""
+        return Reply(request.peer, message) if request.reply else None
 
 
 def rejected(message: Request, code: LobbyRejectCode | RejectCode, text: str) -> Rejected:
@@ -117,6 +131,8 @@ class TableCore:
         self._inbox, self._requests = trio.open_memory_channel[TableRequest](settings.inbox_size)
         self._gone: list[Peer] = []
         self._waiting: trio.CancelScope | None = None
+        self._idle = False  # the task waits on an empty inbox with nothing due (table.submit)
+        self._handed_over: list[Reply | None] = []  # replies of requests handled in submit
         self._closing = False
         self._empty_deadline: float | None = None
         self._last_ms = 0
@@ -177,6 +193,7 @@ class TableCore:
         return self.seats.free_count() if self._match is None else 0
 
     def _wake(self) -> None:
+        self._idle = False
         if self._waiting is not None:
             self._waiting.cancel()
 
@@ -233,8 +250,8 @@ class TableCore:
     def _publish(
         self, events: Sequence[Event], cause_peer: int | None = None, cause_id: int | None = None
     ) -> None:
-        """Number new events and send each member its redacted copy now; the fresh views
-        are owed until ``send_views`` (the table's task lets the events leave first)."""
+        """Number new events and send each member its redacted copies now, the sender
+        first; the fresh views are owed until the table's task delivers them."""
         if not events:
             return
         numbered = self._history.extend(events, cause_peer, cause_id)
@@ -244,9 +261,10 @@ class TableCore:
         # One public message per event, shared by every seat that sees no more of it than
         # a spectator, so it is encoded once for all of them (``Message.frame``).
         shared = [(item, item.public_message()) for item in numbered]
-        for peer, seat_index in self._audience():
-            for item, public in shared:
-                peer.send(item.message_for(seat_index, peer.peer_id, public))
+        audience = self._audience()
+        audience.sort(key=lambda entry: entry[0].peer_id != cause_peer)  # the sender's first
+        for peer, eyes in audience:
+            peer.send(*(item.message_for(eyes, peer.peer_id, public) for item, public in shared))
         self._views_owed = True
 
     def _take_owed_views(self) -> list[tuple[Peer, int | None]]:

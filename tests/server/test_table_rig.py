@@ -58,8 +58,8 @@ class FakePeer:
     _ids: Iterable[int] = field(default_factory=lambda: itertools.count(1))
     _changed: trio.Event = field(default_factory=trio.Event)
 
-    def send(self, message: Message) -> None:
-        self.received.append(message)
+    def send(self, *messages: Message) -> None:
+        self.received.extend(messages)
         self._changed.set()
 
     def close(self, code: ErrorCode, reason: str) -> None:
