@@ -33,7 +33,6 @@ import math
 
 import trio
 
-from protocol.commands import Timeout
 from protocol.errors import LobbyRejectCode
 from protocol.messages import (
     CreateTable,
@@ -72,14 +71,9 @@ class Table(TableRequests):
     def submit(self, peer: Peer, message: Request, *, reply: bool = True) -> bool:
         """Queue a request for the table's task; False when the inbox is full or closed."""
         request = TableRequest(peer, message, reply)
-        waiting = self._waiting
-        if (
-            self._idle
-            and isinstance(message, Game)
-            and waiting is not None
-            and trio.current_time() < waiting.deadline
-        ):
-            # Nothing is queued and no clock is due: handling it now keeps every order.
+        if self._idle and isinstance(message, Game):
+            # Nothing is queued: handling it now keeps the order of requests (and a clock
+            # that ran out meanwhile still comes first, see ``_on_game``).
             self._handed_over.append(self._dispatch(request))
             self._wake()
             return True
@@ -148,16 +142,9 @@ class Table(TableRequests):
         try:
             while self._gone:
                 self._lost(self._gone.pop(0))
-            now = trio.current_time()
-            match = self._match
-            deadline = match.deadline_ms() if match is not None else None
-            due_now = deadline is not None and now >= deadline / 1000
-            if due_now and deadline != self._refused_deadline:
-                assert deadline is not None
+            if self._run_out_clock():
                 due = True
-                if not self._apply_table(Timeout(), at_ms=deadline):
-                    self._refused_deadline = deadline  # never spin on a refused deadline
-            if self._empty_deadline is not None and now >= self._empty_deadline:
+            if self._empty_deadline is not None and trio.current_time() >= self._empty_deadline:
                 log.info("table %s: nobody came back; removing it", self._label())
                 self._closing = True
         except Exception:

@@ -18,7 +18,7 @@ from typing import Protocol
 
 import trio
 
-from protocol.commands import NextRound, SetAway, TableCommand
+from protocol.commands import NextRound, SetAway, TableCommand, Timeout
 from protocol.errors import LobbyRejectCode
 from protocol.events import Event, EventKind
 from protocol.messages import (
@@ -237,6 +237,22 @@ class TableCore:
             )
             return False
         self._publish(outcome.events)
+        return True
+
+    def _run_out_clock(self) -> bool:
+        """Apply the match's ``Timeout`` if its deadline has passed; True if one was due.
+
+        The task does this when it wakes, and a game command does it first: a move that
+        arrives after the clock ran out, before the task woke to it, comes too late.
+        """
+        match = self._match
+        deadline = match.deadline_ms() if match is not None else None
+        if deadline is None or deadline == self._refused_deadline:
+            return False
+        if trio.current_time() < deadline / 1000:
+            return False
+        if not self._apply_table(Timeout(), at_ms=deadline):
+            self._refused_deadline = deadline  # never spin on a refused deadline
         return True
 
     def _maybe_next_round(self) -> None:

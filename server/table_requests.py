@@ -327,6 +327,7 @@ class TableRequests(TableStandIns):
         command = message.command
         if not isinstance(command, SeatCommand):
             raise RequestRefused(RejectCode.TABLE_ONLY, "only the table may send this command")
+        self._run_out_clock()
         owner = standing is None
         if owner and match.away[seat.index] and not match.is_over and not match.paused:
             # The owner is back at the controls (the engine had marked them away).

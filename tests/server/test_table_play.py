@@ -23,6 +23,7 @@ from protocol.commands import Catch, Challenge, Draw, Play
 from protocol.errors import LobbyRejectCode
 from protocol.messages import (
     AddBot,
+    Game,
     GameEvent,
     GameView,
     Join,
@@ -32,6 +33,7 @@ from protocol.messages import (
     Message,
     PauseTable,
     Ready,
+    Rejected,
     Rematch,
     ResumeTable,
     Spectate,
@@ -225,6 +227,28 @@ async def test_turn_clock_plays_for_a_silent_player(
     assert "drew" in kinds_after(ann, last) and "passed" in kinds_after(ann, last)
     await settle()
     assert bob.view["to_act"] == 1 and bob.view["counts"][0] == 4
+
+
+async def test_a_move_that_arrives_as_the_turn_clock_runs_out_comes_after_the_timeout(
+    nursery: trio.Nursery, mock_clock: trio.testing.MockClock
+) -> None:
+    lobby, table, ann, bob = await two_players(nursery, turn_seconds=5)
+    rigged(table, hands=[["R1", "G2", "B3"], ["Y4", "Y5", "Y6"]], top="R9", current=0)
+    await settle()  # the table waits for requests; its clock is 5 s away
+    last = table._history.last_seq
+
+    mock_clock.jump(6)
+    # Sent with no checkpoint since the jump: the table's task has not woken to its clock,
+    # so it must not take the move ahead of the timeout it owes.
+    move = Game(id=ann.next_id(), command=Play(card("R1")))
+    await lobby.handle(ann, move)
+    await ann.wait_for(lambda: ann.reply(move.id) is not None)
+
+    answer = ann.reply(move.id)
+    assert isinstance(answer, Rejected) and answer.code == RejectCode.NOT_YOUR_TURN
+    assert kinds_after(ann, last)[0] == "timed-out"
+    await settle()
+    assert "R1" in ann.view["hand"] and bob.view["to_act"] == 1
 
 
 async def test_draw_four_decision_clock_accepts_for_a_silent_victim(
