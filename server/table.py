@@ -74,8 +74,12 @@ class Table(TableRequests):
         if self._idle and isinstance(message, Game):
             # Nothing is queued: handling it now keeps the order of requests (and a clock
             # that ran out meanwhile still comes first, see ``_on_game``).
+            self._idle = False
             self._handed_over.append(self._dispatch(request))
-            self._wake()
+            try:
+                self._inbox.send_nowait(None)  # wakes the task for the views and the reply
+            except trio.WouldBlock:
+                self._wake()
             return True
         self._idle = False
         try:
@@ -187,6 +191,8 @@ class Table(TableRequests):
                 request = self._requests.receive_nowait()
             except (trio.WouldBlock, trio.EndOfChannel):
                 break
+            if request is None:
+                continue
             if request.reply:
                 request.peer.send(
                     rejected(request.message, LobbyRejectCode.TABLE_NOT_FOUND, "the table closed")

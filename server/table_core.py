@@ -128,7 +128,10 @@ class TableCore:
         self._bot_nursery: trio.Nursery | None = None  # open while the task runs
         self._bots_ended: list[StandIn] = []
         self._bot_failures = 0
-        self._inbox, self._requests = trio.open_memory_channel[TableRequest](settings.inbox_size)
+        # None only wakes the task: a request handled in ``submit`` owes its delivery.
+        self._inbox, self._requests = trio.open_memory_channel[TableRequest | None](
+            settings.inbox_size
+        )
         self._gone: list[Peer] = []
         self._waiting: trio.CancelScope | None = None
         self._idle = False  # the task waits on an empty inbox with nothing due (table.submit)
