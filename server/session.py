@@ -231,6 +231,9 @@ class Session:
             log.exception("%r: session failed", self)
             self._why = "the server failed (internal-error; see the log above)"
         finally:
+            # Before the socket closes: its descriptor number may soon belong to another.
+            self._closing = True
+            self._fd = None
             with trio.CancelScope(shield=True):
                 await trio.aclose_forcefully(self._stream)
             self._conn.close()

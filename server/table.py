@@ -69,7 +69,11 @@ class Table(TableRequests):
     # ------------------------------------------------------------------ for the lobby
 
     def submit(self, peer: Peer, message: Request, *, reply: bool = True) -> bool:
-        """Queue a request for the table's task; False when the inbox is full or closed."""
+        """Hand a request to the table; False when the inbox is full or closed.
+
+        A game command that finds the task idle is handled here and now; anything else
+        queues for the task, in arrival order.
+        """
         request = TableRequest(peer, message, reply)
         if self._idle and isinstance(message, Game):
             # Nothing is queued: handling it now keeps the order of requests (and a clock

@@ -134,7 +134,7 @@ class TableCore:
         )
         self._gone: list[Peer] = []
         self._waiting: trio.CancelScope | None = None
-        self._idle = False  # the task waits on an empty inbox with nothing due (table.submit)
+        self._idle = False  # the task waits on an empty inbox (see Table.submit)
         self._handed_over: list[Reply | None] = []  # replies of requests handled in submit
         self._closing = False
         self._empty_deadline: float | None = None
