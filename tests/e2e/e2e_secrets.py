@@ -10,7 +10,8 @@ round's end). Everything else a seat receives must be the same for every recipie
 
 Beyond where secrets go, the checks verify what they say: each seat's hand rebuilt from
 its own events must equal the hand in every view it gets (so no event carried someone
-else's cards under its own name), and a challenged hand must equal the target's real hand.
+else's cards under its own name), and a challenged hand must equal the target's real hand
+right after the Wild Draw Four it played.
 """
 
 from __future__ import annotations
@@ -81,8 +82,7 @@ def leaks(players: Sequence[Player], spectators: Sequence[Player] = ()) -> list[
                 if seen[1] != public:
                     problems.append(f"seq {frame.seq}: {who} got {public}, {seen[0]} got {seen[1]}")
                 if kind == "challenged" and "hand" in body and seat is not None:
-                    target_hands = hands.get(body["target"], {})
-                    truth = target_hands.get(frame.seq - 1)
+                    truth = _hand_played_from(player, hands.get(body["target"], {}), body)
                     if truth is not None and Counter(body["hand"]) != truth:
                         problems.append(f"{who}: challenged hand {body['hand']} is not {truth}")
             elif isinstance(frame, GameView):
@@ -102,6 +102,23 @@ def leaks(players: Sequence[Player], spectators: Sequence[Player] = ()) -> list[
             if isinstance(frame, GameView) and _other_hands(frame.body):
                 problems.append(f"{who}: a view carries other hands outside a round's end")
     return problems
+
+
+def _hand_played_from(
+    challenger: Player, target_hands: dict[int, Counter[str]], challenged: dict[str, Any]
+) -> Counter[str] | None:
+    """The hand a challenge judges: the target's hand right after its latest Wild Draw Four
+    (it differs from the hand at the challenge when the target drew in between, caught for
+    a missing UNO call inside the decision window). None when not known."""
+    played = [
+        event["seq"]
+        for event in challenger.events
+        if event["kind"] == "played"
+        and event.get("seat") == challenged["target"]
+        and event.get("card") == "W+4"
+        and event["seq"] < challenged["seq"]
+    ]
+    return target_hands.get(played[-1]) if played else None
 
 
 def _other_hands(view: dict[str, Any]) -> bool:

@@ -75,7 +75,6 @@ async def test_cut_connections_resume_with_their_hands_and_every_match_finishes(
         commands=sum(table.commands for table in tables),
         frames_checked=frames_checked,
         leaks_and_other_problems=len(problems),
-        challenged_hands_shown_as_played=sum(table.excused for table in tables),
         rss_kib={"before": rss_before, "after": rss_after},
     )
     assert problems == [], "\n".join(problems[:30])
