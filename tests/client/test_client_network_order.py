@@ -8,11 +8,10 @@ against it by another task.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pytest
 import trio
 import trio.testing
+from client_server import Watched
 
 from client.ui.intents import GameIntent, Quit
 from client.ui.model import Model
@@ -20,21 +19,6 @@ from client.ui.network import Network
 from protocol.connection import ServerConnection
 from protocol.errors import ErrorCode
 from protocol.messages import Error, Game, ListTables, Message, Ok, TableList, Welcome
-
-
-class Redraws:
-    """The network's redraw callback, waking whoever waits for the model to change."""
-
-    def __init__(self) -> None:
-        self._event = trio.Event()
-
-    def redraw(self) -> None:
-        self._event.set()
-
-    async def until(self, condition: Callable[[], object]) -> None:
-        while not condition():
-            self._event = trio.Event()
-            await self._event.wait()
 
 
 class HoldingServer:
@@ -92,7 +76,7 @@ async def test_two_quick_keys_reach_the_server_in_order_one_at_a_time(
 
     monkeypatch.setattr(trio, "open_tcp_stream", open_stream)
     model = Model(name="Keys")
-    redraws = Redraws()
+    redraws = Watched()
     network = Network(model, redraws.redraw, trio.current_time, address=("127.0.0.1", 1))
     with trio.fail_after(10):
         async with trio.open_nursery() as nursery:
@@ -126,7 +110,7 @@ async def test_a_seat_resumed_elsewhere_is_not_taken_back_from_here(
 
     monkeypatch.setattr(trio, "open_tcp_stream", open_stream)
     model = Model(name="Keys")
-    redraws = Redraws()
+    redraws = Watched()
     network = Network(model, redraws.redraw, trio.current_time, address=("127.0.0.1", 1))
     with trio.fail_after(10):
         async with trio.open_nursery() as nursery:
