@@ -115,7 +115,7 @@ class Record:
         for spec in _schema(type(self)):
             value = getattr(self, spec.name)
             if value is not None:
-                data[spec.name] = _to_plain(value)
+                data[spec.name] = _to_plain(value) if spec.converted else value
         return data
 
 
@@ -161,7 +161,11 @@ class _FieldSpec:
     required: bool
     default: Any = None
     factory: Callable[[], Any] | None = None
+    converted: bool = True
+    """Whether a value needs ``_to_plain`` on the way out (plain kinds go as they are)."""
 
+
+_PLAIN_BASES = (str, int, bool, dict)
 
 _SCHEMAS: dict[type, tuple[_FieldSpec, ...]] = {}
 
@@ -170,10 +174,14 @@ def _schema(cls: type) -> tuple[_FieldSpec, ...]:
     schema = _SCHEMAS.get(cls)
     if schema is None:
         hints = typing.get_type_hints(cls)
+        kinds = {
+            field.name: _kind_of(hints[field.name], f"{cls.__name__}.{field.name}")
+            for field in dataclasses.fields(cls)
+        }
         schema = tuple(
             _FieldSpec(
                 name=field.name,
-                kind=_kind_of(hints[field.name], f"{cls.__name__}.{field.name}"),
+                kind=kinds[field.name],
                 limits=field.metadata.get("wire", Limits()),
                 required=field.default is dataclasses.MISSING
                 and field.default_factory is dataclasses.MISSING,
@@ -181,6 +189,7 @@ def _schema(cls: type) -> tuple[_FieldSpec, ...]:
                 factory=None
                 if field.default_factory is dataclasses.MISSING
                 else field.default_factory,
+                converted=kinds[field.name].base not in _PLAIN_BASES,
             )
             for field in dataclasses.fields(cls)
         )

@@ -1,7 +1,7 @@
 """The contract between the network shell and the tables: what a table sees of a client.
 
 A session (server/session.py) implements ``Peer``; the lobby and the tables only ever call
-``send`` and ``close`` on it. ``send`` never blocks: a peer whose outbox is full closes
+``send``, ``hold`` and ``close`` on it. ``send`` never blocks: a peer whose outbox is full closes
 itself with the ``too-slow`` error, so a table never waits for a slow reader.
 """
 
@@ -31,6 +31,13 @@ class Peer(Protocol):
 
         A full outbox makes the session close itself with ``too-slow``; the caller does not
         learn of it and must not care.
+        """
+
+    def hold(self, *messages: Message) -> None:
+        """Like ``send``, but the messages wait for the next ``send`` and leave with it.
+
+        One write (and one wake-up of the client) instead of two. The caller must follow
+        with a ``send`` soon: held messages go nowhere by themselves.
         """
 
     def close(self, code: ErrorCode, reason: str) -> None:

@@ -12,6 +12,8 @@ A ``Session`` owns a byte stream and a sans-IO ``ServerConnection``. Its life:
 
 Everything the server says goes through ``send``, which never blocks: it encodes at once
 (so the connection's state machine sees messages in the order the server meant them).
+``hold`` encodes too, but keeps the frames for the next ``send``: a table holds a move's
+events for a seat until that seat's view is ready, and both leave in one write.
 When nothing waits ahead of the frame, it is written to the socket there and then, if the
 kernel takes it without waiting (on POSIX, for a TCP stream): a move reaches every seat in
 the table's own step, with no task switch. Otherwise the frame joins a bounded outbox,
@@ -107,6 +109,7 @@ class Session:
         self._conn = ServerConnection()
         self._negotiated: Version | None = None
         self._outbox: deque[bytes] = deque()
+        self._held: list[bytes] = []  # frames that leave with the next send (``hold``)
         self._outbox_closed = False
         self._writer_waits = trio.lowlevel.ParkingLot()  # the writer, while the outbox is empty
         self._writer_busy = False  # the writer holds frames taken from the outbox
@@ -130,20 +133,15 @@ class Session:
     def send(self, *messages: Message) -> None:
         """Send ``messages`` to the client in order; never blocks (see the module docstring).
 
-        Several messages at once (a move's events) go out in one write when they can.
+        Several messages at once (a move's events) go out in one write when they can, with
+        any frames held before them (``hold``) first.
         """
         if self._closing or self._conn.state is ConnectionState.CLOSED:
             return  # the client is gone or going; what it misses, it may resume
-        frames: list[bytes] = []
-        for message in messages:
-            if not self._speaks(message):
-                continue  # a message newer than the client's version: optional, not sent
-            try:
-                frames.append(self._conn.send(message))
-            except LocalProtocolError as error:
-                # The server tried to say something the protocol forbids: a bug on our
-                # side. Dropping the message keeps the table that sent it alive.
-                log.error("%r: not sent, the server broke the protocol: %s", self, error)
+        frames = self._encode(messages)
+        if self._held:
+            frames[:0] = self._held
+            self._held = []
         if frames and not self._outbox and not self._writer_busy and self._fd is not None:
             rest = self._write_now(self._fd, frames[0] if len(frames) == 1 else b"".join(frames))
             frames = [rest] if rest else []
@@ -158,6 +156,26 @@ class Session:
             self._outbox.append(frame)
         if frames:
             self._writer_waits.unpark()
+
+    def hold(self, *messages: Message) -> None:
+        """Encode ``messages`` now, in order, and write them with the next ``send``."""
+        if self._closing or self._conn.state is ConnectionState.CLOSED:
+            return
+        self._held.extend(self._encode(messages))
+
+    def _encode(self, messages: tuple[Message, ...]) -> list[bytes]:
+        """The frames of ``messages``, leaving out what the client's version lacks."""
+        frames: list[bytes] = []
+        for message in messages:
+            if not self._speaks(message):
+                continue  # a message newer than the client's version: optional, not sent
+            try:
+                frames.append(self._conn.send(message))
+            except LocalProtocolError as error:
+                # The server tried to say something the protocol forbids: a bug on our
+                # side. Dropping the message keeps the table that sent it alive.
+                log.error("%r: not sent, the server broke the protocol: %s", self, error)
+        return frames
 
     def _write_now(self, fd: int, frame: bytes) -> bytes:
         """Write what the socket takes of ``frame`` without waiting; return the rest.
@@ -450,6 +468,9 @@ class Session:
             return
         self._closing = True
         self._skip_queued = skip_queued
+        if not skip_queued:
+            self._outbox.extend(self._held)
+        self._held = []
         self._last_words = frame
         self._why = why
         if skip_queued:

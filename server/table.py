@@ -13,11 +13,12 @@ match never sees two commands at once and never waits for a socket:
   and the empty-table timer, then applies ``Timeout()`` (or closes the table). Tests run
   this on Trio's ``autojump_clock``. Server bots are not the task's business: they are
   protocol clients in the task's own nursery (server/bot_seats.py, server/autoplay.py).
-- Every accepted batch of events is numbered (server/history.py) and sent at once to every
-  seat, redacted by the engine's ``Event.for_seat``. Once the connections have written
-  them, each seat gets its fresh view (it carries the legal commands and the clocks as
-  milliseconds left), then the table state if it changed, then the sender its one reply.
-  Everything a command causes reaches its sender before the reply.
+- Every accepted batch of events is numbered (server/history.py) and redacted for each
+  seat by the engine's ``Event.for_seat``. The command's sender gets its copies at once;
+  everyone else's are held for their fresh view (it carries the legal commands and the
+  clocks as milliseconds left), and leave with it in one write. Then the table state if
+  it changed, then the sender its view and its one reply. Everything a command causes
+  reaches its sender before the reply.
 - A lost connection only leaves a note (``peer_gone``); the task marks the seat away and a
   server bot plays it until its owner resumes with the token.
 
@@ -163,23 +164,25 @@ class Table(TableRequests):
     async def _deliver(self, reply: Reply | None = None) -> None:
         """After any change: the fresh views, the table state, then the reply, in that order.
 
-        The change's events are already sent or queued. Building each seat's view is the
-        slow part of a move, so it waits until the connections' writers have sent any
-        queued events (two checkpoints, as Trio runs each batch of ready tasks in either
-        order), and yields between views, so that a move at another table goes out before
-        the rest of this one's views. The sender's view comes last, just before its reply.
-        A client sees a move at once and its view a moment later, which is why clients act
-        only on a view that covers every event they hold.
+        The sender's events are already sent or queued; every other member's are held,
+        to leave with its view in one write. Building each seat's view is the slow part
+        of a move, so it waits until the sender's writer has sent any queued events (two
+        checkpoints, as Trio runs each batch of ready tasks in either order), and yields
+        between views, so that a move at another table goes out before the rest of this
+        one's views. The sender's view comes last, in one write with the table state and
+        its reply. A client sees its own move at once and its view a moment later, which
+        is why clients act only on a view that covers every event they hold.
         """
         owed = self._take_owed_views()
-        if reply is not None:  # the sender's view last, just before its reply
-            owed.sort(key=lambda entry: entry[0] is reply.peer)
+        sender = reply.peer if reply is not None else None
+        owed.sort(key=lambda entry: entry[0] is sender)  # the sender's view last
         if owed:
             await trio.lowlevel.checkpoint()
         try:
             for peer, seat_index in owed:
                 await trio.lowlevel.checkpoint()
-                self._send_view(peer, seat_index)
+                # The sender's view waits for the table state and the reply: one write.
+                self._send_view(peer, seat_index, hold=peer is sender)
             self._settle()
         except Exception:
             log.exception("table %s failed and is removed", self._label())

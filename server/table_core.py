@@ -269,21 +269,26 @@ class TableCore:
     def _publish(
         self, events: Sequence[Event], cause_peer: int | None = None, cause_id: int | None = None
     ) -> None:
-        """Number new events and send each member its redacted copies now, the sender
-        first; the fresh views are owed until the table's task delivers them."""
+        """Number new events and send them to the command's sender now; every other member
+        gets its redacted copies held, to leave with the fresh view it is now owed."""
         if not events:
             return
         numbered = self._history.extend(events, cause_peer, cause_id)
         if any(event.kind is EventKind.ROUND_STARTED for event in events):
             for seat in self.seats:
                 seat.ready = False
+        audience = self._audience()
+        # The sender's first, before any other work: the move's answer it waits for.
+        for peer, eyes in audience:
+            if peer.peer_id == cause_peer:
+                peer.send(*(item.message_for(eyes, peer.peer_id) for item in numbered))
         # One public message per event, shared by every seat that sees no more of it than
         # a spectator, so it is encoded once for all of them (``Message.frame``).
         shared = [(item, item.public_message()) for item in numbered]
-        audience = self._audience()
-        audience.sort(key=lambda entry: entry[0].peer_id != cause_peer)  # the sender's first
         for peer, eyes in audience:
-            peer.send(*(item.message_for(eyes, peer.peer_id, public) for item, public in shared))
+            if peer.peer_id != cause_peer:
+                held = (item.message_for(eyes, peer.peer_id, public) for item, public in shared)
+                peer.hold(*held)
         self._views_owed = True
 
     def _take_owed_views(self) -> list[tuple[Peer, int | None]]:
@@ -306,14 +311,21 @@ class TableCore:
         audience.extend((peer, None) for peer in self._spectators.values())
         return audience
 
-    def _send_view(self, peer: Peer, seat: int | None) -> None:
+    def _send_view(self, peer: Peer, seat: int | None, *, hold: bool = False) -> None:
+        """``peer``'s fresh view through ``seat``'s eyes (with anything held for it);
+        ``hold`` keeps it for the next send (a reply that follows at once)."""
         match = self._match
         if match is None:
+            peer.send()  # no view, but what was held for it goes
             return
         body = match.view(seat, self._now_ms())
         last = self._history.last_seq
         body["last_seq"] = last
-        peer.send(GameView.trusted(seq=last, body=body))
+        view = GameView.trusted(seq=last, body=body)
+        if hold:
+            peer.hold(view)
+        else:
+            peer.send(view)
 
     # ------------------------------------------------------------------ people
 

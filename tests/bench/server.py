@@ -9,13 +9,17 @@ Run from the repository root (Linux: it reads /proc)::
 What happens, in one run (every process on 127.0.0.1, each step bounded in time):
 
 1. The floor: ``tests/bench/echo.py`` (a bare Trio echo over the same framing and codec)
-   is loaded by the same drivers with the same shape, paced then saturated.
-2. ``python -m server`` starts; its resident memory is read from /proc/PID/status before
-   any client, after every connection has said hello, and after every table has started:
-   the differences divided by the connections and the tables are the cost of each.
-3. Paced: every table acts every 500 ms on average (uniform 250-750 ms between a table's
-   view and its next command), 200 tables make about 400 commands/s. Then saturation:
-   every table sends its next command as soon as its view arrives.
+   starts, loaded by the same drivers with the same shape; then ``python -m server``
+   starts. Its resident memory is read from /proc/PID/status before any client, after
+   every connection has said hello, and after every table has started: the differences
+   divided by the connections and the tables are the cost of each.
+2. Paced: every table acts every 500 ms on average (uniform 250-750 ms between a table's
+   view and its next command), 200 tables make about 400 commands/s. The echo and the
+   server take turns (``--rounds`` windows each, the other one idle meanwhile), so that
+   both meet the machine in the same moods; the p50 ratio is of the pooled samples, and
+   the ratio of each round is reported beside it.
+3. Saturation, the echo's then the server's: every table sends its next command as soon
+   as its view (the echo: its answer) arrives.
 4. During each measured window the server's own CPU time (/proc/PID/stat utime + stime)
    is read, and the drivers' too, so the saturation figure says whose limit was hit: 100%
    is one core, the server is one thread.
@@ -369,73 +373,150 @@ async def start_drivers(args: argparse.Namespace, port: int, mode: str, logs: Pa
     ]
 
 
-async def echo_floor(args: argparse.Namespace, logs: Path) -> tuple[Window, Window]:
-    """The same load shape against the bare echo: (paced, saturated)."""
-    echo = await Child.start(
-        [sys.executable, str(BENCH / "echo.py"), "--port", "0"],
-        "echo",
-        logs / "echo.log",
-        priority=args.priority,
+def pooled(rounds: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """Each driver's answers to several windows, summed as if to one long window."""
+    drivers = []
+    for answers in zip(*rounds, strict=True):
+        drivers.append(
+            {
+                "seconds": sum(answer["seconds"] for answer in answers),
+                "actions": sum(answer["actions"] for answer in answers),
+                "latencies_ms": [v for answer in answers for v in answer["latencies_ms"]],
+                "reply_ms": [v for answer in answers for v in answer["reply_ms"]],
+                "rejections": sum(answer["rejections"] for answer in answers),
+                "stalls": sum(answer["stalls"] for answer in answers),
+                "closed": answers[-1]["closed"],  # connections closed by the end
+                "server_errors": [e for answer in answers for e in answer["server_errors"]],
+                "notes": [note for answer in answers for note in answer["notes"]],
+            }
+        )
+    return drivers
+
+
+def mean_cpu(windows: list[CpuWindow]) -> CpuWindow:
+    """The CPU shares of windows of equal length, over all of them."""
+    count = len(windows)
+    return CpuWindow(
+        sum(w.server for w in windows) / count,
+        sum(w.drivers for w in windows) / count,
+        sum(w.machine for w in windows) / count,
+        sum(w.server_waiting for w in windows) / count,
     )
-    drivers: list[Child] = []
-    try:
-        port = await echo.listening_port(ECHO_LISTENING)
-        drivers = await start_drivers(args, port, "echo", logs)
-        await all_steps(drivers, "connect")
-        await all_steps(drivers, "seat")
-        paced = Window.merge(
-            *await measured_window(drivers, echo.pid, "paced", args.warmup, args.echo_seconds)
+
+
+@dataclass
+class Target:
+    """A process under load (the echo or the server) and the drivers loading it."""
+
+    child: Child
+    drivers: list[Child]
+
+    async def window(self, pace: str, warmup: float, seconds: float) -> Window:
+        return Window.merge(
+            *await measured_window(self.drivers, self.child.pid, pace, warmup, seconds)
         )
-        saturated = Window.merge(
-            *await measured_window(drivers, echo.pid, "saturate", args.warmup, args.echo_seconds)
-        )
-        await all_steps(drivers, "quit")
-    finally:
-        for child in [*drivers, echo]:
-            await child.stop()
-    return paced, saturated
+
+
+async def paced_in_turn(
+    echo: Target, server: Target, args: argparse.Namespace
+) -> tuple[Window, Window, list[float]]:
+    """Paced load on the echo and on the server in turn, ``args.rounds`` times.
+
+    A shared machine changes speed over a minute (other guests, clock, caches), which
+    would tilt the ratio of two figures taken one after the other. Taken in alternating
+    rounds, both see the same spells. Returns the pooled (echo, server) windows and the
+    ratio of the p50s round by round, to show how steady it is.
+    """
+    rounds: dict[str, list[list[dict[str, Any]]]] = {"echo": [], "server": []}
+    shares: dict[str, list[CpuWindow]] = {"echo": [], "server": []}
+    ratios = []
+    for _ in range(args.rounds):
+        p50s = {}
+        for name, target, seconds in (
+            ("echo", echo, args.echo_seconds),
+            ("server", server, args.seconds),
+        ):
+            answers, cpu = await measured_window(
+                target.drivers, target.child.pid, "paced", args.warmup, seconds / args.rounds
+            )
+            rounds[name].append(answers)
+            shares[name].append(cpu)
+            p50s[name] = Window.merge(answers, cpu).p50_ms
+        ratios.append(round(p50s["server"] / p50s["echo"], 2) if p50s["echo"] else 0.0)
+    echo_window, server_window = (
+        Window.merge(pooled(rounds[name]), mean_cpu(shares[name])) for name in ("echo", "server")
+    )
+    return echo_window, server_window, ratios
+
+
+async def start_target(
+    command: list[str],
+    *,
+    label: str,
+    listening: str,
+    mode: str,
+    args: argparse.Namespace,
+    logs: Path,
+    cwd: Path = ROOT,
+) -> Target:
+    """Start ``command`` (the echo or the server) and its drivers (not yet connected)."""
+    child = await Child.start(command, label, logs / f"{mode}.log", priority=args.priority, cwd=cwd)
+    port = await child.listening_port(listening)
+    return Target(child, await start_drivers(args, port, mode, logs))
 
 
 async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="uno-bench-") as tmp:
         logs = Path(tmp)
-        echo_paced, echo_saturated = await echo_floor(args, logs)
-        # ``python -m server`` imports from its working directory first: --server-tree
-        # runs another copy of the code (an A/B comparison) under the same load.
-        server = await Child.start(
-            server_command(args),
-            "uno-server",
-            logs / "server.log",
-            priority=args.priority,
-            cwd=args.server_tree,
-        )
-        drivers: list[Child] = []
+        targets: list[Target] = []
         try:
-            port = await server.listening_port(SERVER_LISTENING)
+            echo = await start_target(
+                [sys.executable, str(BENCH / "echo.py"), "--port", "0"],
+                label="echo",
+                listening=ECHO_LISTENING,
+                mode="echo",
+                args=args,
+                logs=logs,
+            )
+            targets.append(echo)
+            await all_steps(echo.drivers, "connect")
+            await all_steps(echo.drivers, "seat")
+
+            # ``python -m server`` imports from its working directory first: --server-tree
+            # runs another copy of the code (an A/B comparison) under the same load.
+            server = await start_target(
+                server_command(args),
+                label="uno-server",
+                listening=SERVER_LISTENING,
+                mode="game",
+                args=args,
+                logs=logs,
+                cwd=args.server_tree,
+            )
+            targets.append(server)
             # cProfile runs the server in the same process: the pid is the server's.
-            rss_idle = rss_kib(server.pid)
-            drivers = await start_drivers(args, port, "game", logs)
+            rss_idle = rss_kib(server.child.pid)
             setup_start = trio.current_time()
-            connected = sum(answer["connected"] for answer in await all_steps(drivers, "connect"))
-            rss_connected = rss_kib(server.pid)
-            await all_steps(drivers, "seat")
+            answers = await all_steps(server.drivers, "connect")
+            connected = sum(answer["connected"] for answer in answers)
+            rss_connected = rss_kib(server.child.pid)
+            await all_steps(server.drivers, "seat")
             setup_seconds = trio.current_time() - setup_start
-            rss_seated = rss_kib(server.pid)
-            paced = Window.merge(
-                *await measured_window(drivers, server.pid, "paced", args.warmup, args.seconds)
-            )
-            saturated = Window.merge(
-                *await measured_window(
-                    drivers, server.pid, "saturate", args.warmup, args.saturation_seconds
-                )
-            )
-            rss_after = rss_kib(server.pid)
-            await all_steps(drivers, "quit")
+            rss_seated = rss_kib(server.child.pid)
+
+            echo_paced, paced, round_ratios = await paced_in_turn(echo, server, args)
+            echo_saturated = await echo.window("saturate", args.warmup, args.echo_seconds)
+            saturated = await server.window("saturate", args.warmup, args.saturation_seconds)
+            rss_after = rss_kib(server.child.pid)
+            for target in targets:
+                await all_steps(target.drivers, "quit")
         finally:
-            for child in drivers:
-                await child.stop()
-            status = await server.stop()
-        server_log = (logs / "server.log").read_text(errors="replace")
+            for target in targets:
+                for child in target.drivers:
+                    await child.stop()
+            statuses = [await target.child.stop() for target in targets]
+        status = statuses[-1]
+        server_log = (logs / "game.log").read_text(errors="replace")
     tracebacks = server_log.count("Traceback")
     result: dict[str, Any] = {
         "connections": connected,
@@ -466,6 +547,7 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
         "p50_ratio_to_echo": round(paced.p50_ms / echo_paced.p50_ms, 2)
         if echo_paced.p50_ms
         else None,
+        "p50_ratio_by_round": round_ratios,
         "rss_kib_idle": rss_idle,
         "rss_kib_per_connection": round((rss_connected - rss_idle) / max(1, connected), 1),
         "rss_kib_per_table": round((rss_seated - rss_connected) / args.tables, 1),
@@ -514,7 +596,8 @@ def print_summary(result: dict[str, Any]) -> None:
     print(
         f"echo floor: p50 {result['echo_p50_ms']:.2f} ms  p99 {result['echo_p99_ms']:.2f} ms  "
         f"(saturated {result['echo_saturation_actions_per_s']} round trips/s); "
-        f"our p50 / echo p50 = {result['p50_ratio_to_echo']}"
+        f"our p50 / echo p50 = {result['p50_ratio_to_echo']} "
+        f"(round by round: {result['p50_ratio_by_round']})"
     )
     print(
         f"memory: idle {result['rss_kib_idle']} KiB, "
@@ -537,10 +620,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--seats", type=int, default=5)
     parser.add_argument("--drivers", type=int, default=os.cpu_count() or 2)
-    parser.add_argument("--seconds", type=float, default=20.0, help="paced window")
+    parser.add_argument(
+        "--seconds", type=float, default=20.0, help="paced seconds on the server, all rounds"
+    )
     parser.add_argument("--saturation-seconds", type=float, default=15.0)
-    parser.add_argument("--echo-seconds", type=float, default=10.0, help="each echo window")
-    parser.add_argument("--warmup", type=float, default=2.0, help="unmeasured lead-in")
+    parser.add_argument(
+        "--echo-seconds",
+        type=float,
+        default=12.0,
+        help="paced seconds on the echo, all rounds; and its saturated window",
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=4, help="paced windows taken in turn on echo and server"
+    )
+    parser.add_argument("--warmup", type=float, default=1.5, help="unmeasured lead-in")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--log-level", default="INFO", help="the server's --log-level")
     parser.add_argument(

@@ -4,17 +4,63 @@ to the socket, and what happens when the socket cannot take them all."""
 from __future__ import annotations
 
 import dataclasses
+import os
 import socket
 
+import pytest
 import trio
 import trio.testing
 from test_session import IDENTITY, LIMITS
 from test_session_wire import EchoLobby, WireClient
 
-from protocol.messages import GameView, Ping
+from protocol.messages import Closing, GameView, Ping
 from server.session import Session
 
 SMALL_BUFFER = 16 * 1024
+
+
+async def test_held_frames_wait_for_the_next_send_and_leave_first_in_its_write() -> None:
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            client_stream = await trio.testing.open_stream_to_socket_listener(listeners[0])
+            server_stream = await listeners[0].accept()
+            session = Session(
+                server_stream,
+                peer_id=1,
+                address="127.0.0.1",
+                lobby=EchoLobby(),
+                identity=IDENTITY,
+                limits=LIMITS,
+            )
+            nursery.start_soon(session.run)
+            client = WireClient(client_stream)
+            await client.hello()
+
+            session.hold(GameView.trusted(seq=1, body={"last_seq": 1}))
+            session.hold(GameView.trusted(seq=2, body={"last_seq": 2}))
+            # Loopback hands written bytes to the peer inside the write, and the client's
+            # socket does not block (Trio's never do): nothing has arrived.
+            client_fd = client_stream.socket.fileno()
+            with pytest.raises(BlockingIOError):
+                os.read(client_fd, 1)
+            session.send(GameView.trusted(seq=3, body={"last_seq": 3}))
+            # All three arrived with that send, the held ones first.
+            client.conn.receive_data(os.read(client_fd, 1 << 16))
+            seqs = []
+            while (message := client.conn.next_message()) is not None:
+                assert isinstance(message, GameView)
+                seqs.append(message.seq)
+            assert seqs == [1, 2, 3]
+
+            # A shutdown still delivers what is held, before its last words.
+            session.hold(GameView.trusted(seq=4, body={"last_seq": 4}))
+            session.shut_down("maintenance")
+            last = await client.receive_all()
+            assert [type(message) for message in last] == [GameView, Closing]
+            nursery.cancel_scope.cancel()
+    for listener in listeners:
+        await listener.aclose()
 
 
 async def test_a_client_that_stops_reading_later_gets_every_frame_whole_and_in_order() -> None:

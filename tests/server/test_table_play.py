@@ -30,7 +30,6 @@ from protocol.messages import (
     Joined,
     Kick,
     Leave,
-    Message,
     PauseTable,
     Ready,
     Rejected,
@@ -38,11 +37,11 @@ from protocol.messages import (
     ResumeTable,
     Spectate,
     Start,
-    TableState,
     TableStatus,
     TakeBotSeat,
 )
 from protocol.rejections import RejectCode
+from server.peer import Peer
 from server.table import Table
 
 
@@ -185,33 +184,42 @@ async def test_a_legal_move_reaches_everyone_numbered_with_the_cause_for_the_sen
     assert bob.view["to_act"] == 1 and bob.view["top"] == "R1"
 
 
-async def test_a_move_leaves_for_every_seat_before_the_views_are_built(
+async def test_a_move_reaches_its_sender_first_and_every_other_seat_with_its_view(
     nursery: trio.Nursery,
 ) -> None:
     lobby, table, ann, bob = await two_players(nursery, turn_seconds=0)
     rigged(table, hands=[["R1", "G2", "B3"], ["Y4", "Y5", "Y6"]], top="R9", current=0)
     sue = FakePeer("Sue")
     await ok(lobby, sue, lambda i: Spectate(id=i, table_id=table.table_id))
-    first_write: dict[str, list[Message]] = {}
-
-    async def writer(peer: FakePeer) -> None:
-        # Stands for a connection's writer: woken by the first message, it takes
-        # everything queued by the time it runs, as session.py's writer does.
-        before = len(peer.received)
-        await peer.wait_for(lambda: len(peer.received) > before)
-        first_write[peer.name] = peer.received[before:]
-
-    for peer in (bob, sue):
-        nursery.start_soon(writer, peer)
     await settle()
-    await play(lobby, ann, Play(card("R1")))
+    writes_before = {peer.name: len(peer.writes) for peer in (ann, bob, sue)}
+    built: list[int] = []
+    build_view = table._send_view
 
-    for name, written in first_write.items():
-        assert written and all(isinstance(m, GameEvent) for m in written), (name, written)
-    for peer in (bob, sue):  # and the view follows, covering those events
-        assert isinstance(peer.received[-1], GameView | TableState)
-        assert peer.last(GameView).seq == peer.events[-1].seq
-    assert set(first_write) == {"Bob", "Sue"}
+    def watched_send_view(peer: Peer, seat: int | None, *, hold: bool = False) -> None:
+        built.append(len(ann.writes))
+        build_view(peer, seat, hold=hold)
+
+    table._send_view = watched_send_view  # type: ignore[method-assign]
+    reply = await play(lobby, ann, Play(card("R1")))
+    await settle()
+
+    new_writes = {peer.name: peer.writes[writes_before[peer.name] :] for peer in (ann, bob, sue)}
+    # The sender's events leave alone, before any view is built...
+    first = new_writes["Ann"][0]
+    assert first and all(isinstance(m, GameEvent) and m.cause == reply.id for m in first)
+    assert built and min(built) == writes_before["Ann"] + 1
+    # ...then its view, any table state and the reply, in one write.
+    assert len(new_writes["Ann"]) == 2
+    assert isinstance(new_writes["Ann"][1][0], GameView) and new_writes["Ann"][1][-1] == reply
+    # Everyone else gets the same events and the view that covers them, in one write.
+    for name in ("Bob", "Sue"):
+        (write,) = new_writes[name]
+        events, view = write[:-1], write[-1]
+        assert [m.seq for m in events] == [m.seq for m in first], name
+        assert all(isinstance(m, GameEvent) and m.cause is None for m in events), name
+        assert isinstance(view, GameView) and view.seq == events[-1].seq, name
+    assert not (ann.held or bob.held or sue.held)
 
 
 async def test_turn_clock_plays_for_a_silent_player(

@@ -13,6 +13,7 @@ time only when every task is blocked.
 from __future__ import annotations
 
 import itertools
+import weakref
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -44,6 +45,7 @@ from server.table import Table
 
 _M = TypeVar("_M", bound=Message)
 _peer_ids = itertools.count(1)
+_live_peers: weakref.WeakSet[FakePeer] = weakref.WeakSet()
 
 
 @dataclass(eq=False)
@@ -54,13 +56,26 @@ class FakePeer:
     address: str = "127.0.0.1"
     peer_id: int = field(default_factory=lambda: next(_peer_ids))
     received: list[Message] = field(default_factory=list)
+    writes: list[list[Message]] = field(default_factory=list)
+    """What each ``send`` wrote at once, held messages first (a session's one write)."""
+    held: list[Message] = field(default_factory=list)
     closed: tuple[ErrorCode, str] | None = None
     _ids: Iterable[int] = field(default_factory=lambda: itertools.count(1))
     _changed: trio.Event = field(default_factory=trio.Event)
 
+    def __post_init__(self) -> None:
+        _live_peers.add(self)
+
     def send(self, *messages: Message) -> None:
-        self.received.extend(messages)
+        written = [*self.held, *messages]
+        self.held.clear()
+        if written:
+            self.writes.append(written)
+        self.received.extend(written)
         self._changed.set()
+
+    def hold(self, *messages: Message) -> None:
+        self.held.extend(messages)
 
     def close(self, code: ErrorCode, reason: str) -> None:
         self.closed = (code, reason)
@@ -155,8 +170,14 @@ async def create(
 
 
 async def settle() -> None:
-    """Let every task run until all are blocked (no clock time passes)."""
+    """Let every task run until all are blocked (no clock time passes).
+
+    Then no table is between a move and its views, so no peer may still hold messages:
+    held ones would never reach their client.
+    """
     await trio.testing.wait_all_tasks_blocked()
+    stuck = [peer.name for peer in _live_peers if peer.held]
+    assert not stuck, f"messages held and never sent to {stuck}"
 
 
 def rigged(
