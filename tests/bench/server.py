@@ -23,6 +23,10 @@ What happens, in one run (every process on 127.0.0.1, each step bounded in time)
 4. During each measured window the server's own CPU time (/proc/PID/stat utime + stime)
    is read, and the drivers' too, so the saturation figure says whose limit was hit: 100%
    is one core, the server is one thread.
+5. Pinned (``--pin``, the default on two CPUs or more): the echo and the server run on
+   the last CPU, the drivers on the others. The drivers stand in for a thousand players
+   at machines of their own; unpinned (``--no-pin``), the kernel may run a driver on the
+   server's core in the middle of a move, which a LAN host never sees.
 
 The load comes from ``tests/bench/load_driver.py``, one process per driver (default: one
 per core), each owning whole tables. Latency is command to event: see that module.
@@ -80,6 +84,7 @@ class Child:
         stderr_path: Path,
         *,
         priority: int = 0,
+        cpus: set[int] | None = None,
         cwd: Path = ROOT,
     ) -> Child:
         with stderr_path.open("wb") as stderr:
@@ -93,6 +98,8 @@ class Child:
         if priority:
             # Below 0 needs CAP_SYS_NICE; the caller learns of a refusal (PermissionError).
             os.setpriority(os.PRIO_PROCESS, process.pid, priority)
+        if cpus:
+            os.sched_setaffinity(process.pid, cpus)
         return cls(process, label)
 
     @property
@@ -361,6 +368,17 @@ def server_command(args: argparse.Namespace) -> list[str]:
     ]
 
 
+def cpu_plan(args: argparse.Namespace) -> tuple[set[int] | None, set[int] | None]:
+    """The CPUs of (the process under load, the drivers): with ``--pin``, the last CPU for
+    the echo or the server and the others for the load; None leaves the kernel to place
+    them. The drivers stand in for players on machines of their own; pinned, they cannot
+    take the server's core in the middle of a move."""
+    cpus = sorted(os.sched_getaffinity(0))
+    if not args.pin or len(cpus) < 2:
+        return None, None
+    return {cpus[-1]}, set(cpus[:-1])
+
+
 async def start_drivers(args: argparse.Namespace, port: int, mode: str, logs: Path) -> list[Child]:
     return [
         await Child.start(
@@ -368,6 +386,7 @@ async def start_drivers(args: argparse.Namespace, port: int, mode: str, logs: Pa
             f"{mode} driver {index}",
             logs / f"{mode}-driver-{index}.log",
             priority=args.priority,
+            cpus=cpu_plan(args)[1],
         )
         for index in range(args.drivers)
     ]
@@ -460,7 +479,14 @@ async def start_target(
     cwd: Path = ROOT,
 ) -> Target:
     """Start ``command`` (the echo or the server) and its drivers (not yet connected)."""
-    child = await Child.start(command, label, logs / f"{mode}.log", priority=args.priority, cwd=cwd)
+    child = await Child.start(
+        command,
+        label,
+        logs / f"{mode}.log",
+        priority=args.priority,
+        cpus=cpu_plan(args)[0],
+        cwd=cwd,
+    )
     port = await child.listening_port(listening)
     return Target(child, await start_drivers(args, port, mode, logs))
 
@@ -564,6 +590,10 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
         "server_tracebacks": tracebacks,
         "profiled": bool(args.profile),
         "priority": args.priority,
+        "cpus": {
+            "under_load": sorted(cpu_plan(args)[0] or []),
+            "drivers": sorted(cpu_plan(args)[1] or []),
+        },
     }
     if args.profile:
         result["profile_top"] = hot_spots(Path(args.profile), args.top)
@@ -648,6 +678,13 @@ def main(argv: list[str] | None = None) -> int:
         default=0,
         help="nice value for the server, echo and drivers (e.g. -10 on a machine others "
         "share; below 0 needs root or CAP_SYS_NICE)",
+    )
+    parser.add_argument(
+        "--pin",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="the echo and the server on a CPU of their own, the drivers on the others "
+        "(default; needs two CPUs)",
     )
     parser.add_argument("--profile", type=Path, help="run the server under cProfile to PATH")
     parser.add_argument("--top", type=int, default=25, help="hot spots to report")
