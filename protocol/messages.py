@@ -12,6 +12,7 @@ by one side, dispatching on the classes themselves.
 
 from __future__ import annotations
 
+import functools
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -675,6 +676,12 @@ def message_class(sender: Sender, wire_type: str) -> type[Message] | None:
     return _BY_SENDER[sender].get(wire_type)
 
 
+@functools.lru_cache(maxsize=8)
+def _parsed_version(version: str) -> Version | None:
+    """``parse_version``, once per string: the connection asks for every message."""
+    return parse_version(version)
+
+
 def message_from_data(
     data: Mapping[str, Any], sender: Sender, version: str | None = None
 ) -> Message:
@@ -687,7 +694,7 @@ def message_from_data(
     if not isinstance(wire_type, str):
         raise RemoteProtocolError(ErrorCode.BAD_MESSAGE, "a message needs a string 'type'")
     cls = message_class(sender, wire_type)
-    negotiated = parse_version(version) if version is not None else None
+    negotiated = _parsed_version(version) if version is not None else None
     if cls is None or (negotiated is not None and negotiated < cls.SINCE):
         shown = wire_type[:MAX_CODE_LEN]
         raise RemoteProtocolError(

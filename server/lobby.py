@@ -28,6 +28,7 @@ from protocol.messages import (
     Chat,
     ChatMessage,
     CreateTable,
+    Game,
     Join,
     ListTables,
     Message,
@@ -87,6 +88,9 @@ class Lobby:
         if not isinstance(message, Request):
             log.debug("ignoring a %s from %s: not a command", message.TYPE, peer.name)
             return
+        if type(message) is Game:  # most of what arrives: straight to the table
+            self._to_table(peer, message)
+            return
         match message:
             case ListTables():
                 self._list_tables(peer, message)
@@ -99,13 +103,15 @@ class Lobby:
             case Chat() if peer.peer_id not in self._where:
                 self._lobby_chat(peer, message)
             case _:
-                table = self._where.get(peer.peer_id)
-                if table is None:
-                    _refuse(peer, message, LobbyRejectCode.NOT_AT_TABLE, "you are not at a table")
-                elif not table.submit(peer, message):
-                    _refuse(
-                        peer, message, LobbyRejectCode.SLOW_DOWN, "the table is busy; try again"
-                    )
+                self._to_table(peer, message)
+
+    def _to_table(self, peer: Peer, message: Request) -> None:
+        """Hand ``message`` to the table ``peer`` is at, or refuse it."""
+        table = self._where.get(peer.peer_id)
+        if table is None:
+            _refuse(peer, message, LobbyRejectCode.NOT_AT_TABLE, "you are not at a table")
+        elif not table.submit(peer, message):
+            _refuse(peer, message, LobbyRejectCode.SLOW_DOWN, "the table is busy; try again")
 
     def disconnected(self, peer: Peer) -> None:
         """``peer``'s connection is gone: its seat goes away (a bot plays it until it resumes),

@@ -164,20 +164,17 @@ class Table(TableRequests):
     async def _deliver(self, reply: Reply | None = None) -> None:
         """After any change: the fresh views, the table state, then the reply, in that order.
 
-        The sender's events are already sent or queued; every other member's are held,
-        to leave with its view in one write. Building each seat's view is the slow part
-        of a move, so it waits until the sender's writer has sent any queued events (two
-        checkpoints, as Trio runs each batch of ready tasks in either order), and yields
-        between views, so that a move at another table goes out before the rest of this
-        one's views. The sender's view comes last, in one write with the table state and
-        its reply. A client sees its own move at once and its view a moment later, which
-        is why clients act only on a view that covers every event they hold.
+        The sender's events are already sent (or queued for its writer); every other
+        member's are held, to leave with its view in one write. Building each seat's view
+        is the slow part of a move, so the task yields before each one: a move at another
+        table goes out before the rest of this one's views. The sender's view comes last,
+        in one write with the table state and its reply. A client sees its own move at
+        once and its view a moment later, which is why clients act only on a view that
+        covers every event they hold.
         """
         owed = self._take_owed_views()
         sender = reply.peer if reply is not None else None
         owed.sort(key=lambda entry: entry[0] is sender)  # the sender's view last
-        if owed:
-            await trio.lowlevel.checkpoint()
         try:
             for peer, seat_index in owed:
                 await trio.lowlevel.checkpoint()
