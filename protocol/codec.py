@@ -62,7 +62,7 @@ def encode_body(data: Mapping[str, Any]) -> bytes:
     """The msgpack bytes of one map; raises LocalProtocolError if it is not plain data."""
     try:
         check_plain(data)
-        return _packer(strict=False).pack(data)  # type: ignore[no-any-return]
+        return _packers.loose.pack(data)  # type: ignore[no-any-return]
     except (ValueError, TypeError, OverflowError) as error:
         raise LocalProtocolError(ErrorCode.BAD_MESSAGE, f"cannot encode: {error}") from None
 
@@ -78,27 +78,21 @@ def encode_trusted_body(data: Mapping[str, Any]) -> bytes:
     decoded by ``decode_body``.
     """
     try:
-        return _packer(strict=True).pack(data)  # type: ignore[no-any-return]
+        return _packers.strict.pack(data)  # type: ignore[no-any-return]
     except (ValueError, TypeError, OverflowError) as error:
         raise LocalProtocolError(ErrorCode.BAD_MESSAGE, f"cannot encode: {error}") from None
 
 
-_packers = threading.local()
+class _Packers(threading.local):
+    """This thread's msgpack packers, made once: ``msgpack.packb`` makes one per frame,
+    and with it a 256 KiB buffer. A packer that fails part-way starts afresh next time."""
+
+    def __init__(self) -> None:
+        self.loose = msgpack.Packer(use_bin_type=True)
+        self.strict = msgpack.Packer(use_bin_type=True, strict_types=True)
 
 
-def _packer(*, strict: bool) -> msgpack.Packer:
-    """This thread's packer, exact types only if ``strict``.
-
-    Kept rather than made per frame (as ``msgpack.packb`` does): making one allocates its
-    256 KiB buffer. A packer that fails part-way starts afresh on its next ``pack``.
-    """
-    packers: dict[bool, msgpack.Packer] | None = getattr(_packers, "by_strictness", None)
-    if packers is None:
-        packers = _packers.by_strictness = {}
-    packer = packers.get(strict)
-    if packer is None:
-        packer = packers[strict] = msgpack.Packer(use_bin_type=True, strict_types=strict)
-    return packer
+_packers = _Packers()
 
 
 _LOWEST = -(2**63)

@@ -1,8 +1,8 @@
 """The contract between the network shell and the tables: what a table sees of a client.
 
 A session (server/session.py) implements ``Peer``; the lobby and the tables only ever call
-``send``, ``hold`` and ``close`` on it. ``send`` never blocks: a peer whose outbox is full closes
-itself with the ``too-slow`` error, so a table never waits for a slow reader.
+``send``, ``hold`` and ``close`` on it. ``send`` never blocks: a peer whose outbox is full
+closes itself with the ``too-slow`` error, so a table never waits for a slow reader.
 """
 
 from __future__ import annotations

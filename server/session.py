@@ -15,7 +15,7 @@ Everything the server says goes through ``send``, which never blocks: it encodes
 ``hold`` encodes too, but keeps the frames for the next ``send``: a table holds a move's
 events for a seat until that seat's view is ready, and both leave in one write.
 When nothing waits ahead of the frame, it is written to the socket there and then, if the
-kernel takes it without waiting (on POSIX, for a TCP stream): a move reaches every seat in
+kernel takes it without waiting (on POSIX, for a TCP stream): a move reaches its sender in
 the table's own step, with no task switch. Otherwise the frame joins a bounded outbox,
 which ONE writer task drains to the socket. A full outbox means the client cannot keep
 up; the session closes itself with ``too-slow`` rather than make a table wait.

@@ -7,12 +7,14 @@ import trio
 import trio.testing
 from test_table_rig import FakePeer, call, create, ok, open_lobby, refused, settle
 
+from protocol.commands import Draw
 from protocol.errors import LobbyRejectCode
 from protocol.messages import (
     AddBot,
     Chat,
     ChatMessage,
     CreateTable,
+    Game,
     Join,
     Joined,
     Leave,
@@ -133,6 +135,8 @@ async def test_commands_for_a_table_need_one(nursery: trio.Nursery) -> None:
     ann = FakePeer("Ann")
     assert await refused(lobby, ann, lambda i: Ready(id=i)) == LobbyRejectCode.NOT_AT_TABLE
     assert await refused(lobby, ann, lambda i: Start(id=i)) == LobbyRejectCode.NOT_AT_TABLE
+    draw = await refused(lobby, ann, lambda i: Game(id=i, command=Draw()))
+    assert draw == LobbyRejectCode.NOT_AT_TABLE
 
 
 async def test_same_name_twice_at_a_table_is_refused(nursery: trio.Nursery) -> None:
