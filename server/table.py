@@ -176,10 +176,13 @@ class Table(TableRequests):
         sender = reply.peer if reply is not None else None
         owed.sort(key=lambda entry: entry[0] is sender)  # the sender's view last
         try:
+            # Nothing changes the match while its views go out (requests wait in the
+            # inbox), so the part they share is built once, as of now.
+            shared = self._shared_view() if owed else None
             for peer, seat_index in owed:
                 await trio.lowlevel.checkpoint()
                 # The sender's view waits for the table state and the reply: one write.
-                self._send_view(peer, seat_index, hold=peer is sender)
+                self._send_view(peer, seat_index, hold=peer is sender, shared=shared)
             self._settle()
         except Exception:
             log.exception("table %s failed and is removed", self._label())

@@ -14,7 +14,7 @@ import logging
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 import trio
 
@@ -291,6 +291,10 @@ class TableCore:
                 peer.hold(*held)
         self._views_owed = True
 
+    def _shared_view(self) -> dict[str, Any] | None:
+        """The part of every view of the match, as it is now, that all seats see alike."""
+        return self._match.shared_view(self._now_ms()) if self._match is not None else None
+
     def _take_owed_views(self) -> list[tuple[Peer, int | None]]:
         """Who is owed a fresh view (everyone following the match, if events went out
         since the last views); the debt is then the caller's to pay with ``_send_view``."""
@@ -311,14 +315,24 @@ class TableCore:
         audience.extend((peer, None) for peer in self._spectators.values())
         return audience
 
-    def _send_view(self, peer: Peer, seat: int | None, *, hold: bool = False) -> None:
+    def _send_view(
+        self,
+        peer: Peer,
+        seat: int | None,
+        *,
+        hold: bool = False,
+        shared: dict[str, Any] | None = None,
+    ) -> None:
         """``peer``'s fresh view through ``seat``'s eyes (with anything held for it);
-        ``hold`` keeps it for the next send (a reply that follows at once)."""
+        ``hold`` keeps it for the next send (a reply that follows at once). ``shared`` is
+        the match's ``shared_view`` of this moment, when several views are being sent."""
         match = self._match
         if match is None:
             peer.send()  # no view, but what was held for it goes
             return
-        body = match.view(seat, self._now_ms())
+        if shared is None:
+            shared = match.shared_view(self._now_ms())
+        body = match.seat_view(shared, seat)
         last = self._history.last_seq
         body["last_seq"] = last
         view = GameView.trusted(seq=last, body=body)

@@ -57,7 +57,9 @@ costs its seat one card and one turn, one mark per turn (ruling 24).
     remaining_ms}, ``exposed``, ``away``, ``eliminated``, ``scores``, ``dealer``,
     ``round``, ``draw_count``, ``discard_count``, ``dance`` (during a dance),
     ``pending_draw``, ``skip_marks``, ``drawn``, ``round_result``, ``match_result``,
-    ``last_seq`` and ``legal`` (``[command.to_data()]``).
+    ``last_seq`` and ``legal`` (``[command.to_data()]``). ``m.shared_view(now_ms)`` and
+    ``m.seat_view(shared, seat)`` give the same views for every seat of one moment,
+    building the part they share once.
 
 ``m.to_act() -> int | None``
     The seat the match waits on; None between rounds, at the end and while paused.

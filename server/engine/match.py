@@ -37,7 +37,7 @@ from server.engine.legal import legal_seat_commands, legal_table_commands, playa
 from server.engine.outcome import Accepted, LogEntry, Outcome, Phase, Rejected, deferred_accepted
 from server.engine.rules import PLAIN_RANKS, Rules
 from server.engine.snapshot import SnapshotError, check_cards, dump_state, load_state
-from server.engine.view import build_view
+from server.engine.view import build_view, seat_view, shared_view
 
 __all__ = ["Match"]
 
@@ -229,6 +229,15 @@ class Match(Handlers):
     def view(self, seat: int | None, now_ms: int) -> dict[str, Any]:
         """What ``seat`` (None: a spectator) may see, as plain data, with its legal moves."""
         return build_view(self, seat, now_ms)
+
+    def shared_view(self, now_ms: int) -> dict[str, Any]:
+        """The part of every view that all seats see alike; see ``seat_view``."""
+        return shared_view(self, now_ms)
+
+    def seat_view(self, shared: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        """``view(seat, now_ms)``, from the ``shared_view(now_ms)`` of that moment: the
+        views of every seat for the price of one shared part."""
+        return seat_view(self, shared, seat)
 
     # ------------------------------------------------------------------ snapshots
 

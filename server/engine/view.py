@@ -8,13 +8,21 @@ from server.engine.legal import legal_seat_commands
 from server.engine.outcome import Phase
 from server.engine.rules import Rules
 
-__all__ = ["build_view"]
+__all__ = ["build_view", "seat_view", "shared_view"]
 
 
 def build_view(state: Rules, seat: int | None, now_ms: int) -> dict[str, Any]:
     """The table as ``seat`` sees it; ``None`` is a spectator, who sees no hand.
 
     Deadlines are sent as milliseconds remaining (ruling 17), never as clock times.
+    """
+    return seat_view(state, shared_view(state, now_ms), seat)
+
+
+def shared_view(state: Rules, now_ms: int) -> dict[str, Any]:
+    """The part of a view every seat and spectator sees alike, at ``now_ms``.
+
+    A server sending everyone's view of one moment builds this once (``seat_view``).
     """
     phase = Phase.PAUSED if state.paused else state.phase_
     top = state.discard[-1] if state.discard else None
@@ -30,7 +38,6 @@ def build_view(state: Rules, seat: int | None, now_ms: int) -> dict[str, Any]:
     if pending is not None:
         pending["remaining_ms"] = remaining
     view: dict[str, Any] = {
-        "seat": seat,
         "phase": phase.value,
         "round": state.round_no,
         "dealer": state.dealer,
@@ -64,6 +71,14 @@ def build_view(state: Rules, seat: int | None, now_ms: int) -> dict[str, Any]:
             "dance": state.dance_name,
             "steps": None if steps is None else [step.value for step in steps],
         }
+    return view
+
+
+def seat_view(state: Rules, shared: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """``shared`` (from ``shared_view``) completed for ``seat``: its hand, the card it
+    drew and its legal commands. A new map, whose nested lists and maps are those of
+    ``shared``: views are for sending, not for changing."""
+    view = {"seat": seat, **shared}
     if seat is not None and 0 <= seat < state.seats:
         view["hand"] = [card.code for card in state.hands[seat]]
         drawn = state.drawn if seat == state.current and state.has_drawn else None

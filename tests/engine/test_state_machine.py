@@ -347,8 +347,10 @@ class EngineMachine(RuleBasedStateMachine):
     @invariant()
     def views_show_only_what_each_seat_may_see(self) -> None:
         match = self.match
+        shared = match.shared_view(self.now_ms)
         for seat in [None, *range(self.config.seats)]:
             view = match.view(seat, self.now_ms)
+            assert match.seat_view(shared, seat) == view, "a view built from the shared part"
             if seat is None:
                 assert "hand" not in view and view["legal"] == []
             else:

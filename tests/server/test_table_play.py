@@ -196,9 +196,9 @@ async def test_a_move_reaches_its_sender_first_and_every_other_seat_with_its_vie
     built: list[int] = []
     build_view = table._send_view
 
-    def watched_send_view(peer: Peer, seat: int | None, *, hold: bool = False) -> None:
+    def watched_send_view(peer: Peer, seat: int | None, **options: Any) -> None:
         built.append(len(ann.writes))
-        build_view(peer, seat, hold=hold)
+        build_view(peer, seat, **options)
 
     table._send_view = watched_send_view  # type: ignore[method-assign]
     reply = await play(lobby, ann, Play(card("R1")))
