@@ -35,7 +35,7 @@ from protocol.limits import (
     MAX_VERSIONS,
 )
 from protocol.options import MAX_SEATS, TableConfig
-from protocol.schema import Record, items, number, record_from_data, text
+from protocol.schema import Record, items, number, record_from_data, text, trusted_record
 from protocol.version import Version, parse_version
 
 __all__ = [
@@ -148,7 +148,7 @@ class Message(Record):
     def trusted(cls: type[_M], **values: Any) -> _M:
         """As ``Record.trusted``; the frame is encoded without the plain-data walk too
         (``protocol.codec.encode_trusted_body``)."""
-        message = super().trusted(**values)
+        message = trusted_record(cls, values)
         object.__setattr__(message, "_trusted", True)
         return message
 

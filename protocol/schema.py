@@ -32,7 +32,7 @@ from protocol.commands import InvalidCommandError, SeatCommand, command_from_dat
 from protocol.errors import ErrorCode, LocalProtocolError, RemoteProtocolError
 from protocol.limits import MAX_RAW_TEXT_FACTOR, clean_text
 
-__all__ = ["Limits", "Record", "items", "number", "record_from_data", "text"]
+__all__ = ["Limits", "Record", "items", "number", "record_from_data", "text", "trusted_record"]
 
 _R = TypeVar("_R", bound="Record")
 
@@ -94,20 +94,7 @@ class Record:
         the field allows. Omitted fields take their defaults; an unknown or missing field
         is a TypeError, as for the constructor.
         """
-        record = object.__new__(cls)
-        for spec in _schema(cls):
-            if spec.name in values:
-                value = values.pop(spec.name)
-            elif spec.factory is not None:
-                value = spec.factory()
-            elif spec.required:
-                raise TypeError(f"{cls.__name__}.trusted() needs the field {spec.name!r}")
-            else:
-                value = spec.default
-            object.__setattr__(record, spec.name, value)
-        if values:
-            raise TypeError(f"{cls.__name__} has no field {next(iter(values))!r}")
-        return record
+        return trusted_record(cls, values)
 
     def to_data(self) -> dict[str, Any]:
         """The plain map of this record (fields that are None are left out)."""
@@ -117,6 +104,24 @@ class Record:
             if value is not None:
                 data[spec.name] = _to_plain(value) if spec.converted else value
         return data
+
+
+def trusted_record(cls: type[_R], values: dict[str, Any]) -> _R:
+    """``cls.trusted(**values)``, for subclasses that add to it (``values`` is consumed)."""
+    record = object.__new__(cls)
+    for spec in _schema(cls):
+        if spec.name in values:
+            value = values.pop(spec.name)
+        elif spec.factory is not None:
+            value = spec.factory()
+        elif spec.required:
+            raise TypeError(f"{cls.__name__}.trusted() needs the field {spec.name!r}")
+        else:
+            value = spec.default
+        object.__setattr__(record, spec.name, value)
+    if values:
+        raise TypeError(f"{cls.__name__} has no field {next(iter(values))!r}")
+    return record
 
 
 def record_from_data(cls: type[_R], data: Mapping[str, Any]) -> _R:
