@@ -171,6 +171,9 @@ class _FieldSpec:
 
 
 _PLAIN_BASES = (str, int, bool, dict)
+"""Kinds sent as they are. A ``str`` field holds plain text: a StrEnum belongs in a field
+of its enum type, which is converted (and a trusted message's exact-type packer refuses
+an enum member anywhere else)."""
 
 _SCHEMAS: dict[type, tuple[_FieldSpec, ...]] = {}
 

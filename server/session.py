@@ -462,8 +462,8 @@ class Session:
 
     def _end(self, frame: bytes | None, why: str, *, skip_queued: bool = True) -> None:
         """Stop reading, and have the writer say ``frame`` last: at once, skipping what is
-        queued, within ``last_write_seconds``; or after flushing the queue (a shutdown,
-        whose deadline ``shut_down`` has set)."""
+        queued or held, within ``last_write_seconds``; or after flushing the queue and
+        what is held (a shutdown, whose deadline ``shut_down`` has set)."""
         if self._closing:
             return
         self._closing = True

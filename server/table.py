@@ -116,13 +116,7 @@ class Table(TableRequests):
                         await self._deliver()
                     if self._closing:
                         break
-                    request: TableRequest | None = None
-                    with trio.CancelScope(deadline=self._next_wake()) as waiting:
-                        self._waiting = waiting
-                        self._idle = True
-                        request = await self._requests.receive()
-                    self._idle = False
-                    self._waiting = None
+                    request = await self._next_request()
                     while self._handed_over:
                         await self._deliver(self._handed_over.pop(0))
                     if request is not None:
@@ -133,6 +127,30 @@ class Table(TableRequests):
                 self._bot_nursery = None
                 bots.cancel_scope.cancel()
                 self._finish()
+
+    async def _next_request(self) -> TableRequest | None:
+        """The next queued request; or, with none queued, wait (idle) for one, a move
+        handled in ``submit`` (None) or the next clock (None).
+
+        Idle means an empty inbox: ``submit`` handles a move at once only then. Trio's
+        ``receive`` yields once after taking a queued request, and a move handled inline
+        in that moment would overtake it.
+        """
+        try:
+            request = self._requests.receive_nowait()
+        except trio.WouldBlock:
+            pass
+        else:
+            await trio.lowlevel.checkpoint()
+            return request
+        request = None
+        with trio.CancelScope(deadline=self._next_wake()) as waiting:
+            self._waiting = waiting
+            self._idle = True
+            request = await self._requests.receive()
+        self._idle = False
+        self._waiting = None
+        return request
 
     def _next_wake(self) -> float:
         times = [self._empty_deadline]
@@ -170,20 +188,20 @@ class Table(TableRequests):
         table goes out before the rest of this one's views. The sender's view comes last,
         in one write with the table state and its reply. A client sees its own move at
         once and its view a moment later, which is why clients act only on a view that
-        covers every event they hold.
+        covers every event they hold. Nothing changes the match while its views go out
+        (requests wait in the inbox: the task is not idle), so every view is of the
+        moment the delivery began, and the part all seats share is built once.
         """
         owed = self._take_owed_views()
         sender = reply.peer if reply is not None else None
         owed.sort(key=lambda entry: entry[0] is sender)  # the sender's view last
         try:
-            # Nothing changes the match while its views go out (requests wait in the
-            # inbox), so the part they share is built once, as of now.
             shared = self._shared_view() if owed else None
             for peer, seat_index in owed:
                 await trio.lowlevel.checkpoint()
                 # The sender's view waits for the table state and the reply: one write.
                 self._send_view(peer, seat_index, hold=peer is sender, shared=shared)
-            self._settle()
+            self._settle(sender)
         except Exception:
             log.exception("table %s failed and is removed", self._label())
             self._closing = True
@@ -244,8 +262,9 @@ class Table(TableRequests):
         # Trusted: the id was checked on arrival, the result is the handler's own.
         return Reply.to(request, Ok.trusted(id=message.id, result=result))
 
-    def _settle(self) -> None:
-        """After any change: the empty-table rules, the server bots, the public state."""
+    def _settle(self, sender: Peer | None = None) -> None:
+        """After any change: the empty-table rules, the server bots, the public state (held
+        for ``sender``, whose reply follows at once)."""
         if not self._closing:
             if self._opened and not self.seats.people():
                 log.info("table %s: no player is left", self._label())
@@ -260,7 +279,7 @@ class Table(TableRequests):
         state = self._state()
         members = self._members() + self._stand_in_peers()
         for peer in members:
-            self._tell_state(peer, state)
+            self._tell_state(peer, state, hold=peer is sender)
         present = {peer.peer_id for peer in members}
         for gone in [peer_id for peer_id in self._told if peer_id not in present]:
             del self._told[gone]

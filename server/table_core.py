@@ -274,6 +274,7 @@ class TableCore:
         if not events:
             return
         numbered = self._history.extend(events, cause_peer, cause_id)
+        self._views_owed = True
         if any(event.kind is EventKind.ROUND_STARTED for event in events):
             for seat in self.seats:
                 seat.ready = False
@@ -289,7 +290,6 @@ class TableCore:
             if peer.peer_id != cause_peer:
                 held = (item.message_for(eyes, peer.peer_id, public) for item, public in shared)
                 peer.hold(*held)
-        self._views_owed = True
 
     def _shared_view(self) -> dict[str, Any] | None:
         """The part of every view of the match, as it is now, that all seats see alike."""
@@ -327,11 +327,11 @@ class TableCore:
         ``hold`` keeps it for the next send (a reply that follows at once). ``shared`` is
         the match's ``shared_view`` of this moment, when several views are being sent."""
         match = self._match
-        if match is None:
+        if shared is None:
+            shared = self._shared_view()
+        if match is None or shared is None:
             peer.send()  # no view, but what was held for it goes
             return
-        if shared is None:
-            shared = match.shared_view(self._now_ms())
         body = match.seat_view(shared, seat)
         last = self._history.last_seq
         body["last_seq"] = last
@@ -453,13 +453,19 @@ class TableCore:
         self._state_cache = (key, state)
         return state
 
-    def _tell_state(self, peer: Peer, state: TableState | None = None) -> None:
-        """Send the table state to ``peer`` unless it already has exactly this one."""
+    def _tell_state(
+        self, peer: Peer, state: TableState | None = None, *, hold: bool = False
+    ) -> None:
+        """Send the table state to ``peer`` unless it already has exactly this one;
+        ``hold`` keeps it for the next send (the sender's reply)."""
         state = state or self._state()
         told = self._told.get(peer.peer_id)
         if told is not state and told != state:
             self._told[peer.peer_id] = state
-            peer.send(state)
+            if hold:
+                peer.hold(state)
+            else:
+                peer.send(state)
 
     def _send_joined(self, seat: Seat) -> None:
         assert seat.peer is not None

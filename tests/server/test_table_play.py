@@ -23,6 +23,8 @@ from protocol.commands import Catch, Challenge, Draw, Play
 from protocol.errors import LobbyRejectCode
 from protocol.messages import (
     AddBot,
+    Chat,
+    ChatMessage,
     Game,
     GameEvent,
     GameView,
@@ -30,6 +32,7 @@ from protocol.messages import (
     Joined,
     Kick,
     Leave,
+    Ok,
     PauseTable,
     Ready,
     Rejected,
@@ -37,6 +40,7 @@ from protocol.messages import (
     ResumeTable,
     Spectate,
     Start,
+    TableState,
     TableStatus,
     TakeBotSeat,
 )
@@ -215,11 +219,72 @@ async def test_a_move_reaches_its_sender_first_and_every_other_seat_with_its_vie
     # Everyone else gets the same events and the view that covers them, in one write.
     for name in ("Bob", "Sue"):
         (write,) = new_writes[name]
-        events, view = write[:-1], write[-1]
-        assert [m.seq for m in events] == [m.seq for m in first], name
-        assert all(isinstance(m, GameEvent) and m.cause is None for m in events), name
+        events = [m for m in write[:-1] if isinstance(m, GameEvent)]
+        assert len(events) == len(write) - 1, name
+        assert [m.seq for m in events] == [m.seq for m in first if isinstance(m, GameEvent)]
+        assert all(m.cause is None for m in events), name
+        view = write[-1]
         assert isinstance(view, GameView) and view.seq == events[-1].seq, name
     assert not (ann.held or bob.held or sue.held)
+
+
+async def test_a_move_that_ends_the_round_answers_its_sender_in_one_write(
+    nursery: trio.Nursery,
+) -> None:
+    lobby, table, ann, _bob = await two_players(nursery, turn_seconds=0, target_score=500)
+    rigged(table, hands=[["R1"], ["Y4", "Y5", "Y6"]], top="R9", current=0)
+    await settle()
+    before = len(ann.writes)
+    reply = await play(lobby, ann, Play(card("R1")))
+    await settle()
+
+    events, answer = ann.writes[before:]
+    assert all(isinstance(m, GameEvent) for m in events)
+    assert "round-over" in [m.body["kind"] for m in events if isinstance(m, GameEvent)]
+    # The round's end changed the table state: it goes between the view and the reply.
+    assert [type(m) for m in answer] == [GameView, TableState, Ok] and answer[-1] == reply
+    state = answer[1]
+    assert isinstance(state, TableState) and state.state is TableStatus.BETWEEN_ROUNDS
+
+
+async def test_a_move_never_overtakes_a_request_already_queued(nursery: trio.Nursery) -> None:
+    lobby, table, ann, bob = await two_players(nursery, turn_seconds=0)
+    caught = 0
+
+    def said_at(line: str) -> list[int]:
+        return [
+            at for at, m in enumerate(ann.received) if isinstance(m, ChatMessage) and m.text == line
+        ]
+
+    for attempt in range(40):
+        rigged(table, hands=[["R1", "G2", "B3"], ["R4", "Y5", "Y6"]], top="R9", current=0)
+        await settle()
+        line = f"line {attempt}"
+        # Ann's move keeps the task busy with its views; Bob's chat queues behind it.
+        await lobby.handle(ann, Game(id=ann.next_id(), command=Play(card("R1"))))
+        await lobby.handle(bob, Chat(id=bob.next_id(), text=line))
+        # Step until the task has taken the chat from its inbox...
+        while table._requests.statistics().current_buffer_used:
+            await trio.lowlevel.checkpoint()
+        said = [
+            i for i, m in enumerate(ann.received) if isinstance(m, ChatMessage) and m.text == line
+        ]
+        if said:
+            await settle()
+            continue  # ...and said it already: the moment to test was missed this time
+        # ...but not yet said it: Bob's move now must wait its turn behind the chat.
+        caught += 1
+        move = Game(id=bob.next_id(), command=Play(card("R4")))
+        await lobby.handle(bob, move)
+        await settle()
+        assert isinstance(bob.reply(move.id), Ok)
+        (chat_at,) = said_at(line)
+        move_seq = next(e.seq for e in bob.events if e.cause == move.id)
+        first_event_at = next(
+            i for i, m in enumerate(ann.received) if isinstance(m, GameEvent) and m.seq == move_seq
+        )
+        assert chat_at < first_event_at, "a move overtook a request queued before it"
+    assert caught, "never stepped into the moment between taking a request and handling it"
 
 
 async def test_turn_clock_plays_for_a_silent_player(

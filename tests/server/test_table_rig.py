@@ -75,7 +75,8 @@ class FakePeer:
         self._changed.set()
 
     def hold(self, *messages: Message) -> None:
-        self.held.extend(messages)
+        if self.closed is None:  # as a session: nothing more for a closed connection
+            self.held.extend(messages)
 
     def close(self, code: ErrorCode, reason: str) -> None:
         self.closed = (code, reason)
@@ -230,6 +231,7 @@ async def open_lobby(nursery: trio.Nursery, **settings: Any) -> Lobby:
     """A running lobby with a fixed seed (and any settings given)."""
     from server.settings import LobbySettings
 
+    _live_peers.clear()  # peers of earlier tests (kept alive by a traceback) are not ours
     lobby = Lobby(LobbySettings(**{"seed": 1, **settings}))
     await nursery.start(lobby.run)
     return lobby
