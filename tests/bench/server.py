@@ -379,17 +379,23 @@ def cpu_plan(args: argparse.Namespace) -> tuple[set[int] | None, set[int] | None
     return {cpus[-1]}, set(cpus[:-1])
 
 
-async def start_drivers(args: argparse.Namespace, port: int, mode: str, logs: Path) -> list[Child]:
-    return [
-        await Child.start(
+async def start_drivers(
+    args: argparse.Namespace, port: int, mode: str, logs: Path, started: list[Child]
+) -> list[Child]:
+    """Start the drivers of one target; each is added to ``started`` at once, to be stopped
+    whatever happens next."""
+    drivers = []
+    for index in range(args.drivers):
+        driver = await Child.start(
             driver_command(args, port, mode, index),
             f"{mode} driver {index}",
             logs / f"{mode}-driver-{index}.log",
             priority=args.priority,
             cpus=cpu_plan(args)[1],
         )
-        for index in range(args.drivers)
-    ]
+        started.append(driver)
+        drivers.append(driver)
+    return drivers
 
 
 def pooled(rounds: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
@@ -438,7 +444,7 @@ class Target:
 
 async def paced_in_turn(
     echo: Target, server: Target, args: argparse.Namespace
-) -> tuple[Window, Window, list[float]]:
+) -> tuple[Window, Window, list[float | None]]:
     """Paced load on the echo and on the server in turn, ``args.rounds`` times.
 
     A shared machine changes speed over a minute (other guests, clock, caches), which
@@ -448,7 +454,7 @@ async def paced_in_turn(
     """
     rounds: dict[str, list[list[dict[str, Any]]]] = {"echo": [], "server": []}
     shares: dict[str, list[CpuWindow]] = {"echo": [], "server": []}
-    ratios = []
+    ratios: list[float | None] = []
     for _ in range(args.rounds):
         p50s = {}
         for name, target, seconds in (
@@ -461,7 +467,7 @@ async def paced_in_turn(
             rounds[name].append(answers)
             shares[name].append(cpu)
             p50s[name] = Window.merge(answers, cpu).p50_ms
-        ratios.append(round(p50s["server"] / p50s["echo"], 2) if p50s["echo"] else 0.0)
+        ratios.append(round(p50s["server"] / p50s["echo"], 2) if p50s["echo"] else None)
     echo_window, server_window = (
         Window.merge(pooled(rounds[name]), mean_cpu(shares[name])) for name in ("echo", "server")
     )
@@ -476,9 +482,11 @@ async def start_target(
     mode: str,
     args: argparse.Namespace,
     logs: Path,
+    started: list[Child],
     cwd: Path = ROOT,
 ) -> Target:
-    """Start ``command`` (the echo or the server) and its drivers (not yet connected)."""
+    """Start ``command`` (the echo or the server) and its drivers (not yet connected); each
+    process is added to ``started`` as soon as it runs."""
     child = await Child.start(
         command,
         label,
@@ -487,14 +495,17 @@ async def start_target(
         cpus=cpu_plan(args)[0],
         cwd=cwd,
     )
+    started.append(child)
     port = await child.listening_port(listening)
-    return Target(child, await start_drivers(args, port, mode, logs))
+    return Target(child, await start_drivers(args, port, mode, logs, started))
 
 
 async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="uno-bench-") as tmp:
         logs = Path(tmp)
         targets: list[Target] = []
+        started: list[Child] = []
+        status: int | None = None
         try:
             echo = await start_target(
                 [sys.executable, str(BENCH / "echo.py"), "--port", "0"],
@@ -503,6 +514,7 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
                 mode="echo",
                 args=args,
                 logs=logs,
+                started=started,
             )
             targets.append(echo)
             await all_steps(echo.drivers, "connect")
@@ -517,6 +529,7 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
                 mode="game",
                 args=args,
                 logs=logs,
+                started=started,
                 cwd=args.server_tree,
             )
             targets.append(server)
@@ -537,11 +550,11 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
             for target in targets:
                 await all_steps(target.drivers, "quit")
         finally:
-            for target in targets:
-                for child in target.drivers:
-                    await child.stop()
-            statuses = [await target.child.stop() for target in targets]
-        status = statuses[-1]
+            # Drivers were started after their target: stopped before it.
+            for child in reversed(started):
+                stopped = await child.stop()
+                if child.label == "uno-server":
+                    status = stopped
         server_log = (logs / "game.log").read_text(errors="replace")
     tracebacks = server_log.count("Traceback")
     result: dict[str, Any] = {
@@ -554,6 +567,7 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
         "paced_actions_per_s": round(paced.actions_per_s, 1),
         "paced_p50_ms": round(paced.p50_ms, 3),
         "paced_p99_ms": round(paced.p99_ms, 3),
+        "paced_reply_p50_ms": round(paced.reply_p50_ms, 3),
         "paced_server_cpu_percent": round(paced.cpu.server, 1),
         "paced_server_cpu_ms_per_action": paced.cpu_ms_per_action(),
         "saturation_actions_per_s": round(saturated.actions_per_s, 1),
@@ -609,6 +623,7 @@ def print_summary(result: dict[str, Any]) -> None:
     print(
         f"paced:      {result['paced_actions_per_s']:8.1f} actions/s  "
         f"p50 {result['paced_p50_ms']:.2f} ms  p99 {result['paced_p99_ms']:.2f} ms  "
+        f"(reply, after every view: p50 {result['paced_reply_p50_ms']:.2f} ms)  "
         f"server CPU {result['paced_server_cpu_percent']}% "
         f"({result['paced_server_cpu_ms_per_action']} ms/action)  "
         f"machine CPU {result['paced_machine_cpu_percent']}%  "
