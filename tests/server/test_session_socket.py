@@ -14,9 +14,22 @@ from test_session import IDENTITY, LIMITS
 from test_session_wire import EchoLobby, WireClient
 
 from protocol.messages import Closing, GameView, Ping
+from server.limits import SessionLimits
 from server.session import Session
 
 SMALL_BUFFER = 16 * 1024
+
+
+def session_on(stream: trio.SocketStream, limits: SessionLimits = LIMITS) -> Session:
+    """A session on the server's end of a real connection, with test_session's settings."""
+    return Session(
+        stream,
+        peer_id=1,
+        address="127.0.0.1",
+        lobby=EchoLobby(),
+        identity=IDENTITY,
+        limits=limits,
+    )
 
 
 async def test_held_frames_wait_for_the_next_send_and_leave_first_in_its_write() -> None:
@@ -25,14 +38,7 @@ async def test_held_frames_wait_for_the_next_send_and_leave_first_in_its_write()
         async with trio.open_nursery() as nursery:
             client_stream = await trio.testing.open_stream_to_socket_listener(listeners[0])
             server_stream = await listeners[0].accept()
-            session = Session(
-                server_stream,
-                peer_id=1,
-                address="127.0.0.1",
-                lobby=EchoLobby(),
-                identity=IDENTITY,
-                limits=LIMITS,
-            )
+            session = session_on(server_stream)
             nursery.start_soon(session.run)
             client = WireClient(client_stream)
             await client.hello()
@@ -73,14 +79,7 @@ async def test_a_client_that_stops_reading_later_gets_every_frame_whole_and_in_o
             # Small buffers on both ends, so that the kernel soon stops taking frames.
             server_stream.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SMALL_BUFFER)
             client_stream.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, SMALL_BUFFER)
-            session = Session(
-                server_stream,
-                peer_id=1,
-                address="127.0.0.1",
-                lobby=EchoLobby(),
-                identity=IDENTITY,
-                limits=limits,
-            )
+            session = session_on(server_stream, limits)
             nursery.start_soon(session.run)
             client = WireClient(client_stream)
             await client.hello()
