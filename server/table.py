@@ -141,7 +141,8 @@ class Table(TableRequests):
         except trio.WouldBlock:
             pass
         else:
-            await trio.lowlevel.checkpoint()
+            # Yield as ``receive`` does, shielded: a request taken is never dropped.
+            await trio.lowlevel.cancel_shielded_checkpoint()
             return request
         request = None
         with trio.CancelScope(deadline=self._next_wake()) as waiting:
