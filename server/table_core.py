@@ -279,7 +279,7 @@ class TableCore:
             for seat in self.seats:
                 seat.ready = False
         audience = self._audience()
-        # The sender's first, before any other work: the move's answer it waits for.
+        # The sender's copies first, before anyone else's are built: the answer it waits for.
         for peer, eyes in audience:
             if peer.peer_id == cause_peer:
                 peer.send(*(item.message_for(eyes, peer.peer_id) for item in numbered))
