@@ -123,6 +123,7 @@ class Table(TableRequests):
                         await self._deliver(self._dispatch(request))
             finally:
                 self._closing = True
+                self._idle = False  # nothing is handled inline by a table that has stopped
                 self._waiting = None
                 self._bot_nursery = None
                 bots.cancel_scope.cancel()
@@ -130,7 +131,7 @@ class Table(TableRequests):
 
     async def _next_request(self) -> TableRequest | None:
         """The next queued request; or, with none queued, wait (idle) for one, a move
-        handled in ``submit`` (None) or the next clock (None).
+        handled in ``submit`` (None), a lost connection or the next clock (None).
 
         Idle means an empty inbox: ``submit`` handles a move at once only then. Trio's
         ``receive`` yields once after taking a queued request, and a move handled inline
@@ -144,6 +145,8 @@ class Table(TableRequests):
             # Yield as ``receive`` does, shielded: a request taken is never dropped.
             await trio.lowlevel.cancel_shielded_checkpoint()
             return request
+        if self._gone or self._bots_ended:
+            return None  # noted while the task was busy (nothing could wake it): due now
         request = None
         with trio.CancelScope(deadline=self._next_wake()) as waiting:
             self._waiting = waiting

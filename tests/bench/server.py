@@ -95,11 +95,16 @@ class Child:
                 stderr=stderr,
                 cwd=cwd,
             )
-        if priority:
-            # Below 0 needs CAP_SYS_NICE; the caller learns of a refusal (PermissionError).
-            os.setpriority(os.PRIO_PROCESS, process.pid, priority)
-        if cpus:
-            os.sched_setaffinity(process.pid, cpus)
+        try:
+            if priority:
+                # Below 0 needs CAP_SYS_NICE; the caller learns of a refusal (PermissionError).
+                os.setpriority(os.PRIO_PROCESS, process.pid, priority)
+            if cpus:
+                os.sched_setaffinity(process.pid, cpus)
+        except BaseException:
+            process.kill()  # not handed to the caller yet: nobody else would stop it
+            await process.wait()
+            raise
         return cls(process, label)
 
     @property

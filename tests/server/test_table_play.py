@@ -247,7 +247,9 @@ async def test_a_move_that_ends_the_round_answers_its_sender_in_one_write(
     assert isinstance(state, TableState) and state.state is TableStatus.BETWEEN_ROUNDS
 
 
-async def test_a_move_never_overtakes_a_request_already_queued(nursery: trio.Nursery) -> None:
+async def test_a_move_never_overtakes_a_request_the_table_has_taken(
+    nursery: trio.Nursery,
+) -> None:
     lobby, table, ann, bob = await two_players(nursery, turn_seconds=0)
     caught = 0
 
@@ -266,10 +268,7 @@ async def test_a_move_never_overtakes_a_request_already_queued(nursery: trio.Nur
         # Step until the task has taken the chat from its inbox...
         while table._requests.statistics().current_buffer_used:
             await trio.lowlevel.checkpoint()
-        said = [
-            i for i, m in enumerate(ann.received) if isinstance(m, ChatMessage) and m.text == line
-        ]
-        if said:
+        if said_at(line):
             await settle()
             continue  # ...and said it already: the moment to test was missed this time
         # ...but not yet said it: Bob's move now must wait its turn behind the chat.
@@ -283,7 +282,7 @@ async def test_a_move_never_overtakes_a_request_already_queued(nursery: trio.Nur
         first_event_at = next(
             i for i, m in enumerate(ann.received) if isinstance(m, GameEvent) and m.seq == move_seq
         )
-        assert chat_at < first_event_at, "a move overtook a request queued before it"
+        assert chat_at < first_event_at, "a move overtook a request taken before it"
     assert caught, "never stepped into the moment between taking a request and handling it"
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import trio
 import trio.testing
 from test_table_rig import (
@@ -34,6 +36,7 @@ from protocol.messages import (
     TakeBotSeat,
 )
 from server.limits import SessionLimits
+from server.peer import Peer
 from server.table import Table
 
 
@@ -272,3 +275,29 @@ async def test_a_newcomer_in_a_bots_seat_never_gets_the_bots_earlier_secrets(
     assert again.seat == 1
     assert [event.seq for event in again.events if event.seq <= sat_at] == []
     assert again.last(GameView).seq == table._history.last_seq
+
+
+async def test_a_connection_lost_while_the_table_sends_views_is_noticed(
+    nursery: trio.Nursery,
+) -> None:
+    lobby, table, ann, bob = await two_players(nursery, turn_seconds=0)
+    await settle()
+    send_view = table._send_view
+    lost_meanwhile: list[bool] = []
+
+    def losing_bob_meanwhile(peer: Peer, seat: int | None, **options: Any) -> None:
+        # The views owed for Ann's loss are being sent: Bob's connection drops now.
+        if not lost_meanwhile:
+            lost_meanwhile.append(True)
+            lobby.disconnected(bob)
+        send_view(peer, seat, **options)
+
+    table._send_view = losing_bob_meanwhile  # type: ignore[method-assign]
+    # No server bots take the seats here: their joining would wake the table by itself.
+    table._reconcile_stand_ins = lambda: None  # type: ignore[method-assign]
+    lobby.disconnected(ann)
+    await settle()
+    assert lost_meanwhile, "no view was sent after Ann's loss"
+    seat = table.seats[1]
+    assert seat is not None and seat.peer is None, "Bob's lost connection went unnoticed"
+    assert table._empty_deadline is not None  # nobody is left: the table will be removed
