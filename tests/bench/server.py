@@ -508,7 +508,6 @@ async def start_target(
 async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="uno-bench-") as tmp:
         logs = Path(tmp)
-        targets: list[Target] = []
         started: list[Child] = []
         status: int | None = None
         try:
@@ -521,7 +520,6 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
                 logs=logs,
                 started=started,
             )
-            targets.append(echo)
             await all_steps(echo.drivers, "connect")
             await all_steps(echo.drivers, "seat")
 
@@ -537,7 +535,6 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
                 started=started,
                 cwd=args.server_tree,
             )
-            targets.append(server)
             # cProfile runs the server in the same process: the pid is the server's.
             rss_idle = rss_kib(server.child.pid)
             setup_start = trio.current_time()
@@ -552,7 +549,7 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
             echo_saturated = await echo.window("saturate", args.warmup, args.echo_seconds)
             saturated = await server.window("saturate", args.warmup, args.saturation_seconds)
             rss_after = rss_kib(server.child.pid)
-            for target in targets:
+            for target in (echo, server):
                 await all_steps(target.drivers, "quit")
         finally:
             # Drivers were started after their target: stopped before it.
