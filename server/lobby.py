@@ -46,7 +46,6 @@ from server.peer import Peer
 from server.session import ServerIdentity
 from server.settings import LobbySettings, LobbySummary
 from server.table import Table
-from server.table_core import TableCore
 
 __all__ = ["Lobby", "LobbySettings", "LobbySummary"]
 
@@ -164,12 +163,12 @@ class Lobby:
         """The table ``peer`` is at or on its way to."""
         return self._where.get(peer.peer_id)
 
-    def departed(self, peer: Peer, table: TableCore) -> None:
+    def departed(self, peer: Peer, table: Table) -> None:
         """``table`` no longer holds ``peer``."""
         if self._where.get(peer.peer_id) is table:
             del self._where[peer.peer_id]
 
-    def closed(self, table: TableCore) -> None:
+    def closed(self, table: Table) -> None:
         """``table``'s task has ended."""
         if self._tables.get(table.table_id) is table:
             del self._tables[table.table_id]

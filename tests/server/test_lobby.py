@@ -316,8 +316,8 @@ async def test_a_table_failing_on_a_join_lets_the_newcomer_go_elsewhere(
     def fail(*_args: object) -> None:
         raise RuntimeError("a bug in the table")
 
-    monkeypatch.setattr(table, "_on_join", fail)
-    monkeypatch.setattr(table, "_on_spectate", fail)
+    monkeypatch.setattr(table.handlers, "_on_join", fail)
+    monkeypatch.setattr(table.handlers, "_on_spectate", fail)
     code = await refused(lobby, bob, lambda i: Join(id=i, table_id=table.table_id))
     assert code == LobbyRejectCode.INTERNAL_ERROR
     code = await refused(lobby, bob, lambda i: Spectate(id=i, table_id=table.table_id))

@@ -29,7 +29,7 @@ from server.table import Table
 
 
 def stand_in_session(table: Table, seat: int) -> Session:
-    chair = table.seats[seat]
+    chair = table.seating[seat]
     assert chair is not None and chair.stand_in is not None
     peer = chair.stand_in.peer
     assert isinstance(peer, Session), peer
@@ -47,7 +47,7 @@ async def test_a_bot_seat_is_a_protocol_session_seated_through_the_lobby(
     bot = stand_in_session(table, 1)
     assert bot.welcomed and bot.address == BOT_ADDRESS and bot.peer_id < 0
     assert lobby.location(bot) is table
-    chair = table.seats[1]
+    chair = table.seating[1]
     assert chair is not None and chair.is_bot and chair.token is None
     assert chair.stand_in is not None and table.holds_token(chair.stand_in.token)
     assert not ann.state.seats[1].away and ann.state.seats[1].bot
@@ -86,7 +86,7 @@ async def test_an_away_seats_stand_in_goes_when_the_owner_resumes(
     await ann.wait_for(lambda: ann.state.seats[1].away)
     await settle()
     stand_in = stand_in_session(table, 1)
-    chair = table.seats[1]
+    chair = table.seating[1]
     assert chair is not None and chair.token == token  # the owner's token is untouched
     assert chair.stand_in is not None and chair.stand_in.token != token
 
@@ -105,13 +105,13 @@ async def test_the_lobby_routes_a_bots_stand_in_token_to_its_table(
     table = await create(lobby, ann, seats=2, turn_seconds=0)
     await ok(lobby, ann, lambda i: AddBot(id=i, strategy="basic"))
     await settle()
-    chair = table.seats[1]
+    chair = table.seating[1]
     assert chair is not None and chair.stand_in is not None
     bot_token = chair.stand_in.token
     assert lobby.can_resume(bot_token) and not lobby.can_resume("not-a-token")
     await ok(lobby, ann, lambda i: RemoveBot(id=i, seat=1))
     await settle()
-    assert table.seats[1] is None and not lobby.can_resume(bot_token)
+    assert table.seating[1] is None and not lobby.can_resume(bot_token)
 
 
 async def test_the_kicked_the_leaving_and_a_closing_tables_watchers_are_told_left(

@@ -64,7 +64,7 @@ def assert_gap_free(peer: FakePeer) -> None:
 
 def assert_redacted(table: Table, peer: FakePeer, seat: int | None) -> None:
     """Every frame ``peer`` got shows only what ``seat`` may see."""
-    history = {item.seq: item for item in table._history.after(0)}
+    history = {item.seq: item for item in table.broadcast.history.after(0)}
     assert peer.events, "nothing to check"
     for message in peer.events:
         event = history[message.seq].event
@@ -126,7 +126,7 @@ async def test_whole_match_with_bot_seats_reaches_the_end_redacted_for_everyone(
     assert "timed-out" in ann.event_kinds() and "away" in ann.event_kinds()
     assert [e.seq for e in ann.events] == [e.seq for e in sue.events]
     assert_gap_free(ann)
-    assert ann.events[-1].seq == table._history.last_seq
+    assert ann.events[-1].seq == table.broadcast.last_seq
     assert_redacted(table, ann, 0)
     assert_redacted(table, sue, None)
     result = ann.events[-1].body
@@ -143,7 +143,7 @@ async def test_every_frame_to_two_people_is_redacted_for_their_seat(
     assert_redacted(table, bob, 1)
     await settle()
     assert ann.view["counts"] == bob.view["counts"]
-    match = table._match
+    match = table.game.match
     assert match is not None
     assert ann.view["hand"] == [c.code for c in match.hand(0)]
     assert bob.view["hand"] == [c.code for c in match.hand(1)]
@@ -175,7 +175,7 @@ async def test_a_legal_move_reaches_everyone_numbered_with_the_cause_for_the_sen
 ) -> None:
     lobby, table, ann, bob = await two_players(nursery, turn_seconds=0)
     rigged(table, hands=[["R1", "G2", "B3"], ["Y4", "Y5", "Y6"]], top="R9", current=0)
-    last = table._history.last_seq
+    last = table.broadcast.last_seq
 
     reply = await play(lobby, ann, Play(card("R1")))
     new_for_ann = [e for e in ann.events if e.seq > last]
@@ -198,13 +198,13 @@ async def test_a_move_reaches_its_sender_first_and_every_other_seat_with_its_vie
     await settle()
     writes_before = {peer.name: len(peer.writes) for peer in (ann, bob, sue)}
     built: list[int] = []
-    build_view = table._send_view
+    build_view = table.broadcast.send_view
 
-    def watched_send_view(peer: Peer, seat: int | None, **options: Any) -> None:
+    def watched_send_view(peer: Peer, *args: Any, **options: Any) -> None:
         built.append(len(ann.writes))
-        build_view(peer, seat, **options)
+        build_view(peer, *args, **options)
 
-    table._send_view = watched_send_view  # type: ignore[method-assign]
+    table.broadcast.send_view = watched_send_view  # type: ignore[method-assign]
     reply = await play(lobby, ann, Play(card("R1")))
     await settle()
 
@@ -247,43 +247,32 @@ async def test_a_move_that_ends_the_round_answers_its_sender_in_one_write(
     assert isinstance(state, TableState) and state.state is TableStatus.BETWEEN_ROUNDS
 
 
-async def test_a_move_never_overtakes_a_request_the_table_has_taken(
-    nursery: trio.Nursery,
-) -> None:
+async def test_requests_are_handled_in_the_order_they_arrive(nursery: trio.Nursery) -> None:
     lobby, table, ann, bob = await two_players(nursery, turn_seconds=0)
-    caught = 0
+    rigged(table, hands=[["R1", "G2", "B3"], ["R4", "Y5", "Y6"]], top="R9", current=0)
+    await settle()
+    # Three requests from two connections, queued without the table running in between.
+    first = Game(id=ann.next_id(), command=Play(card("R1")))
+    chat = Chat(id=bob.next_id(), text="my turn next")
+    second = Game(id=bob.next_id(), command=Play(card("R4")))
+    for peer, request in ((ann, first), (bob, chat), (bob, second)):
+        await lobby.handle(peer, request)
+    await settle()
+    assert isinstance(ann.reply(first.id), Ok) and isinstance(bob.reply(second.id), Ok)
 
-    def said_at(line: str) -> list[int]:
-        return [
-            at for at, m in enumerate(ann.received) if isinstance(m, ChatMessage) and m.text == line
-        ]
-
-    for attempt in range(40):
-        rigged(table, hands=[["R1", "G2", "B3"], ["R4", "Y5", "Y6"]], top="R9", current=0)
-        await settle()
-        line = f"line {attempt}"
-        # Ann's move keeps the task busy with its views; Bob's chat queues behind it.
-        await lobby.handle(ann, Game(id=ann.next_id(), command=Play(card("R1"))))
-        await lobby.handle(bob, Chat(id=bob.next_id(), text=line))
-        # Step until the task has taken the chat from its inbox...
-        while table._requests.statistics().current_buffer_used:
-            await trio.lowlevel.checkpoint()
-        if said_at(line):
-            await settle()
-            continue  # ...and said it already: the moment to test was missed this time
-        # ...but not yet said it: Bob's move now must wait its turn behind the chat.
-        caught += 1
-        move = Game(id=bob.next_id(), command=Play(card("R4")))
-        await lobby.handle(bob, move)
-        await settle()
-        assert isinstance(bob.reply(move.id), Ok)
-        (chat_at,) = said_at(line)
-        move_seq = next(e.seq for e in bob.events if e.cause == move.id)
-        first_event_at = next(
-            i for i, m in enumerate(ann.received) if isinstance(m, GameEvent) and m.seq == move_seq
+    def seen_by_ann_at(sender: FakePeer, request: Game) -> int:
+        """Where Ann received the first event of ``request`` (its sender knows its seq)."""
+        seq = next(e.seq for e in sender.events if e.cause == request.id)
+        return next(
+            at for at, m in enumerate(ann.received) if isinstance(m, GameEvent) and m.seq == seq
         )
-        assert chat_at < first_event_at, "a move overtook a request taken before it"
-    assert caught, "never stepped into the moment between taking a request and handling it"
+
+    chat_at = next(
+        at
+        for at, m in enumerate(ann.received)
+        if isinstance(m, ChatMessage) and m.text == chat.text
+    )
+    assert seen_by_ann_at(ann, first) < chat_at < seen_by_ann_at(bob, second)
 
 
 async def test_turn_clock_plays_for_a_silent_player(
@@ -291,7 +280,7 @@ async def test_turn_clock_plays_for_a_silent_player(
 ) -> None:
     _lobby, table, ann, bob = await two_players(nursery, turn_seconds=5)
     rigged(table, hands=[["R1", "G2", "B3"], ["Y4", "Y5", "Y6"]], top="R9", current=0)
-    last = table._history.last_seq
+    last = table.broadcast.last_seq
 
     await ann.wait_for(lambda: "timed-out" in kinds_after(ann, last))
     expired = [e.body for e in ann.events if e.seq > last]
@@ -307,7 +296,7 @@ async def test_a_move_that_arrives_as_the_turn_clock_runs_out_comes_after_the_ti
     lobby, table, ann, bob = await two_players(nursery, turn_seconds=5)
     rigged(table, hands=[["R1", "G2", "B3"], ["Y4", "Y5", "Y6"]], top="R9", current=0)
     await settle()  # the table waits for requests; its clock is 5 s away
-    last = table._history.last_seq
+    last = table.broadcast.last_seq
 
     mock_clock.jump(6)
     # Sent with no checkpoint since the jump: the table's task has not woken to its clock,
@@ -330,7 +319,7 @@ async def test_draw_four_decision_clock_accepts_for_a_silent_victim(
     rigged(table, hands=[["W+4", "R5", "G7"], ["B1", "B2", "B3"]], top="R3", current=0)
     await play(lobby, ann, Play(card("W+4"), color=Color.GREEN))
     assert bob.view["phase"] == "challenge" and bob.view["pending"]["seat"] == 1
-    last = table._history.last_seq
+    last = table.broadcast.last_seq
 
     await bob.wait_for(lambda: "draw-four-accepted" in kinds_after(bob, last))
     bodies = [e.body for e in bob.events if e.seq > last]
@@ -372,7 +361,7 @@ async def test_pause_stops_the_clock_and_resume_restarts_it(
 ) -> None:
     lobby, table, ann, bob = await two_players(nursery, turn_seconds=5)
     rigged(table, hands=[["R1", "G2", "B3"], ["Y4", "Y5", "Y6"]], top="R9", current=0)
-    last = table._history.last_seq
+    last = table.broadcast.last_seq
     assert await refused(lobby, bob, lambda i: PauseTable(id=i)) == LobbyRejectCode.NOT_HOST
     await ok(lobby, ann, lambda i: PauseTable(id=i))
     assert ann.state.state is TableStatus.PAUSED and bob.view["phase"] == "paused"
@@ -395,7 +384,7 @@ async def test_ready_people_start_the_next_round_without_waiting(nursery: trio.N
     rigged(table, hands=[["R1"], ["Y4", "Y5", "Y6"]], top="R9", current=0)
     await play(lobby, ann, Play(card("R1")))
     assert ann.state.state is TableStatus.BETWEEN_ROUNDS
-    last = table._history.last_seq
+    last = table.broadcast.last_seq
 
     await ok(lobby, ann, lambda i: Ready(id=i))
     assert ann.state.seats[0].ready and kinds_after(ann, last) == []
@@ -439,14 +428,14 @@ async def test_rematch_numbers_events_on_from_the_last_match(
     rigged(table, hands=[["R1"], ["Y4", "Y5", "Y6"]], top="R9", current=0)
     await play(lobby, ann, Play(card("R1")))
     assert ann.state.state is TableStatus.OVER
-    last = table._history.last_seq
+    last = table.broadcast.last_seq
 
     await ok(lobby, ann, lambda i: Rematch(id=i))
     first_new = next(e for e in ann.events if e.seq > last)
     assert first_new.seq == last + 1 and first_new.body["kind"] == "dealer-chosen"
     assert ann.state.state is TableStatus.PLAYING
     assert_gap_free(ann)
-    assert table._matches_played == 2
+    assert table.game.matches_played == 2
 
 
 async def test_kicked_person_loses_the_seat_to_a_bot_mid_match(
@@ -460,7 +449,7 @@ async def test_kicked_person_loses_the_seat_to_a_bot_mid_match(
     await ok(lobby, ann, lambda i: Kick(id=i, seat=1))
     assert lobby.location(bob) is None
     assert ann.state.seats[1].bot and ann.state.seats[1].name != "Bob"
-    before = table._history.last_seq
+    before = table.broadcast.last_seq
     await play(lobby, ann, Play(card("R1")))
     # The server's bot answers for seat 1 after its think delay.
     await ann.wait_for(lambda: ann.view["to_act"] == 0)

@@ -41,7 +41,7 @@ from server.table import Table
 
 
 def hand_of(table: Table, seat: int) -> list[str]:
-    match = table._match
+    match = table.game.match
     assert match is not None
     return [card.code for card in match.hand(seat)]
 
@@ -66,7 +66,7 @@ async def test_resume_gives_the_same_hand_and_every_missed_event(
     assert reply.result == {"seat": 1}
     assert again.last(Joined).seat == 1 and again.last(Joined).resume_token == token
     missed = [event.seq for event in again.events]
-    assert missed == list(range(seen + 1, table._history.last_seq + 1))
+    assert missed == list(range(seen + 1, table.broadcast.last_seq + 1))
     kinds = [event.body["kind"] for event in again.events]
     assert "away" in kinds and "played" in kinds and kinds[-1] == "back"
     # Order: who and where first, then the missed events, then the view, then the reply.
@@ -107,15 +107,15 @@ async def test_a_lost_seat_is_played_by_a_server_bot_until_its_owner_returns(
     again = FakePeer("Bob")
     await ok(lobby, again, lambda i: ResumeSeat(id=i, token=token, last_seq=0))
     assert again.events[0].seq == 1  # from the start: the whole stream, gap-free
-    assert [e.seq for e in again.events] == list(range(1, table._history.last_seq + 1))
+    assert [e.seq for e in again.events] == list(range(1, table.broadcast.last_seq + 1))
     assert again.events[-1].body["kind"] == "back"
 
     await play(lobby, ann, Draw())
     await play(lobby, ann, Pass())
-    before = table._history.last_seq
+    before = table.broadcast.last_seq
     autojump_clock.jump(60.0)
     await settle()
-    assert table._history.last_seq == before  # the bot no longer plays seat 1
+    assert table.broadcast.last_seq == before  # the bot no longer plays seat 1
     assert again.view["to_act"] == 1 and again.view["legal"]
 
 
@@ -146,7 +146,7 @@ async def test_resume_moves_the_seat_off_a_stale_connection(nursery: trio.Nurser
     heard = len(bob.received)
 
     await play(lobby, ann, Draw())
-    assert len(bob.received) == heard and again.events[-1].seq == table._history.last_seq
+    assert len(bob.received) == heard and again.events[-1].seq == table.broadcast.last_seq
     # The stale connection's late goodbye changes nothing.
     lobby.disconnected(bob)
     await settle()
@@ -180,11 +180,11 @@ async def test_an_owner_marked_away_by_the_clock_takes_back_the_seat_by_playing(
     rigged(table, hands=[["R1", "G2", "B3"], ["Y4", "Y5", "Y6"]], top="R9", current=1)
     # Bob stays silent for three turns; Ann (connected) plays hers.
     await bob.wait_for(lambda: bob.state.seats[1].away)
-    match = table._match
+    match = table.game.match
     assert match is not None and match.away[1]
 
     await bob.wait_for(lambda: bob.view["to_act"] == 1 and bob.view["phase"] == "turn")
-    last = table._history.last_seq
+    last = table.broadcast.last_seq
     await play(lobby, bob, Draw())
     kinds = [e.body["kind"] for e in bob.events if e.seq > last]
     assert kinds[:2] == ["back", "drew"]
@@ -202,7 +202,7 @@ async def test_a_resume_after_a_long_absence_gets_the_view_as_a_fresh_base(
     assert token is not None
     lobby.disconnected(bob)
     await ann.wait_for(lambda: ann.state.seats[1].away)
-    while table._history.last_seq < seen + 600:  # Bob misses 600 events
+    while table.broadcast.last_seq < seen + 600:  # Bob misses 600 events
         await ok(lobby, ann, lambda i: PauseTable(id=i))
         await ok(lobby, ann, lambda i: ResumeTable(id=i))
 
@@ -211,9 +211,9 @@ async def test_a_resume_after_a_long_absence_gets_the_view_as_a_fresh_base(
     assert reply.result == {"seat": 1}
     # Far fewer messages than a session's outbox holds: the view alone, no replay.
     assert len(again.received) < SessionLimits().outbox_size // 2
-    assert again.events == [] or again.events[0].seq > table._history.last_seq - 5
+    assert again.events == [] or again.events[0].seq > table.broadcast.last_seq - 5
     view = again.last(GameView)
-    assert view.seq == table._history.last_seq == view.body["last_seq"]
+    assert view.seq == table.broadcast.last_seq == view.body["last_seq"]
     assert again.view["hand"] == ["Y4", "Y5", "Y6"] == hand_of(table, 1)
 
 
@@ -237,10 +237,10 @@ async def test_a_resume_from_before_the_kept_history_gets_the_view_alone(
     again = FakePeer("Bob")
     await ok(lobby, again, lambda i: ResumeSeat(id=i, token=token, last_seq=seen))
     # Never a stream with a hole in it: the events kept do not reach back to ``seen``.
-    assert [e.seq for e in again.events if e.seq <= table._history.last_seq - 4] == []
+    assert [e.seq for e in again.events if e.seq <= table.broadcast.last_seq - 4] == []
     replayed = [e.seq for e in again.events]
-    assert replayed == [] or replayed[0] > table._history.last_seq - 2
-    assert again.last(GameView).seq == table._history.last_seq
+    assert replayed == [] or replayed[0] > table.broadcast.last_seq - 2
+    assert again.last(GameView).seq == table.broadcast.last_seq
 
 
 async def test_a_second_connection_resuming_the_seat_closes_the_first_with_replaced(
@@ -266,7 +266,7 @@ async def test_a_newcomer_in_a_bots_seat_never_gets_the_bots_earlier_secrets(
     rigged(table, hands=[["R1"], ["Y4", "Y5", "Y6"]], top="R9", current=0)
     await play(lobby, ann, Play(Card.parse("R1")))
     await ok(lobby, cat, lambda i: TakeBotSeat(id=i, table_id=table.table_id, seat=1))
-    sat_at = table._history.last_seq
+    sat_at = table.broadcast.last_seq
     token = cat.token
     assert token is not None
 
@@ -274,7 +274,7 @@ async def test_a_newcomer_in_a_bots_seat_never_gets_the_bots_earlier_secrets(
     await ok(lobby, again, lambda i: ResumeSeat(id=i, token=token, last_seq=0))
     assert again.seat == 1
     assert [event.seq for event in again.events if event.seq <= sat_at] == []
-    assert again.last(GameView).seq == table._history.last_seq
+    assert again.last(GameView).seq == table.broadcast.last_seq
 
 
 async def test_a_connection_lost_while_the_table_sends_views_is_noticed(
@@ -282,22 +282,22 @@ async def test_a_connection_lost_while_the_table_sends_views_is_noticed(
 ) -> None:
     lobby, table, ann, bob = await two_players(nursery, turn_seconds=0)
     await settle()
-    send_view = table._send_view
+    send_view = table.broadcast.send_view
     lost_meanwhile: list[bool] = []
 
-    def losing_bob_meanwhile(peer: Peer, seat: int | None, **options: Any) -> None:
+    def losing_bob_meanwhile(peer: Peer, *args: Any, **options: Any) -> None:
         # The views owed for Ann's loss are being sent: Bob's connection drops now.
         if not lost_meanwhile:
             lost_meanwhile.append(True)
             lobby.disconnected(bob)
-        send_view(peer, seat, **options)
+        send_view(peer, *args, **options)
 
-    table._send_view = losing_bob_meanwhile  # type: ignore[method-assign]
+    table.broadcast.send_view = losing_bob_meanwhile  # type: ignore[method-assign]
     # No server bots take the seats here: their joining would wake the table by itself.
-    table._reconcile_stand_ins = lambda: None  # type: ignore[method-assign]
+    table.stand_ins.reconcile = lambda: None  # type: ignore[method-assign]
     lobby.disconnected(ann)
     await settle()
     assert lost_meanwhile, "no view was sent after Ann's loss"
-    seat = table.seats[1]
+    seat = table.seating[1]
     assert seat is not None and seat.peer is None, "Bob's lost connection went unnoticed"
-    assert table._empty_deadline is not None  # nobody is left: the table will be removed
+    assert table.closes_at is not None  # nobody is left: the table will be removed

@@ -192,9 +192,10 @@ def rigged(
     """Replace ``table``'s running match with one in the given position.
 
     Every card not placed goes to the draw pile. The turn clock (if the table has one)
-    restarts now. The table's event numbers go on from where they were.
+    restarts now. The table's event numbers go on from where they were. The new match
+    reaches the table through its inbox, so it is in place before any request sent later.
     """
-    match = table._match
+    match = table.game.match
     assert match is not None, "start the match first"
     data = match.snapshot(with_history=False)
     config = match.config
@@ -222,8 +223,7 @@ def rigged(
     data.update(fields)
     new = Match.restore(data)
     assert new.cards_accounted_for()
-    table._match = new
-    table._wake()  # the table recomputes its deadline from the new match
+    table.set_position(new)  # queued: every request sent after this sees the new match
     return new
 
 

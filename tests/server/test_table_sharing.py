@@ -16,9 +16,9 @@ from protocol.cards import Card
 from protocol.commands import Draw, Play
 from protocol.events import Event, EventKind
 from protocol.messages import Join, Ready, Spectate, Start, TableState
-from server.history import EventHistory
 from server.lobby import Lobby
 from server.table import Table
+from server.table.history import EventHistory
 
 
 def test_the_public_message_goes_only_where_it_reveals_nothing_and_names_no_cause() -> None:
@@ -57,7 +57,7 @@ async def test_seats_without_a_secret_share_one_message_per_event(nursery: trio.
     await ok(lobby, sue, lambda i: Spectate(id=i, table_id=table.table_id))
     await ok(lobby, ann, lambda i: Start(id=i))
     rigged(table, hands=[["R1", "G2"], ["Y4", "Y5"]], top="B9", current=0)
-    last = table._history.last_seq
+    last = table.broadcast.last_seq
 
     await play(lobby, ann, Draw())
     news = {who.name: [e for e in who.events if e.seq > last] for who in (ann, bob, sue)}
@@ -74,18 +74,18 @@ async def test_the_table_state_is_rebuilt_only_when_it_shows_something_new(
     nursery: trio.Nursery,
 ) -> None:
     lobby, table, ann, bob = await _table_of_two(nursery, turn_seconds=0)
-    lobby_state = table._state()
-    assert table._state() is lobby_state
+    lobby_state = table.public.current()
+    assert table.public.current() is lobby_state
     await ok(lobby, bob, lambda i: Ready(id=i))
-    assert table._state() is not lobby_state and ann.state.seats[1].ready
+    assert table.public.current() is not lobby_state and ann.state.seats[1].ready
 
     await ok(lobby, ann, lambda i: Start(id=i))
     rigged(table, hands=[["R1", "G2"], ["Y4", "Y5"]], top="R9", current=0)
     await settle()
-    playing = table._state()
+    playing = table.public.current()
     told = len(ann.of(TableState)) + len(bob.of(TableState))
     await play(lobby, ann, Play(Card.parse("R1")))
-    assert table._state() is playing
+    assert table.public.current() is playing
     assert len(ann.of(TableState)) + len(bob.of(TableState)) == told
 
 
@@ -99,4 +99,4 @@ async def test_the_state_follows_what_the_engine_changes_by_itself(
     with trio.fail_after(10_000):
         await bob.wait_for(lambda: bob.state.seats[0].away)
     assert "away" in bob.event_kinds()
-    assert table._state() == bob.state
+    assert table.public.current() == bob.state

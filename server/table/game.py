@@ -1,0 +1,195 @@
+"""A table's match and its clock: starting a match, stamping commands, running out clocks.
+
+Time is data: the engine never reads a clock. ``TableGame`` stamps every command with the
+server clock (Trio's, in milliseconds, never running backwards) and, when the match's
+deadline has passed, applies the engine's ``Timeout()`` stamped with that deadline. Every
+accepted batch of events goes to the table's ``Broadcast``.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+
+import trio
+
+from protocol.commands import NextRound, SeatCommand, SetAway, TableCommand, Timeout
+from protocol.errors import LobbyRejectCode
+from protocol.events import EventKind
+from protocol.messages import TableStatus
+from protocol.options import ConfigError, TableConfig
+from server.engine import Accepted, Match, Phase
+from server.settings import LobbySettings
+from server.table.broadcast import Broadcast
+from server.table.refusals import RequestRefused
+from server.table.seating import Seating
+
+__all__ = ["TableGame"]
+
+log = logging.getLogger("uno.server.table")
+
+
+class TableGame:
+    """The match of one table (None until the host starts one), and its clock."""
+
+    def __init__(
+        self,
+        table_id: str,
+        config: TableConfig,
+        settings: LobbySettings,
+        seating: Seating,
+        broadcast: Broadcast,
+    ) -> None:
+        self.table_id = table_id
+        self.config = config
+        """The table's options; its ``seats`` shrink to the players when a match starts."""
+        self.match: Match | None = None
+        self.matches_played = 0
+        self._settings = settings
+        self._seating = seating
+        self._broadcast = broadcast
+        self._last_ms = 0
+        self._refused_deadline: int | None = None
+
+    def status(self) -> TableStatus:
+        """Where the table is in its life."""
+        match = self.match
+        if match is None:
+            return TableStatus.LOBBY
+        if match.is_over:
+            return TableStatus.OVER
+        if match.paused:
+            return TableStatus.PAUSED
+        if match.phase is Phase.ROUND_OVER:
+            return TableStatus.BETWEEN_ROUNDS
+        return TableStatus.PLAYING
+
+    def now_ms(self, at_least: int = 0) -> int:
+        """The server clock in ms for stamping a command; never runs backwards."""
+        self._last_ms = max(self._last_ms, int(trio.current_time() * 1000), at_least)
+        return self._last_ms
+
+    def running(self) -> Match | None:
+        """The match while it is not over."""
+        match = self.match
+        return match if match is not None and not match.is_over else None
+
+    def is_away(self, seat: int) -> bool:
+        """Whether the running match marks ``seat`` away (a server bot plays it)."""
+        match = self.running()
+        return match is not None and match.away[seat]
+
+    # ------------------------------------------------------------------ starting
+
+    def shrink_to_players(self) -> dict[int, int]:
+        """Before the first match: the table has as many seats as players, everyone moved
+        down into chairs 0..n-1 (returned as old index -> new index)."""
+        players = sum(1 for _ in self._seating)
+        try:
+            self.config = replace(self.config, seats=players)
+        except ConfigError as error:
+            raise RequestRefused(LobbyRejectCode.NOT_ENOUGH_PLAYERS, str(error)) from None
+        return self._seating.close_gaps()
+
+    def start(self, cause_peer: int, cause_id: int) -> None:
+        """Deal a new match (the first or a rematch); people not connected start away."""
+        self.matches_played += 1
+        seed = self._settings.match_seed(self.table_id, self.matches_played)
+        match = Match(self.config, seed, self.now_ms())
+        self.match = match
+        self._refused_deadline = None
+        for seat in self._seating:
+            seat.ready = False
+        self._broadcast.publish(match.events, cause_peer, cause_id)
+        for seat in self._seating.people():
+            if seat.peer is None:
+                self.apply_table(SetAway(seat.index, True))
+
+    def replace_match(self, match: Match) -> None:
+        """Go on from ``match`` (a rigged position); the event numbers go on as they were."""
+        self.match = match
+        self._refused_deadline = None
+
+    # ------------------------------------------------------------------ commands
+
+    def play(self, seat: int, command: SeatCommand, cause_peer: int, cause_id: int) -> None:
+        """A seat's game command; refused with the engine's reason, changing nothing."""
+        match = self.match
+        if match is None:
+            raise RequestRefused(LobbyRejectCode.WRONG_TABLE_STATE, "the match has not started")
+        outcome = match.apply(seat, command, self.now_ms())
+        if not isinstance(outcome, Accepted):
+            raise RequestRefused(outcome.code, outcome.message)
+        self._published(outcome)
+        self._broadcast.publish(outcome.events, cause_peer, cause_id)
+
+    def host_command(self, command: TableCommand) -> None:
+        """A table command the host asked for (pause, resume); refused like ``play``."""
+        match = self.match
+        if match is None:
+            raise RequestRefused(LobbyRejectCode.WRONG_TABLE_STATE, "the match has not started")
+        outcome = match.apply(None, command, self.now_ms())
+        if not isinstance(outcome, Accepted):
+            raise RequestRefused(outcome.code, outcome.message)
+        self._published(outcome)
+        self._broadcast.publish(outcome.events)
+
+    def apply_table(self, command: TableCommand, at_ms: int = 0) -> bool:
+        """Apply the table's own command; True if the engine accepted it."""
+        match = self.match
+        if match is None:
+            return False
+        outcome = match.apply(None, command, self.now_ms(at_ms))
+        if not isinstance(outcome, Accepted):
+            log.debug("table %s: engine refused %s: %s", self.table_id, command.TYPE, outcome)
+            return False
+        self._published(outcome)
+        self._broadcast.publish(outcome.events)
+        return True
+
+    def set_away(self, seat: int, away: bool) -> None:
+        """Mark ``seat`` away (or back) in the running match, if it is not so already."""
+        match = self.running()
+        if match is not None and match.away[seat] != away:
+            self.apply_table(SetAway(seat, away))
+
+    def _published(self, outcome: Accepted) -> None:
+        """What the table itself keeps of new events: a new round wants everyone ready
+        again."""
+        if any(event.kind is EventKind.ROUND_STARTED for event in outcome.events):
+            for seat in self._seating:
+                seat.ready = False
+
+    # ------------------------------------------------------------------ clocks
+
+    def deadline(self) -> float | None:
+        """When (Trio time, seconds) the match's clock runs out, if one runs."""
+        match = self.match
+        deadline = match.deadline_ms() if match is not None else None
+        if deadline is None or deadline == self._refused_deadline:
+            return None
+        return deadline / 1000
+
+    def run_out_clock(self) -> bool:
+        """Apply the match's ``Timeout`` if its deadline has passed; True if one was due.
+
+        The task does this whenever it wakes, and before every game command: a move that
+        arrives after the clock ran out, before the task woke to it, comes too late.
+        """
+        due = self.deadline()
+        if due is None or trio.current_time() < due:
+            return False
+        assert self.match is not None
+        deadline = self.match.deadline_ms()
+        assert deadline is not None
+        if not self.apply_table(Timeout(), at_ms=deadline):
+            self._refused_deadline = deadline  # never spin on a refused deadline
+        return True
+
+    def next_round_if_ready(self) -> None:
+        """Between rounds, go on as soon as every connected person is ready."""
+        if self.status() is not TableStatus.BETWEEN_ROUNDS:
+            return
+        present = self._seating.connected()
+        if present and all(seat.ready for seat in present):
+            self.apply_table(NextRound())

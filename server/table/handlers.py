@@ -1,0 +1,395 @@
+"""What a table does with each request: seating, the host's controls, chat and game moves.
+
+Every handler runs inside the table's task and either changes the table or raises
+``RequestRefused`` having changed nothing. A handler that returns a dict gives the ``ok``
+reply its ``result``. Whatever a request causes (joined, table state, events, views)
+reaches its sender before that reply, which the task sends once the handler returns.
+Views are owed here, never sent: the task sends each member one when the change is done.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from protocol.commands import Pause, Resume, SeatCommand
+from protocol.errors import ErrorCode, LobbyRejectCode
+from protocol.limits import MAX_CHAT_LEN, clean_text
+from protocol.messages import (
+    AddBot,
+    Chat,
+    ChatMessage,
+    CreateTable,
+    Game,
+    Join,
+    Joined,
+    Kick,
+    Leave,
+    Left,
+    LeftReason,
+    PauseTable,
+    Ready,
+    Rematch,
+    RemoveBot,
+    Request,
+    ResumeSeat,
+    ResumeTable,
+    Spectate,
+    Start,
+    TableStatus,
+    TakeBotSeat,
+)
+from protocol.rejections import RejectCode
+from server.autoplay import known_strategy
+from server.peer import Peer
+from server.settings import LobbySettings
+from server.table.broadcast import Broadcast
+from server.table.game import TableGame
+from server.table.public_state import PublicState
+from server.table.refusals import RequestRefused
+from server.table.seating import Seat, Seating
+from server.table.stand_ins import StandIns
+
+__all__ = ["RequestHandlers"]
+
+log = logging.getLogger("uno.server.table")
+
+_BETWEEN_MATCHES_OR_ROUNDS = (TableStatus.LOBBY, TableStatus.BETWEEN_ROUNDS, TableStatus.OVER)
+
+
+class RequestHandlers:
+    """The request handlers of one table, over its parts."""
+
+    def __init__(
+        self,
+        table_id: str,
+        label: str,
+        *,
+        seating: Seating,
+        game: TableGame,
+        broadcast: Broadcast,
+        public: PublicState,
+        stand_ins: StandIns,
+        settings: LobbySettings,
+        departed: Callable[[Peer], None],
+    ) -> None:
+        """``departed`` tells the lobby that a peer no longer belongs to this table."""
+        self._table_id = table_id
+        self._label = label
+        self._seating = seating
+        self._game = game
+        self._broadcast = broadcast
+        self._public = public
+        self._stand_ins = stand_ins
+        self._settings = settings
+        self._departed = departed
+
+    def handle(self, peer: Peer, message: Request) -> dict[str, Any] | None:
+        """Carry out one request; raises RequestRefused. Returns the Ok's result."""
+        match message:
+            case Game():
+                self._on_game(peer, message)
+            case Ready():
+                self._on_ready(peer, message)
+            case Chat():
+                self._on_chat(peer, message)
+            case CreateTable():
+                return self._on_create(peer)
+            case Join():
+                return self._on_join(peer, message)
+            case Spectate():
+                self._on_spectate(peer, message)
+            case TakeBotSeat():
+                return self._on_take_bot_seat(peer, message)
+            case ResumeSeat():
+                return self._on_resume(peer, message)
+            case Leave():
+                self._on_leave(peer)
+            case Start():
+                self._on_start(peer, message)
+            case Rematch():
+                self._on_rematch(peer, message)
+            case AddBot():
+                return self._on_add_bot(peer, message)
+            case RemoveBot():
+                self._on_remove_bot(peer, message)
+            case Kick():
+                self._on_kick(peer, message)
+            case PauseTable():
+                self._seating.require_host(peer)
+                self._game.host_command(Pause())
+            case ResumeTable():
+                self._seating.require_host(peer)
+                self._game.host_command(Resume())
+            case _:
+                raise RequestRefused(LobbyRejectCode.WRONG_TABLE_STATE, "not a table request")
+        return None
+
+    # ------------------------------------------------------------------ coming in
+
+    def _on_create(self, peer: Peer) -> dict[str, Any]:
+        seat = self._seating.seat_person(0, peer.name, peer)
+        self._seating.host = seat.index
+        config = self._game.config
+        log.info(
+            "%s created table %s (%s, %d seats)", peer.name, self._label, config.deck, config.seats
+        )
+        self._welcome(seat)
+        return {"table_id": self._table_id, "seat": seat.index}
+
+    def _on_join(self, peer: Peer, message: Join) -> dict[str, Any]:
+        self._seating.check_password(message.password)
+        self._seating.check_not_seated(peer)
+        if self._game.match is not None:
+            raise RequestRefused(
+                LobbyRejectCode.WRONG_TABLE_STATE,
+                "the match has started: spectate, or take a bot's seat between rounds",
+            )
+        index = self._seating.chair_for(message.seat)
+        self._seating.check_name(peer.name)
+        seat = self._seating.seat_person(index, peer.name, peer)
+        log.info("%s (%s) joined table %s in seat %d", peer.name, peer.address, self._label, index)
+        self._welcome(seat)
+        return {"seat": index}
+
+    def _on_spectate(self, peer: Peer, message: Spectate) -> None:
+        self._seating.check_password(message.password)
+        self._seating.check_not_seated(peer)
+        if self._seating.add_spectator(peer):
+            log.info("%s watches table %s", peer.name, self._label)
+        peer.send(Joined(table_id=self._table_id, seat=None, resume_token=None))
+        self._public.tell(peer)
+        self._broadcast.owe_view(peer, None)
+
+    def _on_take_bot_seat(self, peer: Peer, message: TakeBotSeat) -> dict[str, Any]:
+        self._seating.check_password(message.password)
+        self._seating.check_not_seated(peer)
+        if self._game.status() not in _BETWEEN_MATCHES_OR_ROUNDS:
+            raise RequestRefused(
+                LobbyRejectCode.WRONG_TABLE_STATE, "a bot's seat can be taken only between rounds"
+            )
+        seating = self._seating
+        seat = seating[message.seat] if seating.valid(message.seat) else None
+        if seat is None or not seat.is_bot:
+            raise RequestRefused(LobbyRejectCode.NOT_A_BOT, f"no bot sits in seat {message.seat}")
+        seating.check_name(peer.name)
+        self._vacate(seat.index)
+        taken = seating.seat_person(seat.index, peer.name, peer)
+        seating.note_seated(taken, self._broadcast.last_seq)
+        log.info("%s took over the bot's seat %d at table %s", peer.name, seat.index, self._label)
+        self._welcome(taken)
+        return {"seat": taken.index}
+
+    def _on_resume(self, peer: Peer, message: ResumeSeat) -> dict[str, Any]:
+        seating = self._seating
+        standing = seating.of_stand_in_token(message.token)
+        if standing is not None and seating.of_peer(peer) is None:
+            self._stand_ins.attach(peer, standing, message.last_seq)
+            return {"seat": standing.index}
+        seat = seating.of_token(message.token)
+        if seat is None:
+            raise RequestRefused(LobbyRejectCode.BAD_TOKEN, "that token opens no seat here")
+        held = seating.of_peer(peer)
+        if held is not None and held is not seat:
+            raise RequestRefused(LobbyRejectCode.ALREADY_AT_TABLE, "you already have a seat here")
+        previous = seat.peer
+        if previous is not None and previous.peer_id != peer.peer_id:
+            # The old connection has not noticed it is dead; the seat follows its token.
+            log.info("table %s: seat %d moves to a new connection", self._label, seat.index)
+            self._departed(previous)
+            previous.close(
+                ErrorCode.REPLACED, "your seat was resumed from another connection with its token"
+            )
+        seating.spectators.pop(peer.peer_id, None)
+        seat.peer = None
+        self._game.set_away(seat.index, False)  # numbered before the replay below
+        seat.peer = peer
+        log.info("%s resumed seat %d at table %s", peer.name, seat.index, self._label)
+        peer.send(Joined(table_id=self._table_id, seat=seat.index, resume_token=seat.token))
+        self._public.tell(peer)
+        self._broadcast.replay(peer, seat.index, message.last_seq, seating.seated_at(seat))
+        return {"seat": seat.index}
+
+    def _welcome(self, seat: Seat) -> None:
+        """Tell a person who just sat down their seat and token, the state; a view is owed."""
+        assert seat.peer is not None
+        seat.peer.send(Joined(table_id=self._table_id, seat=seat.index, resume_token=seat.token))
+        self._public.tell(seat.peer)
+        self._broadcast.owe_view(seat.peer, seat.index)
+
+    # ------------------------------------------------------------------ going out
+
+    def _on_leave(self, peer: Peer) -> None:
+        if self._seating.spectators.pop(peer.peer_id, None) is None:
+            seat = self._seating.seat_of(peer)
+            self.remove_person(seat, "left")
+        self._departed(peer)
+        peer.send(Left(table_id=self._table_id, reason=LeftReason.LEFT, message="you left"))
+
+    def lost(self, peer: Peer) -> None:
+        """A connection is gone: its seat goes away (a bot plays it) or it stops watching."""
+        seating = self._seating
+        if seating.spectators.pop(peer.peer_id, None) is not None:
+            return
+        if seating.of_stand_in(peer) is not None:
+            return  # a server bot's connection: its launcher reports the bot's end
+        seat = seating.of_peer(peer)
+        if seat is None:
+            return
+        seat.peer = None
+        seat.ready = False
+        log.info(
+            "%s lost the connection to table %s; seat %d waits for them to resume",
+            seat.name,
+            self._label,
+            seat.index,
+        )
+        self._game.set_away(seat.index, True)
+        self._pass_host()
+        self._game.next_round_if_ready()
+
+    def remove_person(self, seat: Seat, why: str) -> None:
+        """A person gives up their seat: emptied before the match, a bot's from then on."""
+        log.info("%s %s table %s (seat %d)", seat.name, why, self._label, seat.index)
+        if self._game.match is None:
+            self._vacate(seat.index)
+        else:
+            seat.make_bot(self._settings.bot_strategy, self._seating.bot_name())
+            self._game.set_away(seat.index, False)
+        self._pass_host()
+        self._game.next_round_if_ready()
+
+    def _vacate(self, index: int) -> None:
+        """Empty a chair, sending away the server bot that stood in for it, if any."""
+        seat = self._seating.vacate(index)
+        if seat is not None:
+            self._stand_ins.let_go(seat)
+
+    def _pass_host(self) -> None:
+        if self._seating.pass_host():
+            host = self._seating.host
+            seat = self._seating[host] if host is not None else None
+            log.info("table %s: %s is now the host", self._label, seat.name if seat else "?")
+
+    # ------------------------------------------------------------------ the host's controls
+
+    def _on_start(self, peer: Peer, message: Start) -> None:
+        self._seating.require_host(peer)
+        if self._game.match is not None:
+            raise RequestRefused(LobbyRejectCode.WRONG_TABLE_STATE, "the match has already started")
+        if sum(1 for _ in self._seating) < 2:
+            raise RequestRefused(
+                LobbyRejectCode.NOT_ENOUGH_PLAYERS, "a match needs at least two seats filled"
+            )
+        moves = self._game.shrink_to_players()
+        for seat in self._seating:
+            if seat.index in moves.values():
+                self._tell_new_chair(seat)
+        self._game.start(peer.peer_id, message.id)
+        names = ", ".join(seat.name for seat in self._seating)
+        log.info("table %s started: %s", self._label, names)
+
+    def _tell_new_chair(self, seat: Seat) -> None:
+        """Tell the connections playing ``seat`` (its owner, its stand-in) its new index."""
+        if seat.peer is not None:
+            seat.peer.send(
+                Joined(table_id=self._table_id, seat=seat.index, resume_token=seat.token)
+            )
+        stand_in = seat.stand_in
+        if stand_in is not None and stand_in.peer is not None:
+            stand_in.peer.send(
+                Joined(table_id=self._table_id, seat=seat.index, resume_token=stand_in.token)
+            )
+
+    def _on_rematch(self, peer: Peer, message: Rematch) -> None:
+        self._seating.require_host(peer)
+        if self._game.status() is not TableStatus.OVER:
+            raise RequestRefused(
+                LobbyRejectCode.WRONG_TABLE_STATE, "a rematch follows a finished match"
+            )
+        self._game.start(peer.peer_id, message.id)
+        log.info("table %s started a rematch", self._label)
+
+    def _on_add_bot(self, peer: Peer, message: AddBot) -> dict[str, Any]:
+        self._seating.require_host(peer)
+        self._require_lobby("bots are added before the match")
+        if not known_strategy(message.strategy):
+            raise RequestRefused(
+                LobbyRejectCode.UNKNOWN_STRATEGY, f"no bot strategy {message.strategy!r}"
+            )
+        index = self._seating.first_free()
+        if index is None:
+            raise RequestRefused(LobbyRejectCode.TABLE_FULL, "every seat is taken")
+        self._seating.seat_bot(index, message.strategy)
+        return {"seat": index}
+
+    def _on_remove_bot(self, peer: Peer, message: RemoveBot) -> None:
+        self._seating.require_host(peer)
+        self._require_lobby("bots are removed before the match")
+        seating = self._seating
+        seat = seating[message.seat] if seating.valid(message.seat) else None
+        if seat is None or not seat.is_bot:
+            raise RequestRefused(LobbyRejectCode.NOT_A_BOT, f"no bot sits in seat {message.seat}")
+        self._vacate(seat.index)
+
+    def _on_kick(self, peer: Peer, message: Kick) -> None:
+        host = self._seating.require_host(peer)
+        seating = self._seating
+        seat = seating[message.seat] if seating.valid(message.seat) else None
+        if seat is None or seat.is_bot:
+            raise RequestRefused(LobbyRejectCode.BAD_SEAT, f"no person sits in seat {message.seat}")
+        if seat.index == host.index:
+            raise RequestRefused(
+                LobbyRejectCode.BAD_SEAT, "the host cannot kick themselves; leave instead"
+            )
+        kicked = seat.peer
+        self.remove_person(seat, f"kicked by {host.name}")
+        if kicked is not None:
+            self._departed(kicked)
+            kicked.send(self._public.current())
+            why = (
+                f"{host.name} gave your seat to a bot"
+                if self._game.match is not None
+                else f"{host.name} asked you to leave"
+            )
+            kicked.send(Left(table_id=self._table_id, reason=LeftReason.KICKED, message=why))
+
+    # ------------------------------------------------------------------ playing
+
+    def _on_ready(self, peer: Peer, message: Ready) -> None:
+        seat = self._seating.seat_of(peer)
+        seat.ready = message.ready
+        self._game.next_round_if_ready()
+
+    def _on_chat(self, peer: Peer, message: Chat) -> None:
+        text = clean_text(message.text)[:MAX_CHAT_LEN]
+        seat = self._seating.of_peer(peer)
+        if seat is None and peer.peer_id not in self._seating.spectators:
+            raise RequestRefused(LobbyRejectCode.NOT_AT_TABLE, "you are not at this table")
+        if not text:
+            return
+        line = ChatMessage(sender=peer.name, text=text, seat=None if seat is None else seat.index)
+        for member in self._seating.members():
+            member.send(line)
+
+    def _on_game(self, peer: Peer, message: Game) -> None:
+        standing = self._stand_ins.seat_played_by(peer)
+        seat = standing or self._seating.seat_of(peer)
+        match = self._game.match
+        if match is None:
+            raise RequestRefused(LobbyRejectCode.WRONG_TABLE_STATE, "the match has not started")
+        command = message.command
+        if not isinstance(command, SeatCommand):
+            raise RequestRefused(RejectCode.TABLE_ONLY, "only the table may send this command")
+        self._game.run_out_clock()
+        if standing is None and not match.paused:
+            # The owner is back at the controls (the engine had marked them away).
+            self._game.set_away(seat.index, False)
+        self._game.play(seat.index, command, peer.peer_id, message.id)
+
+    # ------------------------------------------------------------------ checks
+
+    def _require_lobby(self, why: str) -> None:
+        if self._game.match is not None:
+            raise RequestRefused(LobbyRejectCode.WRONG_TABLE_STATE, why)

@@ -1,0 +1,56 @@
+"""What arrives in a table's inbox: one typed item for each thing that may change a table.
+
+Only the table's task reads the inbox, so everything that changes a table happens there, in
+arrival order. Requests are bounded (a full inbox is the lobby's "busy"); the table's own
+items always fit, and there are never more of them than the table has connections.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from protocol.messages import Request
+from server.autoplay import StandIn
+from server.engine import Match
+from server.peer import Peer
+
+__all__ = ["BotEnded", "ConnectionLost", "InboxItem", "NewPosition", "Stop", "TableRequest"]
+
+
+@dataclass(frozen=True, slots=True)
+class TableRequest:
+    """One message for the table, and whether it gets a reply (a resume at hello does not:
+    the client sent no command id)."""
+
+    peer: Peer
+    message: Request
+    reply: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class ConnectionLost:
+    """``peer``'s connection is gone."""
+
+    peer: Peer
+
+
+@dataclass(frozen=True, slots=True)
+class BotEnded:
+    """A server bot's task has ended, dismissed or not."""
+
+    stand_in: StandIn
+
+
+@dataclass(frozen=True, slots=True)
+class NewPosition:
+    """Replace the running match (``Table.set_position``: tests and tools rig positions)."""
+
+    match: Match
+
+
+@dataclass(frozen=True, slots=True)
+class Stop:
+    """The server is shutting down: the table finishes."""
+
+
+InboxItem = TableRequest | ConnectionLost | BotEnded | NewPosition | Stop

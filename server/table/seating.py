@@ -1,0 +1,340 @@
+"""Who is at one table: the chairs, the people and bots in them, the spectators, the host.
+
+A table has ``config.seats`` chairs. A chair is empty, held by a person (who may be
+connected or not), or held by a server bot. A person's seat carries a random resume token;
+whoever presents it gets the seat back, so tokens are compared in constant time and never
+logged. Spectators watch without a seat. The host is a person's seat (the creator's, then
+passed on in seat order).
+
+This module is plain bookkeeping, no Trio and no engine: the table decides what the
+changes mean for the match.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from protocol.errors import LobbyRejectCode
+from server.table.refusals import RequestRefused
+
+if TYPE_CHECKING:
+    from server.autoplay import StandIn
+    from server.peer import Peer
+
+__all__ = ["Seat", "Seating", "new_token", "tokens_match"]
+
+TOKEN_BYTES = 18
+"""Random bytes in a resume token (24 URL-safe characters)."""
+
+
+def new_token() -> str:
+    """A fresh resume token from the OS's secure random source."""
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def tokens_match(given: str, held: str) -> bool:
+    """Whether a presented token is the one held, in time that does not depend on where
+    they differ (so a guesser learns nothing from how long a refusal takes)."""
+    return hmac.compare_digest(given.encode("utf-8"), held.encode("utf-8"))
+
+
+@dataclass(slots=True)
+class Seat:
+    """One occupied chair.
+
+    A person's seat has a ``token`` and, while they are connected, a ``peer``. A bot seat
+    has a ``strategy`` and neither. ``ready`` is the owner's "start / next round" flag.
+    ``stand_in`` is the server bot that plays the seat (always for a bot seat, while away
+    for a person's); it holds its own token, never the owner's.
+    """
+
+    index: int
+    name: str
+    token: str | None = None
+    peer: Peer | None = None
+    strategy: str | None = None
+    ready: bool = False
+    stand_in: StandIn | None = None
+
+    @property
+    def is_bot(self) -> bool:
+        return self.strategy is not None
+
+    @property
+    def is_connected(self) -> bool:
+        return self.peer is not None
+
+    def make_bot(self, strategy: str, name: str) -> None:
+        """Turn the seat over to a server bot for good (its owner left or was kicked)."""
+        self.strategy = strategy
+        self.name = name
+        self.token = None
+        self.peer = None
+        self.ready = False
+
+
+class Seating:
+    """The chairs of one table, indexed 0..size-1 clockwise, its spectators and its host."""
+
+    def __init__(self, size: int, max_spectators: int, password: str | None = None) -> None:
+        self._password = password
+        self._chairs: list[Seat | None] = [None] * size
+        self._bots_named = 0
+        self._max_spectators = max_spectators
+        self.spectators: dict[int, Peer] = {}
+        """Who watches, by peer id."""
+        self.host: int | None = None
+        """The host's seat index."""
+        self._seated_at: dict[str, int] = {}  # token -> last seq before its owner sat down
+
+    # ------------------------------------------------------------------ chairs
+
+    @property
+    def size(self) -> int:
+        return len(self._chairs)
+
+    def __getitem__(self, index: int) -> Seat | None:
+        return self._chairs[index]
+
+    def __iter__(self) -> Iterator[Seat]:
+        """The occupied seats, in seat order."""
+        return (seat for seat in self._chairs if seat is not None)
+
+    def valid(self, index: int) -> bool:
+        return 0 <= index < len(self._chairs)
+
+    def first_free(self) -> int | None:
+        """The lowest empty chair, or None when the table is full."""
+        for index, seat in enumerate(self._chairs):
+            if seat is None:
+                return index
+        return None
+
+    def chair_for(self, wanted: int | None) -> int:
+        """The chair a newcomer asked for, or the first free one; refused if none."""
+        if wanted is None:
+            free = self.first_free()
+            if free is None:
+                raise RequestRefused(LobbyRejectCode.TABLE_FULL, "every seat is taken")
+            return free
+        if not self.valid(wanted):
+            raise RequestRefused(LobbyRejectCode.BAD_SEAT, f"this table has no seat {wanted}")
+        if self._chairs[wanted] is not None:
+            raise RequestRefused(LobbyRejectCode.SEAT_TAKEN, f"seat {wanted} is taken")
+        return wanted
+
+    def free_count(self) -> int:
+        return sum(1 for seat in self._chairs if seat is None)
+
+    def seat_person(self, index: int, name: str, peer: Peer) -> Seat:
+        """Put a connected person in an empty chair with a fresh token (no longer a
+        spectator, if they were one)."""
+        if self._chairs[index] is not None:
+            raise ValueError(f"seat {index} is taken")
+        self.spectators.pop(peer.peer_id, None)
+        seat = Seat(index=index, name=name, token=new_token(), peer=peer)
+        self._chairs[index] = seat
+        return seat
+
+    def seat_bot(self, index: int, strategy: str) -> Seat:
+        """Put a new server bot, with a name nobody at the table has, in an empty chair."""
+        if self._chairs[index] is not None:
+            raise ValueError(f"seat {index} is taken")
+        seat = Seat(index=index, name=self.bot_name(), strategy=strategy)
+        self._chairs[index] = seat
+        return seat
+
+    def vacate(self, index: int) -> Seat | None:
+        """Empty a chair; returns whoever sat there."""
+        seat = self._chairs[index]
+        self._chairs[index] = None
+        return seat
+
+    def close_gaps(self) -> dict[int, int]:
+        """Move everyone down into chairs 0..n-1, keeping their order, and drop the empty
+        chairs; returns each moved seat's old index mapped to its new one. The host moves
+        with their seat."""
+        occupied = list(self)
+        moves: dict[int, int] = {}
+        for index, seat in enumerate(occupied):
+            if seat.index != index:
+                moves[seat.index] = index
+                seat.index = index
+        self._chairs = list(occupied)
+        if self.host is not None:
+            self.host = moves.get(self.host, self.host)
+        return moves
+
+    # ------------------------------------------------------------------ finding people
+
+    def of_peer(self, peer: Peer) -> Seat | None:
+        """The seat a connection holds, if any."""
+        for seat in self:
+            if seat.peer is not None and seat.peer.peer_id == peer.peer_id:
+                return seat
+        return None
+
+    def of_token(self, token: str) -> Seat | None:
+        """The person's seat a resume token opens, if any.
+
+        Every held token is compared, so the time taken does not tell which seat matched.
+        """
+        found: Seat | None = None
+        for seat in self:
+            if seat.token is not None and tokens_match(token, seat.token):
+                found = seat
+        return found
+
+    def of_stand_in(self, peer: Peer) -> Seat | None:
+        """The seat a server bot's connection stands in for, if any."""
+        for seat in self:
+            bot = seat.stand_in.peer if seat.stand_in is not None else None
+            if bot is not None and bot.peer_id == peer.peer_id:
+                return seat
+        return None
+
+    def of_stand_in_token(self, token: str) -> Seat | None:
+        """The seat a server bot's stand-in token opens, if any (compared like
+        ``of_token``)."""
+        found: Seat | None = None
+        for seat in self:
+            if seat.stand_in is not None and tokens_match(token, seat.stand_in.token):
+                found = seat
+        return found
+
+    def holds_token(self, token: str) -> bool:
+        """Whether a resume token opens one of these seats (a person's or a stand-in's)."""
+        return self.of_token(token) is not None or self.of_stand_in_token(token) is not None
+
+    def people(self) -> list[Seat]:
+        """Seats held by people, connected or not."""
+        return [seat for seat in self if not seat.is_bot]
+
+    def connected(self) -> list[Seat]:
+        """Seats whose owner is connected right now."""
+        return [seat for seat in self if seat.peer is not None]
+
+    def members(self) -> list[Peer]:
+        """Every connected person at the table: seated people, then spectators."""
+        seated = [seat.peer for seat in self if seat.peer is not None]
+        return seated + list(self.spectators.values())
+
+    def is_member(self, peer: Peer) -> bool:
+        return peer.peer_id in self.spectators or self.of_peer(peer) is not None
+
+    def stand_in_peers(self) -> list[Peer]:
+        """The connections of the server bots seated as stand-ins."""
+        return [
+            seat.stand_in.peer
+            for seat in self
+            if seat.stand_in is not None and seat.stand_in.peer is not None
+        ]
+
+    def audience(self) -> list[tuple[Peer, int | None]]:
+        """Everyone who follows the match, with the seat whose eyes they see it through:
+        seated people, server bots standing in for seats, then spectators (no seat)."""
+        audience: list[tuple[Peer, int | None]] = []
+        for seat in self:
+            if seat.peer is not None:
+                audience.append((seat.peer, seat.index))
+            if seat.stand_in is not None and seat.stand_in.peer is not None:
+                audience.append((seat.stand_in.peer, seat.index))
+        audience.extend((peer, None) for peer in self.spectators.values())
+        return audience
+
+    # ------------------------------------------------------------------ names
+
+    def name_taken(self, name: str) -> bool:
+        """Whether someone at the table already goes by ``name`` (ignoring case)."""
+        wanted = name.casefold()
+        return any(seat.name.casefold() == wanted for seat in self)
+
+    def bot_name(self) -> str:
+        """A name for a new server bot that nobody at the table has."""
+        while True:
+            self._bots_named += 1
+            name = f"Bot {self._bots_named}"
+            if not self.name_taken(name):
+                return name
+
+    # ------------------------------------------------------------------ rules of entry
+
+    def seat_of(self, peer: Peer) -> Seat:
+        """``peer``'s seat; refused if it has none."""
+        seat = self.of_peer(peer)
+        if seat is None:
+            raise RequestRefused(LobbyRejectCode.NOT_SEATED, "you have no seat at this table")
+        return seat
+
+    def require_host(self, peer: Peer) -> Seat:
+        """``peer``'s seat, which must be the host's."""
+        seat = self.seat_of(peer)
+        if seat.index != self.host:
+            raise RequestRefused(LobbyRejectCode.NOT_HOST, "only the host may do that")
+        return seat
+
+    def check_not_seated(self, peer: Peer) -> None:
+        if self.of_peer(peer) is not None:
+            raise RequestRefused(LobbyRejectCode.ALREADY_AT_TABLE, "you already have a seat here")
+
+    @property
+    def locked(self) -> bool:
+        """Whether joining or watching needs the password."""
+        return self._password is not None
+
+    def check_password(self, given: str | None) -> None:
+        if self._password is None:
+            return
+        if given is None or not hmac.compare_digest(given.encode(), self._password.encode()):
+            raise RequestRefused(
+                LobbyRejectCode.WRONG_PASSWORD, "this table needs the right password"
+            )
+
+    def check_name(self, name: str) -> None:
+        if self.name_taken(name):
+            raise RequestRefused(LobbyRejectCode.NAME_TAKEN, f"someone called {name} sits here")
+
+    def add_spectator(self, peer: Peer) -> bool:
+        """Let ``peer`` watch; False if it already did. Refused when there is no room."""
+        if peer.peer_id in self.spectators:
+            return False
+        if len(self.spectators) >= self._max_spectators:
+            raise RequestRefused(LobbyRejectCode.TABLE_FULL, "no room for more spectators")
+        self.spectators[peer.peer_id] = peer
+        return True
+
+    # ------------------------------------------------------------------ host and tokens
+
+    def pass_host(self) -> bool:
+        """Keep the host on a connected person: the host while connected, else the next
+        connected person in seat order, else the next person at all (away), else nobody.
+        True when the host changed to someone."""
+        host = self.host
+        if host is not None:
+            current = self._chairs[host]
+            if current is not None and not current.is_bot and current.is_connected:
+                return False
+        start = host if host is not None else -1
+        size = len(self._chairs)
+        order = [self._chairs[(start + step) % size] for step in range(1, size + 1)]
+        people = [seat for seat in order if seat is not None and not seat.is_bot]
+        connected = [seat for seat in people if seat.is_connected]
+        candidates = connected or people
+        self.host = candidates[0].index if candidates else None
+        return self.host is not None and self.host != host
+
+    def note_seated(self, seat: Seat, last_seq: int) -> None:
+        """Remember that ``seat``'s token sat down after event ``last_seq``: a resume with
+        it never reaches back before (what came earlier belonged to someone else)."""
+        held = {taken.token for taken in self if taken.token is not None}
+        self._seated_at = {token: seq for token, seq in self._seated_at.items() if token in held}
+        if seat.token is not None:
+            self._seated_at[seat.token] = last_seq
+
+    def seated_at(self, seat: Seat) -> int:
+        """The last event before ``seat``'s current owner sat down (0: from the start)."""
+        return self._seated_at.get(seat.token, 0) if seat.token is not None else 0

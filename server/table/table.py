@@ -1,0 +1,389 @@
+"""One table: its parts, and the Trio task that owns them and reads one inbox.
+
+Everything that changes a table happens inside its own task, one inbox item at a time, so
+the match never sees two commands at once and never waits for a socket:
+
+- Requests, lost connections, ended bots and stop arrive as typed items
+  (``server.table.inbox``) on one channel that only the task reads. The lobby's side
+  (``submit``, ``peer_gone``, ``stop``) only puts items there.
+- The task waits for the next item under a cancel scope that ends at the earliest of the
+  match's deadline and the empty-table timer; when it ends, the task applies the engine's
+  ``Timeout()`` (or closes the table). Tests run this on Trio's ``autojump_clock``.
+- After each item the task settles the table and delivers what the change owes: every
+  member's fresh view (its events left at once for the command's sender, or are held to
+  leave with the view), then the table state where it changed, then the sender's reply.
+  Everything a command causes reaches its sender before the reply.
+
+The parts, each in its own module: ``Seating`` (who sits where), ``TableGame`` (the match
+and its clock), ``Broadcast`` (numbered events and views), ``PublicState`` (the table
+state), ``StandIns`` (the server bots) and ``RequestHandlers`` (one method per request).
+
+The host is the table's creator, passed on to the next person in seat order when the host
+leaves, is kicked or loses the connection. A table whose last person leaves is removed at
+once; one where nobody is connected any more is removed after ``empty_table_seconds``.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from dataclasses import dataclass
+from typing import Protocol
+
+import trio
+
+from protocol.errors import LobbyRejectCode
+from protocol.messages import (
+    CreateTable,
+    Join,
+    Left,
+    LeftReason,
+    Ok,
+    Rejected,
+    Request,
+    ResumeSeat,
+    Spectate,
+    TableStatus,
+    TableSummary,
+    TakeBotSeat,
+)
+from protocol.options import TableConfig
+from server.autoplay import BotLauncher, StandIn
+from server.engine import Match
+from server.peer import Peer
+from server.settings import LobbySettings
+from server.table.broadcast import Broadcast
+from server.table.game import TableGame
+from server.table.handlers import RequestHandlers
+from server.table.inbox import (
+    BotEnded,
+    ConnectionLost,
+    InboxItem,
+    NewPosition,
+    Stop,
+    TableRequest,
+)
+from server.table.public_state import PublicState
+from server.table.refusals import RequestRefused, rejected
+from server.table.seating import Seating
+from server.table.stand_ins import StandIns
+
+__all__ = ["Table", "TableHooks"]
+
+log = logging.getLogger("uno.server.table")
+
+ENTRY_REQUESTS = (CreateTable, Join, Spectate, TakeBotSeat, ResumeSeat)
+"""Requests from a peer not (yet) at the table; the lobby marks it as arriving."""
+
+
+class TableHooks(Protocol):
+    """What a table needs of the lobby: where each peer is, and news of departures."""
+
+    def location(self, peer: Peer) -> Table | None:
+        """The table the lobby believes ``peer`` is at (or arriving at)."""
+
+    def departed(self, peer: Peer, table: Table) -> None:
+        """``peer`` is no longer at ``table`` (it left, was kicked, or was refused)."""
+
+    def closed(self, table: Table) -> None:
+        """``table`` has stopped; forget it."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Reply:
+    """The answer to one request, sent after the views and table state its change owes."""
+
+    peer: Peer
+    message: Ok | Rejected
+
+
+class Table:
+    """One table, run by its own Trio task (``run``); see the module docstring."""
+
+    def __init__(
+        self,
+        *,
+        table_id: str,
+        name: str,
+        config: TableConfig,
+        password: str | None,
+        settings: LobbySettings,
+        hooks: TableHooks,
+        bots: BotLauncher,
+    ) -> None:
+        self.table_id = table_id
+        self.name = name
+        self._settings = settings
+        self._hooks = hooks
+        label = f"{table_id} ({name})"
+        self._label = label
+        self.seating = Seating(config.seats, settings.max_spectators, password)
+        self.broadcast = Broadcast(self.seating, settings.history_limit)
+        self.game = TableGame(table_id, config, settings, self.seating, self.broadcast)
+        self.public = PublicState(table_id, name, self.seating, self.game)
+        self.stand_ins = StandIns(
+            table_id,
+            self.seating,
+            self.game,
+            self.broadcast,
+            self.public,
+            launcher=bots,
+            settings=settings,
+            departed=self._departed,
+        )
+        self.handlers = RequestHandlers(
+            table_id,
+            label,
+            seating=self.seating,
+            game=self.game,
+            broadcast=self.broadcast,
+            public=self.public,
+            stand_ins=self.stand_ins,
+            settings=settings,
+            departed=self._departed,
+        )
+        # Unbounded as a channel; requests are bounded by ``submit``. The table's own items
+        # are at most one per connection it has had, so they always fit.
+        self._inbox, self._items = trio.open_memory_channel[InboxItem](math.inf)
+        self._queued_requests = 0
+        self._closing = False
+        self._opened = False  # the table has handled its first request
+        self._empty_deadline: float | None = None
+
+    # ------------------------------------------------------------------ for the lobby
+
+    @property
+    def locked(self) -> bool:
+        """Whether joining or watching needs the password."""
+        return self.seating.locked
+
+    @property
+    def closed(self) -> bool:
+        return self._closing
+
+    def status(self) -> TableStatus:
+        """Where the table is in its life."""
+        return self.game.status()
+
+    def holds_token(self, token: str) -> bool:
+        """Whether a resume token opens one of this table's seats (a person's, or a server
+        bot's stand-in token)."""
+        return self.seating.holds_token(token)
+
+    def summary(self) -> TableSummary:
+        """The table's line in the table list."""
+        seating = self.seating
+        host = seating[seating.host] if seating.host is not None else None
+        return TableSummary(
+            table_id=self.table_id,
+            name=self.name,
+            state=self.status(),
+            seats=seating.size,
+            taken=seating.size - seating.free_count(),
+            spectators=len(seating.spectators),
+            locked=self.locked,
+            host=host.name if host is not None else None,
+        )
+
+    @property
+    def closes_at(self) -> float | None:
+        """When (Trio time) the table will be removed for want of anyone connected, if
+        nobody comes back before then."""
+        return self._empty_deadline
+
+    def free_seats(self) -> int:
+        """Seats a newcomer could take now (only before the match starts)."""
+        return self.seating.free_count() if self.game.match is None else 0
+
+    def submit(self, peer: Peer, message: Request, *, reply: bool = True) -> bool:
+        """Queue a request for the table's task; False when the inbox is full or closed."""
+        if self._queued_requests >= self._settings.inbox_size:
+            return False
+        if not self._put(TableRequest(peer, message, reply)):
+            return False
+        self._queued_requests += 1
+        return True
+
+    def peer_gone(self, peer: Peer) -> None:
+        """``peer``'s connection is gone; the table's task deals with it next."""
+        self._put(ConnectionLost(peer))
+
+    def stop(self) -> None:
+        """Ask the table's task to finish (the server is shutting down)."""
+        self._put(Stop())
+
+    def set_position(self, match: Match) -> None:
+        """Go on from ``match`` instead of the running match, keeping the event numbers:
+        the seam through which tests (and tools) put a table in a chosen position."""
+        self._put(NewPosition(match))
+
+    def _put(self, item: InboxItem) -> bool:
+        try:
+            self._inbox.send_nowait(item)
+        except (trio.ClosedResourceError, trio.BrokenResourceError):
+            return False
+        return True
+
+    def _departed(self, peer: Peer) -> None:
+        self._hooks.departed(peer, self)
+
+    def _bot_ended(self, stand_in: StandIn) -> None:
+        """Called from a bot's own task when it ends."""
+        self._put(BotEnded(stand_in))
+
+    # ------------------------------------------------------------------ the task
+
+    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        """Serve the table until it is empty or stopped; its server bots run inside."""
+        async with trio.open_nursery() as bots:
+            self.stand_ins.open(bots, self._bot_ended)
+            task_status.started()
+            try:
+                await self._serve()
+            finally:
+                self._closing = True
+                self.stand_ins.close()
+                bots.cancel_scope.cancel()
+                self._finish()
+
+    async def _serve(self) -> None:
+        """The loop: whatever is due, then the next inbox item, then its delivery."""
+        reply: _Reply | None = None
+        while True:
+            self._tick()
+            await self._deliver(reply)
+            if self._closing:
+                return
+            item: InboxItem | None = None
+            with trio.move_on_at(self._next_wake()):
+                item = await self._items.receive()
+            reply = None
+            if item is not None:
+                try:
+                    reply = self._take(item)
+                except Exception:
+                    log.exception("table %s failed and is removed", self._label)
+                    self._closing = True
+
+    def _next_wake(self) -> float:
+        times = [self._empty_deadline, self.game.deadline()]
+        return min((t for t in times if t is not None), default=math.inf)
+
+    def _tick(self) -> None:
+        """What is due by the clock: the match's timeout, the empty-table timer."""
+        try:
+            self.game.run_out_clock()
+        except Exception:
+            log.exception("table %s failed and is removed", self._label)
+            self._closing = True
+        if self._empty_deadline is not None and trio.current_time() >= self._empty_deadline:
+            log.info("table %s: nobody came back; removing it", self._label)
+            self._closing = True
+
+    def _take(self, item: InboxItem) -> _Reply | None:
+        """Carry out one inbox item; a request's reply is returned, to follow its views."""
+        match item:
+            case TableRequest():
+                self._queued_requests -= 1
+                return self._dispatch(item)
+            case ConnectionLost(peer):
+                self.handlers.lost(peer)
+            case BotEnded(stand_in):
+                self.stand_ins.ended(stand_in)
+            case NewPosition(match):
+                self.game.replace_match(match)
+            case Stop():
+                self._closing = True
+        return None
+
+    def _dispatch(self, request: TableRequest) -> _Reply | None:
+        """Handle one request; its reply is returned to be sent after the views."""
+        peer, message = request.peer, request.message
+        entering = isinstance(message, ENTRY_REQUESTS)
+        if entering and self._hooks.location(peer) is not self:
+            return None  # the peer disconnected while its request waited in the inbox
+        self._opened = True
+        try:
+            result = self.handlers.handle(peer, message)
+        except RequestRefused as refusal:
+            log.debug(
+                "table %s refused %s from %s: %s", self._label, message.TYPE, peer.name, refusal
+            )
+            answer: Ok | Rejected = rejected(message, refusal.code, refusal.message)
+        except Exception:
+            log.exception("table %s failed on %s from %s", self._label, message.TYPE, peer.name)
+            answer = rejected(
+                message, LobbyRejectCode.INTERNAL_ERROR, "the server failed on this command"
+            )
+        else:
+            # Trusted: the id was checked on arrival, the result is the handler's own.
+            answer = Ok.trusted(id=message.id, result=result)
+        if isinstance(answer, Rejected) and entering and not self.seating.is_member(peer):
+            self._departed(peer)  # or the lobby thinks it is still arriving
+        return _Reply(peer, answer) if request.reply else None
+
+    async def _deliver(self, reply: _Reply | None) -> None:
+        """After any change: the fresh views, the table state, then the reply, in that order.
+
+        Building each seat's view is the slow part of a move, so the task yields before
+        each one: a move at another table goes out before the rest of this one's views.
+        The sender's view comes last, in one write with the table state and its reply.
+        Nothing changes the table while its views go out (only this task changes it), so
+        every view is of the same moment and the part all seats share is built once.
+        """
+        sender = reply.peer if reply is not None else None
+        try:
+            owed = self.broadcast.take_owed()
+            owed.sort(key=lambda entry: entry[0] is sender)  # the sender's view last
+            match = self.game.match
+            shared = match.shared_view(self.game.now_ms()) if owed and match else None
+            for peer, seat in owed:
+                await trio.lowlevel.checkpoint()
+                self.broadcast.send_view(peer, seat, match, shared, hold=peer is sender)
+            self._settle(sender)
+        except Exception:
+            log.exception("table %s failed and is removed", self._label)
+            self._closing = True
+        if reply is not None:
+            reply.peer.send(reply.message)
+
+    def _settle(self, sender: Peer | None) -> None:
+        """After any change: the empty-table rules, the server bots, the public state (held
+        for ``sender``, whose reply follows at once)."""
+        if not self._closing:
+            if self._opened and not self.seating.people():
+                log.info("table %s: no player is left", self._label)
+                self._closing = True
+            elif self.seating.connected():
+                self._empty_deadline = None
+            elif self._empty_deadline is None:
+                self._empty_deadline = trio.current_time() + self._settings.empty_table_seconds
+        if self._closing:
+            return
+        self.stand_ins.reconcile()
+        self.public.tell_all(self.seating.members() + self.seating.stand_in_peers(), sender)
+
+    def _finish(self) -> None:
+        """The task ends: refuse what is still queued, send everyone off, tell the lobby."""
+        self._inbox.close()
+        while True:
+            try:
+                item = self._items.receive_nowait()
+            except (trio.WouldBlock, trio.EndOfChannel):
+                break
+            if not isinstance(item, TableRequest):
+                continue
+            if item.reply:
+                item.peer.send(
+                    rejected(item.message, LobbyRejectCode.TABLE_NOT_FOUND, "the table closed")
+                )
+            self._departed(item.peer)
+        farewell = Left(
+            table_id=self.table_id, reason=LeftReason.TABLE_CLOSED, message="the table closed"
+        )
+        for peer in self.seating.members():
+            peer.send(farewell)
+            self._departed(peer)
+        self._items.close()
+        self._hooks.closed(self)
+        log.info("table %s closed", self._label)
