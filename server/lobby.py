@@ -42,6 +42,7 @@ from protocol.messages import (
 )
 from protocol.options import ConfigError, TableConfig
 from server.autoplay import BotLauncher
+from server.memory import give_back_memory
 from server.peer import Peer
 from server.session import ServerIdentity
 from server.settings import LobbySettings, LobbySummary
@@ -202,6 +203,15 @@ class Lobby:
         if peer.peer_id in self._where:
             _refuse(peer, message, LobbyRejectCode.ALREADY_AT_TABLE, "leave your table first")
             return
+        mine = sum(1 for table in self._tables.values() if table.created_from == peer.address)
+        if mine >= self.settings.max_tables_per_address:
+            _refuse(
+                peer,
+                message,
+                LobbyRejectCode.TOO_MANY_TABLES,
+                f"{mine} tables made from your address are open already; join one of them",
+            )
+            return
         if len(self._tables) >= self.settings.max_tables:
             _refuse(
                 peer,
@@ -229,6 +239,7 @@ class Lobby:
             settings=self.settings,
             hooks=self,
             bots=self._bots,
+            created_from=peer.address,
         )
         self._tables[table.table_id] = table
         self._where[peer.peer_id] = table
@@ -245,6 +256,8 @@ class Lobby:
         except Exception:
             log.exception("table %s failed", table.table_id)
             self.closed(table)
+        del table  # its last reference: the lobby forgot it when it closed
+        give_back_memory()
 
     def _enter(
         self, peer: Peer, message: Join | Spectate | TakeBotSeat, table: Table | None

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from protocol.errors import LobbyRejectCode
+from server.table.names import name_key
 from server.table.refusals import RequestRefused
 
 if TYPE_CHECKING:
@@ -249,9 +250,10 @@ class Seating:
     # ------------------------------------------------------------------ names
 
     def name_taken(self, name: str) -> bool:
-        """Whether someone at the table already goes by ``name`` (ignoring case)."""
-        wanted = name.casefold()
-        return any(seat.name.casefold() == wanted for seat in self)
+        """Whether someone at the table already goes by ``name``, or one that reads alike
+        (``server.table.names``)."""
+        wanted = name_key(name)
+        return any(name_key(seat.name) == wanted for seat in self)
 
     def bot_name(self) -> str:
         """A name for a new server bot that nobody at the table has."""
