@@ -55,6 +55,7 @@ from protocol.messages import (
 )
 from protocol.options import TableConfig
 from server.autoplay import BotLauncher, StandIn
+from server.chat_budget import ChatBudget
 from server.engine import Match
 from server.peer import Peer
 from server.settings import LobbySettings
@@ -121,9 +122,10 @@ class Table:
         hooks: TableHooks,
         bots: BotLauncher,
         created_from: str = "",
+        chat_budget: ChatBudget | None = None,
     ) -> None:
         """``created_from`` is the address of whoever created it (for the lobby's
-        per-address quota)."""
+        per-address quota); ``chat_budget`` is the lobby's (a table of its own without)."""
         self.table_id = table_id
         self.name = name
         self.created_from = created_from
@@ -155,6 +157,7 @@ class Table:
             stand_ins=self.stand_ins,
             settings=settings,
             departed=self._departed,
+            chat_budget=chat_budget or ChatBudget(),
         )
         # Unbounded as a channel; requests are bounded by ``submit``. The table's own items
         # are at most one per connection it has had, so they always fit.
