@@ -333,6 +333,9 @@ class Kick(Request):
     TYPE: ClassVar[str] = "kick"
     seat: int = field(metadata=_SEAT)
     """The seat to empty."""
+    ban: bool = False
+    """(1.2) Also keep them out of this table for the rest of its life: their address and
+    their name (as names are compared) may not join, watch or take a seat again."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -145,6 +145,7 @@ class RequestHandlers:
 
     def _on_join(self, peer: Peer, message: Join) -> dict[str, Any]:
         self._seating.check_password(message.password)
+        self._seating.check_not_banned(peer)
         self._seating.check_not_seated(peer)
         if self._game.match is not None:
             raise RequestRefused(
@@ -160,6 +161,7 @@ class RequestHandlers:
 
     def _on_spectate(self, peer: Peer, message: Spectate) -> None:
         self._seating.check_password(message.password)
+        self._seating.check_not_banned(peer)
         self._seating.check_not_seated(peer)
         if self._seating.add_spectator(peer):
             log.info("%s watches table %s", peer.name, self._label)
@@ -169,6 +171,7 @@ class RequestHandlers:
 
     def _on_take_bot_seat(self, peer: Peer, message: TakeBotSeat) -> dict[str, Any]:
         self._seating.check_password(message.password)
+        self._seating.check_not_banned(peer)
         self._seating.check_not_seated(peer)
         if self._game.status() not in _BETWEEN_MATCHES_OR_ROUNDS:
             raise RequestRefused(
@@ -344,7 +347,9 @@ class RequestHandlers:
                 LobbyRejectCode.BAD_SEAT, "the host cannot kick themselves; leave instead"
             )
         kicked = seat.peer
-        self.remove_person(seat, f"kicked by {host.name}")
+        if message.ban:
+            self._seating.ban(seat.name, kicked.address if kicked is not None else None)
+        self.remove_person(seat, f"{'banned' if message.ban else 'kicked'} by {host.name}")
         if kicked is not None:
             self._departed(kicked)
             kicked.send(self._public.current())

@@ -91,6 +91,8 @@ class Seating:
         self.host: int | None = None
         """The host's seat index."""
         self._seated_at: dict[str, int] = {}  # token -> last seq before its owner sat down
+        self._banned_addresses: set[str] = set()
+        self._banned_names: set[str] = set()  # name keys
 
     # ------------------------------------------------------------------ chairs
 
@@ -295,6 +297,20 @@ class Seating:
             raise RequestRefused(
                 LobbyRejectCode.WRONG_PASSWORD, "this table needs the right password"
             )
+
+    def ban(self, name: str, address: str | None) -> None:
+        """Keep ``name`` (and every name that reads alike) and ``address`` out from now on.
+        The host's own address is never banned: a guest on the host's machine is kept out
+        by name alone."""
+        self._banned_names.add(name_key(name))
+        host = self._chairs[self.host] if self.host is not None else None
+        host_address = host.peer.address if host is not None and host.peer is not None else None
+        if address is not None and address != host_address:
+            self._banned_addresses.add(address)
+
+    def check_not_banned(self, peer: Peer) -> None:
+        if peer.address in self._banned_addresses or name_key(peer.name) in self._banned_names:
+            raise RequestRefused(LobbyRejectCode.BANNED, "the host has banned you from this table")
 
     def check_name(self, name: str) -> None:
         if self.name_taken(name):
