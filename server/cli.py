@@ -144,10 +144,16 @@ def build_parser() -> argparse.ArgumentParser:
         "--max-tables", type=int, default=_LOBBY.max_tables, help="tables open at once"
     )
     tables.add_argument(
+        "--max-tables-per-address",
+        type=int,
+        default=_LOBBY.max_tables_per_address,
+        help="tables made from one address that may be open at once",
+    )
+    tables.add_argument(
         "--empty-table-seconds",
         type=float,
         default=_LOBBY.empty_table_seconds,
-        help="how long a table whose players are all disconnected waits for one to return",
+        help="how long in all a table may have nobody connected before it is removed",
     )
     tables.add_argument(
         "--bot-think-ms",
@@ -260,6 +266,7 @@ def config_from_args(args: argparse.Namespace) -> Config:
         seed=args.seed,
         table_defaults=table_defaults(args),
         max_tables=args.max_tables,
+        max_tables_per_address=args.max_tables_per_address,
         empty_table_seconds=args.empty_table_seconds,
         bot_think_ms=args.bot_think_ms,
     )
