@@ -90,7 +90,7 @@ async def test_a_client_that_stops_reading_later_gets_every_frame_whole_and_in_o
                 session.send(GameView.trusted(seq=seq, body={"last_seq": seq, "pad": pad}))
             # The socket took a part at once; the rest, a partly written frame's tail
             # first, waits in the outbox for the writer task.
-            assert session._outbox, "every frame fitted: the test exercised nothing"
+            assert session.queued_bytes, "every frame fitted: the test exercised nothing"
 
             seen: list[int] = []
             while len(seen) < count:
@@ -102,7 +102,7 @@ async def test_a_client_that_stops_reading_later_gets_every_frame_whole_and_in_o
                 assert message.body == {"last_seq": message.seq, "pad": pad}
                 seen.append(message.seq)
             assert seen == list(range(count))
-            assert not session._outbox
+            assert session.queued_bytes == 0
             nursery.cancel_scope.cancel()
     for listener in listeners:
         await listener.aclose()
