@@ -43,6 +43,7 @@ from protocol.version import Version, parse_version
 from server.limits import MessageAllowance, SessionLimits
 from server.outbox import OutboxFull
 from server.peer import Peer
+from server.socket_writer import SocketWriter
 from server.writer import FrameWriter
 
 __all__ = ["LobbyPort", "ServerIdentity", "Session", "refuse_connection"]
@@ -105,6 +106,7 @@ class Session:
         self._negotiated: Version | None = None
         self._writer = FrameWriter(
             stream,
+            SocketWriter.for_stream(stream),
             max_messages=limits.outbox_size,
             max_bytes=limits.outbox_bytes,
             last_write_seconds=limits.last_write_seconds,

@@ -19,12 +19,13 @@ error short; only its deadline does.
 
 from __future__ import annotations
 
+from typing import Protocol
+
 import trio
 
 from server.outbox import Outbox
-from server.socket_writer import SocketWriter
 
-__all__ = ["FrameWriter"]
+__all__ = ["DirectWrite", "FrameWriter"]
 
 # Bytes of queued frames joined into one write (a batch may end one frame past it). A
 # client that was slow to read has several frames waiting; one call for them saves a
@@ -32,12 +33,28 @@ __all__ = ["FrameWriter"]
 _WRITE_BATCH = 64 * 1024
 
 
+class DirectWrite(Protocol):
+    """A write that never waits (``server.socket_writer.SocketWriter``)."""
+
+    def write(self, data: bytes) -> int:
+        """Write what can be written of ``data`` now; return how many bytes that was."""
+
+    def detach(self) -> None:
+        """Write nothing more."""
+
+
 class FrameWriter:
-    """Writes one session's frames; see the module docstring."""
+    """Writes one session's frames; see the module docstring.
+
+    ``direct`` writes to the same connection as ``stream`` without waiting, where there is
+    such a thing (``SocketWriter.for_stream(stream)``); None sends everything through the
+    task.
+    """
 
     def __init__(
         self,
         stream: trio.abc.Stream,
+        direct: DirectWrite | None,
         *,
         max_messages: int,
         max_bytes: int,
@@ -45,7 +62,7 @@ class FrameWriter:
     ) -> None:
         self._stream = stream
         self._outbox = Outbox(max_messages, max_bytes)
-        self._direct = SocketWriter.for_stream(stream)
+        self._direct = direct
         self._last_write_seconds = last_write_seconds
         self._held: list[bytes] = []  # frames that leave with the next send
         self._busy = False  # the task is writing frames taken from the outbox
