@@ -3,7 +3,8 @@
 Everything here is plain bookkeeping with time passed in, so it is tested without a clock:
 
 - ``SessionLimits``: the per-connection numbers (handshake deadline, keepalive, idle
-  timeout, outbox size, message allowance, the grace given to a last write).
+  timeout, outbox size in messages and in bytes, message allowance, the grace given to a
+  last write).
 - ``MessageAllowance``: a token bucket. Each message costs one token; tokens come back at
   ``rate`` per second up to ``burst``. A client that sends faster than that for longer than
   the burst lasts is over its allowance (lichess lila-ws keeps the same per-connection limit).
@@ -16,8 +17,12 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from protocol.framing import HEADER_SIZE
+from protocol.limits import MAX_FRAME_BODY
+
 __all__ = [
     "MAX_REPLAYED_EVENTS",
+    "OUTBOX_BYTES",
     "OUTBOX_SIZE",
     "ConnectionGate",
     "GateRefusal",
@@ -28,6 +33,15 @@ __all__ = [
 
 OUTBOX_SIZE = 256
 """Messages queued for one client before it counts as too slow (``SessionLimits``)."""
+
+MAX_FRAME = HEADER_SIZE + MAX_FRAME_BODY
+"""The largest frame the protocol allows, header included."""
+
+OUTBOX_BYTES = 4 * MAX_FRAME
+"""Bytes queued for one client before it counts as too slow (``SessionLimits``): four of
+the largest frames, about 256 KiB. What the kernel's socket buffer holds comes on top; a
+client that reads keeps its outbox near empty. At the default connection cap the outboxes
+of clients that never read stay under about 64 MiB in all."""
 
 MAX_REPLAYED_EVENTS = OUTBOX_SIZE // 2
 """The most missed events a resume replays. A client that missed more gets the full view
@@ -51,6 +65,8 @@ class SessionLimits:
     """Silence (no bytes at all) for this long closes the connection."""
     outbox_size: int = OUTBOX_SIZE
     """Messages queued for one client before it counts as too slow."""
+    outbox_bytes: int = OUTBOX_BYTES
+    """Bytes queued for one client before it counts as too slow (at least one largest frame)."""
     allowance_rate: float = 50.0
     """Messages per second a client may send on average (a fast bot stays well under)."""
     allowance_burst: float = 100.0
@@ -72,6 +88,11 @@ class SessionLimits:
             raise LimitsError(f"allowance_burst must be at least 1, not {self.allowance_burst!r}")
         if self.outbox_size < 1:
             raise LimitsError(f"outbox_size must be at least 1, not {self.outbox_size!r}")
+        if self.outbox_bytes < MAX_FRAME:
+            raise LimitsError(
+                f"outbox_bytes must be at least {MAX_FRAME} (the largest frame), or a frame "
+                f"the protocol allows could never be sent; not {self.outbox_bytes!r}"
+            )
         if self.idle_timeout_seconds <= self.ping_interval_seconds:
             raise LimitsError(
                 "idle_timeout_seconds must be longer than ping_interval_seconds, or a quiet "

@@ -2,7 +2,8 @@
 
 A session (server/session.py) implements ``Peer``; the lobby and the tables only ever call
 ``send``, ``hold`` and ``close`` on it. ``send`` never blocks: a peer whose outbox is full
-closes itself with the ``too-slow`` error, so a table never waits for a slow reader.
+(in messages or in bytes, ``SessionLimits.outbox_size`` and ``outbox_bytes``) closes itself
+with the ``too-slow`` error, so a table never waits for a slow reader.
 """
 
 from __future__ import annotations
@@ -29,15 +30,16 @@ class Peer(Protocol):
     def send(self, *messages: Message) -> None:
         """Send ``messages`` to the client, in order. Never blocks.
 
-        A full outbox makes the session close itself with ``too-slow``; the caller does not
-        learn of it and must not care.
+        A full outbox (too many messages or too many bytes waiting) makes the session close
+        itself with ``too-slow``; the caller does not learn of it and must not care.
         """
 
     def hold(self, *messages: Message) -> None:
         """Like ``send``, but the messages wait for the next ``send`` and leave with it.
 
         One write (and one wake-up of the client) instead of two. The caller must follow
-        with a ``send`` soon: held messages go nowhere by themselves.
+        with a ``send`` soon: held messages go nowhere by themselves. A graceful shutdown
+        still writes them (before ``closing``); a ``close`` drops them.
         """
 
     def close(self, code: ErrorCode, reason: str) -> None:
