@@ -62,7 +62,11 @@ class SessionLimits:
     ping_interval_seconds: float = 15.0
     """How often the server pings a connection that has said its hello."""
     idle_timeout_seconds: float = 45.0
-    """Silence (no bytes at all) for this long closes the connection."""
+    """No whole message (a pong counts) for this long closes the connection; bytes that
+    never make a message do not keep it open."""
+    frame_seconds: float = 10.0
+    """A frame must be complete this long after its first byte arrived; one sent a byte
+    at a time to hold a connection slot closes the connection."""
     outbox_size: int = OUTBOX_SIZE
     """Messages queued for one client before it counts as too slow."""
     outbox_bytes: int = OUTBOX_BYTES
@@ -79,6 +83,7 @@ class SessionLimits:
             "handshake_seconds",
             "ping_interval_seconds",
             "idle_timeout_seconds",
+            "frame_seconds",
             "allowance_rate",
             "last_write_seconds",
         ):
@@ -145,15 +150,21 @@ class ConnectionGate:
 
     ``admit`` either counts a new connection in (returning None) or says why not; every
     admitted connection must later be ``release``-d exactly once.
+
+    The last ``reserve`` slots (an eighth of the cap) are kept for addresses with no
+    connection yet: an address that already holds one cannot take them. So however few
+    addresses fill the server, a newcomer's first connection still gets in; to take the
+    reserve too, an attacker needs that many more addresses.
     """
 
-    __slots__ = ("_by_address", "_total", "max_connections", "max_per_address")
+    __slots__ = ("_by_address", "_total", "max_connections", "max_per_address", "reserve")
 
     def __init__(self, max_connections: int, max_per_address: int) -> None:
         if max_connections < 1 or max_per_address < 1:
             raise LimitsError("the connection cap and the per-address share must be at least 1")
         self.max_connections = max_connections
         self.max_per_address = min(max_per_address, max_connections)
+        self.reserve = max_connections // 8
         self._total = 0
         self._by_address: Counter[str] = Counter()
 
@@ -175,6 +186,11 @@ class ConnectionGate:
         if self._by_address[address] >= self.max_per_address:
             return GateRefusal(
                 f"too many connections from {address} (at most {self.max_per_address} each)"
+            )
+        if self._by_address[address] and self._total >= self.max_connections - self.reserve:
+            return GateRefusal(
+                f"the server is nearly full; its last {self.reserve} connections are kept "
+                "for people not yet connected"
             )
         self._total += 1
         self._by_address[address] += 1

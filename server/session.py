@@ -315,21 +315,30 @@ class Session:
         """The next message, or None once the client has closed its end.
 
         Raises RemoteProtocolError for anything the protocol refuses, and closes the
-        session with ``idle-timeout`` if nothing at all arrives for too long.
+        session with ``idle-timeout`` if no whole message arrives for too long, or a frame
+        begun is not finished in time (bytes alone never keep a connection open).
         """
+        limits = self._limits
+        idle_deadline = trio.current_time() + limits.idle_timeout_seconds
+        frame_deadline = math.inf
         while True:
             message = self._conn.next_message()
             if message is not None:
                 return message
             if self._conn.state is ConnectionState.CLOSED:
                 return None
-            with trio.move_on_after(self._limits.idle_timeout_seconds) as idle:
+            if not self._conn.partial_frame:
+                frame_deadline = math.inf
+            elif frame_deadline == math.inf:
+                frame_deadline = trio.current_time() + limits.frame_seconds
+            with trio.move_on_at(min(idle_deadline, frame_deadline)) as waited:
                 data = await self._stream.receive_some(_READ_SIZE)
-            if idle.cancelled_caught:
-                self.close(
-                    ErrorCode.IDLE_TIMEOUT,
-                    f"nothing received for {self._limits.idle_timeout_seconds:g} s",
-                )
+            if waited.cancelled_caught:
+                if frame_deadline < idle_deadline:
+                    why = f"a frame was not finished within {limits.frame_seconds:g} s"
+                else:
+                    why = f"no message received for {limits.idle_timeout_seconds:g} s"
+                self.close(ErrorCode.IDLE_TIMEOUT, why)
                 return None
             if not data:
                 if not self._closing:
