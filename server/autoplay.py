@@ -33,9 +33,10 @@ import trio.testing
 
 from client.bots.strategies import STRATEGIES, choose
 from client.session import ClientSession, ResumeState, SessionError, open_session
+from server.identity import ServerIdentity
 from server.limits import SessionLimits
-from server.peer import Peer
-from server.session import LobbyPort, ServerIdentity, Session
+from server.peer import LobbyPort, Peer
+from server.session import Session
 
 __all__ = ["BOT_LIMITS", "BotLauncher", "BotOrder", "StandIn", "known_strategy"]
 

@@ -35,10 +35,10 @@ from server.app import (
     local_addresses,
 )
 from server.descriptors import fit_connections
+from server.identity import ServerIdentity
 from server.limits import LimitsError, SessionLimits
 from server.lobby import Lobby
 from server.log_limit import LogRateLimit
-from server.session import ServerIdentity
 from server.settings import LobbySettings, SettingsError
 
 __all__ = [

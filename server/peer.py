@@ -1,4 +1,5 @@
-"""The contract between the network shell and the tables: what a table sees of a client.
+"""The contracts between the network shell and the lobby: what a table or the lobby sees of
+a client (``Peer``), and what a client's session needs of the lobby (``LobbyPort``).
 
 A session (server/session.py) implements ``Peer``; the lobby and the tables only ever call
 ``send``, ``hold`` and ``close`` on it. ``send`` never blocks: a peer whose outbox is full
@@ -14,7 +15,7 @@ if TYPE_CHECKING:
     from protocol.errors import ErrorCode
     from protocol.messages import Message
 
-__all__ = ["Peer"]
+__all__ = ["LobbyPort", "Peer"]
 
 
 class Peer(Protocol):
@@ -44,3 +45,16 @@ class Peer(Protocol):
 
     def close(self, code: ErrorCode, reason: str) -> None:
         """Send a protocol error with ``code`` and ``reason``, then close the connection."""
+
+
+class LobbyPort(Protocol):
+    """What a session needs of the lobby (``server.lobby.Lobby`` provides it)."""
+
+    async def handle(self, peer: Peer, message: Message) -> None:
+        """Act on one message from ``peer``; replies go back through ``peer.send``."""
+
+    def disconnected(self, peer: Peer) -> None:
+        """``peer``'s connection is gone."""
+
+    def resume(self, peer: Peer, token: str, last_seq: int) -> bool:
+        """Give ``peer`` the seat a hello's resume token opens (no reply); False if none."""

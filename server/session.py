@@ -26,12 +26,9 @@ under a deadline and stops, and the session closes the socket.
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import logging
 import math
-from dataclasses import dataclass
-from typing import Protocol
 
 import trio
 
@@ -40,46 +37,20 @@ from protocol.errors import ErrorCode, LocalProtocolError, ProtocolError, Remote
 from protocol.limits import MAX_MESSAGE_LEN
 from protocol.messages import Bye, Closing, Error, Hello, Message, Ping, Pong, Welcome
 from protocol.version import Version, parse_version
+from server.identity import ServerIdentity
 from server.limits import MessageAllowance, SessionLimits
 from server.outbox import OutboxFull
-from server.peer import Peer
+from server.peer import LobbyPort
 from server.socket_writer import SocketWriter
 from server.writer import FrameWriter
 
-__all__ = ["LobbyPort", "ServerIdentity", "Session", "refuse_connection"]
+__all__ = ["Session"]
 
 log = logging.getLogger("uno.server.session")
 
 # Bytes asked of the stream per read. A frame is at most 64 KiB plus its header; reading
 # in chunks of this size keeps what the connection buffers bounded.
 _READ_SIZE = 16 * 1024
-
-
-class LobbyPort(Protocol):
-    """What a session needs of the lobby (``server.lobby.Lobby`` provides it)."""
-
-    async def handle(self, peer: Peer, message: Message) -> None:
-        """Act on one message from ``peer``; replies go back through ``peer.send``."""
-
-    def disconnected(self, peer: Peer) -> None:
-        """``peer``'s connection is gone."""
-
-    def resume(self, peer: Peer, token: str, last_seq: int) -> bool:
-        """Give ``peer`` the seat a hello's resume token opens (no reply); False if none."""
-
-
-@dataclass(frozen=True, slots=True)
-class ServerIdentity:
-    """Who the server says it is in every welcome."""
-
-    name: str
-    """Display name, at most 32 characters."""
-    server_id: str
-    """Random id of this server process."""
-    version: str
-    """The package version."""
-    features: tuple[str, ...] = ()
-    """Optional abilities, by name."""
 
 
 class Session:
@@ -426,14 +397,3 @@ class Session:
         except LocalProtocolError:
             # Already closed from the protocol's point of view (the client said bye).
             return None
-
-
-async def refuse_connection(
-    stream: trio.abc.Stream, code: ErrorCode, reason: str, timeout: float
-) -> None:
-    """Tell a connection it is not served (``code``, ``reason``), then close it."""
-    frame = ServerConnection().send(Error(code=code.value, message=reason[:MAX_MESSAGE_LEN]))
-    with trio.move_on_after(timeout):
-        with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
-            await stream.send_all(frame)
-    await trio.aclose_forcefully(stream)

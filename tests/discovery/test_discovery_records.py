@@ -16,7 +16,7 @@ from server.advertise import (
     txt_properties,
     txt_size,
 )
-from server.session import ServerIdentity
+from server.identity import ServerIdentity
 from server.settings import LobbySummary
 
 IDENTITY = ServerIdentity(name="Kitchen table", server_id="0123456789abcdef", version="0.1.0")
