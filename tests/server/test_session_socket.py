@@ -23,7 +23,7 @@ from server.session import Session
 SMALL_BUFFER = 16 * 1024
 
 
-def session_on(stream: trio.SocketStream, limits: SessionLimits = LIMITS) -> Session:
+def session_on(stream: trio.abc.Stream, limits: SessionLimits = LIMITS) -> Session:
     """A session on the server's end of a real connection, with test_session's settings."""
     return Session(
         stream,
