@@ -90,7 +90,7 @@ class RequestHandlers:
         self._departed = departed
         self._chat_budget = chat_budget
 
-    def handle(self, peer: Peer, message: Request) -> dict[str, Any] | None:
+    def handle(self, peer: Peer, message: Request) -> dict[str, Any] | None:  # noqa: C901 (a dispatch: one case per request)
         """Carry out one request; raises RequestRefused. Returns the Ok's result."""
         match message:
             case Game():
