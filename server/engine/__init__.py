@@ -64,7 +64,7 @@ costs its seat one card and one turn, one mark per turn (ruling 24).
 ``m.to_act() -> int | None``
     The seat the match waits on; None between rounds, at the end and while paused.
 
-``m.phase -> Phase``
+``m.phase -> Phase`` (``protocol.phase.Phase``, re-exported here)
     TURN, CHOOSE_COLOR, CHALLENGE, DANCE, STACK, ROUND_OVER, MATCH_OVER, PAUSED.
 
 ``m.log: list[LogEntry(actor, command, now_ms)]``, ``Match.replay(config, seed, log,
@@ -83,11 +83,13 @@ Test seam: a snapshot is plain data with card codes (``hands``, ``draw_pile``,
 snapshot and restoring it; ``cards_accounted_for`` checks the rigging kept the deck whole.
 """
 
+from protocol.cards import card_points, hand_points
 from protocol.events import Event, EventKind
+from protocol.phase import Phase
 from protocol.rejections import RejectCode
-from server.engine.deck import build_deck, card_points, hand_points
+from server.engine.deck import build_deck
 from server.engine.match import Match
-from server.engine.outcome import Accepted, LogEntry, Outcome, Phase, Rejected
+from server.engine.outcome import Accepted, LogEntry, Outcome, Rejected
 from server.engine.snapshot import SnapshotError
 
 __all__ = [

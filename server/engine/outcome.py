@@ -4,37 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import NamedTuple, Protocol
 
 from protocol.commands import Command
 from protocol.events import Event
+from protocol.phase import Phase  # re-exported: the engine's callers import it from here
 from protocol.rejections import RejectCode
 
 __all__ = ["Accepted", "LogEntry", "Outcome", "Phase", "Rejected", "deferred_accepted"]
-
-
-class Phase(StrEnum):
-    """What the match is waiting for.
-
-    ``TURN``: the seat to act plays a card, draws or passes. ``CHOOSE_COLOR``: a wild was
-    turned up as the first card and the first player names the colour (and for Swap Hands
-    the seat to swap with). ``CHALLENGE``: the victim of a Wild Draw Four accepts or
-    challenges. ``DANCE``: the victim of a Dancing Wild dances or refuses. ``STACK``: with
-    ``stack_draw_two`` the victim of a Draw Two answers with a Draw Two or draws the total.
-    ``ROUND_OVER``: scores are shown until the table's NextRound (or its Timeout).
-    ``MATCH_OVER``: final. ``PAUSED``: the host stopped every clock; only Resume and
-    SetAway are legal.
-    """
-
-    TURN = "turn"
-    CHOOSE_COLOR = "choose-color"
-    CHALLENGE = "challenge"
-    DANCE = "dance"
-    STACK = "stack"
-    ROUND_OVER = "round-over"
-    MATCH_OVER = "match-over"
-    PAUSED = "paused"
 
 
 class _EventSource(Protocol):

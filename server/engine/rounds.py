@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from protocol.cards import Card, Color, Rank
+from protocol.cards import Card, Color, Rank, hand_points
 from protocol.events import EventKind
-from server.engine.deck import CODE, build_deck, codes, hand_points
+from server.engine.deck import CODE, build_deck, codes
 from server.engine.outcome import Phase
 from server.engine.scoring import score_round
 from server.engine.state import MatchState
