@@ -1,4 +1,4 @@
-"""The small value types the engine answers with: phases, outcomes and log entries."""
+"""The small value types the engine answers with: outcomes and log entries."""
 
 from __future__ import annotations
 
@@ -8,10 +8,9 @@ from typing import NamedTuple, Protocol
 
 from protocol.commands import Command
 from protocol.events import Event
-from protocol.phase import Phase  # re-exported: the engine's callers import it from here
 from protocol.rejections import RejectCode
 
-__all__ = ["Accepted", "LogEntry", "Outcome", "Phase", "Rejected", "deferred_accepted"]
+__all__ = ["Accepted", "LogEntry", "Outcome", "Rejected"]
 
 
 class _EventSource(Protocol):
@@ -22,31 +21,24 @@ class _EventSource(Protocol):
 class Accepted:
     """The command was applied; ``events`` are the events it produced, in order.
 
-    An immutable value. The engine hands out a deferred one (``deferred_accepted``) that
-    builds its events from the match the first time ``events`` is read.
+    An immutable value. ``Accepted.deferred`` (what ``Match.apply`` returns) builds its
+    events from the match the first time ``events`` is read: a simulation that never
+    reads them never pays for them.
     """
 
-    __slots__ = ("_events", "_span")
+    __slots__ = ("_events",)
 
     def __init__(self, events: Iterable[Event]) -> None:
         self._events: tuple[Event, ...] = tuple(events)
-        self._span: tuple[_EventSource, int, int] | None = None
 
-    @classmethod
-    def deferred(cls, source: _EventSource, start: int, stop: int) -> Accepted:
+    @staticmethod
+    def deferred(source: _EventSource, start: int, stop: int) -> Accepted:
         """The events ``start:stop`` (0-based) of ``source``, built when first read."""
-        return deferred_accepted(source, start, stop)
+        return _DeferredAccepted(source, start, stop)
 
     @property
     def events(self) -> tuple[Event, ...]:
-        try:
-            return self._events
-        except AttributeError:  # deferred and not read yet
-            assert self._span is not None
-            source, start, stop = self._span
-            events = self._events = tuple(source.events[start:stop])
-            self._span = None
-            return events
+        return self._events
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Accepted):
@@ -59,19 +51,21 @@ class Accepted:
         return f"Accepted(events={self.events!r})"
 
 
-_new_object = object.__new__
-_set_span = vars(Accepted)["_span"].__set__
+class _DeferredAccepted(Accepted):
+    __slots__ = ("_span",)
 
+    def __init__(self, source: _EventSource, start: int, stop: int) -> None:
+        # ``_events`` stays unset until the first read.
+        self._span: tuple[_EventSource, int, int] | None = (source, start, stop)
 
-def deferred_accepted(source: _EventSource, start: int, stop: int) -> Accepted:
-    """An ``Accepted`` for the events ``start:stop`` of ``source``, built when first read.
-
-    The command path calls this once per accepted command: one allocation and one slot
-    store, with ``_events`` left unset until someone reads it.
-    """
-    accepted = _new_object(Accepted)
-    _set_span(accepted, (source, start, stop))
-    return accepted
+    @property
+    def events(self) -> tuple[Event, ...]:
+        span = self._span
+        if span is not None:
+            source, start, stop = span
+            self._events = tuple(source.events[start:stop])
+            self._span = None
+        return self._events
 
 
 @dataclass(frozen=True, slots=True)
