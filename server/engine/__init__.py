@@ -5,6 +5,20 @@ It imports only the standard library and ``protocol``'s pure vocabulary; it neve
 clock, logs or does I/O. All randomness comes from ``random.Random(seed)``, so the seed and
 the log of accepted commands replay a match exactly.
 
+Where things live
+-----------------
+``match``     ``Match``, the public face: it holds one ``MatchState`` and routes each
+              command through the table of checks and actions at its top.
+``state``     ``MatchState``: every field, event recording, turn order, drawing.
+``checks``    the one home of legality: a check per command, and the predicates
+              (matches, may play, names a seat) that ``legal`` lists moves with.
+``effects``   a card played and what it does; ``actions``: every other command and
+              the clocks; ``rounds``: the deal, the first card, a round's end.
+``legal``, ``view``, ``snapshot``: legal-move lists, per-seat views, plain-data
+snapshots (they only read the state). ``records``: events as recorded, and as built.
+``deck``, ``scoring``: the decks and the scoring modes. Card points and ``Phase`` are
+shared vocabulary in ``protocol`` (``protocol.cards``, ``protocol.phase``).
+
 API reference
 -------------
 ``Match(config: TableConfig, seed: int, now_ms: int = 0)``

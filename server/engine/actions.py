@@ -8,9 +8,6 @@ Nothing here checks legality; ``now_ms`` arrives as an argument.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from protocol.cards import COLORS, Color, Rank
 from protocol.commands import (
     Accept,
@@ -18,13 +15,11 @@ from protocol.commands import (
     Catch,
     Challenge,
     ChooseColor,
-    Command,
     Dance,
     Draw,
     NextRound,
     Pass,
     Pause,
-    Play,
     RefuseDance,
     Resume,
     SetAway,
@@ -34,12 +29,28 @@ from protocol.events import EventKind
 from protocol.phase import Phase
 from server.engine.checks import catch_refusal, matches, may_play
 from server.engine.deck import codes
-from server.engine.effects import play, swap_hands
+from server.engine.effects import swap_hands
 from server.engine.records import PASSED_RECORD
 from server.engine.rounds import blocked_winner, end_round, next_round
 from server.engine.state import MatchState
 
-__all__ = ["SEAT_ACTIONS", "TABLE_ACTIONS", "set_away"]
+__all__ = [
+    "act_accept",
+    "act_call_uno",
+    "act_catch",
+    "act_challenge",
+    "act_choose_color",
+    "act_dance",
+    "act_draw",
+    "act_next_round",
+    "act_pass",
+    "act_pause",
+    "act_refuse_dance",
+    "act_resume",
+    "act_set_away",
+    "act_timeout",
+    "set_away",
+]
 
 # Enum members bound once: reading one from its class costs ten times a global's read.
 _CHOOSE_COLOR = Phase.CHOOSE_COLOR
@@ -285,30 +296,3 @@ def _fewest_cards_opponent(state: MatchState, seat: int) -> int:
         order.append(other)
         other = state.next_seat(other)
     return min(order, key=lambda s: (len(state.hands[s]), order.index(s)))
-
-
-SeatAction = Callable[[MatchState, int, Any, int], None]
-TableAction = Callable[[MatchState, Any, int], None]
-
-SEAT_ACTIONS: dict[type[Command], SeatAction] = {
-    Play: play,
-    Draw: act_draw,
-    Pass: act_pass,
-    ChooseColor: act_choose_color,
-    CallUno: act_call_uno,
-    Catch: act_catch,
-    Accept: act_accept,
-    Challenge: act_challenge,
-    Dance: act_dance,
-    RefuseDance: act_refuse_dance,
-}
-"""What each seat command does once its check has passed."""
-
-TABLE_ACTIONS: dict[type[Command], TableAction] = {
-    Timeout: act_timeout,
-    NextRound: act_next_round,
-    Pause: act_pause,
-    Resume: act_resume,
-    SetAway: act_set_away,
-}
-"""What each table command does once its check has passed."""

@@ -2,16 +2,14 @@
 
 Every check reads the match and changes nothing; it returns the ``Rejected`` to answer
 with, or None when the command is legal. ``Match.apply`` runs ``check_sender`` and the
-command's check, and only then the command's effect (``effects``, ``actions``), so a
-rejection leaves the match exactly as it was, RNG included. The predicates at the top
-(does a card match, may a seat play at all, which cards want a target) are the rules'
-vocabulary; ``legal`` lists commands with the same predicates.
+command's check (the table of checks and actions is in ``match``), and only then the
+command's action (``effects``, ``actions``), so a rejection leaves the match exactly as it
+was, RNG included. The predicates at the top (does a card match, may a seat play at all,
+which cards name a seat) are the rules' vocabulary; ``legal`` lists the legal commands
+with the same predicates.
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
-from typing import Any
 
 from protocol.cards import Card, Color, Rank
 from protocol.commands import (
@@ -20,7 +18,6 @@ from protocol.commands import (
     Catch,
     Challenge,
     ChooseColor,
-    Command,
     Dance,
     Draw,
     NextRound,
@@ -38,13 +35,25 @@ from server.engine.outcome import Rejected
 from server.engine.state import MatchState
 
 __all__ = [
-    "SEAT_CHECKS",
-    "TABLE_CHECKS",
     "bluff_barred",
     "candidates",
+    "catch_refusal",
+    "check_call_uno",
+    "check_catch",
+    "check_choose_color",
+    "check_dance",
+    "check_decision",
+    "check_draw",
+    "check_next_round",
+    "check_pass",
+    "check_pause",
+    "check_play",
+    "check_resume",
     "check_sender",
+    "check_set_away",
     "check_table_sender",
-    "has_playable",
+    "check_timeout",
+    "holds_color",
     "matches",
     "matching",
     "may_play",
@@ -98,11 +107,6 @@ def wants_target(state: MatchState, card: Card, hand: list[Card]) -> bool:
     last card (ruling 11: the last one just ends the round), a Skip under ``skip_any``."""
     rank = card.rank
     return (rank is _SWAP and len(hand) > 1) or (rank is _SKIP and state.skip_any)
-
-
-def has_playable(state: MatchState, seat: int) -> bool:
-    """Whether ``seat``'s hand holds a card that matches (before any other rule)."""
-    return bool(matching(state, state.hands[seat]))
 
 
 def candidates(state: MatchState, hand: list[Card]) -> list[Card]:
@@ -224,8 +228,7 @@ def check_play(state: MatchState, seat: int, play: Play, now_ms: int) -> Rejecte
         return Rejected(RejectCode.COLOUR_NOT_ALLOWED, "only a wild takes a colour")
     if play.target is not None:
         if not wants_target(state, card, hand):
-            last_swap = rank is _SWAP
-            reason = "a last Swap Hands swaps nothing" if last_swap else "takes no target"
+            reason = "a last Swap Hands swaps nothing" if rank is _SWAP else "takes no target"
             return Rejected(RejectCode.INVALID_TARGET, f"{card.code}: {reason}")
         refusal = _check_target(state, seat, play.target)
         if refusal is not None:
@@ -270,7 +273,7 @@ def check_pass(state: MatchState, seat: int, command: Pass, now_ms: int) -> Reje
     refusal = _answers(state, seat, _TURN)
     if refusal is not None:
         return refusal
-    if not state.has_drawn and (state.can_draw() or has_playable(state, seat)):
+    if not state.has_drawn and (state.can_draw() or matching(state, state.hands[seat])):
         return Rejected(RejectCode.CANNOT_PASS, "draw or play first")
     return None
 
@@ -337,24 +340,17 @@ def check_catch(state: MatchState, seat: int, command: Catch, now_ms: int) -> Re
     return refusal
 
 
-def check_accept(state: MatchState, seat: int, command: Accept, now_ms: int) -> Rejected | None:
+def check_decision(
+    state: MatchState, seat: int, command: Accept | Challenge, now_ms: int
+) -> Rejected | None:
+    """Ruling 6: only the victim of a Wild Draw Four answers it."""
     return _answers(state, seat, _CHALLENGE)
 
 
-def check_challenge(
-    state: MatchState, seat: int, command: Challenge, now_ms: int
+def check_dance(
+    state: MatchState, seat: int, command: Dance | RefuseDance, now_ms: int
 ) -> Rejected | None:
-    return _answers(state, seat, _CHALLENGE)
-
-
-def check_dance(state: MatchState, seat: int, command: Dance, now_ms: int) -> Rejected | None:
-    """Any steps are accepted from the dancer: wrong ones count as refusing (ruling 9)."""
-    return _answers(state, seat, _DANCE)
-
-
-def check_refuse_dance(
-    state: MatchState, seat: int, command: RefuseDance, now_ms: int
-) -> Rejected | None:
+    """Ruling 9: only the dancer answers; any steps are accepted, wrong ones refuse."""
     return _answers(state, seat, _DANCE)
 
 
@@ -402,30 +398,3 @@ def check_set_away(state: MatchState, command: SetAway, now_ms: int) -> Rejected
             RejectCode.NOT_NOW, f"seat {seat} is already {'away' if command.away else 'present'}"
         )
     return None
-
-
-SeatCheck = Callable[[MatchState, int, Any, int], Rejected | None]
-TableCheck = Callable[[MatchState, Any, int], Rejected | None]
-
-SEAT_CHECKS: dict[type[Command], SeatCheck] = {
-    Play: check_play,
-    Draw: check_draw,
-    Pass: check_pass,
-    ChooseColor: check_choose_color,
-    CallUno: check_call_uno,
-    Catch: check_catch,
-    Accept: check_accept,
-    Challenge: check_challenge,
-    Dance: check_dance,
-    RefuseDance: check_refuse_dance,
-}
-"""Each seat command's check, after ``check_sender``."""
-
-TABLE_CHECKS: dict[type[Command], TableCheck] = {
-    Timeout: check_timeout,
-    NextRound: check_next_round,
-    Pause: check_pause,
-    Resume: check_resume,
-    SetAway: check_set_away,
-}
-"""Each table command's check."""

@@ -17,22 +17,37 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from protocol.cards import Card
-from protocol.commands import CallUno, Catch, Command, SeatCommand, TableCommand
+from protocol.commands import (
+    Accept,
+    CallUno,
+    Catch,
+    Challenge,
+    ChooseColor,
+    Command,
+    Dance,
+    Draw,
+    NextRound,
+    Pass,
+    Pause,
+    Play,
+    RefuseDance,
+    Resume,
+    SeatCommand,
+    SetAway,
+    TableCommand,
+    Timeout,
+)
 from protocol.events import Event
 from protocol.options import ConfigError, TableConfig
 from protocol.phase import Phase
 from protocol.rejections import RejectCode
-from server.engine.actions import SEAT_ACTIONS, TABLE_ACTIONS
-from server.engine.checks import (
-    SEAT_CHECKS,
-    TABLE_CHECKS,
-    check_sender,
-    check_table_sender,
-)
+from server.engine import actions, checks
+from server.engine.checks import check_sender, check_table_sender
+from server.engine.effects import play
 from server.engine.legal import legal_seat_commands, legal_table_commands, playable_cards
 from server.engine.outcome import Accepted, LogEntry, Outcome, Rejected
 from server.engine.rounds import choose_dealer, start_round
@@ -42,9 +57,33 @@ from server.engine.view import build_view, seat_view, shared_view
 
 __all__ = ["Match"]
 
-# Each command type's check and action (a KeyError here: a command with only one of them).
-_SEAT_COMMANDS = {kind: (check, SEAT_ACTIONS[kind]) for kind, check in SEAT_CHECKS.items()}
-_TABLE_COMMANDS = {kind: (check, TABLE_ACTIONS[kind]) for kind, check in TABLE_CHECKS.items()}
+_SeatCheck = Callable[[MatchState, int, Any, int], Rejected | None]
+_SeatAction = Callable[[MatchState, int, Any, int], None]
+_TableCheck = Callable[[MatchState, Any, int], Rejected | None]
+_TableAction = Callable[[MatchState, Any, int], None]
+
+_SEAT_COMMANDS: dict[type[Command], tuple[_SeatCheck, _SeatAction]] = {
+    Play: (checks.check_play, play),
+    Draw: (checks.check_draw, actions.act_draw),
+    Pass: (checks.check_pass, actions.act_pass),
+    ChooseColor: (checks.check_choose_color, actions.act_choose_color),
+    CallUno: (checks.check_call_uno, actions.act_call_uno),
+    Catch: (checks.check_catch, actions.act_catch),
+    Accept: (checks.check_decision, actions.act_accept),
+    Challenge: (checks.check_decision, actions.act_challenge),
+    Dance: (checks.check_dance, actions.act_dance),
+    RefuseDance: (checks.check_dance, actions.act_refuse_dance),
+}
+"""Each seat command's check (after ``check_sender``) and what it does once accepted."""
+
+_TABLE_COMMANDS: dict[type[Command], tuple[_TableCheck, _TableAction]] = {
+    Timeout: (checks.check_timeout, actions.act_timeout),
+    NextRound: (checks.check_next_round, actions.act_next_round),
+    Pause: (checks.check_pause, actions.act_pause),
+    Resume: (checks.check_resume, actions.act_resume),
+    SetAway: (checks.check_set_away, actions.act_set_away),
+}
+"""Each table command's check (after ``check_table_sender``) and what it does."""
 
 # Enum members bound once: reading one from its class costs ten times a global's read.
 _TURN = Phase.TURN
