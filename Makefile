@@ -29,7 +29,7 @@ lint: $(STAMP)
 # folder at a time, with the folders whose helpers the tests import on its path.
 TEST_MYPY := $(BIN)/mypy --allow-untyped-defs --allow-incomplete-defs --allow-untyped-calls \
 	--no-strict-equality
-TEST_FOLDERS := tests/server tests/protocol tests/discovery tests/bench tests/e2e
+TEST_FOLDERS := tests/server tests/protocol tests/discovery tests/bench tests/e2e tests/engine
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

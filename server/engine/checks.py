@@ -7,6 +7,9 @@ command's action (``effects``, ``actions``), so a rejection leaves the match exa
 was, RNG included. The predicates at the top (does a card match, may a seat play at all,
 which cards name a seat) are the rules' vocabulary; ``legal`` lists the legal commands
 with the same predicates.
+
+Why this module is long: legality is one idea, and its home is meant to be one place; the
+checks share the predicates at the top, which ``legal`` uses too.
 """
 
 from __future__ import annotations
@@ -201,13 +204,16 @@ def check_play(state: MatchState, seat: int, play: Play, now_ms: int) -> Rejecte
         return _not_your_turn()
     if phase is not _TURN and phase is not _STACK:
         return _answers(state, seat, _TURN)
+    return _check_card(state, seat, play) or _check_what_it_names(state, seat, play)
+
+
+def _check_card(state: MatchState, seat: int, play: Play) -> Rejected | None:
+    """The card itself: in hand, allowed in this moment, matching."""
     card = play.card
-    hand = state.hands[seat]
-    if card not in hand:
+    if card not in state.hands[seat]:
         return Rejected(RejectCode.CARD_NOT_IN_HAND, f"{card.code} is not in your hand")
-    rank = card.rank
-    if phase is _STACK:
-        if rank is not _DRAW_TWO:
+    if state.phase is _STACK:
+        if card.rank is not _DRAW_TWO:
             return Rejected(
                 RejectCode.MUST_ANSWER_DRAW_TWO,
                 "answer the Draw Two with a Draw Two, or draw the total",
@@ -221,20 +227,21 @@ def check_play(state: MatchState, seat: int, play: Play, now_ms: int) -> Rejecte
             RejectCode.CARD_DOES_NOT_MATCH,
             f"{card.code} matches neither the colour in force nor the top card",
         )
+    return None
+
+
+def _check_what_it_names(state: MatchState, seat: int, play: Play) -> Rejected | None:
+    """What the play names beside the card: a colour, a seat, a dance, UNO; and the Wild
+    Draw Four's own rule."""
+    card, rank, hand = play.card, play.card.rank, state.hands[seat]
     if card.color is None:
         if play.color is None:
             return Rejected(RejectCode.COLOUR_REQUIRED, "a wild needs a colour")
     elif play.color is not None:
         return Rejected(RejectCode.COLOUR_NOT_ALLOWED, "only a wild takes a colour")
-    if play.target is not None:
-        if not wants_target(state, card, hand):
-            reason = "a last Swap Hands swaps nothing" if rank is _SWAP else "takes no target"
-            return Rejected(RejectCode.INVALID_TARGET, f"{card.code}: {reason}")
-        refusal = _check_target(state, seat, play.target)
-        if refusal is not None:
-            return refusal
-    elif wants_target(state, card, hand):
-        return Rejected(RejectCode.TARGET_REQUIRED, f"{card.code} needs a target seat")
+    refusal = _check_named_seat(state, seat, play)
+    if refusal is not None:
+        return refusal
     if rank is _DANCING_WILD:
         if play.dance is None:
             return Rejected(RejectCode.DANCE_REQUIRED, "name a dance for the Dancing Wild")
@@ -249,6 +256,20 @@ def check_play(state: MatchState, seat: int, play: Play, now_ms: int) -> Rejecte
             RejectCode.WILD_DRAW_FOUR_NOT_ALLOWED,
             "you hold a card of the colour in force; this table does not allow bluffing",
         )
+    return None
+
+
+def _check_named_seat(state: MatchState, seat: int, play: Play) -> Rejected | None:
+    """A seat named exactly when the card wants one (Swap Hands, a ``skip_any`` Skip)."""
+    card, hand = play.card, state.hands[seat]
+    if play.target is not None:
+        if not wants_target(state, card, hand):
+            last_swap = card.rank is _SWAP
+            reason = "a last Swap Hands swaps nothing" if last_swap else "takes no target"
+            return Rejected(RejectCode.INVALID_TARGET, f"{card.code}: {reason}")
+        return _check_target(state, seat, play.target)
+    if wants_target(state, card, hand):
+        return Rejected(RejectCode.TARGET_REQUIRED, f"{card.code} needs a target seat")
     return None
 
 

@@ -53,7 +53,7 @@ _DANCING_WILD = Rank.DANCE
 _DRAW, _PASS, _CALL_UNO = Draw(), Pass(), CallUno()
 
 
-def legal_seat_commands(state: MatchState, seat: int) -> list[SeatCommand]:
+def legal_seat_commands(state: MatchState, seat: int) -> list[SeatCommand]:  # noqa: C901 (one branch per phase)
     """Every command ``seat`` may send now, on turn and off turn."""
     phase = state.phase
     if phase is _TURN and seat == state.current and not state.paused:
