@@ -14,13 +14,16 @@ import logging
 import secrets
 import signal
 import socket
+import sqlite3
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from functools import partial
 from importlib import metadata
+from pathlib import Path
 
+import platformdirs
 import trio
 
 from protocol.limits import MAX_TABLE_NAME_LEN, clean_text
@@ -36,6 +39,7 @@ from server.app import (
 )
 from server.descriptors import fit_connections
 from server.identity import ServerIdentity
+from server.journal import Journal, JournalLocked
 from server.limits import LimitsError, SessionLimits
 from server.lobby import Lobby
 from server.log_limit import LogRateLimit
@@ -66,6 +70,14 @@ class Config:
     mdns: bool
     mdns_interfaces: tuple[str, ...]
     advertise_ips: tuple[str, ...] = ()
+    state: Path | None = None
+    """The journal file; None keeps everything in memory."""
+
+
+def default_state_path() -> Path:
+    """Where the journal lives unless ``--state`` says otherwise: the platform's state
+    directory (on Linux ``$XDG_STATE_HOME/uno-lan``, by default ``~/.local/state``)."""
+    return Path(platformdirs.user_state_dir("uno-lan")) / "server.sqlite3"
 
 
 class _HelpWithDefaults(argparse.ArgumentDefaultsHelpFormatter):
@@ -169,6 +181,25 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="fix every shuffle (for tests); default: the OS's secure random source",
     )
+    tables.add_argument(
+        "--restart-grace",
+        type=float,
+        default=_LOBBY.restart_grace_seconds,
+        help="after a restart, how long a rebuilt table waits, paused, for its people",
+    )
+    state = parser.add_argument_group("state")
+    state.add_argument(
+        "--state",
+        type=Path,
+        default=None,
+        help="the journal file that keeps tables across restarts and the match history "
+        f"(default: {default_state_path()})",
+    )
+    state.add_argument(
+        "--no-state",
+        action="store_true",
+        help="keep everything in memory: a restart ends every table",
+    )
     add_table_flags(parser)
     mdns = parser.add_argument_group("discovery")
     mdns.add_argument(
@@ -269,6 +300,7 @@ def config_from_args(args: argparse.Namespace) -> Config:
         table_defaults=table_defaults(args),
         max_tables=args.max_tables,
         max_tables_per_address=args.max_tables_per_address,
+        restart_grace_seconds=args.restart_grace,
         empty_table_seconds=args.empty_table_seconds,
         bot_think_ms=args.bot_think_ms,
     )
@@ -280,6 +312,7 @@ def config_from_args(args: argparse.Namespace) -> Config:
         mdns=not args.no_mdns,
         mdns_interfaces=ip_addresses(args.mdns_interface, "--mdns-interface"),
         advertise_ips=ip_addresses(args.advertise_ip, "--advertise-ip"),
+        state=None if args.no_state else (args.state or default_state_path()),
     )
 
 
@@ -306,7 +339,7 @@ def announce(addresses: list[tuple[str, int]], hosts: tuple[str, ...]) -> None:
     sys.stdout.flush()
 
 
-async def serve(config: Config) -> None:
+async def serve(config: Config, journal: Journal | None = None) -> None:
     """Run the server until SIGINT or SIGTERM, then stop it in order."""
     listeners = await bind_listeners(config.server.hosts, config.server.port)
     identity = config.identity
@@ -314,7 +347,7 @@ async def serve(config: Config) -> None:
         # The id advertised and the one in the welcome are the same, stable one.
         port = int(listeners[0].socket.getsockname()[1])
         identity = replace(identity, server_id=stable_server_id(port))
-    lobby = Lobby(config.lobby)
+    lobby = Lobby(config.lobby, journal=journal)
     server = Server(config.server, lobby, identity)
     advertiser: Advertiser | None = None
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
@@ -381,9 +414,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         server = replace(config.server, max_connections=fit.max_connections)
         config = replace(config, server=server)
     tune_garbage_collector()
+    journal = None
+    if config.state is not None:
+        try:
+            journal = Journal.open(config.state)
+        except JournalLocked as error:
+            print(f"uno-server: {error}; stop it first, or give this one --state", file=sys.stderr)
+            return 1
+        except (OSError, sqlite3.Error) as error:
+            print(f"uno-server: cannot use the journal {config.state}: {error}", file=sys.stderr)
+            return 1
+        if journal.damaged is not None:
+            log.warning("the journal could not be read; it was kept as %s", journal.damaged)
     try:
-        trio.run(serve, config)
+        trio.run(serve, config, journal)
     except OSError as error:
         print(f"uno-server: {error}", file=sys.stderr)
         return 1
+    finally:
+        if journal is not None:
+            journal.close()
     return 0

@@ -44,6 +44,7 @@ from protocol.options import ConfigError, TableConfig
 from server.autoplay import BotLauncher
 from server.chat_budget import ChatBudget
 from server.identity import ServerIdentity
+from server.journal import Journal, SavedTable
 from server.memory import give_back_memory
 from server.peer import Peer
 from server.settings import LobbySettings, LobbySummary
@@ -58,10 +59,15 @@ class Lobby:
     """Every table of the server, and the way from a connection's message to its table."""
 
     def __init__(
-        self, settings: LobbySettings | None = None, *, identity: ServerIdentity | None = None
+        self,
+        settings: LobbySettings | None = None,
+        *,
+        identity: ServerIdentity | None = None,
+        journal: Journal | None = None,
     ) -> None:
         """``identity`` is what the welcome to an in-process server bot says (a stand-in
-        one by default: only the bots see it)."""
+        one by default: only the bots see it). With a ``journal``, every table is written
+        to it, and the open tables it holds are rebuilt when the lobby starts."""
         self.settings = settings or LobbySettings()
         self._bots = BotLauncher(self, identity or _bot_identity(self.settings.server_name))
         self.chat_budget = ChatBudget()
@@ -70,7 +76,8 @@ class Lobby:
         self._tables: dict[str, Table] = {}
         self._where: dict[int, Table] = {}
         self._peers: dict[int, Peer] = {}
-        self._table_numbers = 0
+        self._journal = journal
+        self._table_numbers = journal.next_table_number() if journal is not None else 0
         self._nursery: trio.Nursery | None = None
         self._all_closed: trio.Event | None = None
 
@@ -81,10 +88,61 @@ class Lobby:
         try:
             async with trio.open_nursery() as nursery:
                 self._nursery = nursery
+                await self._rebuild_tables(nursery)
                 task_status.started()
                 await trio.sleep_forever()
         finally:
             self._nursery = None
+
+    async def _rebuild_tables(self, nursery: trio.Nursery) -> None:
+        """Every open table of the journal, back as it was (paused for its people)."""
+        journal = self._journal
+        if journal is None:
+            return
+        saved_tables, stale = journal.open_tables()
+        for table_id in stale:
+            log.warning("table %s was written by another engine version; closed", table_id)
+        for saved in saved_tables:
+            try:
+                table = self._new_table(
+                    saved.table_id,
+                    saved.name,
+                    saved.config,
+                    password=saved.password,
+                    created_from=saved.created_from,
+                    saved=saved,
+                )
+            except Exception:
+                log.exception("table %s could not be rebuilt from the journal", saved.table_id)
+                continue
+            await nursery.start(self._host, table)
+            log.info("table %s rebuilt from the journal", table.table_id)
+
+    def _new_table(
+        self,
+        table_id: str,
+        name: str,
+        config: TableConfig,
+        *,
+        password: str | None,
+        created_from: str,
+        saved: SavedTable | None = None,
+    ) -> Table:
+        table = Table(
+            table_id=table_id,
+            name=name,
+            config=config,
+            password=password,
+            settings=self.settings,
+            hooks=self,
+            bots=self._bots,
+            created_from=created_from,
+            chat_budget=self.chat_budget,
+            journal=self._journal.for_table(table_id) if self._journal is not None else None,
+            saved=saved,
+        )
+        self._tables[table.table_id] = table
+        return table
 
     async def handle(self, peer: Peer, message: Message) -> None:
         """Act on one message from ``peer``; every command gets its one reply."""
@@ -235,18 +293,13 @@ class Lobby:
             _refuse(peer, message, LobbyRejectCode.TABLE_NOT_FOUND, "the server is shutting down")
             return
         self._table_numbers += 1
-        table = Table(
-            table_id=str(self._table_numbers),
-            name=message.name,
-            config=config,
+        table = self._new_table(
+            str(self._table_numbers),
+            message.name,
+            config,
             password=message.password,
-            settings=self.settings,
-            hooks=self,
-            bots=self._bots,
             created_from=peer.address,
-            chat_budget=self.chat_budget,
         )
-        self._tables[table.table_id] = table
         self._where[peer.peer_id] = table
         await self._nursery.start(self._host, table)
         # The table's inbox is empty: the creator's request always fits.

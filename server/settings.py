@@ -52,6 +52,9 @@ class LobbySettings:
     at once. The clock stops while someone is connected and goes on from where it stopped
     when they are gone again; only a move by a person (joining, ready, start, a play)
     winds it back to the full time, so resuming alone cannot keep a table for ever."""
+    restart_grace_seconds: float = 60.0
+    """A table rebuilt from the journal after a restart stays paused until every person's
+    seat is back, or this long; then the seats still empty are played by server bots."""
     history_limit: int = MAX_REPLAYED_EVENTS
     """Events a table keeps for resuming clients: as many as a resume ever replays. Older
     ones are dropped; a resume from before them gets the full view alone, which is the

@@ -8,15 +8,23 @@ per-example timing to mean anything.
 
 ``tests/bench`` holds benchmarks, which measure and print but never assert; pytest must
 not collect them.
+
+``XDG_STATE_HOME`` points at a fresh temporary folder for the whole run (servers started
+by tests keep their journal there unless a test names one).
 """
 
 from __future__ import annotations
 
 import os
+import tempfile
 
 from hypothesis import settings
 
 collect_ignore = ["bench"]
+
+# A server started without --state or --no-state keeps its journal in the user's state
+# directory; no test may touch the real one, so every process of the run gets its own.
+os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="uno-test-state-")
 
 settings.register_profile("ci", max_examples=80, stateful_step_count=150, deadline=None)
 settings.register_profile("dev", max_examples=25, stateful_step_count=60, deadline=None)

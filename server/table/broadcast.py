@@ -36,6 +36,12 @@ class Broadcast:
         self._everyone_owed = False  # events went out since the last views
         self._owed: dict[int, tuple[Peer, int | None]] = {}  # peer id -> (peer, seat)
 
+    def restore(self, events: Sequence[Event], first_seq: int) -> None:
+        """Number a rebuilt match's events again, the first as ``first_seq``, sending them
+        to nobody (nobody is here yet); they are kept for resumes as if just sent."""
+        self.history = EventHistory(self.history.limit, first_seq - 1)
+        self.history.extend(events)
+
     @property
     def last_seq(self) -> int:
         """The number of the table's latest event; 0 before the first."""

@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
+from typing import Any
 
 import trio
 
-from protocol.commands import NextRound, SeatCommand, SetAway, TableCommand, Timeout
+from protocol.commands import Command, NextRound, SeatCommand, SetAway, TableCommand, Timeout
 from protocol.errors import LobbyRejectCode
 from protocol.events import EventKind
 from protocol.messages import TableStatus
 from protocol.options import ConfigError, TableConfig
 from server.engine import Accepted, Match, Phase
+from server.journal import SavedMatch, TableJournal
 from server.settings import LobbySettings
 from server.table.broadcast import Broadcast
 from server.table.refusals import RequestRefused
@@ -39,7 +41,11 @@ class TableGame:
         settings: LobbySettings,
         seating: Seating,
         broadcast: Broadcast,
+        *,
+        journal: TableJournal | None = None,
     ) -> None:
+        """``journal``: where accepted commands are written before anyone hears of them
+        (None keeps the table in memory only)."""
         self.table_id = table_id
         self.config = config
         """The table's options; its ``seats`` shrink to the players when a match starts."""
@@ -48,7 +54,9 @@ class TableGame:
         self._settings = settings
         self._seating = seating
         self._broadcast = broadcast
+        self._journal = journal
         self._last_ms = 0
+        self._offset_ms = 0  # engine time minus Trio time (a match rebuilt goes on in time)
         self._refused_deadline: int | None = None
 
     def status(self) -> TableStatus:
@@ -66,7 +74,8 @@ class TableGame:
 
     def now_ms(self, at_least: int = 0) -> int:
         """The server clock in ms for stamping a command; never runs backwards."""
-        self._last_ms = max(self._last_ms, int(trio.current_time() * 1000), at_least)
+        engine_now = int(trio.current_time() * 1000) + self._offset_ms
+        self._last_ms = max(self._last_ms, engine_now, at_least)
         return self._last_ms
 
     def require_no_match(self, why: str) -> None:
@@ -100,15 +109,32 @@ class TableGame:
         """Deal a new match (the first or a rematch); people not connected start away."""
         self.matches_played += 1
         seed = self._settings.match_seed(self.table_id, self.matches_played)
-        match = Match(self.config, seed, self.now_ms())
+        start_ms = self.now_ms()
+        match = Match(self.config, seed, start_ms)
         self.match = match
         self._refused_deadline = None
+        if self._journal is not None:
+            first_seq = self._broadcast.last_seq + 1
+            self._journal.match_started(self.matches_played, seed, start_ms, first_seq, self.config)
         for seat in self._seating:
             seat.ready = False
         self._broadcast.publish(match.events, cause_peer, cause_id)
         for seat in self._seating.people():
             if seat.peer is None:
                 self.apply_table(SetAway(seat.index, True))
+
+    def restore(self, saved: SavedMatch) -> None:
+        """Replay a match from the journal; its clocks go on from its last command."""
+        self.config = saved.config
+        self.matches_played = saved.number
+        match = Match.replay(saved.config, saved.seed, saved.commands, saved.start_ms)
+        self.match = match
+        last_ms = saved.commands[-1][2] if saved.commands else saved.start_ms
+        self._last_ms = last_ms
+        self._offset_ms = last_ms - int(trio.current_time() * 1000)
+        if self._journal is not None:
+            self._journal.resumed_match(saved.number, len(saved.commands))
+        self._broadcast.restore(match.events, saved.first_seq)
 
     def replace_match(self, match: Match) -> None:
         """Go on from ``match`` (a rigged position); the event numbers go on as they were."""
@@ -122,10 +148,11 @@ class TableGame:
         match = self.match
         if match is None:
             raise RequestRefused(LobbyRejectCode.WRONG_TABLE_STATE, "the match has not started")
-        outcome = match.apply(seat, command, self.now_ms())
+        now_ms = self.now_ms()
+        outcome = match.apply(seat, command, now_ms)
         if not isinstance(outcome, Accepted):
             raise RequestRefused(outcome.code, outcome.message)
-        self._published(outcome)
+        self._accepted(seat, command, now_ms, outcome)
         self._broadcast.publish(outcome.events, cause_peer, cause_id)
 
     def host_command(self, command: TableCommand) -> None:
@@ -133,10 +160,11 @@ class TableGame:
         match = self.match
         if match is None:
             raise RequestRefused(LobbyRejectCode.WRONG_TABLE_STATE, "the match has not started")
-        outcome = match.apply(None, command, self.now_ms())
+        now_ms = self.now_ms()
+        outcome = match.apply(None, command, now_ms)
         if not isinstance(outcome, Accepted):
             raise RequestRefused(outcome.code, outcome.message)
-        self._published(outcome)
+        self._accepted(None, command, now_ms, outcome)
         self._broadcast.publish(outcome.events)
 
     def apply_table(self, command: TableCommand, at_ms: int = 0) -> bool:
@@ -144,11 +172,12 @@ class TableGame:
         match = self.match
         if match is None:
             return False
-        outcome = match.apply(None, command, self.now_ms(at_ms))
+        now_ms = self.now_ms(at_ms)
+        outcome = match.apply(None, command, now_ms)
         if not isinstance(outcome, Accepted):
             log.debug("table %s: engine refused %s: %s", self.table_id, command.TYPE, outcome)
             return False
-        self._published(outcome)
+        self._accepted(None, command, now_ms, outcome)
         self._broadcast.publish(outcome.events)
         return True
 
@@ -158,12 +187,37 @@ class TableGame:
         if match is not None and match.away[seat] != away:
             self.apply_table(SetAway(seat, away))
 
-    def _published(self, outcome: Accepted) -> None:
-        """What the table itself keeps of new events: a new round wants everyone ready
-        again."""
+    def _accepted(
+        self, actor: int | None, command: Command, now_ms: int, outcome: Accepted
+    ) -> None:
+        """What the table does with an accepted command before its events leave: write it
+        to the journal (a crash then loses only moves nobody heard of), have everyone ready
+        again for a new round, and keep a finished match in the history."""
+        journal = self._journal
+        if journal is not None:
+            journal.command(actor, command, now_ms)
         if any(event.kind is EventKind.ROUND_STARTED for event in outcome.events):
             for seat in self._seating:
                 seat.ready = False
+        match = self.match
+        if journal is not None and match is not None and match.is_over:
+            journal.match_finished(self._result(match))
+
+    def _result(self, match: Match) -> dict[str, Any]:
+        """A finished match as the history keeps it."""
+        result = match.result or {}
+        players = []
+        for index, score in enumerate(match.scores):
+            seat = self._seating[index] if self._seating.valid(index) else None
+            players.append(
+                {
+                    "name": seat.name if seat is not None else f"seat {index}",
+                    "bot": seat is not None and seat.is_bot,
+                    "score": score,
+                }
+            )
+        winners = [players[index]["name"] for index in result.get("winners", [])]
+        return {"deck": self.config.deck, "players": players, "winners": winners}
 
     # ------------------------------------------------------------------ clocks
 
@@ -173,7 +227,7 @@ class TableGame:
         deadline = match.deadline_ms() if match is not None else None
         if deadline is None or deadline == self._refused_deadline:
             return None
-        return deadline / 1000
+        return (deadline - self._offset_ms) / 1000
 
     def run_out_clock(self) -> bool:
         """Apply the match's ``Timeout`` if its deadline has passed; True if one was due.

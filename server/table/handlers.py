@@ -213,6 +213,7 @@ class RequestHandlers:
         seat.peer = None
         self._game.set_away(seat.index, False)  # numbered before the replay below
         seat.peer = peer
+        seat.token = message.token  # known again (a table rebuilt from the journal had lost it)
         log.info("%s resumed seat %d at table %s", peer.name, seat.index, self._label)
         peer.send(Joined(table_id=self._table_id, seat=seat.index, resume_token=seat.token))
         self._public.tell(peer)

@@ -67,9 +67,16 @@ class NumberedEvent:
 class EventHistory:
     """Every event of a table, numbered, the most recent ``limit`` of them kept."""
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, last_seq: int = 0) -> None:
+        """``last_seq``: the number of the event before the first one to come (a table
+        rebuilt from the journal goes on from where it was)."""
         self._kept: deque[NumberedEvent] = deque(maxlen=limit)
-        self._last_seq = 0
+        self._last_seq = last_seq
+
+    @property
+    def limit(self) -> int:
+        """How many events are kept."""
+        return self._kept.maxlen or 0
 
     @property
     def last_seq(self) -> int:

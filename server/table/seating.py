@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from protocol.errors import LobbyRejectCode
+from server.journal import token_hash
 from server.table.names import name_key
 from server.table.refusals import RequestRefused
 
@@ -37,18 +38,21 @@ def new_token() -> str:
     return secrets.token_urlsafe(TOKEN_BYTES)
 
 
-def tokens_match(given: str, held: str) -> bool:
-    """Whether a presented token is the one held, in time that does not depend on where
-    they differ (so a guesser learns nothing from how long a refusal takes)."""
-    return hmac.compare_digest(given.encode("utf-8"), held.encode("utf-8"))
+def tokens_match(given: str, held_hash: str) -> bool:
+    """Whether a presented token is the one whose hash is held, in time that does not
+    depend on where they differ (so a guesser learns nothing from how long a refusal
+    takes)."""
+    return hmac.compare_digest(token_hash(given).encode("ascii"), held_hash.encode("ascii"))
 
 
 @dataclass(slots=True)
 class Seat:
     """One occupied chair.
 
-    A person's seat has a ``token`` and, while they are connected, a ``peer``. A bot seat
-    has a ``strategy`` and neither. ``ready`` is the owner's "start / next round" flag.
+    A person's seat has a ``token_hash`` and, while they are connected, a ``peer``; the
+    token itself (``token``, sent back in ``joined``) is known while its holder is here,
+    not after a restart until they present it again. A bot seat has a ``strategy`` and
+    none of these. ``ready`` is the owner's "start / next round" flag.
     ``stand_in`` is the server bot that plays the seat (always for a bot seat, while away
     for a person's); it holds its own token, never the owner's.
     """
@@ -56,6 +60,7 @@ class Seat:
     index: int
     name: str
     token: str | None = None
+    token_hash: str | None = None
     peer: Peer | None = None
     strategy: str | None = None
     ready: bool = False
@@ -74,6 +79,7 @@ class Seat:
         self.strategy = strategy
         self.name = name
         self.token = None
+        self.token_hash = None
         self.peer = None
         self.ready = False
 
@@ -90,7 +96,7 @@ class Seating:
         """Who watches, by peer id."""
         self.host: int | None = None
         """The host's seat index."""
-        self._seated_at: dict[str, int] = {}  # token -> last seq before its owner sat down
+        self._seated_at: dict[str, int] = {}  # token hash -> last seq before its owner sat
         self._banned_addresses: set[str] = set()
         self._banned_names: set[str] = set()  # name keys
 
@@ -139,7 +145,8 @@ class Seating:
         if self._chairs[index] is not None:
             raise ValueError(f"seat {index} is taken")
         self.spectators.pop(peer.peer_id, None)
-        seat = Seat(index=index, name=name, token=new_token(), peer=peer)
+        token = new_token()
+        seat = Seat(index=index, name=name, token=token, token_hash=token_hash(token), peer=peer)
         self._chairs[index] = seat
         return seat
 
@@ -150,6 +157,10 @@ class Seating:
         seat = Seat(index=index, name=self.bot_name(), strategy=strategy)
         self._chairs[index] = seat
         return seat
+
+    def restore_seat(self, seat: Seat) -> None:
+        """Put back a seat the journal kept (its owner not connected yet)."""
+        self._chairs[seat.index] = seat
 
     def vacate(self, index: int) -> Seat | None:
         """Empty a chair; returns whoever sat there."""
@@ -188,7 +199,7 @@ class Seating:
         """
         found: Seat | None = None
         for seat in self:
-            if seat.token is not None and tokens_match(token, seat.token):
+            if seat.token_hash is not None and tokens_match(token, seat.token_hash):
                 found = seat
         return found
 
@@ -205,7 +216,8 @@ class Seating:
         ``of_token``)."""
         found: Seat | None = None
         for seat in self:
-            if seat.stand_in is not None and tokens_match(token, seat.stand_in.token):
+            stand_in = seat.stand_in
+            if stand_in is not None and tokens_match(token, token_hash(stand_in.token)):
                 found = seat
         return found
 
@@ -348,11 +360,11 @@ class Seating:
     def note_seated(self, seat: Seat, last_seq: int) -> None:
         """Remember that ``seat``'s token sat down after event ``last_seq``: a resume with
         it never reaches back before (what came earlier belonged to someone else)."""
-        held = {taken.token for taken in self if taken.token is not None}
-        self._seated_at = {token: seq for token, seq in self._seated_at.items() if token in held}
-        if seat.token is not None:
-            self._seated_at[seat.token] = last_seq
+        held = {taken.token_hash for taken in self if taken.token_hash is not None}
+        self._seated_at = {key: seq for key, seq in self._seated_at.items() if key in held}
+        if seat.token_hash is not None:
+            self._seated_at[seat.token_hash] = last_seq
 
     def seated_at(self, seat: Seat) -> int:
         """The last event before ``seat``'s current owner sat down (0: from the start)."""
-        return self._seated_at.get(seat.token, 0) if seat.token is not None else 0
+        return self._seated_at.get(seat.token_hash, 0) if seat.token_hash is not None else 0

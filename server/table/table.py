@@ -56,6 +56,7 @@ from protocol.options import TableConfig
 from server.autoplay import BotLauncher, StandIn
 from server.chat_budget import ChatBudget
 from server.engine import Match
+from server.journal import SavedTable, TableJournal
 from server.peer import Peer
 from server.settings import LobbySettings
 from server.table.broadcast import Broadcast
@@ -73,6 +74,7 @@ from server.table.inbox import (
 )
 from server.table.public_state import PublicState
 from server.table.refusals import RequestRefused, rejected
+from server.table.restore import RestartGrace, TableRecorder, rebuild
 from server.table.seating import Seating
 from server.table.stand_ins import StandIns
 
@@ -111,9 +113,13 @@ class Table:
         bots: BotLauncher,
         created_from: str = "",
         chat_budget: ChatBudget | None = None,
+        journal: TableJournal | None = None,
+        saved: SavedTable | None = None,
     ) -> None:
         """``created_from`` is the address of whoever created it (for the lobby's
-        per-address quota); ``chat_budget`` is the lobby's (a table of its own without)."""
+        per-address quota); ``chat_budget`` is the lobby's (a table of its own without).
+        With a ``journal`` the table is written to it as it goes; ``saved`` rebuilds it as
+        the journal held it (``config`` is then the saved one)."""
         self.table_id = table_id
         self.name = name
         self.created_from = created_from
@@ -123,7 +129,9 @@ class Table:
         self._label = label
         self.seating = Seating(config.seats, settings.max_spectators, password)
         self.broadcast = Broadcast(self.seating, settings.history_limit)
-        self.game = TableGame(table_id, config, settings, self.seating, self.broadcast)
+        self.game = TableGame(
+            table_id, config, settings, self.seating, self.broadcast, journal=journal
+        )
         self.public = PublicState(table_id, name, self.seating, self.game)
         self.stand_ins = StandIns(
             table_id,
@@ -153,7 +161,18 @@ class Table:
         self._queued_requests = 0
         self._closing = False
         self._opened = False  # the table has handled its first request
+        self._stopping = False  # the server is shutting down: the journal keeps the table
         self._empty_clock = EmptyTableClock(settings.empty_table_seconds)
+        self._journal = journal
+        self._recorder = TableRecorder(journal, self.seating, self.game) if journal else None
+        self._grace: RestartGrace | None = None
+        if saved is not None:
+            rebuild(self.seating, self.game, saved)
+            self._opened = True
+            until = trio.current_time() + settings.restart_grace_seconds
+            self._grace = RestartGrace(self.seating, self.game, until)
+        elif journal is not None:
+            journal.opened(name, config, password, created_from)
 
     # ------------------------------------------------------------------ for the lobby
 
@@ -271,17 +290,22 @@ class Table:
                     self._closing = True
 
     def _next_wake(self) -> float:
-        times = [self._empty_clock.deadline, self.game.deadline()]
+        grace = self._grace.until if self._grace is not None else None
+        times = [self._empty_clock.deadline, self.game.deadline(), grace]
         return min((t for t in times if t is not None), default=math.inf)
 
     def _tick(self) -> None:
-        """What is due by the clock: the match's timeout, the empty-table timer."""
+        """What is due: the match's timeout, the end of a rebuilt table's grace (its Resume
+        owes views, so it comes before a delivery), the empty-table timer."""
+        now = trio.current_time()
         try:
             self.game.run_out_clock()
+            if self._grace is not None and self._grace.over(now):
+                self._grace = None
         except Exception:
             log.exception("table %s failed and is removed", self._label)
             self._closing = True
-        if self._empty_clock.expired(trio.current_time()):
+        if self._empty_clock.expired(now):
             log.info("table %s: nobody came back; removing it", self._label)
             self._closing = True
 
@@ -298,7 +322,7 @@ class Table:
             case NewPosition(match):
                 self.game.replace_match(match)
             case Stop():
-                self._closing = True
+                self._closing = self._stopping = True
         return None
 
     def _dispatch(self, request: TableRequest) -> _Reply | None:
@@ -362,7 +386,10 @@ class Table:
             self._closing = True
         if self._closing:
             return
-        self._empty_clock.update(bool(self.seating.connected()), trio.current_time())
+        if self._grace is None:  # a rebuilt table's empty-table clock starts after its grace
+            self._empty_clock.update(bool(self.seating.connected()), trio.current_time())
+        if self._recorder is not None:
+            self._recorder.seats_changed()
         self.stand_ins.reconcile()
         self.public.tell_all(self.seating.members() + self.seating.stand_in_peers(), sender)
 
@@ -388,5 +415,7 @@ class Table:
             peer.send(farewell)
             self._departed(peer)
         self._items.close()
+        if self._journal is not None and not self._stopping:
+            self._journal.closed()
         self._hooks.closed(self)
         log.info("table %s closed", self._label)

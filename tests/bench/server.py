@@ -369,9 +369,20 @@ def server_command(args: argparse.Namespace) -> list[str]:
         "--max-tables",
         str(args.tables + 16),
         *per_address_tables(args),
+        *journal_flags(args),
         "--log-level",
         args.log_level,
     ]
+
+
+def journal_flags(args: argparse.Namespace) -> list[str]:
+    """The journal on (a fresh file of the run's own) or off (``--no-journal``). A server
+    tree from before the journal has neither flag and keeps everything in memory."""
+    if not (args.server_tree / "server" / "journal.py").exists():
+        return []
+    if not args.journal:
+        return ["--no-state"]
+    return ["--state", str(Path(tempfile.mkdtemp(prefix="uno-bench-")) / "bench.sqlite3")]
 
 
 def per_address_tables(args: argparse.Namespace) -> list[str]:
@@ -712,6 +723,12 @@ def main(argv: list[str] | None = None) -> int:
         default=True,
         help="the echo and the server on a CPU of their own, the drivers on the others "
         "(default; needs two CPUs)",
+    )
+    parser.add_argument(
+        "--journal",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="the server writes its journal (default, as uno-server does) or not (--no-state)",
     )
     parser.add_argument("--profile", type=Path, help="run the server under cProfile to PATH")
     parser.add_argument("--top", type=int, default=25, help="hot spots to report")

@@ -18,7 +18,7 @@ START_SECONDS = 30.0
 def running_server(extra: Sequence[str] = ()) -> Iterator[tuple[str, int]]:
     """Start ``python -m server`` on 127.0.0.1 port 0 (no mDNS); yield (host, port)."""
     command = [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0"]
-    command += ["--no-mdns", "--log-level", "WARNING", *extra]
+    command += ["--no-mdns", "--no-state", "--log-level", "WARNING", *extra]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     watchdog = threading.Timer(START_SECONDS, process.kill)
     watchdog.start()

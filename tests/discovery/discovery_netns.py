@@ -211,6 +211,7 @@ def server_command(*flags: str) -> list[str]:
         "0",
         "--bot-think-ms",
         "0",
+        "--no-state",
         "--log-level",
         "DEBUG",
         *flags,

@@ -8,6 +8,7 @@ their views' ``legal`` lists, one command at a time, until a condition holds.
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -29,6 +30,8 @@ from protocol.messages import (
     Joined,
     Message,
     Ok,
+    Ping,
+    Pong,
     Rejected,
     Request,
     Spectate,
@@ -129,9 +132,12 @@ class Player:
             self.conn.receive_data(bytes(data))
 
     async def read_forever(self) -> None:
-        """The background reader: record everything until the connection ends."""
-        while await self.receive() is not None:
-            pass
+        """The background reader: record everything until the connection ends, answering
+        the server's pings as every client must."""
+        while (message := await self.receive()) is not None:
+            if isinstance(message, Ping):
+                with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+                    await self.send(Pong(nonce=message.nonce))
 
     async def close(self) -> None:
         await self.stream.aclose()

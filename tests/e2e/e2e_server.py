@@ -29,14 +29,23 @@ class ServerProcess:
         self.log_path = log_path
         self.first_line = ""
         self.other_lines: list[str] = []
+        self.state: Path | None = None
+        """Its journal file."""
 
     @classmethod
     def start(
-        cls, log_dir: Path, *flags: str, seed: int = 7, wrapper: Sequence[str] = ()
+        cls,
+        log_dir: Path,
+        *flags: str,
+        seed: int = 7,
+        wrapper: Sequence[str] = (),
+        state: Path | None = None,
     ) -> ServerProcess:
         """Start a server with test-friendly defaults and ``flags`` after them, under the
-        ``wrapper`` command if one is given (``prlimit ...``)."""
+        ``wrapper`` command if one is given (``prlimit ...``). Its journal is ``state``,
+        or a fresh file beside its log (a restart passes the same ``state`` again)."""
         log_path = log_dir / f"uno-server-{time.monotonic_ns()}.log"
+        state = state or log_path.with_suffix(".sqlite3")
         command = [
             *wrapper,
             sys.executable,
@@ -57,6 +66,8 @@ class ServerProcess:
             # Every test client connects from 127.0.0.1: one address makes all the tables.
             "--max-tables-per-address",
             "256",
+            "--state",
+            str(state),
             "--log-level",
             "DEBUG",
             *flags,
@@ -77,6 +88,7 @@ class ServerProcess:
             raise RuntimeError(f"unexpected first line {line!r}; log: {log_path.read_text()}")
         port = int(line[len(LISTENING) :].rsplit(":", 1)[1])
         server = cls(process, port, log_path)
+        server.state = state
         server.first_line = line
         return server
 

@@ -1,0 +1,356 @@
+"""The journal: every open table on disk, so a server that restarts carries on its matches.
+
+One SQLite file (the standard library's ``sqlite3``, WAL mode) holds each open table's
+settings and seats, each match's seed and every command the engine accepted, with its
+server time. The engine is deterministic, so that is enough: a restart replays each open
+match from its seed (``server.table.restore``). Finished matches stay in the same file as
+the history. Resume tokens are kept only as hashes.
+
+A command is written (and committed) before any event of it leaves the server, so a crash
+loses only moves nobody was told about. ``synchronous=NORMAL`` with WAL: a commit survives
+the process being killed; a power cut may lose the last commits (those since the last
+checkpoint), never the file's consistency.
+
+One server holds the file: the connection takes SQLite's exclusive lock, and a second
+server on the same file gets ``JournalLocked``. A file that cannot be read as a journal is
+moved aside (never overwritten) and a fresh one started.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from protocol.commands import Command, command_from_data
+from protocol.options import TableConfig
+
+__all__ = [
+    "ENGINE_VERSION",
+    "Journal",
+    "JournalLocked",
+    "SavedMatch",
+    "SavedSeat",
+    "SavedTable",
+    "TableJournal",
+    "token_hash",
+]
+
+SCHEMA_VERSION = 1
+ENGINE_VERSION = "1"
+"""Bump when a change to the engine would replay an old command log differently: open
+matches written by another engine version are closed on start, not replayed."""
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS tables (
+    table_id TEXT PRIMARY KEY, name TEXT NOT NULL, config TEXT NOT NULL,
+    password TEXT, created_from TEXT NOT NULL, host INTEGER, open INTEGER NOT NULL DEFAULT 1,
+    engine TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS seats (
+    table_id TEXT NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL, strategy TEXT,
+    token_hash TEXT, PRIMARY KEY (table_id, seat));
+CREATE TABLE IF NOT EXISTS matches (
+    table_id TEXT NOT NULL, number INTEGER NOT NULL, seed TEXT NOT NULL,
+    start_ms INTEGER NOT NULL, first_seq INTEGER NOT NULL, config TEXT NOT NULL,
+    finished_at REAL, result TEXT, PRIMARY KEY (table_id, number));
+CREATE TABLE IF NOT EXISTS commands (
+    table_id TEXT NOT NULL, number INTEGER NOT NULL, position INTEGER NOT NULL,
+    actor INTEGER, command TEXT NOT NULL, now_ms INTEGER NOT NULL,
+    PRIMARY KEY (table_id, number, position));
+"""
+
+
+class JournalLocked(Exception):
+    """Another server holds the journal file."""
+
+
+def token_hash(token: str) -> str:
+    """What the journal (and a seat) keeps of a resume token."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class SavedSeat:
+    """One occupied chair as the journal holds it."""
+
+    seat: int
+    name: str
+    strategy: str | None
+    token_hash: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class SavedMatch:
+    """One match: what replays it."""
+
+    number: int
+    seed: int
+    start_ms: int
+    first_seq: int
+    """The table's number of the match's first event."""
+    config: TableConfig
+    commands: list[tuple[int | None, Command, int]] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class SavedTable:
+    """An open table as the journal holds it."""
+
+    table_id: str
+    name: str
+    config: TableConfig
+    password: str | None
+    created_from: str
+    host: int | None
+    seats: list[SavedSeat]
+    matches_played: int
+    match: SavedMatch | None
+    """The latest match, if it is still to be replayed."""
+
+
+class Journal:
+    """The journal file; see the module docstring. Every call commits before it returns."""
+
+    def __init__(self, connection: sqlite3.Connection, path: Path | None) -> None:
+        self._db = connection
+        self.path = path
+
+    @classmethod
+    def open(cls, path: Path) -> Journal:
+        """The journal at ``path`` (created with its folder, private to this user)."""
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fresh = not path.exists()
+        try:
+            journal = cls._connect(path)
+        except sqlite3.DatabaseError as error:
+            if "locked" in str(error):
+                raise JournalLocked(f"another uno-server is using {path}") from None
+            aside = path.with_name(f"{path.name}.damaged-{int(time.time())}")
+            path.rename(aside)
+            journal = cls._connect(path)
+            journal.damaged = aside
+            fresh = True
+        if fresh:
+            os.chmod(path, 0o600)
+        return journal
+
+    @classmethod
+    def in_memory(cls) -> Journal:
+        """A journal that lives only as long as the process (for tests)."""
+        return cls._connect(None)
+
+    @classmethod
+    def _connect(cls, path: Path | None) -> Journal:
+        where = str(path) if path is not None else ":memory:"
+        db = sqlite3.connect(where, isolation_level=None, timeout=0.5)
+        try:
+            # Exclusive before WAL: the lock is then held for the connection's life, and
+            # WAL needs no shared memory (nothing else may open the file meanwhile).
+            db.execute("PRAGMA locking_mode=EXCLUSIVE")
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.executescript(_SCHEMA)
+            db.execute("BEGIN EXCLUSIVE")  # takes the lock now, and keeps it
+            found = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+            if found is None:
+                db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            elif int(found[0]) != SCHEMA_VERSION:
+                raise sqlite3.DatabaseError(f"unknown journal schema {found[0]}")
+            db.execute("COMMIT")
+        except BaseException:
+            db.close()
+            raise
+        return cls(db, path)
+
+    damaged: Path | None = None
+    """Where a damaged file was moved aside when this journal was opened, if one was."""
+
+    def close(self) -> None:
+        self._db.close()
+
+    def for_table(self, table_id: str) -> TableJournal:
+        return TableJournal(self, table_id)
+
+    def _write(self, sql: str, *rows: tuple[Any, ...]) -> None:
+        with self._db:
+            self._db.execute("BEGIN")
+            for row in rows:
+                self._db.execute(sql, row)
+
+    # ------------------------------------------------------------------ reading back
+
+    def open_tables(self) -> tuple[list[SavedTable], list[str]]:
+        """Every open table to rebuild, and the ids of those written by another engine
+        version (closed now: their matches cannot be replayed faithfully)."""
+        db = self._db
+        tables: list[SavedTable] = []
+        stale: list[str] = []
+        rows = db.execute(
+            "SELECT table_id, name, config, password, created_from, host, engine"
+            " FROM tables WHERE open = 1 ORDER BY CAST(table_id AS INTEGER)"
+        ).fetchall()
+        for table_id, name, config, password, created_from, host, engine in rows:
+            if engine != ENGINE_VERSION:
+                stale.append(table_id)
+                continue
+            seats = [
+                SavedSeat(*row)
+                for row in db.execute(
+                    "SELECT seat, name, strategy, token_hash FROM seats WHERE table_id = ?"
+                    " ORDER BY seat",
+                    (table_id,),
+                )
+            ]
+            played, match = self._latest_match(table_id)
+            tables.append(
+                SavedTable(
+                    table_id=table_id,
+                    name=name,
+                    config=TableConfig.from_data(json.loads(config)),
+                    password=password,
+                    created_from=created_from,
+                    host=host,
+                    seats=seats,
+                    matches_played=played,
+                    match=match,
+                )
+            )
+        for table_id in stale:
+            self._write("UPDATE tables SET open = 0 WHERE table_id = ?", (table_id,))
+        return tables, stale
+
+    def _latest_match(self, table_id: str) -> tuple[int, SavedMatch | None]:
+        row = self._db.execute(
+            "SELECT number, seed, start_ms, first_seq, config FROM matches"
+            " WHERE table_id = ? ORDER BY number DESC LIMIT 1",
+            (table_id,),
+        ).fetchone()
+        if row is None:
+            return 0, None
+        number, seed, start_ms, first_seq, config = row
+        commands = [
+            (actor, command_from_data(json.loads(command)), now_ms)
+            for actor, command, now_ms in self._db.execute(
+                "SELECT actor, command, now_ms FROM commands"
+                " WHERE table_id = ? AND number = ? ORDER BY position",
+                (table_id, number),
+            )
+        ]
+        saved = SavedMatch(
+            number=number,
+            seed=int(seed),
+            start_ms=start_ms,
+            first_seq=first_seq,
+            config=TableConfig.from_data(json.loads(config)),
+            commands=commands,
+        )
+        return number, saved
+
+    def history(self) -> list[dict[str, Any]]:
+        """Every finished match, oldest first: when, table, and its result."""
+        rows = self._db.execute(
+            "SELECT m.table_id, t.name, m.number, m.finished_at, m.result FROM matches m"
+            " JOIN tables t USING (table_id) WHERE m.result IS NOT NULL ORDER BY m.finished_at"
+        )
+        return [
+            {"table_id": tid, "table": name, "match": number, "finished_at": at, **json.loads(r)}
+            for tid, name, number, at, r in rows
+        ]
+
+    def next_table_number(self) -> int:
+        row = self._db.execute("SELECT MAX(CAST(table_id AS INTEGER)) FROM tables").fetchone()
+        return int(row[0] or 0)
+
+
+class TableJournal:
+    """What one table writes to the journal."""
+
+    def __init__(self, journal: Journal, table_id: str) -> None:
+        self._journal = journal
+        self._table_id = table_id
+        self._position = 0
+        self._match = 0
+
+    def opened(
+        self, name: str, config: TableConfig, password: str | None, created_from: str
+    ) -> None:
+        self._journal._write(
+            "INSERT OR REPLACE INTO tables VALUES (?, ?, ?, ?, ?, NULL, 1, ?)",
+            (
+                self._table_id,
+                name,
+                json.dumps(config.to_data()),
+                password,
+                created_from,
+                ENGINE_VERSION,
+            ),
+        )
+
+    def seats(self, seats: list[SavedSeat], host: int | None, config: TableConfig) -> None:
+        """The table's seats, host and options as they are now (replacing the last)."""
+        table_id = self._table_id
+        db = self._journal._db
+        with db:
+            db.execute("BEGIN")
+            db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
+            db.executemany(
+                "INSERT INTO seats VALUES (?, ?, ?, ?, ?)",
+                [(table_id, s.seat, s.name, s.strategy, s.token_hash) for s in seats],
+            )
+            db.execute(
+                "UPDATE tables SET host = ?, config = ? WHERE table_id = ?",
+                (host, json.dumps(config.to_data()), table_id),
+            )
+
+    def match_started(
+        self, number: int, seed: int, start_ms: int, first_seq: int, config: TableConfig
+    ) -> None:
+        self._match = number
+        self._position = 0
+        self._journal._write(
+            "INSERT OR REPLACE INTO matches VALUES (?, ?, ?, ?, ?, ?, NULL, NULL)",
+            (
+                self._table_id,
+                number,
+                str(seed),
+                start_ms,
+                first_seq,
+                json.dumps(config.to_data()),
+            ),
+        )
+
+    def resumed_match(self, number: int, commands: int) -> None:
+        """Go on writing the commands of a match rebuilt from the journal."""
+        self._match = number
+        self._position = commands
+
+    def command(self, actor: int | None, command: Command, now_ms: int) -> None:
+        """One accepted command of the current match, committed before its events leave."""
+        self._position += 1
+        self._journal._write(
+            "INSERT INTO commands VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                self._table_id,
+                self._match,
+                self._position,
+                actor,
+                json.dumps(command.to_data()),
+                now_ms,
+            ),
+        )
+
+    def match_finished(self, result: dict[str, Any]) -> None:
+        self._journal._write(
+            "UPDATE matches SET finished_at = ?, result = ? WHERE table_id = ? AND number = ?",
+            (time.time(), json.dumps(result), self._table_id, self._match),
+        )
+
+    def closed(self) -> None:
+        """The table is gone for good (not a shutdown: those tables come back)."""
+        self._journal._write("UPDATE tables SET open = 0 WHERE table_id = ?", (self._table_id,))
