@@ -1,0 +1,237 @@
+"""Hostile guests on the home network (issue 16): each test attacks a real ``uno-server``
+from several loopback addresses while an honest table (two people from two more addresses
+and a bot) is created, joined and played, and asserts what the attack got.
+
+1. Tables: one address may keep only ``--max-tables-per-address`` tables open, and a
+   resume pauses an empty table's clock without winding it back.
+2. Connection slots: frames trickled a byte at a time are cut at the frame deadline, and
+   the last eighth of the slots waits for addresses not yet connected.
+3. Memory: long bot tables keep a bounded history and the memory comes back when they
+   close; clients that never read are cut before they cost much.
+4. Names: look-alikes of a seated name are ``name-taken``; a banned guest stays out.
+5. Lobby chat: what one address makes the server repeat is refused (``slow-down``) past
+   its budget.
+6. The log: garbage from many connections writes a bounded number of lines.
+
+Every attack is bounded in count and time and stops by itself; ``UNO_SOAK=1`` makes the
+long ones longer. Figures go to ``reliability_figures.record``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+
+import trio
+from e2e_server import ServerProcess
+from reliability_figures import record
+from reliability_guests import (
+    RawClient,
+    RssWatch,
+    TimedPlayer,
+    attacker,
+    connect_from,
+    count_tables,
+    honest_table,
+    latency_ms,
+    play,
+)
+
+from protocol.framing import HEADER_SIZE, encode_frame
+from protocol.messages import CreateTable, Ok, Rejected
+
+QUOTA = ("--max-tables-per-address", "4")
+"""The product's default quota, which ``ServerProcess`` lifts for ordinary tests."""
+
+HONEST_MOVES = 40
+"""Game commands the honest table plays during each attack."""
+
+
+async def _close_all(players: list[TimedPlayer]) -> None:
+    for player in players:
+        with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+            await player.close()
+
+
+# --- 1. tables -------------------------------------------------------------------------
+
+TABLE_ADDRESSES = 12
+TRIES_PER_ADDRESS = 6
+RESUME_ROUNDS = 12
+
+
+async def test_guests_from_many_addresses_cannot_lock_table_creation(tmp_path: Path) -> None:
+    server = ServerProcess.start(tmp_path, *QUOTA, "--empty-table-seconds", "2")
+    watch = RssWatch(server.process.pid)
+    answers: dict[str, int] = {}
+    tokens: list[str] = []
+    rounds_resumed: list[int] = []
+    try:
+        with trio.fail_after(60):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(watch.run)
+                # Each address makes tables from as many connections as it likes (one
+                # table per connection): the quota follows the address.
+                squatters: list[TimedPlayer] = []
+                for number in range(TABLE_ADDRESSES):
+                    for attempt in range(TRIES_PER_ADDRESS):
+                        squatter = await connect_from(
+                            server.port, attacker(number), f"squat{number}x{attempt}"
+                        )
+                        nursery.start_soon(squatter.read_forever)
+                        squatters.append(squatter)
+                        reply = await squatter.request(
+                            lambda id_: CreateTable(id=id_, name="mine", options={})
+                        )
+                        code = "ok" if isinstance(reply, Ok) else reply.code
+                        answers[code] = answers.get(code, 0) + 1
+                        if isinstance(reply, Ok):
+                            assert squatter.token is not None
+                            tokens.append(squatter.token)
+                            # A second table from the same connection: refused too.
+                            again = await squatter.request(
+                                lambda id_: CreateTable(id=id_, name="more", options={})
+                            )
+                            assert isinstance(again, Rejected), again
+                            assert again.code == "already-at-table"
+                assert answers == {
+                    "ok": 4 * TABLE_ADDRESSES,
+                    "too-many-tables": (TRIES_PER_ADDRESS - 4) * TABLE_ADDRESSES,
+                }
+                await _close_all(squatters)  # the squatters' tables are empty from here
+
+                # The honest table is made while all the squatters' tables stand.
+                people = await honest_table(server.port, nursery)
+                tables_at_honest_create = await count_tables(people[0])
+                honest_done = trio.Event()
+
+                async def honest() -> None:
+                    await play(people, HONEST_MOVES)
+                    honest_done.set()
+
+                nursery.start_soon(honest)
+                # Resume every squatter's seat, round after round, hanging up at once:
+                # the empty-table clock pauses while one is back, and goes on after.
+                for _ in range(RESUME_ROUNDS):
+                    resumed = 0
+                    for number, token in enumerate(tokens):
+                        back = await connect_from(
+                            server.port,
+                            attacker(number // 4),
+                            "squatter",
+                            resume_token=token,
+                            last_seq=0,
+                        )
+                        assert back.welcome is not None
+                        resumed += back.welcome.resumed
+                        await back.close()
+                    rounds_resumed.append(resumed)
+                    if not resumed:
+                        break
+                    await trio.sleep(0.5)
+                tables_after = await count_tables(people[0])
+                await honest_done.wait()
+                rss_after = watch.sample()
+                nursery.cancel_scope.cancel()
+    finally:
+        server.stop()
+    # The squatters' tables are all gone though they were resumed every round...
+    assert rounds_resumed[-1] == 0, rounds_resumed
+    assert tables_after == 1  # the honest table only
+    # ... and the honest table was made while all of theirs stood.
+    assert tables_at_honest_create == 4 * TABLE_ADDRESSES + 1
+    record(
+        "guests-tables",
+        addresses=TABLE_ADDRESSES,
+        create_answers=answers,
+        tables_when_the_honest_one_was_made=tables_at_honest_create,
+        squatter_seats_resumed_by_round=rounds_resumed,
+        honest=latency_ms(people),
+        rss_kib={"before": watch.first, "peak": watch.peak, "after": rss_after},
+    )
+
+
+# --- 2. connection slots -----------------------------------------------------------------
+
+HOLD_ADDRESSES = 9
+HOLD_PER_ADDRESS = 32  # the default --max-per-address
+TRICKLE_BYTES = 20
+"""Body bytes a holder sends, one a second: twice what the frame deadline (10 s) allows."""
+
+
+async def test_frames_trickled_from_many_addresses_hold_no_slot_for_long(tmp_path: Path) -> None:
+    # The issue's attack: 256 connections from 9 addresses, each sending a frame's header
+    # and then one byte of its body now and then; the default connection cap and share.
+    server = ServerProcess.start(
+        tmp_path, "--max-connections", "256", "--max-per-address", "32", "--log-level", "INFO"
+    )
+    watch = RssWatch(server.process.pid)
+    endings: dict[str, int] = {}
+    bytes_sent: list[int] = []
+    try:
+        with trio.fail_after(60):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(watch.run)
+                holding = 0
+                all_in = trio.Semaphore(0)
+
+                async def hold(source: str, number: int) -> None:
+                    nonlocal holding
+                    client = await RawClient.open(server.port, source)
+                    welcomed = await client.hello(f"hold{number}")
+                    if welcomed:
+                        holding += 1
+                        # A header announcing 100 bytes, then the body a byte at a time.
+                        await client.send(encode_frame(b"\x80" * 100)[: HEADER_SIZE + 1])
+                    all_in.release()
+                    sent = 1
+                    while welcomed and sent < TRICKLE_BYTES:
+                        if await client.read_for(1.0) or not await client.send(b"\x80"):
+                            break
+                        sent += 1
+                    await client.read_for(5.0)  # the error and the close, if not yet
+                    code = client.error_code or ("not cut" if not client.closed else "closed")
+                    key = f"{'held' if welcomed else 'refused'}: {code}"
+                    endings[key] = endings.get(key, 0) + 1
+                    if welcomed:
+                        bytes_sent.append(sent)
+                    await client.aclose()
+
+                for number in range(HOLD_ADDRESSES * HOLD_PER_ADDRESS):
+                    source = attacker(number % HOLD_ADDRESSES)
+                    nursery.start_soon(hold, source, number)
+                for _ in range(HOLD_ADDRESSES * HOLD_PER_ADDRESS):
+                    await all_in.acquire()
+                held_when_the_honest_came = holding
+                # Every slot the attackers could take is taken: the honest table comes now.
+                people = await honest_table(server.port, nursery)
+                await play(people, HONEST_MOVES)
+                cut_so_far = sum(endings.get(k, 0) for k in endings if k.startswith("held"))
+                assert cut_so_far < held_when_the_honest_came  # the attack was still on
+                await _close_all(people)
+                while len(bytes_sent) < held_when_the_honest_came:  # the holders end
+                    await trio.sleep(0.2)
+                rss_after = watch.sample()
+                nursery.cancel_scope.cancel()
+    finally:
+        server.stop()
+    total = HOLD_ADDRESSES * HOLD_PER_ADDRESS
+    reserve = 256 // 8
+    # The attackers filled the server up to its reserve, which only newcomers may use.
+    assert held_when_the_honest_came == 256 - reserve
+    assert endings == {
+        "held: idle-timeout": held_when_the_honest_came,
+        "refused: server-full": total - held_when_the_honest_came,
+    }
+    assert max(bytes_sent) < TRICKLE_BYTES  # cut by the frame deadline, not by the script
+    assert "a frame was not finished within 10 s" in server.log_text()
+    record(
+        "guests-slots",
+        addresses=HOLD_ADDRESSES,
+        connections_tried=total,
+        held_when_the_honest_table_came=held_when_the_honest_came,
+        endings=endings,
+        body_bytes_before_the_cut={"min": min(bytes_sent), "max": max(bytes_sent)},
+        honest=latency_ms(people),
+        rss_kib={"before": watch.first, "peak": watch.peak, "after": rss_after},
+    )
