@@ -57,7 +57,7 @@ __all__ = [
     "play",
 ]
 
-HONEST = ("127.0.0.100", "127.0.0.101")
+HONEST = tuple(f"127.0.0.{number}" for number in range(100, 105))
 """The honest players' addresses; attackers use ``attacker(n)``, from 127.0.0.2 up."""
 
 
@@ -137,7 +137,7 @@ async def honest_table(
     hub = Hub()
     people = [
         await connect_from(port, source, name, hub)
-        for source, name in zip(HONEST, names, strict=True)
+        for source, name in zip(HONEST, names, strict=False)
     ]
     for person in people:
         assert person.welcome is not None, f"{person.name} was refused: {person.error}"

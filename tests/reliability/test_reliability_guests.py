@@ -23,9 +23,11 @@ import contextlib
 from pathlib import Path
 
 import trio
+from e2e_client import FAST_OPTIONS, Hub
 from e2e_server import ServerProcess
 from reliability_figures import record
 from reliability_guests import (
+    HONEST,
     RawClient,
     RssWatch,
     TimedPlayer,
@@ -38,7 +40,7 @@ from reliability_guests import (
 )
 
 from protocol.framing import HEADER_SIZE, encode_frame
-from protocol.messages import CreateTable, Ok, Rejected
+from protocol.messages import CreateTable, Join, Kick, Ok, Rejected, Start
 
 QUOTA = ("--max-tables-per-address", "4")
 """The product's default quota, which ``ServerProcess`` lifts for ordinary tests."""
@@ -234,4 +236,93 @@ async def test_frames_trickled_from_many_addresses_hold_no_slot_for_long(tmp_pat
         body_bytes_before_the_cut={"min": min(bytes_sent), "max": max(bytes_sent)},
         honest=latency_ms(people),
         rss_kib={"before": watch.first, "peak": watch.peak, "after": rss_after},
+    )
+
+
+# --- 4. names --------------------------------------------------------------------------
+
+LOOKALIKES = [
+    "Ann\u3164",  # Hangul filler
+    "Ann\u115f",  # Hangul choseong filler
+    "Ann\u1160",  # Hangul jungseong filler
+    "Ann\u2800",  # Braille blank
+    "Ann\u200b",  # zero-width space
+    "\u0301Ann",  # a combining acute with no letter under it
+    "Ann \u0301",  # the same after a space
+    "\u0410nn",  # Cyrillic A
+    "A\u0578\u0578",  # Armenian vo for n
+    "ANN",
+    "\uff21\uff4e\uff4e",  # full-width
+    "B\u043eb",  # Cyrillic o
+    "\u0392ob",  # Greek Beta
+]
+REAL_NAMES = ["Zo\u00eb \U0001f389", "\u0414\u043c\u0438\u0442\u0440\u0438\u0439", "Anna"]
+"""Names that only look like themselves: real scripts, accents and emoji sit down."""
+
+
+async def test_look_alike_names_are_taken_and_a_banned_guest_stays_out(tmp_path: Path) -> None:
+    server = ServerProcess.start(tmp_path)
+    refused: dict[str, str] = {}
+    try:
+        with trio.fail_after(60):
+            async with trio.open_nursery() as nursery:
+                hub = Hub()
+                ann = await connect_from(server.port, HONEST[0], "Ann", hub)
+                bob = await connect_from(server.port, HONEST[1], "Bob", hub)
+                for player in (ann, bob):
+                    nursery.start_soon(player.read_forever)
+                options = {**FAST_OPTIONS, "seats": 2 + len(REAL_NAMES), "target_score": 1000}
+                created = await ann.ok(lambda id_: CreateTable(id=id_, name="den", options=options))
+                table_id = created["table_id"]
+                await bob.ok(lambda id_: Join(id=id_, table_id=table_id))
+
+                async def join_as(number: int, name: str) -> Ok | Rejected:
+                    guest = await connect_from(server.port, attacker(number), name, raw_name=True)
+                    nursery.start_soon(guest.read_forever)
+                    reply = await guest.request(lambda id_: Join(id=id_, table_id=table_id))
+                    if isinstance(reply, Rejected):
+                        await guest.close()
+                    return reply
+
+                for number, name in enumerate(LOOKALIKES):
+                    reply = await join_as(number, name)
+                    refused[name] = reply.code if isinstance(reply, Rejected) else "seated"
+                # A guest the host bans: kicked, it cannot come back by another name from
+                # its address, nor by its name (as names are compared) from another.
+                mallory = await connect_from(server.port, attacker(40), "mallory", hub)
+                nursery.start_soon(mallory.read_forever)
+                await mallory.ok(lambda id_: Join(id=id_, table_id=table_id))
+                seat = mallory.seat
+                assert seat is not None
+                await ann.ok(lambda id_: Kick(id=id_, seat=seat, ban=True))
+                comebacks = [(40, "friendly"), (41, "MALLORY"), (42, "mall\u043ery")]
+                for number, name in comebacks:
+                    reply = await join_as(number, name)
+                    refused[name] = reply.code if isinstance(reply, Rejected) else "seated"
+                # Real names of other scripts sit down, and the table plays.
+                others = []
+                for source, name in zip(HONEST[2:], REAL_NAMES, strict=True):
+                    other = await connect_from(server.port, source, name, hub)
+                    nursery.start_soon(other.read_forever)
+                    await other.ok(lambda id_: Join(id=id_, table_id=table_id))
+                    others.append(other)
+                await ann.ok(lambda id_: Start(id=id_))
+                people = [ann, bob, *others]
+                await hub.until(lambda: all(person.view is not None for person in people))
+                await play(people, HONEST_MOVES)
+                assert ann.state is not None
+                seated = [seat.name for seat in ann.state.seats]
+                nursery.cancel_scope.cancel()
+    finally:
+        server.stop()
+    assert refused == {
+        **dict.fromkeys(LOOKALIKES, "name-taken"),
+        **{name: "banned" for _, name in comebacks},
+    }, refused
+    record(
+        "guests-names",
+        lookalikes_refused=sum(code == "name-taken" for code in refused.values()),
+        comebacks_banned=sum(code == "banned" for code in refused.values()),
+        seated=seated,
+        honest=latency_ms(people),
     )
