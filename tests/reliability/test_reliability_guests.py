@@ -40,7 +40,17 @@ from reliability_guests import (
 )
 
 from protocol.framing import HEADER_SIZE, encode_frame
-from protocol.messages import CreateTable, Join, Kick, Ok, Rejected, Start
+from protocol.messages import (
+    Chat,
+    ChatMessage,
+    CreateTable,
+    Join,
+    Kick,
+    ListTables,
+    Ok,
+    Rejected,
+    Start,
+)
 
 QUOTA = ("--max-tables-per-address", "4")
 """The product's default quota, which ``ServerProcess`` lifts for ordinary tests."""
@@ -325,4 +335,115 @@ async def test_look_alike_names_are_taken_and_a_banned_guest_stays_out(tmp_path:
         comebacks_banned=sum(code == "banned" for code in refused.values()),
         seated=seated,
         honest=latency_ms(people),
+    )
+
+
+# --- 5. lobby chat -----------------------------------------------------------------------
+
+CHAT_ADDRESSES = 4
+CHAT_PER_ADDRESS = 8
+LISTENERS = 30
+CHAT_BATCHES = 12
+"""Batches of 10 lines each flooder sends, one every quarter second: 40 lines a second,
+under the message allowance (50 a second), so only the chat budget can refuse them."""
+CHAT_BUDGET = (100, 400)  # deliveries a second per address, and at once (server/chat_budget.py)
+
+
+async def test_lobby_chat_from_many_connections_is_not_repeated_to_everyone(
+    tmp_path: Path,
+) -> None:
+    server = ServerProcess.start(tmp_path, "--allowance", "50", "100", "--log-level", "INFO")
+    watch = RssWatch(server.process.pid)
+    answers: dict[str, int] = {}
+    try:
+        with trio.fail_after(60):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(watch.run)
+                hub = Hub()
+                listeners = []
+                for number in range(LISTENERS):
+                    listener = await connect_from(
+                        server.port, f"127.0.0.{150 + number}", f"ear{number}", hub
+                    )
+                    nursery.start_soon(listener.read_forever)
+                    # Like any client, it lists the tables first: from then on the lobby
+                    # counts it as listening.
+                    await listener.ok(lambda id_: ListTables(id=id_))
+                    listeners.append(listener)
+                flooders = []
+                for number in range(CHAT_ADDRESSES * CHAT_PER_ADDRESS):
+                    source = attacker(number % CHAT_ADDRESSES)
+                    flooder = await connect_from(server.port, source, f"loud{number}", hub)
+                    nursery.start_soon(flooder.read_forever)
+                    await flooder.ok(lambda id_: ListTables(id=id_))
+                    flooders.append(flooder)
+                carol = await connect_from(server.port, HONEST[2], "carol", hub)
+                nursery.start_soon(carol.read_forever)
+                await carol.ok(lambda id_: ListTables(id=id_))
+                still_flooding = len(flooders)
+
+                async def flood(flooder: TimedPlayer) -> None:
+                    nonlocal still_flooding
+                    for _ in range(CHAT_BATCHES):
+                        batch = [
+                            Chat(id=flooder.conn.next_request_id(), text="spam " * 20)
+                            for _ in range(10)
+                        ]
+                        await flooder.stream.send_all(b"".join(flooder.conn.send(c) for c in batch))
+                        await trio.sleep(0.25)
+                        await hub.until(lambda b=batch: all(c.id in flooder.replies for c in b))  # type: ignore[misc]
+                        for chat in batch:
+                            reply = flooder.replies.pop(chat.id)
+                            code = "ok" if isinstance(reply, Ok) else reply.code
+                            answers[code] = answers.get(code, 0) + 1
+                    still_flooding -= 1
+
+                began = trio.current_time()
+                async with trio.open_nursery() as flooding:
+                    for flooder in flooders:
+                        flooding.start_soon(flood, flooder)
+                    # Meanwhile: carol says hello to the lobby, and a table is played.
+                    carol_answers = [
+                        await carol.request(lambda id_: Chat(id=id_, text="hi all, table?"))
+                        for _ in range(3)
+                    ]
+                    people = await honest_table(server.port, nursery)
+                    await play(people, HONEST_MOVES)
+                    honest_before_the_flood_ended = still_flooding > 0
+                seconds = trio.current_time() - began
+                await carol.ok(lambda id_: ListTables(id=id_))  # every line has arrived
+                rss_after = watch.sample()
+                nursery.cancel_scope.cancel()
+    finally:
+        server.stop()
+    heard = [
+        sum(isinstance(f, ChatMessage) and f.sender.startswith("loud") for f in ear.frames)
+        for ear in listeners
+    ]
+    sent = CHAT_ADDRESSES * CHAT_PER_ADDRESS * CHAT_BATCHES * 10
+    assert sum(answers.values()) == sent
+    assert answers.get("slow-down", 0) > sent // 2, answers
+    assert set(answers) <= {"ok", "slow-down"}, answers
+    # What one listener heard is what the addresses' budgets pay for, shared by every
+    # listener in the lobby (the 30 here, the flooders themselves and carol, at least).
+    rate, burst = CHAT_BUDGET
+    in_lobby = LISTENERS + len(flooders) + 1
+    affordable = CHAT_ADDRESSES * (burst + rate * seconds) / in_lobby + CHAT_ADDRESSES
+    assert max(heard) <= affordable, (heard, affordable)
+    assert max(heard) == answers.get("ok", 0)  # every accepted line reached everyone
+    assert [isinstance(a, Ok) for a in carol_answers] == [True] * 3
+    assert all(not ear.closed for ear in listeners)
+    assert all(not flooder.closed for flooder in flooders)  # refused, not cut
+    assert honest_before_the_flood_ended
+    record(
+        "guests-chat",
+        addresses=CHAT_ADDRESSES,
+        connections=len(flooders),
+        listeners=in_lobby,
+        lines_sent=sent,
+        answers=answers,
+        lines_heard_by_one_listener=max(heard),
+        deliveries_per_second=round(max(heard) * in_lobby / seconds),
+        honest=latency_ms(people),
+        rss_kib={"before": watch.first, "peak": watch.peak, "after": rss_after},
     )
