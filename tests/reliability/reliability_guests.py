@@ -18,6 +18,7 @@ table quota and chat budget.
 from __future__ import annotations
 
 import random
+import socket
 import statistics
 from collections.abc import Sequence
 from typing import Any
@@ -68,9 +69,19 @@ def attacker(number: int) -> str:
     return f"127.0.0.{number + 2}"
 
 
-async def open_from(port: int, source: str) -> trio.SocketStream:
-    """A TCP stream to the server on 127.0.0.1 from the loopback address ``source``."""
-    return await trio.open_tcp_stream("127.0.0.1", port, local_address=source)
+async def open_from(port: int, source: str, receive_buffer: int | None = None) -> trio.SocketStream:
+    """A TCP stream to the server on 127.0.0.1 from the loopback address ``source``; with
+    ``receive_buffer``, a socket that buffers at most about that many bytes unread."""
+    sock = trio.socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    if receive_buffer is not None:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+    try:
+        await sock.bind((source, 0))
+        await sock.connect(("127.0.0.1", port))
+    except BaseException:
+        sock.close()
+        raise
+    return trio.SocketStream(sock)
 
 
 class TimedPlayer(Player):
@@ -94,12 +105,13 @@ async def connect_from(
     hub: Hub | None = None,
     *,
     raw_name: bool = False,
+    receive_buffer: int | None = None,
     resume_token: str | None = None,
     last_seq: int | None = None,
 ) -> TimedPlayer:
     """Connect from ``source`` and say hello; the welcome (or the error that refused the
     connection) is read here, before any reader task starts: see ``welcome``."""
-    stream = await open_from(port, source)
+    stream = await open_from(port, source, receive_buffer)
     player = TimedPlayer(stream, name, hub or Hub())
     hello = Hello(
         versions=SUPPORTED_VERSIONS, name=name, resume_token=resume_token, last_seq=last_seq

@@ -20,12 +20,14 @@ long ones longer. Figures go to ``reliability_figures.record``.
 from __future__ import annotations
 
 import contextlib
+import random
+import re
 from pathlib import Path
 
 import trio
 from e2e_client import FAST_OPTIONS, Hub
 from e2e_server import ServerProcess
-from reliability_figures import record
+from reliability_figures import SOAK, record
 from reliability_guests import (
     HONEST,
     RawClient,
@@ -39,6 +41,7 @@ from reliability_guests import (
     play,
 )
 
+from protocol.codec import encode_body
 from protocol.framing import HEADER_SIZE, encode_frame
 from protocol.messages import (
     Chat,
@@ -444,6 +447,96 @@ async def test_lobby_chat_from_many_connections_is_not_repeated_to_everyone(
         answers=answers,
         lines_heard_by_one_listener=max(heard),
         deliveries_per_second=round(max(heard) * in_lobby / seconds),
+        honest=latency_ms(people),
+        rss_kib={"before": watch.first, "peak": watch.peak, "after": rss_after},
+    )
+
+
+# --- 6. the log --------------------------------------------------------------------------
+
+GARBAGE_ADDRESSES = 8
+GARBAGE_WORKERS = 4  # connections at once per address
+GARBAGE_CONNECTIONS = 20_000 if SOAK else 2_000
+GARBAGE_SECONDS = 60.0 if SOAK else 8.0
+LOG_CAUSES = 10
+"""More than the causes a garbage connection can log (connection, hello, broke the
+protocol, disconnected, refused) together with the honest table's."""
+
+
+def _garbage(rng: random.Random) -> bytes:
+    """A hello, then a frame the server must refuse: random bytes, a byte no msgpack
+    has, or a header announcing too much."""
+    hello = encode_frame(encode_body({"type": "hello", "versions": ["1.0"], "name": "junk"}))
+    kind = rng.randrange(3)
+    if kind == 0:
+        return hello + encode_frame(rng.randbytes(rng.randrange(1, 200)))
+    if kind == 1:
+        return hello + encode_frame(b"\xc1" * 8)
+    return hello + b"\xff\xff\xff\xff" + rng.randbytes(64)
+
+
+async def test_garbage_from_many_addresses_writes_a_bounded_log(tmp_path: Path) -> None:
+    server = ServerProcess.start(tmp_path, "--log-level", "INFO")
+    watch = RssWatch(server.process.pid)
+    codes: dict[str, int] = {}
+    try:
+        with trio.fail_after(GARBAGE_SECONDS + 60):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(watch.run)
+                people = await honest_table(server.port, nursery)
+                log_before = len(server.log_text().splitlines())
+                began = trio.current_time()
+                left = GARBAGE_CONNECTIONS
+
+                async def spray(source: str, seed: int) -> None:
+                    nonlocal left
+                    rng = random.Random(seed)
+                    while left > 0:
+                        left -= 1
+                        client = await RawClient.open(server.port, source)
+                        await client.send(_garbage(rng))
+                        while not await client.read_for(5.0):
+                            pass
+                        code = client.error_code or "closed"
+                        codes[code] = codes.get(code, 0) + 1
+                        await client.aclose()
+
+                sprayed_through_the_honest_moves = False
+                with trio.move_on_after(GARBAGE_SECONDS):
+                    async with trio.open_nursery() as spraying:
+                        for number in range(GARBAGE_ADDRESSES * GARBAGE_WORKERS):
+                            spraying.start_soon(spray, attacker(number % GARBAGE_ADDRESSES), number)
+                        await play(people, HONEST_MOVES)
+                        sprayed_through_the_honest_moves = left > 0
+                seconds = trio.current_time() - began
+                await trio.sleep(1.5)  # for the server to write what it will
+                rss_after = watch.sample()
+                nursery.cancel_scope.cancel()
+    finally:
+        server.stop()
+    lines = server.log_text().splitlines()[log_before:]
+    connections = sum(codes.values())
+    dropped = [
+        int(found.group(1))
+        for line in lines
+        if (found := re.search(r"\[(\d+) more like this were not logged\]", line))
+    ]
+    assert connections >= GARBAGE_CONNECTIONS // 2
+    assert set(codes) <= {"malformed-frame", "frame-too-large", "bad-message"}, codes
+    # Each cause writes 20 lines at once and one a second after: a bounded log, where
+    # without the limit each connection would have written four lines.
+    assert len(lines) <= LOG_CAUSES * (20 + seconds + 2), len(lines)
+    assert dropped and sum(dropped) + len(lines) <= 5 * connections
+    assert sprayed_through_the_honest_moves
+    record(
+        "guests-log",
+        addresses=GARBAGE_ADDRESSES,
+        connections=connections,
+        answers=codes,
+        attack_seconds=round(seconds, 1),
+        log_lines=len(lines),
+        log_bytes=sum(len(line) + 1 for line in lines),
+        lines_counted_as_dropped=sum(dropped),
         honest=latency_ms(people),
         rss_kib={"before": watch.first, "peak": watch.peak, "after": rss_after},
     )
