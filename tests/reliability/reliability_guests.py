@@ -17,6 +17,7 @@ table quota and chat budget.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import socket
 import statistics
@@ -37,6 +38,8 @@ from protocol.messages import (
     Join,
     ListTables,
     Ok,
+    Ping,
+    Pong,
     Rejected,
     Start,
     TableList,
@@ -90,6 +93,14 @@ class TimedPlayer(Player):
     def __init__(self, stream: trio.SocketStream, name: str, hub: Hub) -> None:
         super().__init__(stream, name, hub)
         self.latencies: list[float] = []
+
+    async def read_forever(self) -> None:
+        """The background reader, which also answers the server's pings (a long test
+        outlasts the idle timeout)."""
+        while (message := await self.receive()) is not None:
+            if isinstance(message, Ping) and not self.closed:
+                with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+                    await self.send(Pong(nonce=message.nonce))
 
     async def game(self, data: dict[str, Any]) -> Ok | Rejected:
         began = trio.current_time()
@@ -196,8 +207,8 @@ class RawClient:
         self._decoder = FrameDecoder()
 
     @classmethod
-    async def open(cls, port: int, source: str) -> RawClient:
-        return cls(await open_from(port, source))
+    async def open(cls, port: int, source: str, receive_buffer: int | None = None) -> RawClient:
+        return cls(await open_from(port, source, receive_buffer))
 
     async def send(self, data: bytes) -> bool:
         """Write ``data``; False if the server has closed the connection."""
@@ -246,6 +257,7 @@ class RssWatch:
 
     def __init__(self, pid: int) -> None:
         self.pid = pid
+        self.began = trio.current_time()
         self.first = rss_kib(pid)
         self.peak = self.first
         self.last = self.first

@@ -23,7 +23,9 @@ import contextlib
 import random
 import re
 from pathlib import Path
+from typing import Any
 
+import pytest
 import trio
 from e2e_client import FAST_OPTIONS, Hub
 from e2e_server import ServerProcess
@@ -44,11 +46,15 @@ from reliability_guests import (
 from protocol.codec import encode_body
 from protocol.framing import HEADER_SIZE, encode_frame
 from protocol.messages import (
+    AddBot,
     Chat,
     ChatMessage,
     CreateTable,
+    GameEvent,
+    GameView,
     Join,
     Kick,
+    Leave,
     ListTables,
     Ok,
     Rejected,
@@ -540,3 +546,170 @@ async def test_garbage_from_many_addresses_writes_a_bounded_log(tmp_path: Path) 
         honest=latency_ms(people),
         rss_kib={"before": watch.first, "peak": watch.peak, "after": rss_after},
     )
+
+
+# --- 3. memory ---------------------------------------------------------------------------
+
+LONG_TABLES = 6
+LONG_SECONDS = 180.0 if SOAK else 10.0
+"""How long the bot tables play at --bot-think-ms 0 (an hour's moves take a few minutes)."""
+SLOTHS = 32
+SLOTH_BATCHES = 40
+REPLAY_WINDOW = 128  # events a resume replays at most (server/limits.py)
+
+
+async def _bot_table(port: int, source: str, name: str, nursery: trio.Nursery) -> TimedPlayer:
+    """A guest makes a table of itself and three bots, starts it and walks away: a bot
+    stands in for it and the table plays on by itself. Returns the guest, hung up."""
+    guest = await connect_from(port, source, name)
+    nursery.start_soon(guest.read_forever)
+    options = {**FAST_OPTIONS, "seats": 4, "target_score": 100_000}
+    await guest.ok(lambda id_: CreateTable(id=id_, name=name, options=options))
+    for _ in range(3):
+        await guest.ok(lambda id_: AddBot(id=id_, strategy="basic"))
+    await guest.ok(lambda id_: Start(id=id_))
+    await guest.hub.until(lambda: guest.view is not None)
+    await guest.close()
+    return guest
+
+
+async def _come_back_and_leave(port: int, source: str, guest: TimedPlayer) -> tuple[int, int]:
+    """Resume the guest's seat from its first event and leave, which closes the table.
+    Returns (events the table played, events the resume replayed before the view)."""
+    back = await connect_from(port, source, guest.name, resume_token=guest.token, last_seq=1)
+    assert back.welcome is not None and back.welcome.resumed
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(back.read_forever)
+        await back.hub.until(lambda: back.view is not None)
+        first_view = next(i for i, f in enumerate(back.frames) if isinstance(f, GameView))
+        replayed = sum(isinstance(f, GameEvent) for f in back.frames[:first_view])
+        played = int(back.view["last_seq"]) if back.view else 0
+        await back.ok(lambda id_: Leave(id=id_))
+        await back.close()
+    return played, replayed
+
+
+async def _sloths(port: int, watch: RssWatch) -> dict[str, int]:
+    """``SLOTHS`` clients from 8 addresses ask for table lists and never read them (a
+    4 KiB receive buffer) for a while; the server's memory is sampled meanwhile."""
+    endings: dict[str, int] = {}
+    hold = trio.Event()
+
+    async def sloth(number: int) -> None:
+        lazy = await RawClient.open(port, attacker(10 + number % 8), receive_buffer=4096)
+        assert await lazy.hello(f"sloth{number}")
+        ids = iter(range(1, SLOTH_BATCHES * 20 + 1))
+        for _ in range(SLOTH_BATCHES):
+            batch = [{"type": "list-tables", "id": next(ids)} for _ in range(20)]
+            frames = b"".join(encode_frame(encode_body(body)) for body in batch)
+            with trio.move_on_after(1.0):  # the server may stop reading it
+                if not await lazy.send(frames):
+                    break
+        await hold.wait()
+        ending = "closed by the server" if lazy.closed else "still open"
+        endings[ending] = endings.get(ending, 0) + 1
+        await lazy.aclose()
+
+    async with trio.open_nursery() as nursery:
+        for number in range(SLOTHS):
+            nursery.start_soon(sloth, number)
+        await trio.sleep(3.0)
+        watch.sample()
+        hold.set()
+    return endings
+
+
+async def _long_evening(tmp_path: Path, *, sloths: bool) -> dict[str, Any]:
+    """A warm-up table, then (with ``sloths``) clients that never read, then
+    ``LONG_TABLES`` bot tables for ``LONG_SECONDS`` while the honest table plays, then
+    every table closed. Returns the figures."""
+    server = ServerProcess.start(
+        tmp_path, *QUOTA, "--empty-table-seconds", "600", "--log-level", "INFO"
+    )
+    watch = RssWatch(server.process.pid)
+    rss: dict[str, int] = {"start": watch.first}
+    sloth_endings: dict[str, int] = {}
+    try:
+        with trio.fail_after(LONG_SECONDS + 90):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(watch.run)
+                observer = await connect_from(server.port, HONEST[4], "observer")
+                nursery.start_soon(observer.read_forever)
+
+                async def tables_left(count: int) -> None:
+                    while await count_tables(observer) != count:
+                        await trio.sleep(0.2)
+
+                # A first table opens, plays a little and closes: the level to come back to.
+                warm = await _bot_table(server.port, attacker(0), "warm", nursery)
+                await trio.sleep(1.0)
+                await _come_back_and_leave(server.port, attacker(0), warm)
+                await tables_left(0)
+                await trio.sleep(1.0)
+                rss["after_warm_up"] = watch.sample()
+                if sloths:
+                    watch.peak = rss["after_warm_up"]
+                    sloth_endings = await _sloths(server.port, watch)
+                    rss["sloths_peak"] = watch.peak
+                    await trio.sleep(1.0)
+                    rss["after_the_sloths"] = watch.sample()
+                began = trio.current_time()
+                guests = [
+                    await _bot_table(server.port, attacker(1 + n), f"long{n}", nursery)
+                    for n in range(LONG_TABLES)
+                ]
+                people = await honest_table(server.port, nursery)
+                await play(people, HONEST_MOVES)
+                await trio.sleep(max(0.0, LONG_SECONDS - (trio.current_time() - began)))
+                rss["long_tables"] = watch.sample()
+                figures = [
+                    await _come_back_and_leave(server.port, attacker(1 + n), guest)
+                    for n, guest in enumerate(guests)
+                ]
+                for person in people:
+                    await person.ok(lambda id_: Leave(id=id_))
+                await tables_left(0)
+                await trio.sleep(1.0)
+                rss["after"] = watch.sample()
+                rss["peak"] = watch.peak
+                nursery.cancel_scope.cancel()
+    finally:
+        server.stop()
+    return {
+        "tables": LONG_TABLES,
+        "seconds": LONG_SECONDS,
+        "events_played": [events for events, _ in figures],
+        "events_replayed_from_seq_1": [replayed for _, replayed in figures],
+        "sloths": SLOTHS if sloths else 0,
+        "sloth_endings": sloth_endings,
+        "honest": latency_ms(people),
+        "rss_kib": rss,
+        "after_vs_warm_up": round(rss["after"] / rss["after_warm_up"], 3),
+        "growth_per_table_kib": (rss["long_tables"] - rss["after_warm_up"]) // LONG_TABLES,
+    }
+
+
+async def test_long_bot_tables_keep_a_window_and_clients_that_never_read_cost_little(
+    tmp_path: Path,
+) -> None:
+    figures = await _long_evening(tmp_path, sloths=True)
+    record("guests-memory", **figures)
+    assert min(figures["events_played"]) > 4 * REPLAY_WINDOW, figures
+    # A resume from the first event gets the view alone: only the window is kept.
+    assert figures["events_replayed_from_seq_1"] == [0] * LONG_TABLES
+    # A client that never reads holds at most its outbox (about 256 KiB) of the server.
+    rss = figures["rss_kib"]
+    assert rss["sloths_peak"] - rss["after_warm_up"] <= SLOTHS * 512, rss
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the engine keeps every event and command of a match (server/engine/state.py "
+    "_records, _log), and memory does not come back when the tables close: see "
+    "docs/reliability.md, 'Hostile guests'",
+)
+async def test_memory_comes_back_after_a_long_evening_of_bot_tables(tmp_path: Path) -> None:
+    figures = await _long_evening(tmp_path, sloths=False)
+    record("guests-memory-return", **figures)
+    assert figures["growth_per_table_kib"] < 1024, figures
+    assert figures["after_vs_warm_up"] <= 1.10, figures
