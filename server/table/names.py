@@ -6,8 +6,10 @@ representative of the characters it can be mistaken for (the confusable "skeleto
 Unicode Technical Standard #39). The pairs of look-alikes come from Unicode's
 confusables data as the ``confusable-homoglyphs`` package ships it; characters that are
 linked through any chain of pairs share a representative: the ASCII one if there is one,
-else the lowest code point. Invisible fillers and lone combining marks never reach this
-far: ``protocol.limits.clean_text`` has removed them from every name.
+else the lowest code point. A second key takes the skeleton before folding the case
+(``name_keys``): a Greek capital Beta reads as B, its small form as no b. Invisible
+fillers and lone combining marks never reach this far: ``protocol.limits.clean_text``
+has removed them from every name.
 """
 
 from __future__ import annotations
@@ -17,23 +19,40 @@ import unicodedata
 from functools import cache
 from importlib.resources import files
 
-__all__ = ["name_key", "same_name"]
+__all__ = ["name_key", "name_keys", "same_name"]
 
 _DIRECTION_MARKS = str.maketrans("", "", "\u200e\u200f")
 """The data wraps right-to-left characters in direction marks; they are not part of them."""
 
 
 def name_key(name: str) -> str:
-    """What two names that read alike have in common, and two that read apart do not."""
-    folded = unicodedata.normalize("NFKC", name).casefold()
-    skeleton = _representatives()
-    decomposed = unicodedata.normalize("NFD", folded)
-    return unicodedata.normalize("NFC", "".join(skeleton.get(char, char) for char in decomposed))
+    """What two names that read alike have in common, and two that read apart do not:
+    the skeleton of the case-folded NFKC form (but see ``name_keys``)."""
+    return _skeleton(unicodedata.normalize("NFKC", name).casefold())
+
+
+def name_keys(name: str) -> frozenset[tuple[int, str]]:
+    """Both keys of a name; two names read alike when they share one (``same_name``).
+
+    ``name_key`` folds the case first, so "ANN" is "ann"; but a capital may read as a
+    Latin letter that its small form does not (a Greek capital Beta is a B, its small
+    beta is no b). The second key takes the skeleton of the name as written and then
+    folds the case, so "\u0392ob" is "Bob". Neither key alone catches both.
+    """
+    normal = unicodedata.normalize("NFKC", name)
+    return frozenset({(0, name_key(name)), (1, _skeleton(normal).casefold())})
 
 
 def same_name(one: str, other: str) -> bool:
     """Whether a reader could take ``one`` for ``other``."""
-    return name_key(one) == name_key(other)
+    return not name_keys(one).isdisjoint(name_keys(other))
+
+
+def _skeleton(text: str) -> str:
+    """``text`` with every character replaced by the representative of its group."""
+    skeleton = _representatives()
+    decomposed = unicodedata.normalize("NFD", text)
+    return unicodedata.normalize("NFC", "".join(skeleton.get(char, char) for char in decomposed))
 
 
 @cache

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from protocol.errors import LobbyRejectCode
 from server.journal import token_hash
-from server.table.names import name_key
+from server.table.names import name_keys
 from server.table.refusals import RequestRefused
 
 if TYPE_CHECKING:
@@ -98,7 +98,7 @@ class Seating:
         """The host's seat index."""
         self._seated_at: dict[str, int] = {}  # token hash -> last seq before its owner sat
         self._banned_addresses: set[str] = set()
-        self._banned_names: set[str] = set()  # name keys
+        self._banned_names: set[tuple[int, str]] = set()  # name keys
 
     # ------------------------------------------------------------------ chairs
 
@@ -266,8 +266,8 @@ class Seating:
     def name_taken(self, name: str) -> bool:
         """Whether someone at the table already goes by ``name``, or one that reads alike
         (``server.table.names``)."""
-        wanted = name_key(name)
-        return any(name_key(seat.name) == wanted for seat in self)
+        wanted = name_keys(name)
+        return any(not wanted.isdisjoint(name_keys(seat.name)) for seat in self)
 
     def bot_name(self) -> str:
         """A name for a new server bot that nobody at the table has."""
@@ -314,14 +314,15 @@ class Seating:
         """Keep ``name`` (and every name that reads alike) and ``address`` out from now on.
         The host's own address is never banned: a guest on the host's machine is kept out
         by name alone."""
-        self._banned_names.add(name_key(name))
+        self._banned_names |= name_keys(name)
         host = self._chairs[self.host] if self.host is not None else None
         host_address = host.peer.address if host is not None and host.peer is not None else None
         if address is not None and address != host_address:
             self._banned_addresses.add(address)
 
     def check_not_banned(self, peer: Peer) -> None:
-        if peer.address in self._banned_addresses or name_key(peer.name) in self._banned_names:
+        banned_name = not name_keys(peer.name).isdisjoint(self._banned_names)
+        if peer.address in self._banned_addresses or banned_name:
             raise RequestRefused(LobbyRejectCode.BANNED, "the host has banned you from this table")
 
     def check_name(self, name: str) -> None:
