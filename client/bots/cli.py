@@ -160,10 +160,12 @@ async def spawn_server(
 ) -> AsyncIterator[tuple[str, int]]:
     """Run a private uno-server on 127.0.0.1 port 0 for the duration; yield its address.
 
-    The server gets a generous message allowance (these bots are its only clients) and is
-    stopped with SIGTERM (then killed) when the block ends (``client.launch``).
+    The server gets a generous message allowance and no per-address table quota (these
+    bots, all on this machine, are its only clients), keeps nothing on disk, and is stopped
+    with SIGTERM (then killed) when the block ends (``client.launch``).
     """
-    arguments = ["--allowance", "100000", "100000"]
+    arguments = ["--allowance", "100000", "100000", "--no-state"]
+    arguments += ["--max-tables-per-address", "64"]
     if seed is not None:
         arguments += ["--seed", str(seed)]
     async with running_server(extra=[*arguments, *extra]) as address:

@@ -348,6 +348,9 @@ def driver_command(args: argparse.Namespace, port: int, mode: str, index: int) -
 
 def server_command(args: argparse.Namespace) -> list[str]:
     connections = args.tables * args.seats
+    # Every driver connects from 127.0.0.1, and the server keeps the last eighth of its
+    # slots for addresses not yet connected: the cap leaves room for all of them anyway.
+    cap = (connections + 64) * 8 // 7 + 8
     prefix = [sys.executable]
     if args.profile:
         prefix += ["-m", "cProfile", "-o", str(args.profile)]
@@ -363,7 +366,7 @@ def server_command(args: argparse.Namespace) -> list[str]:
         "--seed",
         str(args.seed),
         "--max-connections",
-        str(connections + 64),
+        str(cap),
         "--max-per-address",
         str(connections + 64),
         "--max-tables",
