@@ -17,8 +17,7 @@ import socket
 import sqlite3
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, fields, replace
-from enum import StrEnum
+from dataclasses import dataclass, replace
 from functools import partial
 from importlib import metadata
 from pathlib import Path
@@ -27,7 +26,7 @@ import platformdirs
 import trio
 
 from protocol.limits import MAX_TABLE_NAME_LEN, clean_text
-from protocol.options import ConfigError, TableConfig
+from protocol.options import ConfigError
 from server.advertise import Advertiser, ip_addresses, stable_server_id
 from server.app import (
     DEFAULT_PORT,
@@ -44,14 +43,13 @@ from server.limits import LimitsError, SessionLimits
 from server.lobby import Lobby
 from server.log_limit import LogRateLimit
 from server.settings import LobbySettings, SettingsError
+from server.table_flags import add_table_flags, table_defaults
 
 __all__ = [
     "Config",
-    "add_table_flags",
     "build_parser",
     "config_from_args",
     "main",
-    "table_defaults",
 ]
 
 log = logging.getLogger("uno.server")
@@ -227,42 +225,6 @@ def build_parser() -> argparse.ArgumentParser:
         help="how much to log to stderr",
     )
     return parser
-
-
-def add_table_flags(parser: argparse.ArgumentParser) -> None:
-    """One flag per ``TableConfig`` field, so that a new table option is a new flag.
-
-    ``turn_seconds`` becomes ``--turn-seconds``, defaulting to TableConfig's default, with
-    the field's ``doc`` as its help; a bool becomes ``--skip-any`` / ``--no-skip-any``, an
-    enum a choice among its values. :func:`table_defaults` reads them back.
-    """
-    group = parser.add_argument_group(
-        "table options (defaults for new tables; the host of a table may choose others)"
-    )
-    for option in fields(TableConfig):
-        flag = "--" + option.name.replace("_", "-")
-        doc = option.metadata["doc"]
-        default = option.default
-        if isinstance(default, bool):
-            group.add_argument(
-                flag, action=argparse.BooleanOptionalAction, default=default, help=doc
-            )
-        elif isinstance(default, StrEnum):
-            choices = [member.value for member in type(default)]
-            group.add_argument(flag, choices=choices, default=default.value, help=doc)
-        elif isinstance(default, int):
-            metavar = "S" if flag.endswith("-seconds") else "MS" if flag.endswith("-ms") else "N"
-            group.add_argument(flag, type=int, default=default, metavar=metavar, help=doc)
-        else:
-            raise TypeError(f"no flag for TableConfig.{option.name}, a {type(default).__name__}")
-
-
-def table_defaults(args: argparse.Namespace) -> TableConfig:
-    """The defaults for new tables that the flags of :func:`add_table_flags` give; raises
-    ConfigError if they make no sense together."""
-    return TableConfig(
-        **{option.name: getattr(args, option.name) for option in fields(TableConfig)}
-    )
 
 
 def default_name() -> str:

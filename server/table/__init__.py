@@ -1,8 +1,12 @@
 """One table of the server, as composed parts run by one task that reads one inbox.
 
 ``Table`` (table.py) holds the parts and runs the task; the lobby only calls its
-``submit``, ``peer_gone``, ``stop`` and the read-only questions. See docs/architecture.md
-for the picture of the parts and the path of one command.
+``submit``, ``peer_gone``, ``stop`` and the read-only questions. The parts, each in its own
+module: ``Seating`` (who sits where), ``TableGame`` (the match and its clock),
+``Broadcast`` (numbered events and views), ``PublicState`` (the table state), ``StandIns``
+(the server bots), ``RequestHandlers`` (one method per request), and for the journal
+``TableRecorder`` and ``RestartGrace`` (restore.py). See docs/architecture.md for the
+picture of the parts and the path of one command.
 """
 
 from server.table.hooks import TableHooks

@@ -9,12 +9,41 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from protocol.messages import Request
+from protocol.messages import (
+    AddBot,
+    CreateTable,
+    Game,
+    Join,
+    Ready,
+    Rematch,
+    RemoveBot,
+    Request,
+    ResumeSeat,
+    Spectate,
+    Start,
+    TakeBotSeat,
+)
 from server.autoplay import StandIn
 from server.engine import Match
 from server.peer import Peer
 
-__all__ = ["BotEnded", "ConnectionLost", "InboxItem", "NewPosition", "Stop", "TableRequest"]
+__all__ = [
+    "ENTRY_REQUESTS",
+    "PERSONS_MOVES",
+    "BotEnded",
+    "ConnectionLost",
+    "InboxItem",
+    "NewPosition",
+    "Stop",
+    "TableRequest",
+]
+
+ENTRY_REQUESTS = (CreateTable, Join, Spectate, TakeBotSeat, ResumeSeat)
+"""Requests from a peer not (yet) at the table; the lobby marks it as arriving."""
+
+PERSONS_MOVES = (CreateTable, Join, TakeBotSeat, Ready, Start, Rematch, Game, AddBot, RemoveBot)
+"""Requests that show a person is playing here: accepted from someone seated, they wind
+the empty-table clock back to its full time (a resume, chat or watching does not)."""
 
 
 @dataclass(frozen=True, slots=True)

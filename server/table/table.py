@@ -14,10 +14,6 @@ the match never sees two commands at once and never waits for a socket:
   leave with the view), then the table state where it changed, then the sender's reply.
   Everything a command causes reaches its sender before the reply.
 
-The parts, each in its own module: ``Seating`` (who sits where), ``TableGame`` (the match
-and its clock), ``Broadcast`` (numbered events and views), ``PublicState`` (the table
-state), ``StandIns`` (the server bots) and ``RequestHandlers`` (one method per request).
-
 The host is the table's creator, passed on to the next person in seat order when the host
 leaves, is kicked or loses the connection. A table whose last person leaves is removed at
 once; one where nobody is connected any more is removed after ``empty_table_seconds``.
@@ -33,24 +29,13 @@ import trio
 
 from protocol.errors import LobbyRejectCode
 from protocol.messages import (
-    AddBot,
-    CreateTable,
-    Game,
-    Join,
     Left,
     LeftReason,
     Ok,
-    Ready,
     Rejected,
-    Rematch,
-    RemoveBot,
     Request,
-    ResumeSeat,
-    Spectate,
-    Start,
     TableStatus,
     TableSummary,
-    TakeBotSeat,
 )
 from protocol.options import TableConfig
 from server.autoplay import BotLauncher, StandIn
@@ -65,6 +50,8 @@ from server.table.game import TableGame
 from server.table.handlers import RequestHandlers
 from server.table.hooks import TableHooks
 from server.table.inbox import (
+    ENTRY_REQUESTS,
+    PERSONS_MOVES,
     BotEnded,
     ConnectionLost,
     InboxItem,
@@ -81,13 +68,6 @@ from server.table.stand_ins import StandIns
 __all__ = ["Table"]
 
 log = logging.getLogger("uno.server.table")
-
-ENTRY_REQUESTS = (CreateTable, Join, Spectate, TakeBotSeat, ResumeSeat)
-"""Requests from a peer not (yet) at the table; the lobby marks it as arriving."""
-
-PERSONS_MOVES = (CreateTable, Join, TakeBotSeat, Ready, Start, Rematch, Game, AddBot, RemoveBot)
-"""Requests that show a person is playing here: accepted from someone seated, they wind
-the empty-table clock back to its full time (a resume, chat or watching does not)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,8 +217,7 @@ class Table:
         self._put(Stop())
 
     def set_position(self, match: Match) -> None:
-        """Go on from ``match`` instead of the running match, keeping the event numbers:
-        the seam through which tests (and tools) put a table in a chosen position."""
+        """Go on from ``match``, keeping the event numbers (tests rig positions so)."""
         self._put(NewPosition(match))
 
     def _put(self, item: InboxItem) -> bool:
