@@ -81,10 +81,40 @@ class Controller:
             return
         plays = model.plays_of(code)
         if not plays:
-            reason = "it is not your turn" if not model.my_turn else "it does not match"
-            model.notify(f"{card_label(code)} cannot be played now: {reason}", error=True)
+            model.notify(f"{card_label(code)} cannot be played now: {self._why_not(code)}", True)
             return
         self._start_draft(plays)
+
+    def _why_not(self, code: str) -> str:
+        """The rule that keeps ``code`` from being played now, in words."""
+        model = self.model
+        view = model.view or {}
+        if model.spectating:
+            return "you are watching"
+        if not model.my_turn:
+            return (
+                f"it is {model.seat_name(model.to_act)}'s turn"
+                if model.to_act is not None
+                else "it is nobody's turn"
+            )
+        drawn = view.get("drawn")
+        if drawn:
+            return f"only the drawn {card_label(drawn)} may be played now (or p to pass)"
+        phase = model.phase
+        if phase == "challenge":
+            return "first answer the Wild Draw Four: y challenge, n accept"
+        if phase == "stack":
+            return "only a Draw Two answers the Draw Two (or d to draw)"
+        if phase == "dance":
+            return "you must dance first"
+        if not model.legal_of("play"):
+            return "no play is open to you now"
+        top = view.get("top")
+        colour = color_name(view.get("color"))
+        if top and code.startswith("W") and "+4" in card_label(code):
+            return f"a Wild Draw Four needs a hand without {colour} (bluffing is off)"
+        on = f"the {card_label(top)}" if top else "the discard"
+        return f"it matches neither the colour in force ({colour}) nor {on}"
 
     def _start_draft(self, candidates: list[dict[str, Any]]) -> None:
         self.model.draft = list(candidates)

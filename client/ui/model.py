@@ -274,6 +274,7 @@ def clear_table(model: Model) -> None:
 
 def apply_view(model: Model, body: dict[str, Any], now: float) -> None:
     """A fresh view: keep the selected card selected if it is still in the hand."""
+    previous = model.view
     kept = model.selected_card
     model.view = body
     model.view_at = now
@@ -282,6 +283,7 @@ def apply_view(model: Model, body: dict[str, Any], now: float) -> None:
         model.selected = hand.index(kept)
     else:
         model.selected = min(model.selected, max(len(hand) - 1, 0))
+    _select_for_turn(model, previous)
     if model.mode is Mode.DANCE and not _dancing_now(model):
         model.mode = Mode.NORMAL
         model.dance_steps = []
@@ -294,6 +296,28 @@ def apply_view(model: Model, body: dict[str, Any], now: float) -> None:
     if model.mode is Mode.NORMAL and _dancing_now(model):
         model.mode = Mode.DANCE
         model.dance_steps = []
+
+
+def _select_for_turn(model: Model, previous: dict[str, Any] | None) -> None:
+    """A card just drawn is selected (only it may be played now); a turn that starts
+    moves the selection to a playable card when the selected one is not."""
+    view = model.view or {}
+    hand = model.hand
+    drawn = view.get("drawn")
+    if drawn and drawn in hand and (previous is None or previous.get("drawn") != drawn):
+        model.selected = hand.index(drawn)
+        return
+    if not model.my_turn:
+        return
+    continuing = (
+        previous is not None
+        and previous.get("to_act") == model.seat
+        and previous.get("round") == view.get("round")
+    )
+    playable = {c.get("card") for c in model.legal_of("play")}
+    if continuing or not playable or model.selected_card in playable:
+        return
+    model.selected = next(i for i, code in enumerate(hand) if code in playable)
 
 
 def _dancing_now(model: Model) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from client_builders import engine_view, hand_view, model_with, table_state
 
 from client.ui.intents import GameIntent, LeaveTable, Quit, TableRequest
-from client.ui.model import Mode, Model, apply_table_state
+from client.ui.model import Mode, Model, apply_table_state, apply_view
 from protocol.messages import TableStatus
 
 
@@ -34,7 +34,7 @@ def test_an_unplayable_card_is_refused_locally(drive) -> None:
 def test_a_wild_asks_for_the_colour(drive) -> None:
     model = model_with(hand_view(["B2", "W"], _wild_plays("W")))
     controller, sent = drive(model)
-    controller.move(1)
+    assert model.selected_card == "W"  # the turn starts on the playable card
     controller.play_selected()
     assert model.mode is Mode.PICK and model.picker is not None
     assert [label for _, label in model.picker.options] == ["red", "yellow", "green", "blue"]
@@ -49,7 +49,7 @@ def test_swap_hands_asks_colour_then_player(drive) -> None:
     ]
     model = model_with(hand_view(["WSWAP", "R3"], plays))
     controller, sent = drive(model)
-    controller.move(1)  # the hand is sorted: R3, then the wild
+    assert model.selected_card == "WSWAP"  # the turn starts on the playable card
     controller.play_selected()
     controller.pick_value("Y")
     assert model.picker is not None and model.picker.purpose == "target"
@@ -77,7 +77,7 @@ def test_uno_arms_the_declaring_variant(drive) -> None:
     controller, sent = drive(model)
     controller.uno()
     assert model.uno_armed
-    controller.move(-1)  # wrap round to the wild, last in the sorted hand
+    assert model.selected_card == "W"  # the turn starts on the playable wild
     controller.play_selected()
     controller.pick_value("B")
     assert sent == [GameIntent({"type": "play", "card": "W", "color": "B", "uno": True})]
@@ -222,3 +222,55 @@ def test_typed_address_connects(drive) -> None:
     controller.type_text("127.0.0.1:7531")
     controller.submit_text()
     assert [type(i).__name__ for i in sent] == ["Connect"]
+
+
+def test_after_a_draw_the_drawn_card_is_selected_and_enter_plays_it(drive) -> None:
+    model = model_with(hand_view(["B2", "R3"], [{"type": "draw"}]))
+    model.selected = 1
+    drawn = [{"type": "play", "card": "Y5"}, {"type": "pass"}]
+    apply_view(model, hand_view(["B2", "R3", "Y5"], drawn, drawn="Y5"), 1.0)
+    assert model.selected_card == "Y5"
+    controller, sent = drive(model)
+    controller.play_selected()
+    assert sent == [GameIntent({"type": "play", "card": "Y5"})]
+
+
+def test_another_card_after_a_draw_is_refused_with_the_rule(drive) -> None:
+    drawn = [{"type": "play", "card": "Y5"}, {"type": "pass"}]
+    model = model_with(hand_view(["B2", "R3", "Y5"], drawn, drawn="Y5"))
+    controller, sent = drive(model)
+    controller.move(-1)
+    assert model.selected_card == "R3"
+    controller.play_selected()
+    assert sent == []
+    assert "only the drawn Y5 may be played now" in model.message
+
+
+def test_a_turn_starts_on_a_playable_card() -> None:
+    waiting = hand_view(["B2", "G7", "R3"], [], to_act=1)
+    model = model_with(waiting)
+    assert model.selected_card == "R3"  # the hand is sorted: R3, G7, B2
+    model.selected = 2
+    apply_view(model, hand_view(["B2", "G7", "R3"], [{"type": "play", "card": "G7"}]), 1.0)
+    assert model.selected_card == "G7"
+    model.selected = 0  # a choice made on the turn is kept by later views of it
+    apply_view(model, hand_view(["B2", "G7", "R3"], [{"type": "play", "card": "G7"}]), 2.0)
+    assert model.selected_card == "R3"
+
+
+def test_refusals_name_the_rule_that_applies(drive) -> None:
+    model = model_with(hand_view(["B2", "R3"], [], to_act=1))
+    controller, _ = drive(model)
+    controller.play_selected()
+    assert "it is Bob's turn" in model.message
+    stack = [{"type": "play", "card": "G+2"}, {"type": "draw"}]
+    model = model_with(hand_view(["G+2", "R3"], stack, phase="stack"))
+    controller, _ = drive(model)
+    model.selected = model.hand.index("R3")
+    controller.play_selected()
+    assert "only a Draw Two answers the Draw Two" in model.message
+    model = model_with(hand_view(["B2", "R3"], [{"type": "play", "card": "R3"}], top="R5"))
+    controller, _ = drive(model)
+    model.selected = model.hand.index("B2")
+    controller.play_selected()
+    assert "matches neither the colour in force (red) nor the R5" in model.message

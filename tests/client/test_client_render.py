@@ -38,6 +38,7 @@ def test_too_small_says_so() -> None:
 def test_table_shows_hand_seats_turn_discard_and_clock() -> None:
     view = engine_view(seats=3, seed=4, deck="modern-swap")  # hand R1 G0 G1 G7 G8 G2 W+4, top G9
     model = model_with(view)
+    model.selected = 0
     text = "\n".join(screen(model, now=12.2))
     assert "[R1]" in text and "G7" in text and "W+4" in text
     assert "Discard:  G9" in text and "colour in force: GREEN" in text
@@ -51,6 +52,7 @@ def test_legal_cards_are_marked_in_text_and_style() -> None:
     model = model_with(
         engine_view(seats=3, seed=4, deck="modern-swap")
     )  # R1 cannot be played on G9
+    model.selected = 0
     lines = screen(model)
     hand_row = next(i for i, line in enumerate(lines) if "[R1]" in line)
     marks = lines[hand_row + 1]
