@@ -72,7 +72,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--bots", type=int, default=None, help="bots at the table (--solo: 3, --serve: 0)"
     )
     parser.add_argument(
-        "--deck", choices=[deck.value for deck in DeckName], default="classic", help="the deck"
+        "--deck",
+        choices=[deck.value for deck in DeckName],
+        default=DeckName.CLASSIC.value,
+        help="the deck",
     )
     parser.add_argument(
         "--seats", type=int, default=4, help="--serve: seats at the new table (default 4)"

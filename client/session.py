@@ -51,6 +51,7 @@ from protocol.messages import (
     TableState,
     Welcome,
 )
+from protocol.rejections import RejectCode
 from protocol.version import SUPPORTED_VERSIONS
 
 __all__ = [
@@ -74,7 +75,6 @@ MAX_KEPT_LATENCIES = 10_000
 for days inside the server."""
 MAX_KEPT_GAPS = 1_000
 """Gap ranges kept (the most recent); ``gap_count`` counts them all."""
-LOST_RACE = "lost-race"
 
 
 class SessionError(Exception):
@@ -124,7 +124,7 @@ class Reply:
     @property
     def lost_race(self) -> bool:
         """True for a rejection only because another player's command arrived first."""
-        return self.code == LOST_RACE
+        return self.code == RejectCode.LOST_RACE
 
 
 @dataclass(frozen=True, slots=True)
@@ -335,7 +335,7 @@ class ClientSession:
         elif isinstance(message, Error):
             self._lost(ServerClosedError(message.code, message.message))
         elif isinstance(message, Closing):
-            self._lost(ServerClosedError("closing", message.reason))
+            self._lost(ServerClosedError(Closing.TYPE, message.reason))
 
     def _on_event(self, message: GameEvent) -> None:
         seq = message.seq

@@ -90,6 +90,8 @@ class LobbyRejectCode(StrEnum):
     BAD_CURSOR = "bad-cursor"
     TOO_MANY_TABLES = "too-many-tables"
     SLOW_DOWN = "slow-down"
+    BANNED = "banned"
+    """(1.2) The host has banned this address or name from the table."""
     INTERNAL_ERROR = "internal-error"
     """The server failed on this command (its bug, not the client's); the connection
     stays open and the client is not at the table it tried to enter."""

@@ -10,6 +10,7 @@ its title.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 __all__ = [
     "MAX_ARRAY_ITEMS",
@@ -91,18 +92,30 @@ _ESCAPE_SEQUENCE = re.compile(
 )
 
 
+_BLANK_LOOKALIKES = frozenset("\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0")
+"""Printable characters that show nothing, so a name made with one looks like another:
+the Hangul fillers, the Khmer inherent vowels (Unicode's Default_Ignorable_Code_Point
+letters) and the blank Braille pattern."""
+
+
 def clean_text(text: str) -> str:
-    """Text safe to show on anyone's terminal.
+    """Text safe to show on anyone's terminal, and that shows everything it holds.
 
     Escape sequences are removed whole; tabs, newlines and other whitespace become plain
     spaces; every other character that is not printable (C0 and C1 controls, DEL, format
-    characters such as bidirectional overrides, unassigned code points) is removed; leading
-    and trailing spaces are stripped.
+    characters such as bidirectional overrides, unassigned code points) is removed, and so
+    are the blank look-alikes (``_BLANK_LOOKALIKES``) and combining marks with no letter
+    to sit on (at the start, or after a space); leading and trailing spaces are stripped.
+    Real scripts, accents on their letters and emoji stay.
     """
     text = _ESCAPE_SEQUENCE.sub("", text)
     kept: list[str] = []
     for char in text:
+        if char in _BLANK_LOOKALIKES:
+            continue
         if char.isprintable():
+            if unicodedata.category(char)[0] == "M" and (not kept or kept[-1] == " "):
+                continue  # a lone combining mark
             kept.append(char)
         elif char.isspace():
             kept.append(" ")

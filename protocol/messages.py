@@ -8,6 +8,10 @@ Client commands (``Request``) carry an ``id`` chosen by the client; the server a
 each with exactly one ``Ok`` or ``Rejected`` naming that id. ``ClientMessage`` and
 ``ServerMessage`` list what each side may send; ``message_from_data`` decodes a map sent
 by one side, dispatching on the classes themselves.
+
+Why this module is long: it is the protocol's vocabulary, one short documented record per
+message type; splitting it would scatter what docs/protocol.md section 6 and 7 list in one
+place.
 """
 
 from __future__ import annotations
@@ -333,6 +337,9 @@ class Kick(Request):
     TYPE: ClassVar[str] = "kick"
     seat: int = field(metadata=_SEAT)
     """The seat to empty."""
+    ban: bool = False
+    """(1.2) Also keep them out of this table for the rest of its life: their address and
+    their name (as names are compared) may not join, watch or take a seat again."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ plain form used on the wire and in snapshots.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from enum import StrEnum
 from typing import Any
 
@@ -80,25 +80,47 @@ class DanceCheck(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class TableConfig:
-    """Everything that makes one table's match what it is. Defaults follow the rule texts."""
+    """Everything that makes one table's match what it is. Defaults follow the rule texts.
 
-    deck: DeckName = DeckName.CLASSIC
-    seats: int = 4
-    target_score: int = 500
-    scoring: Scoring = Scoring.STANDARD
-    hand_size: int = 7
-    stack_draw_two: bool = False
-    skip_any: bool = False
-    wd4_bluff: bool = True
-    custom_wilds: int = 3
-    custom_rule: CustomRule = CustomRule.PLAIN
-    dance_check: DanceCheck = DanceCheck.STEPS
-    catch_grace_ms: int = 1500
-    false_catch_penalty: int = 0
-    turn_seconds: int = 60
-    decision_seconds: int = 15
-    dance_seconds: int = 15
-    round_pause_seconds: int = 10
+    Each field's ``metadata["doc"]`` says in a few words what it changes; ``uno-server``
+    makes a flag of every field with it as the help (docs/rules.md section 2 says more).
+    """
+
+    deck: DeckName = field(default=DeckName.CLASSIC, metadata={"doc": "which cards are in play"})
+    seats: int = field(default=4, metadata={"doc": "how many players sit at the table"})
+    target_score: int = field(default=500, metadata={"doc": "the score that ends the match"})
+    scoring: Scoring = field(
+        default=Scoring.STANDARD, metadata={"doc": "how rounds are scored and who wins"}
+    )
+    hand_size: int = field(default=7, metadata={"doc": "cards dealt to each player"})
+    stack_draw_two: bool = field(
+        default=False, metadata={"doc": "a Draw Two may be answered with a Draw Two"}
+    )
+    skip_any: bool = field(default=False, metadata={"doc": "a Skip names any opponent"})
+    wd4_bluff: bool = field(
+        default=True, metadata={"doc": "an illegal Wild Draw Four may be played as a bluff"}
+    )
+    custom_wilds: int = field(
+        default=3, metadata={"doc": "how many Wild Customizable cards the modern decks use"}
+    )
+    custom_rule: CustomRule = field(
+        default=CustomRule.PLAIN, metadata={"doc": "what a Wild Customizable does"}
+    )
+    dance_check: DanceCheck = field(
+        default=DanceCheck.STEPS, metadata={"doc": "how a Dancing Wild is answered"}
+    )
+    catch_grace_ms: int = field(
+        default=1500, metadata={"doc": "how long a missed UNO call stays catchable at least"}
+    )
+    false_catch_penalty: int = field(
+        default=0, metadata={"doc": "cards drawn by someone who catches wrongly"}
+    )
+    turn_seconds: int = field(default=60, metadata={"doc": "time for a turn; 0 = no clock"})
+    decision_seconds: int = field(
+        default=15, metadata={"doc": "time to accept or challenge a Wild Draw Four"}
+    )
+    dance_seconds: int = field(default=15, metadata={"doc": "time to answer a Dancing Wild"})
+    round_pause_seconds: int = field(default=10, metadata={"doc": "the break between rounds"})
 
     def __post_init__(self) -> None:
         for name, kind in (
@@ -147,7 +169,7 @@ class TableConfig:
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> TableConfig:
         """Build from plain data. Unknown keys are refused: a typo must not pass silently."""
-        known = {field.name for field in fields(cls)}
+        known = {option.name for option in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
             raise ConfigError(f"unknown table option(s): {', '.join(map(str, unknown))}")

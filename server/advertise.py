@@ -20,6 +20,10 @@ zeroconf's probing with a changed instance name (``Name-2``), never an error. Wh
 is unavailable (no multicast, no such interface) one warning is logged and the server
 serves on, reachable by address. On stop the service is withdrawn (goodbye packets), so
 browsers drop it at once rather than when its records expire.
+
+Why this module is long: the advertiser's life (start, update, rename, withdraw) and the
+address logic it needs (which interfaces, which addresses to publish) are one idea, and
+each half is only used by the other.
 """
 
 from __future__ import annotations

@@ -16,7 +16,8 @@ import signal
 import socket
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
+from enum import StrEnum
 from functools import partial
 from importlib import metadata
 
@@ -38,11 +39,17 @@ from server.lobby import Lobby
 from server.session import ServerIdentity
 from server.settings import LobbySettings, SettingsError
 
-__all__ = ["Config", "build_parser", "config_from_args", "main"]
+__all__ = [
+    "Config",
+    "add_table_flags",
+    "build_parser",
+    "config_from_args",
+    "main",
+    "table_defaults",
+]
 
 log = logging.getLogger("uno.server")
 
-_DEFAULTS = TableConfig()
 _LIMITS = SessionLimits()
 _LOBBY = LobbySettings()
 
@@ -132,39 +139,21 @@ def build_parser() -> argparse.ArgumentParser:
         default=2.0,
         help="time clients get to be told before a stopping server cuts them off",
     )
-    tables = parser.add_argument_group("tables (defaults for new tables)")
-    tables.add_argument(
-        "--turn-seconds", type=int, default=_DEFAULTS.turn_seconds, help="turn clock; 0 = none"
-    )
-    tables.add_argument(
-        "--decision-seconds",
-        type=int,
-        default=_DEFAULTS.decision_seconds,
-        help="time to answer a Wild Draw Four",
-    )
-    tables.add_argument(
-        "--dance-seconds", type=int, default=_DEFAULTS.dance_seconds, help="time to dance"
-    )
-    tables.add_argument(
-        "--round-pause-seconds",
-        type=int,
-        default=_DEFAULTS.round_pause_seconds,
-        help="pause between rounds",
-    )
-    tables.add_argument(
-        "--catch-grace-ms",
-        type=int,
-        default=_DEFAULTS.catch_grace_ms,
-        help="how long a missed UNO call stays catchable at least",
-    )
+    tables = parser.add_argument_group("tables")
     tables.add_argument(
         "--max-tables", type=int, default=_LOBBY.max_tables, help="tables open at once"
+    )
+    tables.add_argument(
+        "--max-tables-per-address",
+        type=int,
+        default=_LOBBY.max_tables_per_address,
+        help="tables made from one address that may be open at once",
     )
     tables.add_argument(
         "--empty-table-seconds",
         type=float,
         default=_LOBBY.empty_table_seconds,
-        help="how long a table whose players are all disconnected waits for one to return",
+        help="how long in all a table may have nobody connected before it is removed",
     )
     tables.add_argument(
         "--bot-think-ms",
@@ -178,6 +167,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="fix every shuffle (for tests); default: the OS's secure random source",
     )
+    add_table_flags(parser)
     mdns = parser.add_argument_group("discovery")
     mdns.add_argument(
         "--no-mdns", action="store_true", help="do not advertise the server on the network"
@@ -204,6 +194,42 @@ def build_parser() -> argparse.ArgumentParser:
         help="how much to log to stderr",
     )
     return parser
+
+
+def add_table_flags(parser: argparse.ArgumentParser) -> None:
+    """One flag per ``TableConfig`` field, so that a new table option is a new flag.
+
+    ``turn_seconds`` becomes ``--turn-seconds``, defaulting to TableConfig's default, with
+    the field's ``doc`` as its help; a bool becomes ``--skip-any`` / ``--no-skip-any``, an
+    enum a choice among its values. :func:`table_defaults` reads them back.
+    """
+    group = parser.add_argument_group(
+        "table options (defaults for new tables; the host of a table may choose others)"
+    )
+    for option in fields(TableConfig):
+        flag = "--" + option.name.replace("_", "-")
+        doc = option.metadata["doc"]
+        default = option.default
+        if isinstance(default, bool):
+            group.add_argument(
+                flag, action=argparse.BooleanOptionalAction, default=default, help=doc
+            )
+        elif isinstance(default, StrEnum):
+            choices = [member.value for member in type(default)]
+            group.add_argument(flag, choices=choices, default=default.value, help=doc)
+        elif isinstance(default, int):
+            metavar = "S" if flag.endswith("-seconds") else "MS" if flag.endswith("-ms") else "N"
+            group.add_argument(flag, type=int, default=default, metavar=metavar, help=doc)
+        else:
+            raise TypeError(f"no flag for TableConfig.{option.name}, a {type(default).__name__}")
+
+
+def table_defaults(args: argparse.Namespace) -> TableConfig:
+    """The defaults for new tables that the flags of :func:`add_table_flags` give; raises
+    ConfigError if they make no sense together."""
+    return TableConfig(
+        **{option.name: getattr(args, option.name) for option in fields(TableConfig)}
+    )
 
 
 def default_name() -> str:
@@ -235,18 +261,12 @@ def config_from_args(args: argparse.Namespace) -> Config:
         session=session,
         shutdown_seconds=args.shutdown_seconds,
     )
-    table_defaults = TableConfig(
-        turn_seconds=args.turn_seconds,
-        decision_seconds=args.decision_seconds,
-        dance_seconds=args.dance_seconds,
-        round_pause_seconds=args.round_pause_seconds,
-        catch_grace_ms=args.catch_grace_ms,
-    )
     lobby = LobbySettings(
         server_name=name,
         seed=args.seed,
-        table_defaults=table_defaults,
+        table_defaults=table_defaults(args),
         max_tables=args.max_tables,
+        max_tables_per_address=args.max_tables_per_address,
         empty_table_seconds=args.empty_table_seconds,
         bot_think_ms=args.bot_think_ms,
     )

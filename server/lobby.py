@@ -42,6 +42,8 @@ from protocol.messages import (
 )
 from protocol.options import ConfigError, TableConfig
 from server.autoplay import BotLauncher
+from server.chat_budget import ChatBudget
+from server.memory import give_back_memory
 from server.peer import Peer
 from server.session import ServerIdentity
 from server.settings import LobbySettings, LobbySummary
@@ -62,6 +64,9 @@ class Lobby:
         one by default: only the bots see it)."""
         self.settings = settings or LobbySettings()
         self._bots = BotLauncher(self, identity or _bot_identity(self.settings.server_name))
+        self.chat_budget = ChatBudget()
+        """What each address may have repeated to others, shared by the lobby and its
+        tables."""
         self._tables: dict[str, Table] = {}
         self._where: dict[int, Table] = {}
         self._peers: dict[int, Peer] = {}
@@ -202,6 +207,15 @@ class Lobby:
         if peer.peer_id in self._where:
             _refuse(peer, message, LobbyRejectCode.ALREADY_AT_TABLE, "leave your table first")
             return
+        mine = sum(1 for table in self._tables.values() if table.created_from == peer.address)
+        if mine >= self.settings.max_tables_per_address:
+            _refuse(
+                peer,
+                message,
+                LobbyRejectCode.TOO_MANY_TABLES,
+                f"{mine} tables made from your address are open already; join one of them",
+            )
+            return
         if len(self._tables) >= self.settings.max_tables:
             _refuse(
                 peer,
@@ -229,6 +243,8 @@ class Lobby:
             settings=self.settings,
             hooks=self,
             bots=self._bots,
+            created_from=peer.address,
+            chat_budget=self.chat_budget,
         )
         self._tables[table.table_id] = table
         self._where[peer.peer_id] = table
@@ -245,6 +261,8 @@ class Lobby:
         except Exception:
             log.exception("table %s failed", table.table_id)
             self.closed(table)
+        del table  # its last reference: the lobby forgot it when it closed
+        give_back_memory()
 
     def _enter(
         self, peer: Peer, message: Join | Spectate | TakeBotSeat, table: Table | None
@@ -280,10 +298,13 @@ class Lobby:
         return False
 
     def _lobby_chat(self, peer: Peer, message: Chat) -> None:
+        listeners = [other for other in self._peers.values() if other.peer_id not in self._where]
+        if not self.chat_budget.spend(peer.address, len(listeners), trio.current_time()):
+            _refuse(peer, message, LobbyRejectCode.SLOW_DOWN, "you are chatting too fast")
+            return
         line = ChatMessage(sender=peer.name, text=message.text, seat=None)
-        for other in list(self._peers.values()):
-            if other.peer_id not in self._where:
-                other.send(line)
+        for other in listeners:
+            other.send(line)
         peer.send(Ok(id=message.id))
 
     def _table_of_token(self, token: str) -> Table | None:

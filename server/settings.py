@@ -12,6 +12,7 @@ import secrets
 from dataclasses import dataclass, field
 
 from protocol.options import TableConfig
+from server.limits import MAX_REPLAYED_EVENTS
 
 __all__ = ["LobbySettings", "LobbySummary", "SettingsError"]
 
@@ -34,6 +35,9 @@ class LobbySettings:
     options override them field by field."""
     max_tables: int = 64
     """Tables open at once; one more create-table is refused."""
+    max_tables_per_address: int = 4
+    """Tables created from one address that may be open at once, so that one guest can
+    never take the last of ``max_tables``."""
     max_spectators: int = 32
     """Spectators per table."""
     inbox_size: int = 64
@@ -44,15 +48,26 @@ class LobbySettings:
     """The strategy a server bot uses for an away seat (client/bots/strategies.py)."""
     empty_table_seconds: float = 60.0
     """A table with nobody connected (everyone away, or created and never joined) is
-    removed after this long; a table whose last person leaves is removed at once."""
-    history_limit: int = 50_000
-    """Events a table keeps for resuming clients; older ones are dropped (a resume from
-    before them gets the full view, which is the whole state anyway)."""
+    removed once it has been so for this long; a table whose last person leaves is removed
+    at once. The clock stops while someone is connected and goes on from where it stopped
+    when they are gone again; only a move by a person (joining, ready, start, a play)
+    winds it back to the full time, so resuming alone cannot keep a table for ever."""
+    history_limit: int = MAX_REPLAYED_EVENTS
+    """Events a table keeps for resuming clients: as many as a resume ever replays. Older
+    ones are dropped; a resume from before them gets the full view alone, which is the
+    whole state anyway (docs/protocol.md section 8)."""
     page_size: int = 20
     """Tables per page of a table list when the client does not ask for fewer."""
 
     def __post_init__(self) -> None:
-        for name in ("max_tables", "max_spectators", "inbox_size", "history_limit", "page_size"):
+        for name in (
+            "max_tables",
+            "max_tables_per_address",
+            "max_spectators",
+            "inbox_size",
+            "history_limit",
+            "page_size",
+        ):
             if getattr(self, name) < 1:
                 raise SettingsError(f"{name} must be at least 1, not {getattr(self, name)!r}")
         if self.bot_think_ms < 0:

@@ -134,22 +134,23 @@ def _add_table_options(group: argparse._ArgumentGroup) -> None:
     for option in dataclasses.fields(TableConfig):
         default = option.default
         flag = "--" + option.name.replace("_", "-")
+        doc = f"{option.metadata['doc']} (default: the server's; TableConfig's is {default})"
+        unset = argparse.SUPPRESS  # an unset flag leaves no attribute: the server decides
         if isinstance(default, bool):
-            group.add_argument(flag, action=argparse.BooleanOptionalAction, default=None)
+            group.add_argument(flag, action=argparse.BooleanOptionalAction, default=unset, help=doc)
         elif isinstance(default, StrEnum):
             choices = [member.value for member in type(default)]
-            group.add_argument(flag, choices=choices, default=None, help=f"default {default}")
+            group.add_argument(flag, choices=choices, default=unset, help=doc)
         else:
-            group.add_argument(flag, type=int, default=None, help=f"default {default}")
+            group.add_argument(flag, type=int, default=unset, help=doc)
 
 
 def table_options(args: argparse.Namespace) -> dict[str, Any]:
     """The table options given on the command line, as TableConfig data."""
     chosen: dict[str, Any] = {}
     for option in dataclasses.fields(TableConfig):
-        value = getattr(args, option.name)
-        if value is not None:
-            chosen[option.name] = value
+        if hasattr(args, option.name):
+            chosen[option.name] = getattr(args, option.name)
     return chosen
 
 

@@ -29,13 +29,15 @@ from client.session import (
     SessionError,
     percentile,
 )
+from protocol.commands import Catch
 from protocol.errors import ErrorCode, LocalProtocolError
-from protocol.messages import Ready
+from protocol.events import EventKind
+from protocol.messages import Closing, Ready
 
 __all__ = ["Pacer", "RunSettings", "Stats", "play_bot", "run_bots"]
 
 # Codes that end a connection without anyone breaking the protocol.
-_ORDERLY_CLOSES = {"closing", ErrorCode.SERVER_SHUTDOWN.value}
+_ORDERLY_CLOSES = {Closing.TYPE, ErrorCode.SERVER_SHUTDOWN.value}
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +131,7 @@ def _think_seconds(
     rng: random.Random,
     knobs: Knobs,
 ) -> float:
-    if command.get("type") == "catch":
+    if command.get("type") == Catch.TYPE:
         return knobs.catch_delay_ms / 1000.0
     if view.get("to_act") != seat:
         return 0.0
@@ -252,9 +254,9 @@ async def _host(bot: Bot, settings: RunSettings, stats: Stats) -> None:
         counted = session.event_count
         # Only the newest events: the kept list is long and this runs after every change.
         for event in list(islice(reversed(session.events), fresh))[::-1]:
-            if event.get("kind") == "round-over":
+            if event.get("kind") == EventKind.ROUND_OVER:
                 stats.rounds += 1
-            elif event.get("kind") == "match-over":
+            elif event.get("kind") == EventKind.MATCH_OVER:
                 stats.matches += 1
                 stats.results.append(_match_result(bot, event))
                 if stats.matches < settings.games and settings.create:

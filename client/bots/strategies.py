@@ -20,6 +20,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from protocol.cards import COLORS, Card, Color, InvalidCardError, Rank
+from protocol.commands import (
+    Accept,
+    Arrow,
+    CallUno,
+    Catch,
+    Challenge,
+    ChooseColor,
+    Dance,
+    Draw,
+    Pass,
+    Play,
+    RefuseDance,
+)
 
 __all__ = [
     "STRATEGIES",
@@ -97,7 +110,7 @@ def choose(
     if not legal:
         return None
     command = pick(legal, view, rng, knobs)
-    if command is not None and command.get("type") == "dance" and knobs.dance == "wrong":
+    if command is not None and command.get("type") == Dance.TYPE and knobs.dance == "wrong":
         command = _spoil_dance(command, rng)
     return command
 
@@ -110,21 +123,21 @@ def _apply_knobs(
 ) -> list[Command]:
     """Remove what the knobs forbid: catches, one side of a challenge, one way to dance."""
     if not knobs.catch:
-        legal = [c for c in legal if c.get("type") != "catch"]
-    if knobs.challenge != "auto" and _has(legal, "challenge"):
-        unwanted = "accept" if knobs.challenge == "always" else "challenge"
+        legal = [c for c in legal if c.get("type") != Catch.TYPE]
+    if knobs.challenge != "auto" and _has(legal, Challenge.TYPE):
+        unwanted = Accept.TYPE if knobs.challenge == "always" else Challenge.TYPE
         legal = [c for c in legal if c.get("type") != unwanted]
-    if knobs.dance in ("correct", "wrong") and _has(legal, "dance"):
-        legal = [c for c in legal if c.get("type") != "refuse-dance"]
-    elif knobs.dance == "refuse" and _has(legal, "refuse-dance"):
-        legal = [c for c in legal if c.get("type") != "dance"]
+    if knobs.dance in ("correct", "wrong") and _has(legal, Dance.TYPE):
+        legal = [c for c in legal if c.get("type") != RefuseDance.TYPE]
+    elif knobs.dance == "refuse" and _has(legal, RefuseDance.TYPE):
+        legal = [c for c in legal if c.get("type") != Dance.TYPE]
     if knobs.forget_uno > 0.0 and _forgets(legal, rng, knobs):
         legal = _without_uno(legal)
     return legal
 
 
 def _forgets(legal: list[Command], rng: random.Random, knobs: Knobs) -> bool:
-    declares = any(c.get("type") == "call-uno" or c.get("uno") for c in legal)
+    declares = any(c.get("type") == CallUno.TYPE or c.get("uno") for c in legal)
     return declares and rng.random() < knobs.forget_uno
 
 
@@ -132,7 +145,7 @@ def _without_uno(legal: list[Command]) -> list[Command]:
     """Drop every way of declaring UNO, keeping a plain play for each card."""
     kept: list[Command] = []
     for command in legal:
-        if command.get("type") == "call-uno":
+        if command.get("type") == CallUno.TYPE:
             continue
         if command.get("uno"):
             plain = {k: v for k, v in command.items() if k != "uno"}
@@ -146,7 +159,7 @@ def _without_uno(legal: list[Command]) -> list[Command]:
 def _spoil_dance(command: Command, rng: random.Random) -> Command:
     """The same dance command with a sequence that is certainly wrong."""
     steps = list(command.get("steps") or [])
-    arrows = ["up", "down", "left", "right"]
+    arrows = [arrow.value for arrow in Arrow]
     if not steps:
         steps = [rng.choice(arrows)]
     else:
@@ -197,25 +210,25 @@ def _basic(
     hand = _hand(view)
 
     # Catching an exposed opponent costs nothing and the window is short: do it first.
-    if "catch" in by_type:
+    if Catch.TYPE in by_type:
         counts = _counts(view)
-        return min(by_type["catch"], key=lambda c: counts.get(c.get("target"), 99))
-    if "call-uno" in by_type and "play" not in by_type:
-        return by_type["call-uno"][0]
-    if "challenge" in by_type or "accept" in by_type:
+        return min(by_type[Catch.TYPE], key=lambda c: counts.get(c.get("target"), 99))
+    if CallUno.TYPE in by_type and Play.TYPE not in by_type:
+        return by_type[CallUno.TYPE][0]
+    if Challenge.TYPE in by_type or Accept.TYPE in by_type:
         return _answer_draw_four(by_type, view, hand)
-    if "dance" in by_type:
-        return by_type["dance"][0]
-    if "refuse-dance" in by_type:
-        return by_type["refuse-dance"][0]
-    if "choose-color" in by_type:
-        return _best_wild_variant(by_type["choose-color"], view, hand, without=None)
-    if "play" in by_type:
-        return _best_play(by_type["play"], view, hand, rng)
-    if "draw" in by_type:
-        return by_type["draw"][0]
-    if "pass" in by_type:
-        return by_type["pass"][0]
+    if Dance.TYPE in by_type:
+        return by_type[Dance.TYPE][0]
+    if RefuseDance.TYPE in by_type:
+        return by_type[RefuseDance.TYPE][0]
+    if ChooseColor.TYPE in by_type:
+        return _best_wild_variant(by_type[ChooseColor.TYPE], view, hand, without=None)
+    if Play.TYPE in by_type:
+        return _best_play(by_type[Play.TYPE], view, hand, rng)
+    if Draw.TYPE in by_type:
+        return by_type[Draw.TYPE][0]
+    if Pass.TYPE in by_type:
+        return by_type[Pass.TYPE][0]
     # Anything newer than this strategy knows: better to act than to stall the table.
     return rng.choice(legal)
 
@@ -330,15 +343,15 @@ CHALLENGE_THRESHOLD = 2.0 / 9.0
 def _answer_draw_four(
     by_type: dict[str, list[Command]], view: Mapping[str, Any], hand: list[Card]
 ) -> Command:
-    if "challenge" not in by_type:
-        return by_type["accept"][0]
-    if "accept" not in by_type:
-        return by_type["challenge"][0]
+    if Challenge.TYPE not in by_type:
+        return by_type[Accept.TYPE][0]
+    if Accept.TYPE not in by_type:
+        return by_type[Challenge.TYPE][0]
     bluffer = _pending_seat(view)
     cards_left = _counts(view).get(bluffer, 7) if bluffer is not None else 7
     if guilt_probability(cards_left) > CHALLENGE_THRESHOLD:
-        return by_type["challenge"][0]
-    return by_type["accept"][0]
+        return by_type[Challenge.TYPE][0]
+    return by_type[Accept.TYPE][0]
 
 
 # -- reading the view ------------------------------------------------------------------------

@@ -17,14 +17,49 @@ from typing import Any
 from client.ui.faces import card_label, color_name
 from client.ui.intents import Connect, GameIntent, Intent, LeaveTable, Quit, TableRequest
 from client.ui.model import Mode, Model, Picker, Screen
+from protocol.commands import (
+    Accept,
+    Arrow,
+    CallUno,
+    Catch,
+    Challenge,
+    ChooseColor,
+    Dance,
+    Draw,
+    Pass,
+    Play,
+    RefuseDance,
+)
 from protocol.limits import MAX_PASSWORD_LEN, MAX_TABLE_NAME_LEN
-from protocol.messages import TableStatus
+from protocol.messages import (
+    AddBot,
+    Chat,
+    CreateTable,
+    Join,
+    Kick,
+    ListTables,
+    PauseTable,
+    Ready,
+    Rematch,
+    RemoveBot,
+    ResumeTable,
+    Spectate,
+    Start,
+    TableStatus,
+)
 from protocol.options import TableConfig
 from protocol.version import SUPPORTED_VERSIONS
 
-__all__ = ["ARROWS", "DRAFT_FIELDS", "FORM_TEXT_ROWS", "Controller", "form_fields"]
+__all__ = [
+    "ARROWS",
+    "DRAFT_FIELDS",
+    "FORM_STEPS",
+    "FORM_TEXT_ROWS",
+    "Controller",
+    "form_fields",
+]
 
-ARROWS = ("up", "down", "left", "right")
+ARROWS = tuple(arrow.value for arrow in Arrow)
 DRAFT_FIELDS = ("color", "target", "dance")
 """The fields a play (or a first-card colour choice) is narrowed by, in the asking order."""
 
@@ -72,7 +107,7 @@ class Controller:
         if model.phase in ("round-over", "match-over") or model.view is None:
             self.ready()
             return
-        choices = model.legal_of("choose-color")
+        choices = model.legal_of(ChooseColor.TYPE)
         if choices:
             self._start_draft(choices)
             return
@@ -188,9 +223,9 @@ class Controller:
             return
         model.picker = None
         model.mode = Mode.NORMAL
-        if picker.purpose == "catch":
-            self.emit(GameIntent({"type": "catch", "target": value}))
-        elif picker.purpose in ("kick", "remove-bot"):
+        if picker.purpose == Catch.TYPE:
+            self.emit(GameIntent({"type": Catch.TYPE, "target": value}))
+        elif picker.purpose in (Kick.TYPE, RemoveBot.TYPE):
             self.emit(TableRequest(picker.purpose, {"seat": value}))
 
     def cancel(self) -> None:
@@ -215,18 +250,18 @@ class Controller:
             self.model.notify(missing, error=True)
 
     def draw(self) -> None:
-        self._send_first("draw", "you cannot draw now")
+        self._send_first(Draw.TYPE, "you cannot draw now")
 
     def pass_turn(self) -> None:
-        self._send_first("pass", "you can pass only after drawing")
+        self._send_first(Pass.TYPE, "you can pass only after drawing")
 
     def uno(self) -> None:
         """u: declare UNO now if that is legal, else arm it for the next play."""
         model = self.model
-        if model.legal_of("call-uno"):
-            self.emit(GameIntent({"type": "call-uno"}))
+        if model.legal_of(CallUno.TYPE):
+            self.emit(GameIntent({"type": CallUno.TYPE}))
             return
-        if any(c.get("uno") for c in model.legal_of("play")):
+        if any(c.get("uno") for c in model.legal_of(Play.TYPE)):
             model.uno_armed = not model.uno_armed
             model.notify("UNO will be said with your play" if model.uno_armed else "UNO unarmed")
             return
@@ -234,7 +269,7 @@ class Controller:
 
     def catch(self) -> None:
         """c: catch the one exposed player, or choose whom when several are exposed."""
-        catches = self.model.legal_of("catch")
+        catches = self.model.legal_of(Catch.TYPE)
         if not catches:
             self.model.notify("nobody to catch", error=True)
             return
@@ -243,13 +278,15 @@ class Controller:
             return
         targets = [c["target"] for c in catches]
         self.model.picker = Picker(
-            "Catch whom?", "catch", [(t, self.model.seat_name(t)) for t in targets]
+            "Catch whom?", Catch.TYPE, [(t, self.model.seat_name(t)) for t in targets]
         )
         self.model.mode = Mode.PICK
 
     def challenge(self, yes: bool) -> None:
         """y / n: challenge the Wild Draw Four, or take it."""
-        self._send_first("challenge" if yes else "accept", "there is no Wild Draw Four to answer")
+        self._send_first(
+            Challenge.TYPE if yes else Accept.TYPE, "there is no Wild Draw Four to answer"
+        )
 
     # -- the dance -----------------------------------------------------------------------
 
@@ -263,34 +300,34 @@ class Controller:
 
     def dance_submit(self) -> None:
         model = self.model
-        if not model.legal_of("dance"):
+        if not model.legal_of(Dance.TYPE):
             model.notify("there is no dance to answer", error=True)
             return
         steps = list(model.dance_steps)
         model.dance_steps = []
         model.mode = Mode.NORMAL
-        self.emit(GameIntent({"type": "dance", "steps": steps}))
+        self.emit(GameIntent({"type": Dance.TYPE, "steps": steps}))
 
     def refuse_dance(self) -> None:
         self.model.mode = Mode.NORMAL
         self.model.dance_steps = []
-        self._send_first("refuse-dance", "there is no dance to refuse")
+        self._send_first(RefuseDance.TYPE, "there is no dance to refuse")
 
     # -- table and host keys ---------------------------------------------------------------
 
     def ready(self) -> None:
         model = self.model
         if model.table is not None and model.table.state is TableStatus.BETWEEN_ROUNDS:
-            self.emit(TableRequest("ready", {"ready": True}))
+            self.emit(TableRequest(Ready.TYPE, {"ready": True}))
             model.notify("ready for the next round")
 
     def start(self) -> None:
         if self._host_only("start the match"):
-            self.emit(TableRequest("start"))
+            self.emit(TableRequest(Start.TYPE))
 
     def add_bot(self) -> None:
         if self._host_only("add a bot"):
-            self.emit(TableRequest("add-bot", {"strategy": "basic"}))
+            self.emit(TableRequest(AddBot.TYPE, {"strategy": "basic"}))
 
     def remove_bot(self) -> None:
         table = self.model.table
@@ -300,9 +337,9 @@ class Controller:
         if not bots:
             self.model.notify("there is no bot to remove", error=True)
         elif len(bots) == 1:
-            self.emit(TableRequest("remove-bot", {"seat": bots[0]}))
+            self.emit(TableRequest(RemoveBot.TYPE, {"seat": bots[0]}))
         else:
-            self._seat_picker("Remove which bot?", "remove-bot", bots)
+            self._seat_picker("Remove which bot?", RemoveBot.TYPE, bots)
 
     def kick(self) -> None:
         table = self.model.table
@@ -310,7 +347,7 @@ class Controller:
             return
         others = [s.seat for s in table.seats if s.name and s.seat != self.model.seat]
         if others:
-            self._seat_picker("Kick whom?", "kick", others)
+            self._seat_picker("Kick whom?", Kick.TYPE, others)
         else:
             self.model.notify("nobody else is seated", error=True)
 
@@ -323,11 +360,13 @@ class Controller:
         table = self.model.table
         if table is None or not self._host_only("pause"):
             return
-        self.emit(TableRequest("unpause" if table.state is TableStatus.PAUSED else "pause"))
+        self.emit(
+            TableRequest(ResumeTable.TYPE if table.state is TableStatus.PAUSED else PauseTable.TYPE)
+        )
 
     def rematch(self) -> None:
         if self._host_only("start a rematch"):
-            self.emit(TableRequest("rematch"))
+            self.emit(TableRequest(Rematch.TYPE))
 
     def _host_only(self, what: str) -> bool:
         if not self.model.is_host:
@@ -366,7 +405,7 @@ class Controller:
         if not text:
             return
         if mode is Mode.CHAT:
-            self.emit(TableRequest("chat", {"text": text}))
+            self.emit(TableRequest(Chat.TYPE, {"text": text}))
         elif mode is Mode.ADDRESS:
             address = parse_address(text)
             if address is None:
@@ -423,7 +462,7 @@ class Controller:
             self.model.mode = Mode.PASSWORD
             self.model.text = ""
             return
-        kind = "spectate" if spectate else "join"
+        kind = Spectate.TYPE if spectate else Join.TYPE
         self.emit(TableRequest(kind, {"table_id": table.table_id}))
 
     def _enter_with_password(self, password: str) -> None:
@@ -435,11 +474,11 @@ class Controller:
             model.notify("no password typed: nothing sent", error=True)
             return
         table_id, _name, spectate = entering
-        kind = "spectate" if spectate else "join"
+        kind = Spectate.TYPE if spectate else Join.TYPE
         self.emit(TableRequest(kind, {"table_id": table_id, "password": password}))
 
     def refresh(self) -> None:
-        self.emit(TableRequest("list-tables", {"limit": 100}))
+        self.emit(TableRequest(ListTables.TYPE, {"limit": 100}))
 
     def open_form(self) -> None:
         """n: the new-table form, every option at its default."""
@@ -511,7 +550,7 @@ class Controller:
         password = str(model.form.get("password", ""))
         if password:
             fields["password"] = password
-        self.emit(TableRequest("create-table", fields))
+        self.emit(TableRequest(CreateTable.TYPE, fields))
 
     # -- help, leaving ---------------------------------------------------------------------
 
@@ -543,11 +582,14 @@ class Controller:
         self.emit(Quit())
 
 
+FORM_STEPS = {"target_score": 50, "catch_grace_ms": 250}
+"""How far one left / right moves a whole-number option, by TableConfig field name (a test
+checks each is one); other ``*_seconds`` options move by 5, the rest by 1."""
+
+
 def _int_step(name: str) -> int:
-    if name == "target_score":
-        return 50
-    if name == "catch_grace_ms":
-        return 250
+    if name in FORM_STEPS:
+        return FORM_STEPS[name]
     if name.endswith("_seconds"):
         return 5
     return 1

@@ -11,6 +11,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from client.ui.faces import card_label, card_name, color_name
+from protocol.commands import Arrow
+from protocol.events import EventKind
 
 __all__ = ["describe_event"]
 
@@ -66,29 +68,33 @@ def _match_over(e: Mapping[str, Any], name: NameOf) -> str:
     return f"match over: {who} won the match"
 
 
-_ARROWS: dict[str, str] = {"up": "↑", "down": "↓", "left": "←", "right": "→"}
+_ARROWS: dict[str, str] = {Arrow.UP: "↑", Arrow.DOWN: "↓", Arrow.LEFT: "←", Arrow.RIGHT: "→"}
 
-_SIMPLE: dict[str, Callable[[Mapping[str, Any], NameOf], str]] = {
-    "dealer-chosen": lambda e, n: f"the dealer is {n(e.get('dealer'))}",
-    "round-started": lambda e, n: f"round {e.get('round')} begins (dealer: {n(e.get('dealer'))})",
-    "first-card": lambda e, n: f"first card: {card_name(str(e.get('card')))}",
-    "first-card-returned": lambda e, n: "a Wild Draw Four turned up; it goes back",
-    "turn": lambda e, n: "",
-    "played": _played,
-    "color-chosen": lambda e, n: f"{n(e.get('seat'))} chose {color_name(e.get('color'))}",
-    "drew": _drew,
-    "passed": lambda e, n: f"{n(e.get('seat'))} passed" + (" (stuck)" if e.get("stuck") else ""),
-    "direction": lambda e, n: f"play now goes {_direction(e.get('direction'))}",
-    "skipped": lambda e, n: f"{n(e.get('seat'))} skipped",
-    "uno-called": lambda e, n: f"{n(e.get('seat'))} said UNO!",
-    "exposed": lambda e, n: f"{n(e.get('seat'))} forgot to say UNO! (c to catch)",
-    "caught": lambda e, n: (
+_SIMPLE: dict[EventKind, Callable[[Mapping[str, Any], NameOf], str]] = {
+    EventKind.DEALER_CHOSEN: lambda e, n: f"the dealer is {n(e.get('dealer'))}",
+    EventKind.ROUND_STARTED: lambda e, n: (
+        f"round {e.get('round')} begins (dealer: {n(e.get('dealer'))})"
+    ),
+    EventKind.FIRST_CARD: lambda e, n: f"first card: {card_name(str(e.get('card')))}",
+    EventKind.FIRST_CARD_RETURNED: lambda e, n: "a Wild Draw Four turned up; it goes back",
+    EventKind.TURN: lambda e, n: "",
+    EventKind.PLAYED: _played,
+    EventKind.COLOR_CHOSEN: lambda e, n: f"{n(e.get('seat'))} chose {color_name(e.get('color'))}",
+    EventKind.DREW: _drew,
+    EventKind.PASSED: lambda e, n: (
+        f"{n(e.get('seat'))} passed" + (" (stuck)" if e.get("stuck") else "")
+    ),
+    EventKind.DIRECTION: lambda e, n: f"play now goes {_direction(e.get('direction'))}",
+    EventKind.SKIPPED: lambda e, n: f"{n(e.get('seat'))} skipped",
+    EventKind.UNO_CALLED: lambda e, n: f"{n(e.get('seat'))} said UNO!",
+    EventKind.EXPOSED: lambda e, n: f"{n(e.get('seat'))} forgot to say UNO! (c to catch)",
+    EventKind.CAUGHT: lambda e, n: (
         f"{n(e.get('by'))} caught {n(e.get('seat'))}: draws {e.get('penalty', 2)}"
     ),
-    "false-catch": lambda e, n: (
+    EventKind.FALSE_CATCH: lambda e, n: (
         f"{n(e.get('seat'))} wrongly caught {n(e.get('target'))}: draws {e.get('penalty')}"
     ),
-    "challenged": lambda e, n: (
+    EventKind.CHALLENGED: lambda e, n: (
         f"{n(e.get('seat'))} challenged {n(e.get('target'))}'s Wild Draw Four: "
         + ("guilty!" if e.get("guilty") else "it was legal")
         + (
@@ -97,33 +103,36 @@ _SIMPLE: dict[str, Callable[[Mapping[str, Any], NameOf], str]] = {
             else ""
         )
     ),
-    "draw-four-accepted": lambda e, n: f"{n(e.get('seat'))} took the Wild Draw Four",
-    "dance-called": lambda e, n: (
+    EventKind.DRAW_FOUR_ACCEPTED: lambda e, n: f"{n(e.get('seat'))} took the Wild Draw Four",
+    EventKind.DANCE_CALLED: lambda e, n: (
         f"{n(e.get('seat'))} must dance {e.get('dance')}: "
         + " ".join(_ARROWS.get(str(s), str(s)) for s in e.get("steps") or ())
     ),
-    "danced": lambda e, n: f"{n(e.get('seat'))} danced!",
-    "dance-refused": lambda e, n: f"{n(e.get('seat'))} did not dance and draws 3",
-    "creeper-revealed": lambda e, n: f"{n(e.get('seat'))} drew a Creeper! 3 more cards",
-    "hands-swapped": lambda e, n: f"{n(e.get('seat'))} swapped hands with {n(e.get('target'))}",
-    "hands-shuffled": lambda e, n: f"{n(e.get('seat'))} shuffled everyone's hands",
-    "skip-marked": lambda e, n: f"{n(e.get('seat'))} will skip {n(e.get('target'))}",
-    "skip-served": lambda e, n: f"{n(e.get('seat'))} draws 1 and loses the turn (skip)",
-    "reshuffled": lambda e, n: "the discards were shuffled into a new draw pile",
-    "timed-out": lambda e, n: f"{n(e.get('seat'))} ran out of time",
-    "away": lambda e, n: f"{n(e.get('seat'))} is away; a bot plays for now",
-    "back": lambda e, n: f"{n(e.get('seat'))} is back",
-    "paused": lambda e, n: "the game is paused",
-    "resumed": lambda e, n: "the game goes on",
-    "round-over": _round_over,
-    "match-over": _match_over,
+    EventKind.DANCED: lambda e, n: f"{n(e.get('seat'))} danced!",
+    EventKind.DANCE_REFUSED: lambda e, n: f"{n(e.get('seat'))} did not dance and draws 3",
+    EventKind.CREEPER_REVEALED: lambda e, n: f"{n(e.get('seat'))} drew a Creeper! 3 more cards",
+    EventKind.HANDS_SWAPPED: lambda e, n: (
+        f"{n(e.get('seat'))} swapped hands with {n(e.get('target'))}"
+    ),
+    EventKind.HANDS_SHUFFLED: lambda e, n: f"{n(e.get('seat'))} shuffled everyone's hands",
+    EventKind.SKIP_MARKED: lambda e, n: f"{n(e.get('seat'))} will skip {n(e.get('target'))}",
+    EventKind.SKIP_SERVED: lambda e, n: f"{n(e.get('seat'))} draws 1 and loses the turn (skip)",
+    EventKind.RESHUFFLED: lambda e, n: "the discards were shuffled into a new draw pile",
+    EventKind.TIMED_OUT: lambda e, n: f"{n(e.get('seat'))} ran out of time",
+    EventKind.AWAY: lambda e, n: f"{n(e.get('seat'))} is away; a bot plays for now",
+    EventKind.BACK: lambda e, n: f"{n(e.get('seat'))} is back",
+    EventKind.PAUSED: lambda e, n: "the game is paused",
+    EventKind.RESUMED: lambda e, n: "the game goes on",
+    EventKind.ROUND_OVER: _round_over,
+    EventKind.MATCH_OVER: _match_over,
 }
 
 
 def describe_event(body: Mapping[str, Any], name_of: NameOf) -> str:
     """One log line for an event body; empty for events not worth a line (turns)."""
     kind = str(body.get("kind", ""))
-    describe = _SIMPLE.get(kind)
-    if describe is None:
+    try:
+        describe = _SIMPLE[EventKind(kind)]
+    except (ValueError, KeyError):  # a kind newer than this client
         return kind.replace("-", " ")
     return describe(body, name_of)

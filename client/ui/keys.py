@@ -15,6 +15,7 @@ from prompt_toolkit.keys import Keys
 
 from client.ui.controller import FORM_TEXT_ROWS, Controller
 from client.ui.model import Mode, Model, Screen
+from protocol.commands import Arrow
 
 __all__ = ["KEY_HINTS", "build_key_bindings"]
 
@@ -106,8 +107,8 @@ def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:
 
     # the dance
     dance = mode_is(Mode.DANCE)
-    for arrow in ("up", "down", "left", "right"):
-        on(arrow, filter=dance)(lambda arrow=arrow: c.dance_step(arrow))  # type: ignore[misc]
+    for step in Arrow:  # prompt-toolkit names the arrow keys as the protocol names the steps
+        on(step.value, filter=dance)(lambda step=step: c.dance_step(step.value))  # type: ignore[misc]
     bind(["backspace"], c.dance_undo, dance)
     bind(["enter"], c.dance_submit, dance)
     bind(["x"], c.refuse_dance, dance)

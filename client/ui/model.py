@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING, Any
 
 from client.ui.describe import describe_event
 from client.ui.faces import sort_hand
+from protocol.commands import Dance, Play
 from protocol.messages import TableState, TableStatus, TableSummary
+from protocol.rejections import RejectCode
 
 if TYPE_CHECKING:
     from client.discovery import FoundServer
@@ -196,7 +198,7 @@ class Model:
 
     def plays_of(self, code: str) -> list[dict[str, Any]]:
         """Every legal play of the card ``code`` (its colour, target, dance, UNO variants)."""
-        return [c for c in self.legal if c.get("type") == "play" and c.get("card") == code]
+        return [c for c in self.legal if c.get("type") == Play.TYPE and c.get("card") == code]
 
     def seat_name(self, seat: int | None) -> str:
         """A seat's name as the log says it: ``you`` for my own seat."""
@@ -321,7 +323,7 @@ def _select_for_turn(model: Model, previous: dict[str, Any] | None) -> None:
 
 
 def _dancing_now(model: Model) -> bool:
-    return model.phase == "dance" and model.my_turn and bool(model.legal_of("dance"))
+    return model.phase == "dance" and model.my_turn and bool(model.legal_of(Dance.TYPE))
 
 
 def _draft_still_legal(model: Model) -> bool:
@@ -347,7 +349,7 @@ def apply_reply(model: Model, what: str, ok: bool, code: str | None, message: st
     """The server answered a command; a rejection becomes a short message line."""
     if ok:
         return
-    if code == "lost-race":
+    if code == RejectCode.LOST_RACE:
         model.notify(f"too late: {message or what}", error=True)
         return
     model.notify(f"{what} refused: {message or code}", error=True)

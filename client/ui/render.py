@@ -28,13 +28,15 @@ from client.ui.screens import (
     lobby_screen,
     too_small_screen,
 )
-from protocol.messages import TableStatus
+from protocol.commands import Arrow, Catch, Play
+from protocol.messages import Kick, RemoveBot, TableStatus
+from protocol.options import DeckName
 
 __all__ = ["MIN_HEIGHT", "MIN_WIDTH", "CardClick", "render"]
 
 CardClick = Callable[[int], None]
 
-_ARROWS = {"up": "↑", "down": "↓", "left": "←", "right": "→"}
+_ARROWS: dict[str, str] = {Arrow.UP: "↑", Arrow.DOWN: "↓", Arrow.LEFT: "←", Arrow.RIGHT: "→"}
 
 
 def render(
@@ -65,7 +67,7 @@ def _table(
     options = table.options
     view = model.view or {}
     round_no = view.get("round")
-    title = f"{table.name} · {options.get('deck', 'classic')}"
+    title = f"{table.name} · {options.get('deck', DeckName.CLASSIC.value)}"
     if round_no:
         title += f" · round {round_no}"
     if model.spectating:
@@ -260,7 +262,11 @@ def _picker(model: Model) -> list[Line]:
     hint = "←/→ choose · Enter confirm · Esc cancel"
     if picker.purpose == "color":
         hint = "r/y/g/b or ←/→ and Enter · Esc cancel"
-    elif picker.purpose in DRAFT_FIELDS or picker.purpose in ("catch", "kick", "remove-bot"):
+    elif picker.purpose in DRAFT_FIELDS or picker.purpose in (
+        Catch.TYPE,
+        Kick.TYPE,
+        RemoveBot.TYPE,
+    ):
         hint = "←/→ choose · Enter confirm · Esc cancel"
     return [line, text_line(f" {hint}", "class:hint")]
 
@@ -335,7 +341,7 @@ def _bottom(model: Model, width: int, on_card: CardClick | None) -> list[Line]:
 
 def _hand(model: Model, width: int, on_card: CardClick | None) -> list[Line]:
     hand = model.hand
-    playable = {c.get("card") for c in model.legal_of("play")}
+    playable = {c.get("card") for c in model.legal_of(Play.TYPE)}
     selected = min(model.selected, max(len(hand) - 1, 0))
     title = f" Your hand ({len(hand)})"
     if model.uno_armed:

@@ -13,6 +13,8 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+import trio
+
 from protocol.commands import Pause, Resume, SeatCommand
 from protocol.errors import ErrorCode, LobbyRejectCode
 from protocol.limits import MAX_CHAT_LEN, clean_text
@@ -42,6 +44,7 @@ from protocol.messages import (
 )
 from protocol.rejections import RejectCode
 from server.autoplay import known_strategy
+from server.chat_budget import ChatBudget
 from server.peer import Peer
 from server.settings import LobbySettings
 from server.table.broadcast import Broadcast
@@ -73,6 +76,7 @@ class RequestHandlers:
         stand_ins: StandIns,
         settings: LobbySettings,
         departed: Callable[[Peer], None],
+        chat_budget: ChatBudget,
     ) -> None:
         """``departed`` tells the lobby that a peer no longer belongs to this table."""
         self._table_id = table_id
@@ -84,6 +88,7 @@ class RequestHandlers:
         self._stand_ins = stand_ins
         self._settings = settings
         self._departed = departed
+        self._chat_budget = chat_budget
 
     def handle(self, peer: Peer, message: Request) -> dict[str, Any] | None:
         """Carry out one request; raises RequestRefused. Returns the Ok's result."""
@@ -140,6 +145,7 @@ class RequestHandlers:
 
     def _on_join(self, peer: Peer, message: Join) -> dict[str, Any]:
         self._seating.check_password(message.password)
+        self._seating.check_not_banned(peer)
         self._seating.check_not_seated(peer)
         if self._game.match is not None:
             raise RequestRefused(
@@ -155,6 +161,7 @@ class RequestHandlers:
 
     def _on_spectate(self, peer: Peer, message: Spectate) -> None:
         self._seating.check_password(message.password)
+        self._seating.check_not_banned(peer)
         self._seating.check_not_seated(peer)
         if self._seating.add_spectator(peer):
             log.info("%s watches table %s", peer.name, self._label)
@@ -164,6 +171,7 @@ class RequestHandlers:
 
     def _on_take_bot_seat(self, peer: Peer, message: TakeBotSeat) -> dict[str, Any]:
         self._seating.check_password(message.password)
+        self._seating.check_not_banned(peer)
         self._seating.check_not_seated(peer)
         if self._game.status() not in _BETWEEN_MATCHES_OR_ROUNDS:
             raise RequestRefused(
@@ -239,12 +247,7 @@ class RequestHandlers:
             return
         seat.peer = None
         seat.ready = False
-        log.info(
-            "%s lost the connection to table %s; seat %d waits for them to resume",
-            seat.name,
-            self._label,
-            seat.index,
-        )
+        log.info("%s lost the connection to table %s; the seat waits", seat.name, self._label)
         self._game.set_away(seat.index, True)
         self._pass_host()
         self._game.next_round_if_ready()
@@ -344,7 +347,9 @@ class RequestHandlers:
                 LobbyRejectCode.BAD_SEAT, "the host cannot kick themselves; leave instead"
             )
         kicked = seat.peer
-        self.remove_person(seat, f"kicked by {host.name}")
+        if message.ban:
+            self._seating.ban(seat.name, kicked.address if kicked is not None else None)
+        self.remove_person(seat, f"{'banned' if message.ban else 'kicked'} by {host.name}")
         if kicked is not None:
             self._departed(kicked)
             kicked.send(self._public.current())
@@ -369,8 +374,11 @@ class RequestHandlers:
             raise RequestRefused(LobbyRejectCode.NOT_AT_TABLE, "you are not at this table")
         if not text:
             return
+        members = self._seating.members()
+        if not self._chat_budget.spend(peer.address, len(members) - 1, trio.current_time()):
+            raise RequestRefused(LobbyRejectCode.SLOW_DOWN, "you are chatting too fast")
         line = ChatMessage(sender=peer.name, text=text, seat=None if seat is None else seat.index)
-        for member in self._seating.members():
+        for member in members:
             member.send(line)
 
     def _on_game(self, peer: Peer, message: Game) -> None:

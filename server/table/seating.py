@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from protocol.errors import LobbyRejectCode
+from server.table.names import name_key
 from server.table.refusals import RequestRefused
 
 if TYPE_CHECKING:
@@ -90,6 +91,8 @@ class Seating:
         self.host: int | None = None
         """The host's seat index."""
         self._seated_at: dict[str, int] = {}  # token -> last seq before its owner sat down
+        self._banned_addresses: set[str] = set()
+        self._banned_names: set[str] = set()  # name keys
 
     # ------------------------------------------------------------------ chairs
 
@@ -249,9 +252,10 @@ class Seating:
     # ------------------------------------------------------------------ names
 
     def name_taken(self, name: str) -> bool:
-        """Whether someone at the table already goes by ``name`` (ignoring case)."""
-        wanted = name.casefold()
-        return any(seat.name.casefold() == wanted for seat in self)
+        """Whether someone at the table already goes by ``name``, or one that reads alike
+        (``server.table.names``)."""
+        wanted = name_key(name)
+        return any(name_key(seat.name) == wanted for seat in self)
 
     def bot_name(self) -> str:
         """A name for a new server bot that nobody at the table has."""
@@ -293,6 +297,20 @@ class Seating:
             raise RequestRefused(
                 LobbyRejectCode.WRONG_PASSWORD, "this table needs the right password"
             )
+
+    def ban(self, name: str, address: str | None) -> None:
+        """Keep ``name`` (and every name that reads alike) and ``address`` out from now on.
+        The host's own address is never banned: a guest on the host's machine is kept out
+        by name alone."""
+        self._banned_names.add(name_key(name))
+        host = self._chairs[self.host] if self.host is not None else None
+        host_address = host.peer.address if host is not None and host.peer is not None else None
+        if address is not None and address != host_address:
+            self._banned_addresses.add(address)
+
+    def check_not_banned(self, peer: Peer) -> None:
+        if peer.address in self._banned_addresses or name_key(peer.name) in self._banned_names:
+            raise RequestRefused(LobbyRejectCode.BANNED, "the host has banned you from this table")
 
     def check_name(self, name: str) -> None:
         if self.name_taken(name):

@@ -34,21 +34,28 @@ import trio
 
 from protocol.errors import LobbyRejectCode
 from protocol.messages import (
+    AddBot,
     CreateTable,
+    Game,
     Join,
     Left,
     LeftReason,
     Ok,
+    Ready,
     Rejected,
+    Rematch,
+    RemoveBot,
     Request,
     ResumeSeat,
     Spectate,
+    Start,
     TableStatus,
     TableSummary,
     TakeBotSeat,
 )
 from protocol.options import TableConfig
 from server.autoplay import BotLauncher, StandIn
+from server.chat_budget import ChatBudget
 from server.engine import Match
 from server.peer import Peer
 from server.settings import LobbySettings
@@ -74,6 +81,10 @@ log = logging.getLogger("uno.server.table")
 
 ENTRY_REQUESTS = (CreateTable, Join, Spectate, TakeBotSeat, ResumeSeat)
 """Requests from a peer not (yet) at the table; the lobby marks it as arriving."""
+
+PERSONS_MOVES = (CreateTable, Join, TakeBotSeat, Ready, Start, Rematch, Game, AddBot, RemoveBot)
+"""Requests that show a person is playing here: accepted from someone seated, they wind
+the empty-table clock back to its full time (a resume, chat or watching does not)."""
 
 
 class TableHooks(Protocol):
@@ -110,9 +121,14 @@ class Table:
         settings: LobbySettings,
         hooks: TableHooks,
         bots: BotLauncher,
+        created_from: str = "",
+        chat_budget: ChatBudget | None = None,
     ) -> None:
+        """``created_from`` is the address of whoever created it (for the lobby's
+        per-address quota); ``chat_budget`` is the lobby's (a table of its own without)."""
         self.table_id = table_id
         self.name = name
+        self.created_from = created_from
         self._settings = settings
         self._hooks = hooks
         label = f"{table_id} ({name})"
@@ -141,6 +157,7 @@ class Table:
             stand_ins=self.stand_ins,
             settings=settings,
             departed=self._departed,
+            chat_budget=chat_budget or ChatBudget(),
         )
         # Unbounded as a channel; requests are bounded by ``submit``. The table's own items
         # are at most one per connection it has had, so they always fit.
@@ -148,6 +165,8 @@ class Table:
         self._queued_requests = 0
         self._closing = False
         self._opened = False  # the table has handled its first request
+        # The empty-table clock: its time left, and when it runs out while it runs.
+        self._empty_left = settings.empty_table_seconds
         self._empty_deadline: float | None = None
 
     # ------------------------------------------------------------------ for the lobby
@@ -188,7 +207,7 @@ class Table:
     @property
     def closes_at(self) -> float | None:
         """When (Trio time) the table will be removed for want of anyone connected, if
-        nobody comes back before then."""
+        nobody comes back before then; None while someone is connected."""
         return self._empty_deadline
 
     def free_seats(self) -> int:
@@ -318,6 +337,8 @@ class Table:
         else:
             # Trusted: the id was checked on arrival, the result is the handler's own.
             answer = Ok.trusted(id=message.id, result=result)
+            if isinstance(message, PERSONS_MOVES) and self.seating.of_peer(peer) is not None:
+                self._empty_left = self._settings.empty_table_seconds
         if isinstance(answer, Rejected) and entering and not self.seating.is_member(peer):
             self._departed(peer)  # or the lobby thinks it is still arriving
         return _Reply(peer, answer) if request.reply else None
@@ -355,9 +376,11 @@ class Table:
                 log.info("table %s: no player is left", self._label)
                 self._closing = True
             elif self.seating.connected():
-                self._empty_deadline = None
+                if self._empty_deadline is not None:  # stop the clock where it is
+                    self._empty_left = max(0.0, self._empty_deadline - trio.current_time())
+                    self._empty_deadline = None
             elif self._empty_deadline is None:
-                self._empty_deadline = trio.current_time() + self._settings.empty_table_seconds
+                self._empty_deadline = trio.current_time() + self._empty_left
         if self._closing:
             return
         self.stand_ins.reconcile()

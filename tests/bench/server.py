@@ -368,9 +368,19 @@ def server_command(args: argparse.Namespace) -> list[str]:
         str(connections + 64),
         "--max-tables",
         str(args.tables + 16),
+        *per_address_tables(args),
         "--log-level",
         args.log_level,
     ]
+
+
+def per_address_tables(args: argparse.Namespace) -> list[str]:
+    """Every driver connects from 127.0.0.1, so that one address makes all the tables. A
+    server tree from before the per-address quota has no such flag (``--server-tree``)."""
+    settings = args.server_tree / "server" / "settings.py"
+    if "max_tables_per_address" not in settings.read_text(encoding="utf-8"):
+        return []
+    return ["--max-tables-per-address", str(args.tables + 16)]
 
 
 def cpu_plan(args: argparse.Namespace) -> tuple[set[int] | None, set[int] | None]:

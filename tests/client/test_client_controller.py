@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from client_builders import engine_view, hand_view, model_with, table_state
 
+from client.ui.controller import FORM_STEPS, FORM_TEXT_ROWS, form_fields
 from client.ui.intents import GameIntent, LeaveTable, Quit, TableRequest
 from client.ui.model import Mode, Model, apply_table_state, apply_view
 from protocol.messages import TableStatus
@@ -209,6 +210,19 @@ def test_new_table_form_cycles_options_and_creates(drive) -> None:
     assert sent[0].fields["options"]["deck"] == "modern-swap"
     assert sent[0].to_message(1).to_data()["name"] == "Ann's table"
     assert "password" not in sent[0].fields  # none typed: an open table
+
+
+def test_form_steps_name_table_options_and_move_them_by_their_step(drive) -> None:
+    names = [option.name for option in form_fields()]
+    assert set(FORM_STEPS) <= set(names)
+    model = Model(name="Ann", connected=True)
+    controller, _sent = drive(model)
+    controller.open_form()
+    for name, step in FORM_STEPS.items():
+        controller.model.form_index = len(FORM_TEXT_ROWS) + names.index(name)
+        before = model.form[name]
+        controller.form_change(1)
+        assert model.form[name] == before + step
 
 
 def test_typed_address_connects(drive) -> None:

@@ -105,8 +105,12 @@ def test_every_event_kind_has_words() -> None:
     from protocol.events import EventKind
 
     for kind in EventKind:
-        line = describe_event({"kind": kind.value, "seat": 1, "card": "R1"}, str)
+        body = {"kind": kind.value, "seat": 1, "card": "R1", "winner": 1, "winners": [1]}
+        line = describe_event(body, str)
         assert line or kind is EventKind.TURN, kind
+        # Its own words, not the fallback for a kind this client does not know.
+        assert line != kind.value.replace("-", " "), kind
+    assert describe_event({"kind": "from-the-future"}, str) == "from the future"
 
 
 def test_round_over_names_the_winner_and_points() -> None:

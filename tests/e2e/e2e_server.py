@@ -49,6 +49,9 @@ class ServerProcess:
             "--allowance",
             "2000",
             "2000",
+            # Every test client connects from 127.0.0.1: one address makes all the tables.
+            "--max-tables-per-address",
+            "256",
             "--log-level",
             "DEBUG",
             *flags,

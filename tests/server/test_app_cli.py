@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 import gc
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
 
 import pytest
 
+from protocol.options import TableConfig
 from server.app import DEFAULT_PORT
 from server.cli import (
     GC_THRESHOLDS,
@@ -69,6 +74,8 @@ def test_flags_reach_every_setting() -> None:
         ["--ping-seconds", "50", "--idle-seconds", "40"],
         ["--log-level", "chatty"],
         ["--empty-table-seconds", "0"],
+        ["--deck", "uno-flip"],
+        ["--scoring", "teams", "--seats", "3"],
     ],
 )
 def test_nonsense_is_refused_with_usage(
@@ -78,6 +85,54 @@ def test_nonsense_is_refused_with_usage(
         main(argv)
     assert exit_info.value.code == 2
     assert "uno-server" in capsys.readouterr().err
+
+
+TABLE_OPTIONS = dataclasses.fields(TableConfig)
+
+
+def _flag(option: dataclasses.Field[Any]) -> str:
+    return "--" + option.name.replace("_", "-")
+
+
+def _other_value(option: dataclasses.Field[Any]) -> tuple[list[str], object]:
+    """Command-line words that set ``option`` to a value other than its default, and that
+    value as TableConfig holds it."""
+    default = option.default
+    if isinstance(default, bool):
+        return (
+            [_flag(option).replace("--", "--no-", 1) if default else _flag(option)],
+            not default,
+        )
+    if isinstance(default, StrEnum):
+        other = list(type(default))[-1]
+        assert other != default
+        return [_flag(option), other.value], other
+    assert isinstance(default, int)
+    other_int = default + 1 if default == 0 else default - 1
+    return [_flag(option), str(other_int)], other_int
+
+
+@pytest.mark.parametrize("option", TABLE_OPTIONS, ids=[o.name for o in TABLE_OPTIONS])
+def test_every_table_option_has_a_flag_that_sets_the_default_for_new_tables(
+    option: dataclasses.Field[Any],
+) -> None:
+    argv, expected = _other_value(option)
+    defaults = configure(*argv).lobby.table_defaults
+    assert getattr(defaults, option.name) == expected
+    assert defaults == dataclasses.replace(TableConfig(), **{option.name: expected})
+
+
+def test_without_table_flags_new_tables_get_table_configs_defaults() -> None:
+    assert configure().lobby.table_defaults == TableConfig()
+
+
+def test_the_help_and_the_hosting_guide_name_every_table_flag() -> None:
+    help_text = " ".join(build_parser().format_help().split())
+    guide = (Path(__file__).parents[2] / "docs" / "hosting.md").read_text(encoding="utf-8")
+    for option in TABLE_OPTIONS:
+        assert f"{_flag(option)} " in help_text
+        assert option.metadata["doc"] in help_text
+        assert f"`{_flag(option)}" in guide, f"docs/hosting.md does not list {_flag(option)}"
 
 
 def test_announce_says_where_and_warns_about_open_tables(

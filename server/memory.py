@@ -1,0 +1,43 @@
+"""Giving memory back to the system once a table has closed.
+
+CPython returns freed objects to its allocator, and glibc's ``malloc`` keeps freed pages
+in the process's heap for later. After a long evening's tables close, that is memory a
+laptop host never sees again. ``malloc_trim(0)`` asks glibc to return what it can. Other
+C libraries (macOS, Windows, musl) either return memory by themselves or have no such
+call, so there this does nothing.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import sys
+from collections.abc import Callable
+from functools import cache
+
+__all__ = ["give_back_memory"]
+
+
+def give_back_memory() -> bool:
+    """Return the heap's free pages to the system where the C library allows; True if it
+    was asked."""
+    trim = _malloc_trim()
+    if trim is None:
+        return False
+    trim(0)
+    return True
+
+
+@cache
+def _malloc_trim() -> Callable[[int], int] | None:
+    if not sys.platform.startswith("linux"):
+        return None
+    name = ctypes.util.find_library("c")
+    if name is None:
+        return None
+    try:
+        libc = ctypes.CDLL(name)
+        trim: Callable[[int], int] = libc.malloc_trim
+    except (OSError, AttributeError):  # not glibc (musl has no malloc_trim)
+        return None
+    return trim
