@@ -16,7 +16,7 @@ from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.utils import get_cwidth
 
 from client.ui.controller import DRAFT_FIELDS
-from client.ui.faces import card_label, color_name
+from client.ui.faces import card_label, color_name, sort_hand
 from client.ui.layout import Line, assemble, clock_text, rule, text_line, wrap_keys
 from client.ui.model import Mode, Model, Screen
 from client.ui.screens import (
@@ -83,7 +83,7 @@ def _table(
     bottom = _bottom(model, width, on_card)
     room = height - len(lines) - len(bottom) - 1
     lines.append(rule(_middle_title(model)))
-    lines += _middle(model, max(room, 0))
+    lines += _middle(model, width, max(room, 0))
     return lines + bottom
 
 
@@ -225,7 +225,7 @@ def _middle_title(model: Model) -> str:
     return "what happened"
 
 
-def _middle(model: Model, room: int) -> list[Line]:
+def _middle(model: Model, width: int, room: int) -> list[Line]:
     if room <= 0:
         return []
     if model.mode is Mode.PICK and model.picker is not None:
@@ -237,7 +237,7 @@ def _middle(model: Model, room: int) -> list[Line]:
             text_line(" Leave the match? A bot will play your seat. y yes · n no", "class:error")
         ]
     elif model.phase in ("round-over", "match-over"):
-        lines = _results(model)
+        lines = _results(model, width)
     else:
         lines = []
     log_room = room - len(lines)
@@ -289,7 +289,7 @@ def _dance(model: Model) -> list[Line]:
     ]
 
 
-def _results(model: Model) -> list[Line]:
+def _results(model: Model, width: int) -> list[Line]:
     view = model.view or {}
     result = view.get("round_result") or {}
     match = view.get("match_result")
@@ -304,14 +304,15 @@ def _results(model: Model) -> list[Line]:
     gained = result.get("gained") or []
     scores = result.get("scores") or view.get("scores") or []
     for seat, hand in enumerate(hands):
-        cards = " ".join(card_label(code) for code in hand) or "(out)"
-        lines.append(
-            text_line(
-                f"   {model.seat_name(seat):<16} {_at(points, seat):>4} in hand "
-                f"{'+' + str(_at(gained, seat)) if _at(gained, seat) else '':>6} "
-                f"total {_at(scores, seat):>5}   {cards}"
-            )
+        start = (
+            f"   {model.seat_name(seat):<16} {_at(points, seat):>4} in hand "
+            f"{'+' + str(_at(gained, seat)) if _at(gained, seat) else '':>6} "
+            f"total {_at(scores, seat):>5}   "
         )
+        labels = [card_label(code) for code in sort_hand(list(hand))] or ["(out)"]
+        rows = _wrap_labels(labels, width - get_cwidth(start) - 1)
+        lines.append(text_line(start + rows[0]))
+        lines += [text_line(" " * get_cwidth(start) + row) for row in rows[1:]]
     if match:
         winners = " and ".join(model.seat_name(s) for s in match.get("winners") or [])
         lines.append(text_line(f" {winners} won the match!", "class:myturn"))
@@ -320,6 +321,19 @@ def _results(model: Model) -> list[Line]:
         else:
             lines.append(text_line(" The host may start a rematch. q: leave", "class:hint"))
     return lines
+
+
+def _wrap_labels(labels: list[str], room: int) -> list[str]:
+    """Card labels joined by spaces, in rows of at most ``room`` cells (one at least)."""
+    rows: list[str] = []
+    row = ""
+    for label in labels:
+        joined = f"{row} {label}" if row else label
+        if row and get_cwidth(joined) > room:
+            rows.append(row)
+            joined = label
+        row = joined
+    return [*rows, row]
 
 
 def _at(values: list[Any], index: int) -> Any:

@@ -6,6 +6,7 @@ from client_builders import engine_view, hand_view, model_with, table_state
 from prompt_toolkit.utils import get_cwidth
 
 from client.ui.controller import Controller
+from client.ui.faces import card_label, sort_hand
 from client.ui.model import Mode, Model, apply_event, apply_table_state
 from client.ui.render import MIN_HEIGHT, MIN_WIDTH, render
 from protocol.messages import TableStatus, TableSummary
@@ -143,3 +144,29 @@ def test_help_lists_the_keys() -> None:
     text = "\n".join(screen(model))
     for key in ("Enter", "catch", "challenge", "dance", "chat", "leave"):
         assert key in text
+
+
+def test_round_results_show_every_card_of_a_long_hand_sorted() -> None:
+    long_hand = ["W", "B9", "R1", "G3", "Y+2", "B1", "R7", "GS", "W+4", "Y5", "R2"] * 2 + ["G1"]
+    result = {
+        "round": 1,
+        "winner": 1,
+        "reason": "out",
+        "hands": [long_hand, [], ["B+2"]],
+        "points": [400, 0, 20],
+        "gained": [0, 420, 0],
+        "scores": [0, 420, 0],
+        "eliminated": [],
+    }
+    view = hand_view([], [], phase="round-over", to_act=None, pending=None, round_result=result)
+    model = model_with(view)
+    lines = screen(model, width=100, height=30)
+    row = next(i for i, line in enumerate(lines) if line.startswith("   you "))
+    shown: list[str] = []
+    for line in lines[row:]:
+        if line.startswith("   Bob "):
+            break
+        shown += line.split("total")[1].split()[1:] if "total" in line else line.split()
+    assert len(shown) == len(long_hand) == 23
+    assert shown == [card_label(code) for code in sort_hand(long_hand)]
+    assert all(len(line.rstrip()) <= 100 for line in lines)
