@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from client.ui.describe import describe_event
+from client.ui.describe import describe_event, describe_seats
 from client.ui.faces import sort_hand
 from protocol.commands import Dance, Play
 from protocol.messages import TableState, TableStatus, TableSummary
@@ -122,6 +122,8 @@ class Model:
     entering: tuple[str, str, bool] | None = None
     """The table a password is being typed for: (table id, name, spectate)."""
     finished: bool = False
+    last_event: dict[str, Any] | None = None
+    """The event logged last (a UNO said with a play is not logged twice)."""
 
     # -- derived -------------------------------------------------------------------------
 
@@ -257,10 +259,19 @@ def apply_table_list(model: Model, tables: list[TableSummary]) -> None:
 
 
 def apply_table_state(model: Model, state: TableState, seat: int | None) -> None:
-    """The table's public state changed (seats, host, status, options)."""
+    """The table's public state changed (seats, host, status, options); seats that
+    changed at the same table are logged (joined, left, taken over)."""
+    before = model.table
+    if before is not None and before.table_id == state.table_id:
+        for line in describe_seats(_seat_names(before), _seat_names(state)):
+            model.log.append(line)
     model.table = state
     model.seat = seat
     model.spectating = seat is None
+
+
+def _seat_names(state: TableState) -> list[tuple[str, bool]]:
+    return [(info.name or "", info.bot) for info in state.seats]
 
 
 def clear_table(model: Model) -> None:
@@ -333,7 +344,8 @@ def _draft_still_legal(model: Model) -> bool:
 
 def apply_event(model: Model, body: dict[str, Any]) -> None:
     """One numbered event: a line in the log, in plain words."""
-    line = describe_event(body, model.seat_name)
+    line = describe_event(body, model.seat_name, model.last_event)
+    model.last_event = body
     if line:
         model.log.append(line)
 

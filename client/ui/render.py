@@ -132,7 +132,13 @@ def _seats(model: Model) -> list[Line]:
         if seat < len(counts) and counts[seat] == 1:
             line.append(("class:uno", "  UNO!"))
         if seat in exposed:
-            line.append(("class:exposed", "  FORGOT UNO (c: catch)"))
+            mine = seat == model.seat and not model.spectating
+            line.append(
+                (
+                    "class:exposed",
+                    "  FORGOT UNO (u: say it!)" if mine else "  FORGOT UNO (c: catch)",
+                )
+            )
         if tags:
             line.append(("class:hint", "  " + " · ".join(tags)))
         lines.append(line)
