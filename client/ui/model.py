@@ -123,6 +123,10 @@ class Model:
     """The table a password is being typed for: (table id, name, spectate)."""
     finished: bool = False
     last_event: dict[str, Any] | None = None
+    turns: int = 0
+    """Views that changed whose move it is (or the phase): the message line's clock."""
+    message_context: tuple[Any, ...] = ()
+    message_turn: int = 0
     """The event logged last (a UNO said with a play is not logged twice)."""
 
     # -- derived -------------------------------------------------------------------------
@@ -227,9 +231,23 @@ class Model:
         return max(0, int(remaining - (now - self.view_at) * 1000))
 
     def notify(self, text: str, error: bool = False) -> None:
-        """Put a short line on the message bar."""
+        """Put a short line on the message bar (see :attr:`shown_message`)."""
         self.message = text
         self.message_is_error = error
+        self.message_context = self._message_context()
+        self.message_turn = self.turns
+
+    def _message_context(self) -> tuple[Any, ...]:
+        table_id = self.table.table_id if self.table is not None else None
+        return (self.screen, table_id, (self.view or {}).get("round"))
+
+    @property
+    def shown_message(self) -> str:
+        """The message line as shown: a message lasts while its screen, table and round
+        do, and for the turn after the one it came in, so none lingers for rounds."""
+        if self.message_context != self._message_context() or self.turns > self.message_turn + 1:
+            return ""
+        return self.message
 
 
 # -- reducers ---------------------------------------------------------------------------
@@ -288,6 +306,8 @@ def clear_table(model: Model) -> None:
 def apply_view(model: Model, body: dict[str, Any], now: float) -> None:
     """A fresh view: keep the selected card selected if it is still in the hand."""
     previous = model.view
+    if previous is None or any(previous.get(k) != body.get(k) for k in _TURN_KEYS):
+        model.turns += 1
     kept = model.selected_card
     model.view = body
     model.view_at = now
@@ -309,6 +329,9 @@ def apply_view(model: Model, body: dict[str, Any], now: float) -> None:
     if model.mode is Mode.NORMAL and _dancing_now(model):
         model.mode = Mode.DANCE
         model.dance_steps = []
+
+
+_TURN_KEYS = ("round", "phase", "to_act")
 
 
 def _select_for_turn(model: Model, previous: dict[str, Any] | None) -> None:

@@ -354,7 +354,7 @@ def _bottom(model: Model, width: int, on_card: CardClick | None) -> list[Line]:
         lines.append(text_line(f" say: {model.text}▏", "class:input"))
     else:
         style = "class:error" if model.message_is_error else "class:message"
-        lines.append(text_line(f" {model.message}", style))
+        lines.append(text_line(f" {model.shown_message}", style))
     lines += [text_line(line, "class:keys") for line in wrap_keys(_keys(model), width)]
     return lines
 

@@ -178,6 +178,6 @@ def footer(model: Model, room: int, keys: str) -> list[Line]:
     model's message, styled as an error when it is one), then the ``keys`` hints."""
     lines: list[Line] = [[] for _ in range(max(0, room - 2))]
     style = "class:error" if model.message_is_error else "class:message"
-    lines.append(text_line(f" {model.message}", style))
+    lines.append(text_line(f" {model.shown_message}", style))
     lines.append(text_line(f" {keys}", "class:keys"))
     return lines

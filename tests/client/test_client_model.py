@@ -184,3 +184,28 @@ def test_joins_and_leaves_at_the_table_are_logged() -> None:
         "Bot 2 (a bot) joined the table",
         "Zed took Cy's seat",
     ]
+
+
+def test_a_message_does_not_outlive_its_round_or_screen() -> None:
+    model = Model(name="Ann")
+    model.notify("joining Loopback den…")
+    assert model.shown_message == "joining Loopback den…"
+    model.connected = True  # the lobby
+    assert model.shown_message == ""
+    over = hand_view(["R1"], [], phase="round-over", to_act=None, round=1)
+    model = model_with(over)
+    model.notify("ready for the next round")
+    assert model.shown_message == "ready for the next round"
+    apply_view(model, hand_view(["R1", "B2"], [], round=2, to_act=1), 1.0)
+    assert model.shown_message == ""
+
+
+def test_a_refusal_stays_for_its_turn_and_the_next() -> None:
+    model = model_with(hand_view(["R1"], [{"type": "play", "card": "R1"}]))
+    model.notify("play refused: it does not match", error=True)
+    apply_view(model, hand_view(["R1"], [{"type": "play", "card": "R1"}], exposed=[1]), 1.0)
+    assert model.shown_message == "play refused: it does not match"
+    apply_view(model, hand_view(["R1"], [], to_act=1), 2.0)
+    assert model.shown_message == "play refused: it does not match"
+    apply_view(model, hand_view(["R1"], [], to_act=2), 3.0)
+    assert model.shown_message == ""
