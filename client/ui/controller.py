@@ -142,7 +142,7 @@ class Controller:
             return "only a Draw Two answers the Draw Two (or d to draw)"
         if phase == "dance":
             return "you must dance first"
-        if not model.legal_of("play"):
+        if not model.legal_of(Play.TYPE):
             return "no play is open to you now"
         top = view.get("top")
         colour = color_name(view.get("color"))

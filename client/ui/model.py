@@ -350,7 +350,7 @@ def _select_for_turn(model: Model, previous: dict[str, Any] | None) -> None:
         and previous.get("to_act") == model.seat
         and previous.get("round") == view.get("round")
     )
-    playable = {c.get("card") for c in model.legal_of("play")}
+    playable = {c.get("card") for c in model.legal_of(Play.TYPE)}
     if continuing or not playable or model.selected_card in playable:
         return
     model.selected = next(i for i, code in enumerate(hand) if code in playable)

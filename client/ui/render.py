@@ -28,7 +28,17 @@ from client.ui.screens import (
     lobby_screen,
     too_small_screen,
 )
-from protocol.commands import Arrow, Catch, Play
+from protocol.commands import (
+    Accept,
+    Arrow,
+    CallUno,
+    Catch,
+    Challenge,
+    ChooseColor,
+    Draw,
+    Pass,
+    Play,
+)
 from protocol.messages import Kick, RemoveBot, TableStatus
 from protocol.options import DeckName
 
@@ -423,10 +433,41 @@ def _keys(model: Model) -> str:
     if model.view is None:
         host = "b bot · x remove bot · s start · k kick · " if model.is_host else ""
         return f"{host}t chat · ? help · q leave"
-    keys = "←/→ h/l select · Enter play · d draw · p pass · u UNO · c catch · y/n challenge"
-    keys += " · t chat · ? help · q leave"
+    keys = _game_keys(model)
+    keys += ["t chat", "? help", "q leave"]
     if model.is_host:
-        keys += " · P pause"
         if model.phase == "match-over":
-            keys += " · r rematch"
+            keys.append("r rematch")
+        else:
+            keys.append("P go on" if model.phase == "paused" else "P pause")
+    return " · ".join(keys)
+
+
+def _game_keys(model: Model) -> list[str]:
+    """The game's keys that do something now, in the order a player needs them."""
+    phase = model.phase
+    if phase == "round-over":
+        return ["Enter ready for the next round"]
+    if phase in ("match-over", "paused"):
+        return []
+    kinds = {command.get("type") for command in model.legal}
+    keys = ["←/→ select"] if model.hand else []
+    if model.my_turn:
+        drawn = (model.view or {}).get("drawn")
+        if ChooseColor.TYPE in kinds:
+            keys.append("Enter choose the colour")
+        elif drawn and Play.TYPE in kinds:
+            keys.append(f"Enter play the drawn {card_label(drawn)}")
+        elif Play.TYPE in kinds:
+            keys.append("Enter play")
+        if Draw.TYPE in kinds:
+            keys.append("d draw")
+        if Pass.TYPE in kinds:
+            keys.append("p pass")
+        if Challenge.TYPE in kinds or Accept.TYPE in kinds:
+            keys.append("y challenge · n accept")
+    if CallUno.TYPE in kinds or any(c.get("uno") for c in model.legal_of(Play.TYPE)):
+        keys.append("u UNO")
+    if Catch.TYPE in kinds:
+        keys.append("c catch")
     return keys

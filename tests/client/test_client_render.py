@@ -170,3 +170,24 @@ def test_round_results_show_every_card_of_a_long_hand_sorted() -> None:
     assert len(shown) == len(long_hand) == 23
     assert shown == [card_label(code) for code in sort_hand(long_hand)]
     assert all(len(line.rstrip()) <= 100 for line in lines)
+
+
+def keys_line(model: Model) -> str:
+    lines = screen(model)
+    return " ".join(line for line in lines[-3:] if "?" in line or "·" in line)
+
+
+def test_the_keys_line_shows_only_the_keys_that_work_now() -> None:
+    over = hand_view(["R1"], [], phase="round-over", to_act=None, pending=None)
+    model = model_with(over)
+    model.table = table_state(3, TableStatus.BETWEEN_ROUNDS)
+    keys = keys_line(model)
+    assert "Enter ready" in keys
+    for stale in ("p pass", "u UNO", "c catch", "y challenge", "d draw"):
+        assert stale not in keys, stale
+    drawn = hand_view(["R1", "Y5"], [{"type": "play", "card": "Y5"}, {"type": "pass"}], drawn="Y5")
+    keys = keys_line(model_with(drawn))
+    assert "Enter play the drawn Y5" in keys and "p pass" in keys and "d draw" not in keys
+    waiting = hand_view(["R1"], [{"type": "catch", "target": 2}], to_act=1)
+    keys = keys_line(model_with(waiting))
+    assert "c catch" in keys and "Enter play" not in keys and "p pass" not in keys
