@@ -552,6 +552,16 @@ class Controller:
             fields["password"] = password
         self.emit(TableRequest(CreateTable.TYPE, fields))
 
+    # -- the log ---------------------------------------------------------------------------
+
+    def scroll_log(self, lines: int) -> None:
+        """PgUp / PgDn: scroll the match log back (positive) or forward; 0 goes to the end."""
+        model = self.model
+        if lines == 0:
+            model.log_scroll = 0
+            return
+        model.log_scroll = max(0, min(model.log_scroll + lines, len(model.log) - 1))
+
     # -- help, leaving ---------------------------------------------------------------------
 
     def toggle_help(self) -> None:

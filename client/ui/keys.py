@@ -29,6 +29,7 @@ KEY_HINTS: list[tuple[str, str]] = [
     ("y / n", "challenge / accept a Wild Draw Four"),
     ("r y g b", "pick a colour in the colour picker"),
     ("arrows", "dance steps when you must dance; Backspace undoes, x refuses"),
+    ("PgUp / PgDn", "scroll the match log back and forward; End shows the newest"),
     ("t", "chat"),
     ("b / x / s", "host, before the match: add a bot / remove a bot / start"),
     ("k / P / r", "host: kick a player / pause or go on / rematch after the match"),
@@ -38,6 +39,10 @@ KEY_HINTS: list[tuple[str, str]] = [
     ("", "s spectate · n new table (type its name and password) · r refresh"),
     ("find", "↑/↓ choose a server found on the network · Enter join · a type an address"),
 ]
+
+
+LOG_PAGE = 8
+"""Lines PgUp and PgDn scroll the match log by."""
 
 
 def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:
@@ -86,6 +91,9 @@ def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:
     bind(["c"], c.catch, table)
     bind(["y"], lambda: c.challenge(True), table)
     bind(["n"], lambda: c.challenge(False), table)
+    bind(["pageup"], lambda: c.scroll_log(LOG_PAGE), table)
+    bind(["pagedown"], lambda: c.scroll_log(-LOG_PAGE), table)
+    bind(["end"], lambda: c.scroll_log(0), table)
     bind(["t"], c.start_chat, table | lobby)
     bind(["q"], c.leave, table | lobby | find)
     bind(["b"], c.add_bot, table)

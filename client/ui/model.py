@@ -123,6 +123,8 @@ class Model:
     """The table a password is being typed for: (table id, name, spectate)."""
     finished: bool = False
     last_event: dict[str, Any] | None = None
+    log_scroll: int = 0
+    """How many of the newest log lines are scrolled out of view below (0: the newest show)."""
     turns: int = 0
     """Views that changed whose move it is (or the phase): the message line's clock."""
     message_context: tuple[Any, ...] = ()
@@ -223,7 +225,8 @@ class Model:
         if not self.view:
             return None
         pending = self.view.get("pending") or {}
-        remaining = pending.get("remaining_ms")
+        # Between rounds nothing is pending, but the pause before the next round runs.
+        remaining = pending.get("remaining_ms", self.view.get("remaining_ms"))
         if remaining is None:
             return None
         if self.phase == "paused":
@@ -371,6 +374,8 @@ def apply_event(model: Model, body: dict[str, Any]) -> None:
     model.last_event = body
     if line:
         model.log.append(line)
+        if model.log_scroll:  # scrolled back: keep the same lines in view
+            model.log_scroll = min(model.log_scroll + 1, len(model.log) - 1)
 
 
 def apply_chat(model: Model, sender: str, text: str) -> None:

@@ -56,7 +56,7 @@ def render(
     if width < MIN_WIDTH or height < MIN_HEIGHT:
         lines = too_small_screen(width, height)
     elif model.mode is Mode.HELP:
-        lines = help_screen(model)
+        lines = help_screen(model, now)
     elif model.screen is Screen.FIND:
         lines = find_screen(model, height)
     elif model.screen is Screen.LOBBY:
@@ -190,10 +190,11 @@ def _turn_line(model: Model, now: float) -> Line:
     clock_part: Line = [("class:clock", f"  ⏱ {clock}")] if clock else []
     if phase == "paused":
         return text_line(" ⏸ PAUSED by the host", "class:exposed")
-    if phase in ("round-over", "match-over"):
-        what = "Match over" if phase == "match-over" else "Round over"
-        hint = "" if phase == "match-over" else " · Enter: ready for the next round"
-        return [("class:title", f" {what}{hint}"), *clock_part]
+    if phase == "match-over":
+        return [("class:title", " Match over")]
+    if phase == "round-over":
+        countdown = f" · the next round starts in {clock}" if clock else ""
+        return [("class:title", f" Round over{countdown} · Enter: ready for the next round")]
     to_act = view.get("to_act")
     if model.my_turn:
         prompts = {
@@ -258,8 +259,19 @@ def _middle(model: Model, width: int, room: int) -> list[Line]:
         lines = []
     log_room = room - len(lines)
     if log_room > 0:
-        shown = list(model.log)[-log_room:] if log_room else []
-        lines = [text_line(f" {entry}", "class:log") for entry in shown] + lines
+        entries = list(model.log)
+        scroll = model.log_scroll
+        if scroll:
+            log_room -= 1  # the last line says how much is below
+            scroll = max(0, min(scroll, len(entries) - log_room))  # the oldest at the top
+        if scroll:
+            entries = entries[:-scroll]
+        shown = entries[-log_room:] if log_room > 0 else []
+        log = [text_line(f" {entry}", "class:log") for entry in shown]
+        if scroll:
+            more = f" ↓ {scroll} newer line{'s' if scroll != 1 else ''} below · PgDn / End"
+            log.append(text_line(more, "class:hint"))
+        lines = log + lines
         lines = [[] for _ in range(room - len(lines))] + lines
     return lines[-room:]
 
@@ -434,7 +446,7 @@ def _keys(model: Model) -> str:
         host = "b bot · x remove bot · s start · k kick · " if model.is_host else ""
         return f"{host}t chat · ? help · q leave"
     keys = _game_keys(model)
-    keys += ["t chat", "? help", "q leave"]
+    keys += ["PgUp log", "t chat", "? help", "q leave"]
     if model.is_host:
         if model.phase == "match-over":
             keys.append("r rematch")

@@ -191,3 +191,37 @@ def test_the_keys_line_shows_only_the_keys_that_work_now() -> None:
     waiting = hand_view(["R1"], [{"type": "catch", "target": 2}], to_act=1)
     keys = keys_line(model_with(waiting))
     assert "c catch" in keys and "Enter play" not in keys and "p pass" not in keys
+
+
+def test_between_rounds_a_countdown_to_the_next_round() -> None:
+    over = hand_view(["R1"], [], phase="round-over", to_act=None, pending=None, remaining_ms=8000)
+    model = model_with(over)
+    text = "\n".join(screen(model, now=2.5))
+    assert "the next round starts in 0:06" in text
+
+
+def test_the_log_scrolls_back_with_page_up(drive) -> None:
+    model = model_with(engine_view())
+    for number in range(60):
+        apply_event(model, {"kind": "passed", "seat": 1 + number % 2, "seq": number})
+        apply_event(model, {"kind": "played", "seat": 1, "card": f"B{number % 10}", "seq": number})
+    assert model.log[0] == "Bob passed"
+    controller, _ = drive(model)
+    controller.scroll_log(1000)
+    text = "\n".join(line.strip() for line in screen(model))
+    assert "Bob passed\nBob played blue 0\nCy passed" in text
+    assert "newer lines below" in text
+    apply_event(model, {"kind": "passed", "seat": 2, "seq": 99})  # news keeps the place
+    assert "Bob passed\nBob played blue 0\nCy passed" in "\n".join(x.strip() for x in screen(model))
+    controller.scroll_log(0)
+    lines = screen(model)
+    log_end = next(i for i, line in enumerate(lines) if line.startswith(" Your hand"))
+    assert lines[log_end - 1].strip() == "Cy passed"
+    assert "Bob played blue 0\n" not in "\n".join(line.strip() for line in lines)
+
+
+def test_help_over_the_table_says_your_clock_runs() -> None:
+    model = model_with(engine_view())
+    model.mode = Mode.HELP
+    text = "\n".join(screen(model, now=10.0))
+    assert "YOUR TURN: ⏱ 0:50 left" in text and "Esc to go back" in text
