@@ -199,15 +199,17 @@ class Controller:
         if picker is not None and picker.options:
             picker.index = (picker.index + delta) % len(picker.options)
 
-    def pick_value(self, value: Any) -> None:
-        """Choose an option by value (``r``/``y``/``g``/``b`` in a colour picker)."""
+    def pick_value(self, value: Any, confirm: bool = True) -> None:
+        """Choose an option by value: ``r``/``y``/``g``/``b`` in a colour picker choose and
+        confirm; a seat's digit only selects it (``confirm`` False), Enter confirms."""
         picker = self.model.picker
         if picker is None:
             return
         for index, (option, _) in enumerate(picker.options):
             if option == value:
                 picker.index = index
-                self.pick_confirm()
+                if confirm:
+                    self.pick_confirm()
                 return
 
     def pick_confirm(self) -> None:

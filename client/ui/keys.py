@@ -111,7 +111,7 @@ def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:
     for letter in "RYGB":
         on(letter.lower(), filter=pick)(lambda letter=letter: c.pick_value(letter))  # type: ignore[misc]
     for digit in "0123456789":
-        on(digit, filter=pick)(lambda digit=digit: c.pick_value(int(digit)))  # type: ignore[misc]
+        on(digit, filter=pick)(lambda digit=digit: c.pick_value(int(digit), confirm=False))  # type: ignore[misc]
 
     # the dance
     dance = mode_is(Mode.DANCE)

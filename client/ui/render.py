@@ -15,7 +15,6 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.utils import get_cwidth
 
-from client.ui.controller import DRAFT_FIELDS
 from client.ui.faces import card_label, color_name, sort_hand
 from client.ui.layout import Line, assemble, clock_text, rule, text_line, wrap_keys
 from client.ui.model import Mode, Model, Screen
@@ -39,7 +38,7 @@ from protocol.commands import (
     Pass,
     Play,
 )
-from protocol.messages import Kick, RemoveBot, TableStatus
+from protocol.messages import TableStatus
 from protocol.options import DeckName
 
 __all__ = ["MIN_HEIGHT", "MIN_WIDTH", "CardClick", "render"]
@@ -290,12 +289,8 @@ def _picker(model: Model) -> list[Line]:
     hint = "←/→ choose · Enter confirm · Esc cancel"
     if picker.purpose == "color":
         hint = "r/y/g/b or ←/→ and Enter · Esc cancel"
-    elif picker.purpose in DRAFT_FIELDS or picker.purpose in (
-        Catch.TYPE,
-        Kick.TYPE,
-        RemoveBot.TYPE,
-    ):
-        hint = "←/→ choose · Enter confirm · Esc cancel"
+    elif all(isinstance(value, int) for value, _ in picker.options):
+        hint = "←/→ or the seat's digit, then Enter confirm · Esc cancel"
     return [line, text_line(f" {hint}", "class:hint")]
 
 
