@@ -31,7 +31,7 @@ from client.config import default_name, log_path, remember_name
 from client.discovery import FoundServer, keep_listed
 from client.solo import lan_server, solo_server
 from client.ui.app import ClientApp
-from client.ui.controller import parse_address
+from client.ui.controller import address_problem, parse_address
 from client.ui.model import Model, apply_discovered
 from client.ui.network import Network, Plan
 from protocol.limits import clean_text
@@ -153,9 +153,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--bots must be 0 to 9")
     address: tuple[str, int] | None = None
     if args.server:
+        problem = address_problem(args.server)
         address = parse_address(args.server)
-        if address is None:
-            parser.error(f"--server wants HOST:PORT, not {args.server!r}")
+        if problem is not None or address is None:
+            parser.error(f"--server: {problem}")
     plan = _plan(args, name)
     if plan.create:
         try:

@@ -409,9 +409,10 @@ class Controller:
         if mode is Mode.CHAT:
             self.emit(TableRequest(Chat.TYPE, {"text": text}))
         elif mode is Mode.ADDRESS:
+            problem = address_problem(text)
             address = parse_address(text)
-            if address is None:
-                model.notify(f"not HOST:PORT: {text}", error=True)
+            if problem is not None or address is None:
+                model.notify(problem or f"not HOST:PORT: {text}", error=True)
                 return
             model.address = text
             self.emit(Connect(*address))
@@ -609,7 +610,21 @@ def _int_step(name: str) -> int:
 
 def parse_address(text: str) -> tuple[str, int] | None:
     """``host:port`` or ``[v6]:port`` -> (host, port); None if it is neither."""
-    host, sep, port = text.strip().rpartition(":")
-    if not sep or not port.isdigit() or not 0 < int(port) < 65536:
+    if address_problem(text) is not None:
         return None
+    host, _, port = text.strip().rpartition(":")
     return host.strip("[]") or "127.0.0.1", int(port)
+
+
+def address_problem(text: str) -> str | None:
+    """What is wrong with a typed server address, in words; None when it is usable."""
+    host, sep, port = text.strip().rpartition(":")
+    if not sep or not port:
+        return f"{text!r} has no port: type HOST:PORT, e.g. 192.168.1.20:7531"
+    if not (port.isascii() and port.isdigit()):
+        return f"the port must be a number, not {port!r}"
+    if not 0 < int(port) < 65536:
+        return f"the port {port} is out of range: ports go from 1 to 65535"
+    if ":" in host and not host.startswith("["):
+        return "write an IPv6 address in brackets: [v6addr]:port"
+    return None

@@ -249,9 +249,12 @@ def _middle(model: Model, width: int, room: int) -> list[Line]:
     elif model.mode is Mode.DANCE:
         lines = _dance(model)
     elif model.mode is Mode.CONFIRM_LEAVE:
-        lines = [
-            text_line(" Leave the match? A bot will play your seat. y yes · n no", "class:error")
-        ]
+        question = (
+            " Quit the game? The private server stops with it. y yes · n no"
+            if model.solo
+            else " Leave the match? A bot will play your seat. y yes · n no"
+        )
+        lines = [text_line(question, "class:error")]
     elif model.phase in ("round-over", "match-over"):
         lines = _results(model, width)
     else:
@@ -430,7 +433,7 @@ def _keys(model: Model) -> str:
     if model.mode is Mode.CHAT:
         return "Enter send · Esc cancel"
     if model.mode is Mode.CONFIRM_LEAVE:
-        return "y leave · n stay"
+        return "y quit · n stay" if model.solo else "y leave · n stay"
     if model.mode is Mode.PICK:
         return "←/→ choose · Enter confirm · Esc cancel"
     if model.mode is Mode.DANCE:
@@ -441,7 +444,7 @@ def _keys(model: Model) -> str:
         host = "b bot · x remove bot · s start · k kick · " if model.is_host else ""
         return f"{host}t chat · ? help · q leave"
     keys = _game_keys(model)
-    keys += ["PgUp log", "t chat", "? help", "q leave"]
+    keys += ["PgUp log", "t chat", "? help", "q quit" if model.solo else "q leave"]
     if model.is_host:
         if model.phase == "match-over":
             keys.append("r rematch")

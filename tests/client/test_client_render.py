@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from client_builders import engine_view, hand_view, model_with, table_state
 from prompt_toolkit.utils import get_cwidth
 
@@ -225,3 +227,21 @@ def test_help_over_the_table_says_your_clock_runs() -> None:
     model.mode = Mode.HELP
     text = "\n".join(screen(model, now=10.0))
     assert "YOUR TURN: ⏱ 0:50 left" in text and "Esc to go back" in text
+
+
+def test_in_solo_q_says_it_quits() -> None:
+    model = model_with(engine_view(), solo=True)
+    model.mode = Mode.CONFIRM_LEAVE
+    text = "\n".join(screen(model))
+    assert "Quit the game?" in text and "A bot will play your seat" not in text
+    assert "y quit" in text
+
+
+def test_a_cut_header_ends_in_an_ellipsis() -> None:
+    model = model_with(engine_view())
+    assert model.table is not None
+    model.table = dataclasses.replace(model.table, name="A very long table name for us")
+    header = screen(model, width=60, height=20)[0]
+    assert header.endswith("…") and len(header) == 60
+    wide = screen(model, width=200, height=30)[0]
+    assert "127.0.0.1:7531" in wide and "…" not in wide

@@ -137,5 +137,5 @@ def test_solo_game_played_by_keystrokes(terminal: Terminal) -> None:
     else:
         pytest.fail("no card could be played in twelve turns")
     terminal.keys("q")
-    terminal.wait_for(lambda s: any("Leave the match?" in x for x in s), "the confirmation")
+    terminal.wait_for(lambda s: any("Quit the game?" in x for x in s), "the confirmation")
     terminal.keys("y")
