@@ -96,9 +96,41 @@ def build_parser() -> argparse.ArgumentParser:
         help="without --server: look for servers on the interface with this address; "
         "with --serve: advertise on it (repeatable; default every interface)",
     )
+    parser.add_argument(
+        "--host",
+        metavar="IP",
+        default=None,
+        help="with --serve: listen only on this address, e.g. 127.0.0.1 (default: every one)",
+    )
+    parser.add_argument(
+        "--no-mdns",
+        action="store_true",
+        help="with --serve: do not advertise the server on the network; otherwise: do not "
+        "look for servers (type the address instead)",
+    )
     parser.add_argument("--log-file", type=Path, default=None, help="where the log goes")
     parser.add_argument("--no-mouse", action="store_true", help="leave the mouse to the terminal")
     return parser
+
+
+def serve_options(args: argparse.Namespace) -> dict[str, Any]:
+    """``lan_server``'s arguments for ``--serve``: where it listens, whether and where it
+    is advertised, the port and the extra server arguments."""
+    return {
+        "port": args.port,
+        "extra": args.server_arg,
+        "interfaces": args.mdns_interface,
+        "host": args.host,
+        "advertise": not args.no_mdns,
+    }
+
+
+def discovery_text(args: argparse.Namespace) -> str:
+    """What the find screen says discovery does (``--no-mdns``: nothing)."""
+    if args.no_mdns:
+        return "not looking, as --no-mdns asks"
+    where = ", ".join(args.mdns_interface) if args.mdns_interface else "every interface"
+    return f"looking on {where}…"
 
 
 def _plan(args: argparse.Namespace, name: str) -> Plan:
@@ -151,6 +183,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--name must contain something printable")
     if args.bots is not None and not 0 <= args.bots <= 9:
         parser.error("--bots must be 0 to 9")
+    if args.host is not None and not args.serve:
+        parser.error("--host goes with --serve (--solo always listens on 127.0.0.1 only)")
     address: tuple[str, int] | None = None
     if args.server:
         problem = address_problem(args.server)
@@ -176,9 +210,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         async def around_server(run_network: Callable[[], Awaitable[None]]) -> None:
             starter = (
-                solo_server(args.server_arg)
-                if args.solo
-                else lan_server(args.port, args.server_arg, args.mdns_interface)
+                solo_server(args.server_arg) if args.solo else lan_server(**serve_options(args))
             )
             async with starter as started:
                 app.network.address = started
@@ -186,9 +218,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         around = around_server
     elif address is None:
+        model.discovery = discovery_text(args)
+    if address is None and not args.no_mdns and not (args.solo or args.serve):
         interfaces = args.mdns_interface or None
-        where = ", ".join(args.mdns_interface) if args.mdns_interface else "every interface"
-        model.discovery = f"looking on {where}…"
 
         async def around_discovery(run_network: Callable[[], Awaitable[None]]) -> None:
             def show(servers: list[FoundServer]) -> None:
