@@ -35,11 +35,13 @@ from protocol.commands import (
 )
 
 __all__ = [
+    "FORGET_UNO",
     "STRATEGIES",
     "Knobs",
     "UnknownStrategyError",
     "choose",
     "guilt_probability",
+    "table_knobs",
 ]
 
 Command = dict[str, Any]
@@ -429,3 +431,14 @@ Strategy = Callable[[list[Command], Mapping[str, Any], random.Random, Knobs], Co
 
 STRATEGIES: dict[str, Strategy] = {"random": _random, "basic": _basic}
 """Every strategy by name."""
+
+FORGET_UNO: dict[str, float] = {"random": 0.4, "basic": 0.2}
+"""How often a bot seated at a table by the server (solo play, a host's add-bot) forgets
+to say UNO, by strategy: now and then, so that catching it with ``c`` is part of the game.
+(Bot levels, when they come, set their own rate here.)"""
+
+
+def table_knobs(strategy: str) -> Knobs:
+    """The knobs a server bot of ``strategy`` plays with: honest, but forgetful of UNO at
+    the strategy's rate (:data:`FORGET_UNO`)."""
+    return Knobs(forget_uno=FORGET_UNO.get(strategy, 0.0))
