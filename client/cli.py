@@ -31,7 +31,7 @@ from client.config import default_name, log_path, remember_name
 from client.discovery import FoundServer, keep_listed
 from client.solo import lan_server, solo_server
 from client.ui.app import ClientApp
-from client.ui.controller import address_problem, parse_address
+from client.ui.lobby_controller import address_problem, parse_address
 from client.ui.model import Model, apply_discovered
 from client.ui.network import Network, Plan
 from protocol.limits import clean_text

@@ -13,7 +13,8 @@ from prompt_toolkit.filters import Condition, Filter
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
 
-from client.ui.controller import FORM_TEXT_ROWS, Controller
+from client.ui.controller import Controller
+from client.ui.lobby_controller import FORM_TEXT_ROWS
 from client.ui.model import Mode, Model, Screen
 from protocol.commands import Arrow
 
@@ -96,12 +97,12 @@ def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:
     bind(["end"], lambda: c.scroll_log(0), table)
     bind(["t"], c.start_chat, table | lobby)
     bind(["q"], c.leave, table | lobby | find)
-    bind(["b"], c.add_bot, table)
-    bind(["x"], c.remove_bot, table)
-    bind(["s"], c.start, table)
-    bind(["k"], c.kick, table)
-    bind(["P"], c.pause, table)
-    bind(["r"], c.rematch, table)
+    bind(["b"], c.host.add_bot, table)
+    bind(["x"], c.host.remove_bot, table)
+    bind(["s"], c.host.start, table)
+    bind(["k"], c.host.kick, table)
+    bind(["P"], c.host.pause, table)
+    bind(["r"], c.host.rematch, table)
 
     # pickers
     pick = mode_is(Mode.PICK)
@@ -137,31 +138,31 @@ def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:
     bind(["n", "q"], lambda: c.confirm_leave(False), confirm)
 
     # the server's lobby
-    bind(["up", "k"], lambda: c.lobby_move(-1), lobby)
-    bind(["down", "j"], lambda: c.lobby_move(1), lobby)
-    bind(["enter"], lambda: c.join_selected(False), lobby)
-    bind(["s"], lambda: c.join_selected(True), lobby)
-    bind(["n"], c.open_form, lobby)
-    bind(["r"], c.refresh, lobby)
+    bind(["up", "k"], lambda: c.lobby.lobby_move(-1), lobby)
+    bind(["down", "j"], lambda: c.lobby.lobby_move(1), lobby)
+    bind(["enter"], lambda: c.lobby.join_selected(False), lobby)
+    bind(["s"], lambda: c.lobby.join_selected(True), lobby)
+    bind(["n"], c.lobby.open_form, lobby)
+    bind(["r"], c.lobby.refresh, lobby)
 
     # the new-table form
     form = mode_is(Mode.CREATE)
-    bind(["up"], lambda: c.form_move(-1), form)
-    bind(["down"], lambda: c.form_move(1), form)
-    bind(["left"], lambda: c.form_change(-1), form)
-    bind(["right"], lambda: c.form_change(1), form)
-    bind(["enter"], c.submit_form, form)
+    bind(["up"], lambda: c.lobby.form_move(-1), form)
+    bind(["down"], lambda: c.lobby.form_move(1), form)
+    bind(["left"], lambda: c.lobby.form_change(-1), form)
+    bind(["right"], lambda: c.lobby.form_change(1), form)
+    bind(["enter"], c.lobby.submit_form, form)
     form_text = form & Condition(lambda: model.form_index < len(FORM_TEXT_ROWS))
 
     @kb.add(Keys.Any, filter=form_text)
     def _form_typed(event: KeyPressEvent) -> None:
-        c.form_type(event.data)
+        c.lobby.form_type(event.data)
 
-    bind(["backspace"], c.form_backspace, form_text)
+    bind(["backspace"], c.lobby.form_backspace, form_text)
 
     # finding a server
-    bind(["up", "k"], lambda: c.find_move(-1), find)
-    bind(["down", "j"], lambda: c.find_move(1), find)
-    bind(["enter"], c.join_discovered, find)
+    bind(["up", "k"], lambda: c.lobby.find_move(-1), find)
+    bind(["down", "j"], lambda: c.lobby.find_move(1), find)
+    bind(["enter"], c.lobby.join_discovered, find)
     bind(["a"], c.start_address, find)
     return kb

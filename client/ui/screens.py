@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from client.ui.controller import FORM_TEXT_ROWS, form_fields
 from client.ui.keys import KEY_HINTS
 from client.ui.layout import Line, clock_text, rule, text_line
+from client.ui.lobby_controller import FORM_TEXT_ROWS, form_fields
 from client.ui.model import Mode, Model
 
 if TYPE_CHECKING:

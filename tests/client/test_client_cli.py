@@ -25,7 +25,7 @@ def test_a_port_out_of_range_is_called_that(capsys: pytest.CaptureFixture[str]) 
 
 
 def test_typed_addresses_say_what_is_wrong() -> None:
-    from client.ui.controller import address_problem, parse_address
+    from client.ui.lobby_controller import address_problem, parse_address
 
     assert address_problem("192.168.1.20:7531") is None
     assert parse_address("[::1]:7531") == ("::1", 7531)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from client_builders import engine_view, hand_view, model_with, table_state
 
-from client.ui.controller import FORM_STEPS, FORM_TEXT_ROWS, form_fields
 from client.ui.intents import GameIntent, LeaveTable, Quit, TableRequest
+from client.ui.lobby_controller import FORM_STEPS, FORM_TEXT_ROWS, form_fields
 from client.ui.model import Mode, Model, apply_table_state, apply_view
 from protocol.messages import TableStatus
 
@@ -152,9 +152,9 @@ def test_host_controls_and_their_refusal_for_guests(drive) -> None:
     model = Model(name="Ann", connected=True)
     apply_table_state(model, table_state(3, TableStatus.LOBBY, bots=(1, 2)), 0)
     controller, sent = drive(model)
-    controller.add_bot()
-    controller.start()
-    controller.remove_bot()
+    controller.host.add_bot()
+    controller.host.start()
+    controller.host.remove_bot()
     controller.pick_value(2)
     assert sent == [
         TableRequest("add-bot", {"strategy": "basic"}),
@@ -162,7 +162,7 @@ def test_host_controls_and_their_refusal_for_guests(drive) -> None:
         TableRequest("remove-bot", {"seat": 2}),
     ]
     apply_table_state(model, table_state(3, TableStatus.LOBBY, host=1), 0)
-    controller.start()
+    controller.host.start()
     assert len(sent) == 3 and model.message == "only the host can start the match"
 
 
@@ -200,12 +200,12 @@ def test_chat_is_typed_then_sent(drive) -> None:
 def test_new_table_form_cycles_options_and_creates(drive) -> None:
     model = Model(name="Ann", connected=True)
     controller, sent = drive(model)
-    controller.open_form()
+    controller.lobby.open_form()
     assert model.mode is Mode.CREATE
-    controller.form_move(2)  # past the name and the password: the deck
-    controller.form_change(1)
+    controller.lobby.form_move(2)  # past the name and the password: the deck
+    controller.lobby.form_change(1)
     assert model.form["deck"] == "modern-swap"
-    controller.submit_form()
+    controller.lobby.submit_form()
     assert isinstance(sent[0], TableRequest) and sent[0].type == "create-table"
     assert sent[0].fields["options"]["deck"] == "modern-swap"
     assert sent[0].to_message(1).to_data()["name"] == "Ann's table"
@@ -217,11 +217,11 @@ def test_form_steps_name_table_options_and_move_them_by_their_step(drive) -> Non
     assert set(FORM_STEPS) <= set(names)
     model = Model(name="Ann", connected=True)
     controller, _sent = drive(model)
-    controller.open_form()
+    controller.lobby.open_form()
     for name, step in FORM_STEPS.items():
         controller.model.form_index = len(FORM_TEXT_ROWS) + names.index(name)
         before = model.form[name]
-        controller.form_change(1)
+        controller.lobby.form_change(1)
         assert model.form[name] == before + step
 
 
