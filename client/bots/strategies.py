@@ -9,6 +9,10 @@ reads a clock or imports trio; the server's away seats call :func:`choose` direc
 Knobs make a bot human-like or adversarial for tests: how long it thinks (used by the
 runner, not here), how often it forgets UNO, whether it catches others, how it answers a
 Wild Draw Four, and whether it dances correctly.
+
+Why this module is long: the knobs every strategy shares, the basic strategy's reasoning
+(which card, which colour, whether to challenge a Wild Draw Four) and the few readers of
+the view they need are pure functions that read best side by side.
 """
 
 from __future__ import annotations

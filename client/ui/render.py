@@ -9,15 +9,16 @@ app wraps it as ``FormattedTextControl(lambda: render(model, ...))``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.utils import get_cwidth
 
-from client.ui.faces import card_label, color_name, sort_hand
+from client.ui.faces import card_label, color_name
+from client.ui.hints import keys_hint
 from client.ui.layout import Line, assemble, clock_text, rule, text_line, wrap_keys
 from client.ui.model import Mode, Model, Screen
+from client.ui.panes import dance_pane, picker_pane, results_pane
 from client.ui.screens import (
     MIN_HEIGHT,
     MIN_WIDTH,
@@ -28,14 +29,6 @@ from client.ui.screens import (
     too_small_screen,
 )
 from protocol.commands import (
-    Accept,
-    Arrow,
-    CallUno,
-    Catch,
-    Challenge,
-    ChooseColor,
-    Draw,
-    Pass,
     Play,
 )
 from protocol.messages import TableStatus
@@ -44,8 +37,6 @@ from protocol.options import DeckName
 __all__ = ["MIN_HEIGHT", "MIN_WIDTH", "CardClick", "render"]
 
 CardClick = Callable[[int], None]
-
-_ARROWS: dict[str, str] = {Arrow.UP: "↑", Arrow.DOWN: "↓", Arrow.LEFT: "←", Arrow.RIGHT: "→"}
 
 
 def render(
@@ -245,9 +236,9 @@ def _middle(model: Model, width: int, room: int) -> list[Line]:
     if room <= 0:
         return []
     if model.mode is Mode.PICK and model.picker is not None:
-        lines = _picker(model)
+        lines = picker_pane(model)
     elif model.mode is Mode.DANCE:
-        lines = _dance(model)
+        lines = dance_pane(model)
     elif model.mode is Mode.CONFIRM_LEAVE:
         question = (
             " Quit the game? The private server stops with it. y yes · n no"
@@ -256,7 +247,7 @@ def _middle(model: Model, width: int, room: int) -> list[Line]:
         )
         lines = [text_line(question, "class:error")]
     elif model.phase in ("round-over", "match-over"):
-        lines = _results(model, width)
+        lines = results_pane(model, width)
     else:
         lines = []
     log_room = room - len(lines)
@@ -278,94 +269,6 @@ def _middle(model: Model, width: int, room: int) -> list[Line]:
     return lines[-room:]
 
 
-def _picker(model: Model) -> list[Line]:
-    picker = model.picker
-    assert picker is not None
-    line: Line = [("", " ")]
-    for index, (value, label) in enumerate(picker.options):
-        text = f"[{label}]" if index == picker.index else f" {label} "
-        style = "class:picked" if index == picker.index else ""
-        if picker.purpose == "color":
-            style += f" class:card-{str(value).lower()}"
-        line.append((style, text))
-        line.append(("", " "))
-    hint = "←/→ choose · Enter confirm · Esc cancel"
-    if picker.purpose == "color":
-        hint = "r/y/g/b or ←/→ and Enter · Esc cancel"
-    elif all(isinstance(value, int) for value, _ in picker.options):
-        hint = "←/→ or the seat's digit, then Enter confirm · Esc cancel"
-    return [line, text_line(f" {hint}", "class:hint")]
-
-
-def _dance(model: Model) -> list[Line]:
-    view = model.view or {}
-    dance = view.get("dance") or {}
-    steps = dance.get("steps")
-    name = dance.get("dance") or "the dance"
-    if steps is None:
-        return [
-            text_line(f" Dance {name}! (honour rule) Enter: I danced · x refuse", "class:myturn"),
-        ]
-    wanted = " ".join(_ARROWS.get(step, step) for step in steps)
-    typed = " ".join(_ARROWS.get(step, step) for step in model.dance_steps)
-    return [
-        text_line(f" Dance {name}: {wanted}", "class:myturn"),
-        text_line(f" Your steps:   {typed}▏"),
-        text_line(" arrows add a step · Backspace undo · Enter send · x refuse", "class:hint"),
-    ]
-
-
-def _results(model: Model, width: int) -> list[Line]:
-    view = model.view or {}
-    result = view.get("round_result") or {}
-    match = view.get("match_result")
-    lines: list[Line] = []
-    winner = result.get("winner")
-    if winner is not None:
-        lines.append(
-            text_line(f" {model.seat_name(winner)} won round {result.get('round')}!", "class:title")
-        )
-    hands = result.get("hands") or []
-    points = result.get("points") or []
-    gained = result.get("gained") or []
-    scores = result.get("scores") or view.get("scores") or []
-    for seat, hand in enumerate(hands):
-        start = (
-            f"   {model.seat_name(seat):<16} {_at(points, seat):>4} in hand "
-            f"{'+' + str(_at(gained, seat)) if _at(gained, seat) else '':>6} "
-            f"total {_at(scores, seat):>5}   "
-        )
-        labels = [card_label(code) for code in sort_hand(list(hand))] or ["(out)"]
-        rows = _wrap_labels(labels, width - get_cwidth(start) - 1)
-        lines.append(text_line(start + rows[0]))
-        lines += [text_line(" " * get_cwidth(start) + row) for row in rows[1:]]
-    if match:
-        winners = " and ".join(model.seat_name(s) for s in match.get("winners") or [])
-        lines.append(text_line(f" {winners} won the match!", "class:myturn"))
-        if model.is_host:
-            lines.append(text_line(" r: rematch with the same seats · q: leave", "class:hint"))
-        else:
-            lines.append(text_line(" The host may start a rematch. q: leave", "class:hint"))
-    return lines
-
-
-def _wrap_labels(labels: list[str], room: int) -> list[str]:
-    """Card labels joined by spaces, in rows of at most ``room`` cells (one at least)."""
-    rows: list[str] = []
-    row = ""
-    for label in labels:
-        joined = f"{row} {label}" if row else label
-        if row and get_cwidth(joined) > room:
-            rows.append(row)
-            joined = label
-        row = joined
-    return [*rows, row]
-
-
-def _at(values: list[Any], index: int) -> Any:
-    return values[index] if index < len(values) else ""
-
-
 def _bottom(model: Model, width: int, on_card: CardClick | None) -> list[Line]:
     lines: list[Line] = []
     if model.view and not model.spectating:
@@ -375,7 +278,7 @@ def _bottom(model: Model, width: int, on_card: CardClick | None) -> list[Line]:
     else:
         style = "class:error" if model.message_is_error else "class:message"
         lines.append(text_line(f" {model.shown_message}", style))
-    lines += [text_line(line, "class:keys") for line in wrap_keys(_keys(model), width)]
+    lines += [text_line(line, "class:keys") for line in wrap_keys(keys_hint(model), width)]
     return lines
 
 
@@ -427,57 +330,3 @@ def _click_handler(on_card: CardClick, index: int) -> Callable[[MouseEvent], Non
             on_card(index)
 
     return handler
-
-
-def _keys(model: Model) -> str:
-    if model.mode is Mode.CHAT:
-        return "Enter send · Esc cancel"
-    if model.mode is Mode.CONFIRM_LEAVE:
-        return "y quit · n stay" if model.solo else "y leave · n stay"
-    if model.mode is Mode.PICK:
-        return "←/→ choose · Enter confirm · Esc cancel"
-    if model.mode is Mode.DANCE:
-        return "←↑↓→ steps · Backspace undo · Enter send · x refuse · Esc clear"
-    if model.spectating:
-        return "t chat · ? help · q leave"
-    if model.view is None:
-        host = "b bot · x remove bot · s start · k kick · " if model.is_host else ""
-        return f"{host}t chat · ? help · q leave"
-    keys = _game_keys(model)
-    keys += ["PgUp log", "t chat", "? help", "q quit" if model.solo else "q leave"]
-    if model.is_host:
-        if model.phase == "match-over":
-            keys.append("r rematch")
-        else:
-            keys.append("P go on" if model.phase == "paused" else "P pause")
-    return " · ".join(keys)
-
-
-def _game_keys(model: Model) -> list[str]:
-    """The game's keys that do something now, in the order a player needs them."""
-    phase = model.phase
-    if phase == "round-over":
-        return ["Enter ready for the next round"]
-    if phase in ("match-over", "paused"):
-        return []
-    kinds = {command.get("type") for command in model.legal}
-    keys = ["←/→ select"] if model.hand else []
-    if model.my_turn:
-        drawn = (model.view or {}).get("drawn")
-        if ChooseColor.TYPE in kinds:
-            keys.append("Enter choose the colour")
-        elif drawn and Play.TYPE in kinds:
-            keys.append(f"Enter play the drawn {card_label(drawn)}")
-        elif Play.TYPE in kinds:
-            keys.append("Enter play")
-        if Draw.TYPE in kinds:
-            keys.append("d draw")
-        if Pass.TYPE in kinds:
-            keys.append("p pass")
-        if Challenge.TYPE in kinds or Accept.TYPE in kinds:
-            keys.append("y challenge · n accept")
-    if CallUno.TYPE in kinds or any(c.get("uno") for c in model.legal_of(Play.TYPE)):
-        keys.append("u UNO")
-    if Catch.TYPE in kinds:
-        keys.append("c catch")
-    return keys
