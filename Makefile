@@ -23,8 +23,20 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
+# The tests are type-checked too, with a relaxed override: helpers may be untyped and
+# equality is not strict (a test compares a peer's latest state, which changes under it).
+# The folders are not packages and each may have its own conftest.py, so mypy checks one
+# folder at a time, with the folders whose helpers the tests import on its path.
+TEST_MYPY := $(BIN)/mypy --allow-untyped-defs --allow-incomplete-defs --allow-untyped-calls \
+	--no-strict-equality
+TEST_FOLDERS := tests/server tests/protocol tests/discovery tests/bench tests/e2e tests/engine
+
 typecheck: $(STAMP)
 	$(BIN)/mypy
+	MYPYPATH=tests $(TEST_MYPY) tests/conftest.py tests/test_structure.py
+	for folder in $(TEST_FOLDERS); do \
+		MYPYPATH=$$folder:tests/e2e:tests/discovery $(TEST_MYPY) $$folder || exit 1; \
+	done
 
 imports: $(STAMP)
 	$(BIN)/lint-imports

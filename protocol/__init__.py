@@ -1,9 +1,19 @@
-"""The shared vocabulary of uno-lan: cards, table options, commands, events, rejections.
+"""The shared vocabulary of uno-lan: cards and their points, table options, commands, events,
+the match phase, rejections.
 
 Pure and synchronous: nothing here does I/O or imports ``server`` or ``client``.
 """
 
-from protocol.cards import COLORS, Card, Color, InvalidCardError, Rank, all_cards
+from protocol.cards import (
+    COLORS,
+    Card,
+    Color,
+    InvalidCardError,
+    Rank,
+    all_cards,
+    card_points,
+    hand_points,
+)
 from protocol.commands import (
     DANCES,
     Accept,
@@ -39,6 +49,7 @@ from protocol.options import (
     Scoring,
     TableConfig,
 )
+from protocol.phase import Phase
 from protocol.rejections import RejectCode
 
 __all__ = [
@@ -69,6 +80,7 @@ __all__ = [
     "NextRound",
     "Pass",
     "Pause",
+    "Phase",
     "Play",
     "Rank",
     "RefuseDance",
@@ -81,5 +93,7 @@ __all__ = [
     "TableConfig",
     "Timeout",
     "all_cards",
+    "card_points",
     "command_from_data",
+    "hand_points",
 ]

@@ -1,15 +1,26 @@
 """Card vocabulary shared by the engine, the wire and the client.
 
 A card is a value: two Red 7s are equal and interchangeable. Every card has a short
-code used on the wire and in logs (``R7``, ``GS``, ``B+2``, ``W``, ``W+4``...).
+code used on the wire and in logs (``R7``, ``GS``, ``B+2``, ``W``, ``W+4``...), and a
+worth in points at a round's end (``card_points``, ruling 2).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import StrEnum
 from typing import NamedTuple
 
-__all__ = ["COLORS", "Card", "Color", "InvalidCardError", "Rank", "all_cards"]
+__all__ = [
+    "COLORS",
+    "Card",
+    "Color",
+    "InvalidCardError",
+    "Rank",
+    "all_cards",
+    "card_points",
+    "hand_points",
+]
 
 
 class InvalidCardError(ValueError):
@@ -110,3 +121,32 @@ def _build_registry() -> dict[str, Card]:
 
 
 _BY_CODE: dict[str, Card] = _build_registry()
+
+
+_SYMBOL_POINTS: dict[Rank, int] = {
+    Rank.SKIP: 20,
+    Rank.REVERSE: 20,
+    Rank.DRAW_TWO: 20,
+    Rank.WILD: 50,
+    Rank.WILD_DRAW_FOUR: 50,
+    Rank.DANCE: 50,
+    Rank.CREEPER: 50,
+    Rank.SWAP_HANDS: 40,
+    Rank.SHUFFLE_HANDS: 40,
+    Rank.CUSTOM: 40,
+}
+_POINTS: dict[Rank, int] = {
+    rank: _SYMBOL_POINTS[rank] if rank.number is None else rank.number for rank in Rank
+}
+
+
+def card_points(card: Card) -> int:
+    """Ruling 2: numbers at face value; Skip, Reverse, Draw Two 20; Wild, Wild Draw Four,
+    Dancing Wild, Creeper 50; Swap Hands, Shuffle Hands, Customizable 40."""
+    return _POINTS[card.rank]
+
+
+def hand_points(cards: Iterable[Card]) -> int:
+    """What some cards (a hand at a round's end) are worth together."""
+    points = _POINTS
+    return sum(points[card.rank] for card in cards)

@@ -100,7 +100,7 @@ _BEYOND = 2**64
 """The integers msgpack carries: signed or unsigned 64-bit."""
 
 
-def check_plain(value: object, depth: int = 1) -> None:
+def check_plain(value: object, depth: int = 1) -> None:  # noqa: C901 (one branch per kind of wire value)
     """Raise ValueError unless ``value`` is plain wire data within the nesting limit.
 
     Plain means nil, bool, int (signed or unsigned 64-bit), str, lists (or plain tuples)

@@ -230,7 +230,7 @@ def _invalid(where: str, why: str) -> LocalProtocolError:
     return LocalProtocolError(ErrorCode.BAD_MESSAGE, f"{where} {why}")
 
 
-def _check(kind: _Kind, value: Any, limits: Limits, where: str) -> Any:
+def _check(kind: _Kind, value: Any, limits: Limits, where: str) -> Any:  # noqa: C901 (one branch per kind of field)
     """``value`` if it fits ``kind`` and ``limits``, possibly normalised (cleaned text,
     enum members, lists made tuples); raises LocalProtocolError(bad-message)."""
     if value is None:

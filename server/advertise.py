@@ -55,7 +55,7 @@ from protocol.discovery import (
 )
 from protocol.version import SUPPORTED_VERSIONS
 from server.app import local_addresses
-from server.session import ServerIdentity
+from server.identity import ServerIdentity
 from server.settings import LobbySummary, SettingsError
 
 __all__ = [

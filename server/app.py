@@ -25,9 +25,14 @@ from typing import Protocol
 
 import trio
 
+from protocol.connection import ServerConnection
 from protocol.errors import ErrorCode
+from protocol.limits import MAX_MESSAGE_LEN
+from protocol.messages import Error
+from server.identity import ServerIdentity
 from server.limits import ConnectionGate, LimitsError, SessionLimits
-from server.session import LobbyPort, ServerIdentity, Session, refuse_connection
+from server.peer import LobbyPort
+from server.session import Session
 
 __all__ = [
     "DEFAULT_PORT",
@@ -296,3 +301,14 @@ def _routed_address(family: socket.AddressFamily) -> str | None:
     except OSError:
         return None
     return None if address in ("0.0.0.0", "::") else address
+
+
+async def refuse_connection(
+    stream: trio.abc.Stream, code: ErrorCode, reason: str, timeout: float
+) -> None:
+    """Tell a connection it is not served (``code``, ``reason``), then close it."""
+    frame = ServerConnection().send(Error(code=code.value, message=reason[:MAX_MESSAGE_LEN]))
+    with trio.move_on_after(timeout):
+        with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+            await stream.send_all(frame)
+    await trio.aclose_forcefully(stream)

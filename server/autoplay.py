@@ -33,9 +33,10 @@ import trio.testing
 
 from client.bots.strategies import STRATEGIES, choose, table_knobs
 from client.session import ClientSession, ResumeState, SessionError, open_session
+from server.identity import ServerIdentity
 from server.limits import SessionLimits
-from server.peer import Peer
-from server.session import LobbyPort, ServerIdentity, Session
+from server.peer import LobbyPort, Peer
+from server.session import Session
 
 __all__ = ["BOT_LIMITS", "BotLauncher", "BotOrder", "StandIn", "known_strategy"]
 
@@ -44,9 +45,15 @@ log = logging.getLogger("uno.server.bots")
 BOT_ADDRESS = "in-process"
 """The ``address`` of a server bot's session, for logs."""
 
-BOT_LIMITS = SessionLimits(allowance_rate=10_000.0, allowance_burst=10_000.0, outbox_size=4096)
+BOT_LIMITS = SessionLimits(
+    allowance_rate=10_000.0,
+    allowance_burst=10_000.0,
+    outbox_size=4096,
+    outbox_bytes=4 * 1024 * 1024,
+)
 """A server bot is trusted: it has no message allowance to speak of (a table of bots with
-no think time plays as fast as the machine allows), and a deep outbox."""
+no think time plays as fast as the machine allows), and a deep outbox (about 1 KiB a
+message)."""
 
 
 def known_strategy(name: str) -> bool:

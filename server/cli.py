@@ -34,9 +34,11 @@ from server.app import (
     format_address,
     local_addresses,
 )
+from server.descriptors import fit_connections
+from server.identity import ServerIdentity
 from server.limits import LimitsError, SessionLimits
 from server.lobby import Lobby
-from server.session import ServerIdentity
+from server.log_limit import LogRateLimit
 from server.settings import LobbySettings, SettingsError
 
 __all__ = [
@@ -369,6 +371,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         stream=sys.stderr,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(LogRateLimit())
+    asked = config.server.max_connections
+    fit = fit_connections(asked)
+    lowered = fit.lowered_from(asked)
+    if lowered is not None:
+        print(lowered, file=sys.stderr)
+        server = replace(config.server, max_connections=fit.max_connections)
+        config = replace(config, server=server)
     tune_garbage_collector()
     try:
         trio.run(serve, config)

@@ -3,7 +3,8 @@
 Everything here is plain bookkeeping with time passed in, so it is tested without a clock:
 
 - ``SessionLimits``: the per-connection numbers (handshake deadline, keepalive, idle
-  timeout, outbox size, message allowance, the grace given to a last write).
+  timeout, outbox size in messages and in bytes, message allowance, the grace given to a
+  last write).
 - ``MessageAllowance``: a token bucket. Each message costs one token; tokens come back at
   ``rate`` per second up to ``burst``. A client that sends faster than that for longer than
   the burst lasts is over its allowance (lichess lila-ws keeps the same per-connection limit).
@@ -16,8 +17,12 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from protocol.framing import HEADER_SIZE
+from protocol.limits import MAX_FRAME_BODY
+
 __all__ = [
     "MAX_REPLAYED_EVENTS",
+    "OUTBOX_BYTES",
     "OUTBOX_SIZE",
     "ConnectionGate",
     "GateRefusal",
@@ -28,6 +33,15 @@ __all__ = [
 
 OUTBOX_SIZE = 256
 """Messages queued for one client before it counts as too slow (``SessionLimits``)."""
+
+MAX_FRAME = HEADER_SIZE + MAX_FRAME_BODY
+"""The largest frame the protocol allows, header included."""
+
+OUTBOX_BYTES = 4 * MAX_FRAME
+"""Bytes queued for one client before it counts as too slow (``SessionLimits``): four of
+the largest frames, about 256 KiB. What the kernel's socket buffer holds comes on top; a
+client that reads keeps its outbox near empty. At the default connection cap the outboxes
+of clients that never read stay under about 64 MiB in all."""
 
 MAX_REPLAYED_EVENTS = OUTBOX_SIZE // 2
 """The most missed events a resume replays. A client that missed more gets the full view
@@ -48,9 +62,15 @@ class SessionLimits:
     ping_interval_seconds: float = 15.0
     """How often the server pings a connection that has said its hello."""
     idle_timeout_seconds: float = 45.0
-    """Silence (no bytes at all) for this long closes the connection."""
+    """No whole message (a pong counts) for this long closes the connection; bytes that
+    never make a message do not keep it open."""
+    frame_seconds: float = 10.0
+    """A frame must be complete this long after its first byte arrived; one sent a byte
+    at a time to hold a connection slot closes the connection."""
     outbox_size: int = OUTBOX_SIZE
     """Messages queued for one client before it counts as too slow."""
+    outbox_bytes: int = OUTBOX_BYTES
+    """Bytes queued for one client before it counts as too slow (at least one largest frame)."""
     allowance_rate: float = 50.0
     """Messages per second a client may send on average (a fast bot stays well under)."""
     allowance_burst: float = 100.0
@@ -63,6 +83,7 @@ class SessionLimits:
             "handshake_seconds",
             "ping_interval_seconds",
             "idle_timeout_seconds",
+            "frame_seconds",
             "allowance_rate",
             "last_write_seconds",
         ):
@@ -72,6 +93,11 @@ class SessionLimits:
             raise LimitsError(f"allowance_burst must be at least 1, not {self.allowance_burst!r}")
         if self.outbox_size < 1:
             raise LimitsError(f"outbox_size must be at least 1, not {self.outbox_size!r}")
+        if self.outbox_bytes < MAX_FRAME:
+            raise LimitsError(
+                f"outbox_bytes must be at least {MAX_FRAME} (the largest frame), or a frame "
+                f"the protocol allows could never be sent; not {self.outbox_bytes!r}"
+            )
         if self.idle_timeout_seconds <= self.ping_interval_seconds:
             raise LimitsError(
                 "idle_timeout_seconds must be longer than ping_interval_seconds, or a quiet "
@@ -124,15 +150,21 @@ class ConnectionGate:
 
     ``admit`` either counts a new connection in (returning None) or says why not; every
     admitted connection must later be ``release``-d exactly once.
+
+    The last ``reserve`` slots (an eighth of the cap) are kept for addresses with no
+    connection yet: an address that already holds one cannot take them. So however few
+    addresses fill the server, a newcomer's first connection still gets in; to take the
+    reserve too, an attacker needs that many more addresses.
     """
 
-    __slots__ = ("_by_address", "_total", "max_connections", "max_per_address")
+    __slots__ = ("_by_address", "_total", "max_connections", "max_per_address", "reserve")
 
     def __init__(self, max_connections: int, max_per_address: int) -> None:
         if max_connections < 1 or max_per_address < 1:
             raise LimitsError("the connection cap and the per-address share must be at least 1")
         self.max_connections = max_connections
         self.max_per_address = min(max_per_address, max_connections)
+        self.reserve = max_connections // 8
         self._total = 0
         self._by_address: Counter[str] = Counter()
 
@@ -154,6 +186,11 @@ class ConnectionGate:
         if self._by_address[address] >= self.max_per_address:
             return GateRefusal(
                 f"too many connections from {address} (at most {self.max_per_address} each)"
+            )
+        if self._by_address[address] and self._total >= self.max_connections - self.reserve:
+            return GateRefusal(
+                f"the server is nearly full; its last {self.reserve} connections are kept "
+                "for people not yet connected"
             )
         self._total += 1
         self._by_address[address] += 1

@@ -43,9 +43,9 @@ from protocol.messages import (
 from protocol.options import ConfigError, TableConfig
 from server.autoplay import BotLauncher
 from server.chat_budget import ChatBudget
+from server.identity import ServerIdentity
 from server.memory import give_back_memory
 from server.peer import Peer
-from server.session import ServerIdentity
 from server.settings import LobbySettings, LobbySummary
 from server.table import Table
 

@@ -1,8 +1,10 @@
-"""The contract between the network shell and the tables: what a table sees of a client.
+"""The contracts between the network shell and the lobby: what a table or the lobby sees of
+a client (``Peer``), and what a client's session needs of the lobby (``LobbyPort``).
 
 A session (server/session.py) implements ``Peer``; the lobby and the tables only ever call
 ``send``, ``hold`` and ``close`` on it. ``send`` never blocks: a peer whose outbox is full
-closes itself with the ``too-slow`` error, so a table never waits for a slow reader.
+(in messages or in bytes, ``SessionLimits.outbox_size`` and ``outbox_bytes``) closes itself
+with the ``too-slow`` error, so a table never waits for a slow reader.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ if TYPE_CHECKING:
     from protocol.errors import ErrorCode
     from protocol.messages import Message
 
-__all__ = ["Peer"]
+__all__ = ["LobbyPort", "Peer"]
 
 
 class Peer(Protocol):
@@ -29,16 +31,30 @@ class Peer(Protocol):
     def send(self, *messages: Message) -> None:
         """Send ``messages`` to the client, in order. Never blocks.
 
-        A full outbox makes the session close itself with ``too-slow``; the caller does not
-        learn of it and must not care.
+        A full outbox (too many messages or too many bytes waiting) makes the session close
+        itself with ``too-slow``; the caller does not learn of it and must not care.
         """
 
     def hold(self, *messages: Message) -> None:
         """Like ``send``, but the messages wait for the next ``send`` and leave with it.
 
         One write (and one wake-up of the client) instead of two. The caller must follow
-        with a ``send`` soon: held messages go nowhere by themselves.
+        with a ``send`` soon: held messages go nowhere by themselves. A graceful shutdown
+        still writes them (before ``closing``); a ``close`` drops them.
         """
 
     def close(self, code: ErrorCode, reason: str) -> None:
         """Send a protocol error with ``code`` and ``reason``, then close the connection."""
+
+
+class LobbyPort(Protocol):
+    """What a session needs of the lobby (``server.lobby.Lobby`` provides it)."""
+
+    async def handle(self, peer: Peer, message: Message) -> None:
+        """Act on one message from ``peer``; replies go back through ``peer.send``."""
+
+    def disconnected(self, peer: Peer) -> None:
+        """``peer``'s connection is gone."""
+
+    def resume(self, peer: Peer, token: str, last_seq: int) -> bool:
+        """Give ``peer`` the seat a hello's resume token opens (no reply); False if none."""

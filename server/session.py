@@ -11,31 +11,24 @@ A ``Session`` owns a byte stream and a sans-IO ``ServerConnection``. Its life:
    or by the server shutting down. The lobby hears ``disconnected`` exactly once.
 
 Everything the server says goes through ``send``, which never blocks: it encodes at once
-(so the connection's state machine sees messages in the order the server meant them).
-``hold`` encodes too, but keeps the frames for the next ``send``: a table holds a move's
-events for a seat until that seat's view is ready, and both leave in one write.
-When nothing waits ahead of the frame, it is written to the socket there and then, if the
-kernel takes it without waiting (on POSIX, for a TCP stream): a move reaches its sender in
-the table's own step, with no task switch. Otherwise the frame joins a bounded outbox,
-which ONE writer task drains to the socket. A full outbox means the client cannot keep
-up; the session closes itself with ``too-slow`` rather than make a table wait.
+(so the connection's state machine sees messages in the order the server meant them) and
+hands the frames to the session's ``FrameWriter`` (server/writer.py): straight to the
+socket when nothing waits ahead of them, else into a bounded outbox that one writer task
+drains. ``hold`` encodes too, but keeps the frames for the next ``send``: a table holds a
+move's events for a seat until that seat's view is ready, and both leave in one write. An
+outbox full in messages or in bytes means the client cannot keep up; the session closes
+itself with ``too-slow`` rather than make a table wait.
 
-The writer also writes the last words (an error, or ``closing`` on shutdown), so a frame
-is never cut in half by another frame: ending the session closes the outbox, the writer
-skips what is queued (or drains it, on a graceful shutdown), writes the last words and
-stops. A deadline bounds that last write, for a client that reads nothing at all.
+Ending the session hands the writer its last words (an error, or ``closing`` on
+shutdown): it drops what is queued (or flushes it, on a graceful shutdown), writes them
+under a deadline and stops, and the session closes the socket.
 """
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import logging
 import math
-import os
-from collections import deque
-from dataclasses import dataclass
-from typing import Protocol
 
 import trio
 
@@ -44,46 +37,20 @@ from protocol.errors import ErrorCode, LocalProtocolError, ProtocolError, Remote
 from protocol.limits import MAX_MESSAGE_LEN
 from protocol.messages import Bye, Closing, Error, Hello, Message, Ping, Pong, Welcome
 from protocol.version import Version, parse_version
+from server.identity import ServerIdentity
 from server.limits import MessageAllowance, SessionLimits
-from server.peer import Peer
+from server.outbox import OutboxFull
+from server.peer import LobbyPort
+from server.socket_writer import SocketWriter
+from server.writer import FrameWriter
 
-__all__ = ["LobbyPort", "ServerIdentity", "Session", "refuse_connection"]
+__all__ = ["Session"]
 
 log = logging.getLogger("uno.server.session")
 
 # Bytes asked of the stream per read. A frame is at most 64 KiB plus its header; reading
 # in chunks of this size keeps what the connection buffers bounded.
 _READ_SIZE = 16 * 1024
-
-# Bytes of queued frames the writer joins into one write (a batch may end one frame past it).
-_WRITE_BATCH = 64 * 1024
-
-
-class LobbyPort(Protocol):
-    """What a session needs of the lobby (``server.lobby.Lobby`` provides it)."""
-
-    async def handle(self, peer: Peer, message: Message) -> None:
-        """Act on one message from ``peer``; replies go back through ``peer.send``."""
-
-    def disconnected(self, peer: Peer) -> None:
-        """``peer``'s connection is gone."""
-
-    def resume(self, peer: Peer, token: str, last_seq: int) -> bool:
-        """Give ``peer`` the seat a hello's resume token opens (no reply); False if none."""
-
-
-@dataclass(frozen=True, slots=True)
-class ServerIdentity:
-    """Who the server says it is in every welcome."""
-
-    name: str
-    """Display name, at most 32 characters."""
-    server_id: str
-    """Random id of this server process."""
-    version: str
-    """The package version."""
-    features: tuple[str, ...] = ()
-    """Optional abilities, by name."""
 
 
 class Session:
@@ -108,21 +75,18 @@ class Session:
         self._limits = limits
         self._conn = ServerConnection()
         self._negotiated: Version | None = None
-        self._outbox: deque[bytes] = deque()
-        self._held: list[bytes] = []  # frames that leave with the next send (``hold``)
-        self._outbox_closed = False
-        self._writer_waits = trio.lowlevel.ParkingLot()  # the writer, while the outbox is empty
-        self._writer_busy = False  # the writer holds frames taken from the outbox
-        self._fd = _direct_fd(stream)
+        self._writer = FrameWriter(
+            stream,
+            SocketWriter.for_stream(stream),
+            max_messages=limits.outbox_size,
+            max_bytes=limits.outbox_bytes,
+            last_write_seconds=limits.last_write_seconds,
+        )
         self._reader_scope = trio.CancelScope()
-        self._writer_scope = trio.CancelScope()
         self._welcomed = False
         self._closing = False
-        self._skip_queued = False
-        self._last_words: bytes | None = None
         self._why = "the connection ended"
         self._done = trio.Event()
-        self._written = trio.Event()  # set by the writer after each write
 
     def __repr__(self) -> str:
         shown = f" {self.name!r}" if self.name else ""
@@ -138,30 +102,19 @@ class Session:
         """
         if self._closing or self._conn.state is ConnectionState.CLOSED:
             return  # the client is gone or going; what it misses, it may resume
-        frames = self._encode(messages)
-        if self._held:
-            frames[:0] = self._held
-            self._held = []
-        if frames and not self._outbox and not self._writer_busy and self._fd is not None:
-            rest = self._write_now(self._fd, frames[0] if len(frames) == 1 else b"".join(frames))
-            frames = [rest] if rest else []
-        for frame in frames:
-            if len(self._outbox) >= self._limits.outbox_size:
-                self.close(
-                    ErrorCode.TOO_SLOW,
-                    f"you did not read {self._limits.outbox_size} messages in time; "
-                    "reconnect and resume your seat",
-                )
-                return
-            self._outbox.append(frame)
-        if frames:
-            self._writer_waits.unpark()
+        try:
+            self._writer.send(self._encode(messages))
+        except OutboxFull as full:
+            self.close(
+                ErrorCode.TOO_SLOW,
+                f"you did not read {full.what} in time; reconnect and resume your seat",
+            )
 
     def hold(self, *messages: Message) -> None:
         """Encode ``messages`` now, in order, and write them with the next ``send``."""
         if self._closing or self._conn.state is ConnectionState.CLOSED:
             return
-        self._held.extend(self._encode(messages))
+        self._writer.hold(self._encode(messages))
 
     def _encode(self, messages: tuple[Message, ...]) -> list[bytes]:
         """The frames of ``messages``, leaving out what the client's version lacks."""
@@ -176,19 +129,6 @@ class Session:
                 # side. Dropping the message keeps the table that sent it alive.
                 log.error("%r: not sent, the server broke the protocol: %s", self, error)
         return frames
-
-    def _write_now(self, fd: int, frame: bytes) -> bytes:
-        """Write what the socket takes of ``frame`` without waiting; return the rest.
-
-        Only called with nothing queued and the writer idle, so nothing can overtake an
-        earlier frame. A full socket buffer or a broken connection writes nothing: the
-        frame goes to the writer, which waits for room or finds the connection lost.
-        """
-        try:
-            written = os.write(fd, frame)
-        except OSError:
-            return frame
-        return frame[written:]
 
     def _speaks(self, message: Message) -> bool:
         """Whether the negotiated version has ``message`` (every message added by a minor
@@ -220,6 +160,11 @@ class Session:
         """Set once the session has ended and its socket is closed."""
         return self._done
 
+    @property
+    def queued_bytes(self) -> int:
+        """Bytes waiting in the outbox for the writer task (for logs and tests)."""
+        return self._writer.queued_bytes
+
     def shut_down(self, reason: str, deadline: float = math.inf) -> None:
         """The server is stopping: flush what is queued, then ``closing``, then close.
 
@@ -228,18 +173,18 @@ class Session:
         """
         if deadline == math.inf:
             deadline = trio.current_time() + self._limits.last_write_seconds
-        self._writer_scope.deadline = min(self._writer_scope.deadline, deadline)
+        self._writer.limit(deadline)
         if self._closing:
             return
         last = self._encode_last_words(Closing(reason=reason[:MAX_MESSAGE_LEN]))
-        self._end(last, f"the server is shutting down ({reason})", skip_queued=False)
+        self._end(last, f"the server is shutting down ({reason})", flush=True)
 
     async def run(self) -> None:
         """Serve the connection until it ends. Never raises for anything the client does."""
         log.info("connection from %s (#%d)", self.address, self.peer_id)
         try:
             async with trio.open_nursery() as nursery:
-                nursery.start_soon(self._write_outbox)
+                nursery.start_soon(self._write)
                 with self._reader_scope:
                     await self._read_messages()
                 # The reader is done. Unless the session was closed (the writer then has
@@ -249,9 +194,9 @@ class Session:
             log.exception("%r: session failed", self)
             self._why = "the server failed (internal-error; see the log above)"
         finally:
-            # Before the socket closes: its descriptor number may soon belong to another.
+            # Before the socket closes: nothing may be written to it after.
             self._closing = True
-            self._fd = None
+            self._writer.detach()
             with trio.CancelScope(shield=True):
                 await trio.aclose_forcefully(self._stream)
             self._conn.close()
@@ -318,7 +263,7 @@ class Session:
                 await self._hand_to_lobby(message)
 
     async def _wait_for_room(self) -> None:
-        """Read no further while half the outbox still waits to be written.
+        """Read no further while half the outbox (in messages or bytes) waits to be written.
 
         A client that sends many requests in one go (pings, say) would otherwise have every
         reply queued before the writer runs once, and be cut off as too slow although it
@@ -326,14 +271,8 @@ class Session:
         that stops reading altogether is still cut off: by the fan-out of its table filling
         the outbox, or here, when nothing is written for the idle timeout.
         """
-        half = self._limits.outbox_size // 2
-        while len(self._outbox) > half:
-            self._written = trio.Event()
-            with trio.move_on_after(self._limits.idle_timeout_seconds):
-                await self._written.wait()
-                continue
+        if not await self._writer.wait_for_room(self._limits.idle_timeout_seconds):
             self.close(ErrorCode.TOO_SLOW, "its replies were not read")
-            return
 
     async def _hand_to_lobby(self, message: Message) -> None:
         try:
@@ -347,21 +286,30 @@ class Session:
         """The next message, or None once the client has closed its end.
 
         Raises RemoteProtocolError for anything the protocol refuses, and closes the
-        session with ``idle-timeout`` if nothing at all arrives for too long.
+        session with ``idle-timeout`` if no whole message arrives for too long, or a frame
+        begun is not finished in time (bytes alone never keep a connection open).
         """
+        limits = self._limits
+        idle_deadline = trio.current_time() + limits.idle_timeout_seconds
+        frame_deadline = math.inf
         while True:
             message = self._conn.next_message()
             if message is not None:
                 return message
             if self._conn.state is ConnectionState.CLOSED:
                 return None
-            with trio.move_on_after(self._limits.idle_timeout_seconds) as idle:
+            if not self._conn.partial_frame:
+                frame_deadline = math.inf
+            elif frame_deadline == math.inf:
+                frame_deadline = trio.current_time() + limits.frame_seconds
+            with trio.move_on_at(min(idle_deadline, frame_deadline)) as waited:
                 data = await self._stream.receive_some(_READ_SIZE)
-            if idle.cancelled_caught:
-                self.close(
-                    ErrorCode.IDLE_TIMEOUT,
-                    f"nothing received for {self._limits.idle_timeout_seconds:g} s",
-                )
+            if waited.cancelled_caught:
+                if frame_deadline < idle_deadline:
+                    why = f"a frame was not finished within {limits.frame_seconds:g} s"
+                else:
+                    why = f"no message received for {limits.idle_timeout_seconds:g} s"
+                self.close(ErrorCode.IDLE_TIMEOUT, why)
                 return None
             if not data:
                 if not self._closing:
@@ -408,41 +356,13 @@ class Session:
 
     # --- writing -------------------------------------------------------------------------
 
-    async def _write_outbox(self) -> None:
-        """The one writer: frames from the outbox to the socket in order, then last words."""
-        with self._writer_scope:
-            try:
-                while True:
-                    while not self._outbox and not self._outbox_closed:
-                        await self._writer_waits.park()
-                    if not self._outbox or self._skip_queued:
-                        break
-                    self._writer_busy = True
-                    await self._stream.send_all(self._take_batch())
-                    self._writer_busy = False
-                    self._written.set()
-                if self._last_words is not None:
-                    await self._stream.send_all(self._last_words)
-            except (trio.BrokenResourceError, trio.ClosedResourceError):
-                if not self._closing:
-                    self._why = "the connection was lost"
-        # Written out, cut off by the deadline, or the socket broke: the session is over.
+    async def _write(self) -> None:
+        """The writer task; when it stops (written out, cut off, or the socket broke), the
+        session is over."""
+        if await self._writer.run() and not self._closing:
+            self._why = "the connection was lost"
         self._closing = True
         self._reader_scope.cancel()
-
-    def _take_batch(self) -> bytes:
-        """The queued frames, oldest first, up to ``_WRITE_BATCH`` bytes, as one write.
-
-        A client that was slow to read has several frames waiting; writing them in one call
-        saves a system call and a wake-up of its reader per frame.
-        """
-        outbox = self._outbox
-        batch = [outbox.popleft()]
-        size = len(batch[0])
-        while outbox and size < _WRITE_BATCH:
-            batch.append(outbox.popleft())
-            size += len(batch[-1])
-        return batch[0] if len(batch) == 1 else b"".join(batch)
 
     # --- ending --------------------------------------------------------------------------
 
@@ -460,26 +380,15 @@ class Session:
             return
         self._end(self._encode_last_words(last), f"{reason} ({code.value})")
 
-    def _end(self, frame: bytes | None, why: str, *, skip_queued: bool = True) -> None:
-        """Stop reading, and have the writer say ``frame`` last: at once, skipping what is
-        queued or held, within ``last_write_seconds``; or after flushing the queue and
-        what is held (a shutdown, whose deadline ``shut_down`` has set)."""
+    def _end(self, frame: bytes | None, why: str, *, flush: bool = False) -> None:
+        """Stop reading, and have the writer say ``frame`` last: at once, dropping what is
+        queued or held, within ``last_write_seconds``; or, with ``flush``, after what is
+        queued and held (a shutdown, whose deadline ``shut_down`` has set)."""
         if self._closing:
             return
         self._closing = True
-        self._skip_queued = skip_queued
-        if not skip_queued:
-            self._outbox.extend(self._held)
-        self._held = []
-        self._last_words = frame
         self._why = why
-        if skip_queued:
-            self._writer_scope.deadline = min(
-                self._writer_scope.deadline,
-                trio.current_time() + self._limits.last_write_seconds,
-            )
-        self._outbox_closed = True
-        self._writer_waits.unpark_all()
+        self._writer.finish(frame, flush=flush)
         self._reader_scope.cancel()
 
     def _encode_last_words(self, message: Message) -> bytes | None:
@@ -488,23 +397,3 @@ class Session:
         except LocalProtocolError:
             # Already closed from the protocol's point of view (the client said bye).
             return None
-
-
-def _direct_fd(stream: trio.abc.Stream) -> int | None:
-    """The socket's descriptor, if frames may be written to it directly (a TCP stream, on
-    POSIX, where ``os.write`` on a socket is ``send``); None sends everything through the
-    writer task (in-memory streams, Windows)."""
-    if os.name != "posix" or not isinstance(stream, trio.SocketStream):
-        return None
-    return stream.socket.fileno()
-
-
-async def refuse_connection(
-    stream: trio.abc.Stream, code: ErrorCode, reason: str, timeout: float
-) -> None:
-    """Tell a connection it is not served (``code``, ``reason``), then close it."""
-    frame = ServerConnection().send(Error(code=code.value, message=reason[:MAX_MESSAGE_LEN]))
-    with trio.move_on_after(timeout):
-        with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
-            await stream.send_all(frame)
-    await trio.aclose_forcefully(stream)

@@ -5,6 +5,20 @@ It imports only the standard library and ``protocol``'s pure vocabulary; it neve
 clock, logs or does I/O. All randomness comes from ``random.Random(seed)``, so the seed and
 the log of accepted commands replay a match exactly.
 
+Where things live
+-----------------
+``match``     ``Match``, the public face: it holds one ``MatchState`` and routes each
+              command through the table of checks and actions at its top.
+``state``     ``MatchState``: every field, event recording, turn order, drawing.
+``checks``    the one home of legality: a check per command, and the predicates
+              (matches, may play, names a seat) that ``legal`` lists moves with.
+``effects``   a card played and what it does; ``actions``: every other command and
+              the clocks; ``rounds``: the deal, the first card, a round's end.
+``legal``, ``view``, ``snapshot``: legal-move lists, per-seat views, plain-data
+snapshots (they only read the state). ``records``: events as recorded, and as built.
+``deck``, ``scoring``: the decks and the scoring modes. Card points and ``Phase`` are
+shared vocabulary in ``protocol`` (``protocol.cards``, ``protocol.phase``).
+
 API reference
 -------------
 ``Match(config: TableConfig, seed: int, now_ms: int = 0)``
@@ -64,7 +78,7 @@ costs its seat one card and one turn, one mark per turn (ruling 24).
 ``m.to_act() -> int | None``
     The seat the match waits on; None between rounds, at the end and while paused.
 
-``m.phase -> Phase``
+``m.phase -> Phase`` (``protocol.phase.Phase``, re-exported here)
     TURN, CHOOSE_COLOR, CHALLENGE, DANCE, STACK, ROUND_OVER, MATCH_OVER, PAUSED.
 
 ``m.log: list[LogEntry(actor, command, now_ms)]``, ``Match.replay(config, seed, log,
@@ -83,11 +97,13 @@ Test seam: a snapshot is plain data with card codes (``hands``, ``draw_pile``,
 snapshot and restoring it; ``cards_accounted_for`` checks the rigging kept the deck whole.
 """
 
+from protocol.cards import card_points, hand_points
 from protocol.events import Event, EventKind
+from protocol.phase import Phase
 from protocol.rejections import RejectCode
-from server.engine.deck import build_deck, card_points, hand_points
+from server.engine.deck import build_deck
 from server.engine.match import Match
-from server.engine.outcome import Accepted, LogEntry, Outcome, Phase, Rejected
+from server.engine.outcome import Accepted, LogEntry, Outcome, Rejected
 from server.engine.snapshot import SnapshotError
 
 __all__ = [

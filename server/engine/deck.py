@@ -1,4 +1,7 @@
-"""The decks (ruling 1) and what each card is worth at a round's end (ruling 2)."""
+"""The decks (ruling 1), built from the canonical card instances, and their wire codes.
+
+What each card is worth (ruling 2) is shared vocabulary: ``protocol.cards.card_points``.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +10,7 @@ from collections.abc import Iterable
 from protocol.cards import COLORS, Card, Rank, all_cards
 from protocol.options import DeckName, TableConfig
 
-__all__ = ["CODE", "CODE_BY_ID", "build_deck", "card_points", "codes", "hand_points"]
+__all__ = ["CODE", "CODE_BY_ID", "build_deck", "codes"]
 
 CODE: dict[Card, str] = {card: card.code for card in all_cards()}
 """Each card's wire code, looked up rather than rebuilt from the enums in hot loops."""
@@ -80,30 +83,3 @@ def _build(config: TableConfig) -> list[Card]:
     elif deck is DeckName.MINECRAFT:
         cards.extend([Card(None, Rank.CREEPER)] * 4)
     return cards
-
-
-_POINTS: dict[Rank, int] = {
-    Rank.SKIP: 20,
-    Rank.REVERSE: 20,
-    Rank.DRAW_TWO: 20,
-    Rank.WILD: 50,
-    Rank.WILD_DRAW_FOUR: 50,
-    Rank.DANCE: 50,
-    Rank.CREEPER: 50,
-    Rank.SWAP_HANDS: 40,
-    Rank.SHUFFLE_HANDS: 40,
-    Rank.CUSTOM: 40,
-}
-for _rank in Rank:
-    if _rank.number is not None:
-        _POINTS[_rank] = _rank.number
-
-
-def card_points(card: Card) -> int:
-    """Ruling 2: numbers at face value, actions 20, wilds 50, the modern wilds 40."""
-    return _POINTS[card.rank]
-
-
-def hand_points(hand: list[Card] | tuple[Card, ...]) -> int:
-    """The points a hand is worth at a round's end."""
-    return sum(_POINTS[card.rank] for card in hand)

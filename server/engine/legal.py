@@ -1,9 +1,11 @@
 """Fully expanded lists of the commands that are legal now.
 
-Built only when asked (never on the hot path of ``apply``). Every listed command is
-accepted if sent next, whatever the time: a catch is listed only while the watched seat
-has not yet acted (after that the window depends on the clock), and ``Timeout`` is listed
-only once its deadline is known to have passed when ``now_ms`` is given.
+Built only when asked (never on the path of ``apply``), from the same predicates the
+checks use (``server.engine.checks``). Every listed command is accepted if sent next,
+whatever the time: a catch is listed only while the watched seat has not yet acted (after
+that the window depends on the clock), and ``Timeout`` is listed only once its deadline is
+known to have passed when ``now_ms`` is given. The state machine test holds the lists and
+the checks to agreeing both ways.
 """
 
 from __future__ import annotations
@@ -29,56 +31,66 @@ from protocol.commands import (
     TableCommand,
     Timeout,
 )
-from server.engine.outcome import Phase
-from server.engine.rules import Rules
+from protocol.phase import Phase
+from server.engine.checks import bluff_barred, candidates, matching, wants_target
+from server.engine.state import MatchState
 
 __all__ = ["legal_seat_commands", "legal_table_commands", "playable_cards"]
 
-_WILD_DRAW_FOUR, _SWAP, _SKIP = Rank.WILD_DRAW_FOUR, Rank.SWAP_HANDS, Rank.SKIP
+# Enum members bound once: reading one from its class costs ten times a global's read.
+_TURN = Phase.TURN
+_CHOOSE_COLOR = Phase.CHOOSE_COLOR
+_CHALLENGE = Phase.CHALLENGE
+_DANCE = Phase.DANCE
+_STACK = Phase.STACK
+_ROUND_OVER = Phase.ROUND_OVER
+_MATCH_OVER = Phase.MATCH_OVER
 _DRAW_TWO = Rank.DRAW_TWO
-_STACK_PHASE = Phase.STACK
+_WILD_DRAW_FOUR = Rank.WILD_DRAW_FOUR
+_SWAP = Rank.SWAP_HANDS
+_DANCING_WILD = Rank.DANCE
+
 _DRAW, _PASS, _CALL_UNO = Draw(), Pass(), CallUno()
-_TURN_PHASE = Phase.TURN
 
 
-def legal_seat_commands(state: Rules, seat: int) -> list[SeatCommand]:
+def legal_seat_commands(state: MatchState, seat: int) -> list[SeatCommand]:  # noqa: C901 (one branch per phase)
     """Every command ``seat`` may send now, on turn and off turn."""
-    phase = state.phase_
-    if phase is _TURN_PHASE and seat == state.current and not state.paused:
+    phase = state.phase
+    if phase is _TURN and seat == state.current and not state.paused:
         turn = _turn_commands(state, seat)
         if state.exposures:
             turn.extend(_exposure_commands(state, seat))
         return turn
     if (
         state.paused
-        or phase is Phase.ROUND_OVER
-        or phase is Phase.MATCH_OVER
+        or phase is _ROUND_OVER
+        or phase is _MATCH_OVER
         or not 0 <= seat < state.seats
         or state.eliminated[seat]
     ):
         return []
     legal: list[SeatCommand] = []
     if seat == state.current:
-        if phase is Phase.TURN:
+        if phase is _TURN:
             legal.extend(_turn_commands(state, seat))
-        elif phase is Phase.STACK:
+        elif phase is _STACK:
             hand = state.hands[seat]
             for card in dict.fromkeys(hand):
-                if card.rank is Rank.DRAW_TWO:
+                if card.rank is _DRAW_TWO:
                     legal.append(Play(card))
                     if len(hand) == 2:
                         legal.append(Play(card, uno=True))
             if legal and len(hand) == 2 and not state.early_uno:
                 legal.append(_CALL_UNO)  # ruling 12: declared before the stacking play
             legal.append(Draw())
-        elif phase is Phase.CHALLENGE:
+        elif phase is _CHALLENGE:
             legal.extend((Accept(), Challenge()))
-        elif phase is Phase.DANCE:
+        elif phase is _DANCE:
             legal.append(Dance(state.dance_steps or ()))
             legal.append(RefuseDance())
-        elif phase is Phase.CHOOSE_COLOR:
-            if state.discard[-1].rank is Rank.SWAP_HANDS:
-                targets = _opponents(state, seat)
+        elif phase is _CHOOSE_COLOR:
+            if state.discard[-1].rank is _SWAP:
+                targets = state.opponents(seat)
                 legal.extend(ChooseColor(color, target) for color in COLORS for target in targets)
             else:
                 legal.extend(ChooseColor(color) for color in COLORS)
@@ -87,47 +99,39 @@ def legal_seat_commands(state: Rules, seat: int) -> list[SeatCommand]:
     return legal
 
 
-def _matching(state: Rules, hand: list[Card]) -> list[Card]:
+def _matching(state: MatchState, hand: list[Card]) -> list[Card]:
     """The distinct cards of ``hand`` that match the top card or the colour in force (only
     the drawn card after a draw), in hand order, before the Wild Draw Four rule."""
-    color, top_rank = state.color, state.discard[-1].rank
-    if state.has_drawn:
-        drawn = state.drawn
-        cards = [] if drawn is None else [drawn]
-    else:
-        cards = hand
-    matching = [
-        card for card in cards if card.color is None or card.color is color or card.rank is top_rank
-    ]
+    cards = matching(state, candidates(state, hand))
     # A hand may hold two of a card: list each once (the engine's cards are the canonical
     # instances, so equal cards are the same object).
-    if len(matching) > 1 and len(set(map(id, matching))) < len(matching):
-        matching = list({id(card): card for card in matching}.values())
-    return matching
+    if len(cards) > 1 and len(set(map(id, cards))) < len(cards):
+        cards = list({id(card): card for card in cards}.values())
+    return cards
 
 
-def playable_cards(state: Rules, seat: int) -> list[Card]:
+def playable_cards(state: MatchState, seat: int) -> list[Card]:
     """The distinct cards ``seat`` may play now, in hand order (the engine's instances).
 
     Exactly the cards of the ``Play`` commands in ``legal_seat_commands(state, seat)``,
     without expanding colours, targets, dances and UNO: empty unless ``seat`` is to act
     in ``TURN`` (only the drawn card after a draw) or ``STACK`` (its Draw Twos).
     """
-    phase = state.phase_
+    phase = state.phase
     if seat != state.current or state.paused:
         return []
     hand = state.hands[seat]
-    if phase is not _TURN_PHASE:
-        if phase is _STACK_PHASE:
+    if phase is not _TURN:
+        if phase is _STACK:
             return list({id(card): card for card in hand if card.rank is _DRAW_TWO}.values())
         return []
     playable = _matching(state, hand)
-    if not state.config.wd4_bluff and state._holds_color(hand, state.color):
+    if bluff_barred(state, hand):
         playable = [card for card in playable if card.rank is not _WILD_DRAW_FOUR]
     return playable
 
 
-def _exposure_commands(state: Rules, seat: int) -> list[SeatCommand]:
+def _exposure_commands(state: MatchState, seat: int) -> list[SeatCommand]:
     """Off-turn UNO business: call your own exposure, catch another's while it is open."""
     legal: list[SeatCommand] = []
     for target, record in state.exposures.items():
@@ -149,7 +153,7 @@ def _variants(card: Card) -> _Variants:
     variants = _VARIANTS.get(card)
     if variants is None:
         if card.color is None:
-            dances: tuple[str | None, ...] = DANCES if card.rank is Rank.DANCE else (None,)
+            dances: tuple[str | None, ...] = DANCES if card.rank is _DANCING_WILD else (None,)
             plain = tuple(Play(card, color, None, dance) for color in COLORS for dance in dances)
         else:
             plain = (Play(card),)
@@ -161,22 +165,15 @@ def _variants(card: Card) -> _Variants:
 _VARIANTS_BY_ID: dict[int, _Variants] = {id(card): _variants(card) for card in all_cards()}
 
 
-def _turn_commands(state: Rules, seat: int) -> list[SeatCommand]:
+def _turn_commands(state: MatchState, seat: int) -> list[SeatCommand]:
     hand = state.hands[seat]
     legal: list[SeatCommand] = []
     two = len(hand) == 2
     has_drawn = state.has_drawn
-    skip_any = state.skip_any
     for card in _matching(state, hand):
-        rank = card.rank
-        if card.color is None:
-            if rank is _WILD_DRAW_FOUR and not state.config.wd4_bluff:
-                if state._holds_color(hand, state.color):
-                    continue
-            elif rank is _SWAP and len(hand) > 1:
-                legal.extend(_targeted(state, seat, card, two))
-                continue
-        elif rank is _SKIP and skip_any:
+        if card.rank is _WILD_DRAW_FOUR and bluff_barred(state, hand):
+            continue
+        if wants_target(state, card, hand):
             legal.extend(_targeted(state, seat, card, two))
             continue
         plain, declaring = _VARIANTS_BY_ID.get(id(card)) or _variants(card)
@@ -184,7 +181,7 @@ def _turn_commands(state: Rules, seat: int) -> list[SeatCommand]:
         if two:
             legal.extend(declaring)
     can_play = bool(legal)
-    can_draw = bool(state.draw_pile) or len(state.discard) > 1
+    can_draw = state.can_draw()
     if has_drawn:
         legal.append(_PASS)
     elif can_draw:
@@ -196,26 +193,22 @@ def _turn_commands(state: Rules, seat: int) -> list[SeatCommand]:
     return legal
 
 
-def _targeted(state: Rules, seat: int, card: Card, two: bool) -> list[Play]:
+def _targeted(state: MatchState, seat: int, card: Card, two: bool) -> list[Play]:
     colors: tuple[Color | None, ...] = COLORS if card.color is None else (None,)
     unos = (False, True) if two else (False,)
     return [
         Play(card, color, target, None, uno)
         for color in colors
-        for target in _opponents(state, seat)
+        for target in state.opponents(seat)
         for uno in unos
     ]
 
 
-def _opponents(state: Rules, seat: int) -> list[int]:
-    return [other for other in state.seats_in_play() if other != seat]
-
-
-def legal_table_commands(state: Rules, now_ms: int | None = None) -> list[TableCommand]:
+def legal_table_commands(state: MatchState, now_ms: int | None = None) -> list[TableCommand]:
     """Every command the table may send now. Timeout is listed whenever a clock runs,
     unless ``now_ms`` is given and the deadline has not come yet."""
-    phase = state.phase_
-    if phase is Phase.MATCH_OVER:
+    phase = state.phase
+    if phase is _MATCH_OVER:
         return []
     legal: list[TableCommand] = []
     if state.paused:
@@ -224,7 +217,7 @@ def legal_table_commands(state: Rules, now_ms: int | None = None) -> list[TableC
         deadline = state.deadline
         if deadline is not None and (now_ms is None or now_ms >= deadline):
             legal.append(Timeout())
-        if phase is Phase.ROUND_OVER:
+        if phase is _ROUND_OVER:
             legal.append(NextRound())
         legal.append(Pause())
     legal.extend(SetAway(seat, not state.away[seat]) for seat in range(state.seats))

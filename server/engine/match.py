@@ -1,249 +1,286 @@
 """The match: one table's game from the dealer's draw to the final scores.
 
-``Match`` is mutable inside for speed and deterministic: everything random comes from one
+``Match`` holds one ``MatchState`` and is the engine's whole public face. It is mutable
+inside for speed and deterministic: everything random comes from one
 ``random.Random(seed)``, and the only notion of time is the ``now_ms`` stamp the table
-passes with every command. Each command handler checks everything first and only then
-changes state, so a ``Rejected`` leaves the match exactly as it was (RNG included).
+passes with every command.
 
-How a move flows: ``apply`` checks who may send the command at all (seat or table, paused,
-between rounds), dispatches on the command's type to one handler (``server.engine.
-handlers``), and the handler emits events while it changes state. The commonest moves (a
-plain play, a draw) are checked directly in ``apply`` instead. The rule details (what a
-card does, who draws, who plays next) live in ``server.engine.rules`` and ``rounds``;
-legal-move lists, views and snapshots live in their own modules and only read the state.
+How a command flows through ``apply``: the command's type picks its check (in
+``checks``, the one home of legality) and its action (``effects`` for a play, ``actions``
+for everything else). The check runs first and changes nothing; only when it passes does
+the action change the state and record events, so a ``Rejected`` leaves the match exactly
+as it was (RNG included). Legal-move lists (``legal``), views (``view``) and snapshots
+(``snapshot``) only read the state.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from protocol.cards import Card, Rank
+from protocol.cards import Card
 from protocol.commands import (
+    Accept,
     CallUno,
     Catch,
+    Challenge,
+    ChooseColor,
     Command,
+    Dance,
     Draw,
+    NextRound,
+    Pass,
+    Pause,
     Play,
+    RefuseDance,
+    Resume,
     SeatCommand,
+    SetAway,
     TableCommand,
+    Timeout,
 )
+from protocol.events import Event
 from protocol.options import ConfigError, TableConfig
+from protocol.phase import Phase
 from protocol.rejections import RejectCode
-from server.engine.handlers import SEAT_HANDLERS, TABLE_HANDLERS, Handlers
+from server.engine import actions, checks
+from server.engine.checks import check_sender, check_table_sender
+from server.engine.effects import play
 from server.engine.legal import legal_seat_commands, legal_table_commands, playable_cards
-from server.engine.outcome import Accepted, LogEntry, Outcome, Phase, Rejected, deferred_accepted
-from server.engine.rules import PLAIN_RANKS, Rules
+from server.engine.outcome import Accepted, LogEntry, Outcome, Rejected
+from server.engine.rounds import choose_dealer, start_round
 from server.engine.snapshot import SnapshotError, check_cards, dump_state, load_state
+from server.engine.state import MatchState
 from server.engine.view import build_view, seat_view, shared_view
 
 __all__ = ["Match"]
 
-_SEAT_ONLY_MESSAGE = "only a seated player may send this command"
-_deferred = deferred_accepted
-_new_object = object.__new__
-_set_span = vars(Accepted)["_span"].__set__
-_ROUND_OVER, _MATCH_OVER = Phase.ROUND_OVER, Phase.MATCH_OVER
-_TURN, _STACK = Phase.TURN, Phase.STACK
-_DRAW_TWO, _SWAP, _SKIP, _DANCE = Rank.DRAW_TWO, Rank.SWAP_HANDS, Rank.SKIP, Rank.DANCE
-_WILD_DRAW_FOUR = Rank.WILD_DRAW_FOUR
-_PLAIN_RANKS = PLAIN_RANKS
-_SEAT_HANDLERS = SEAT_HANDLERS
-_TABLE_HANDLERS = TABLE_HANDLERS
+_SeatCheck = Callable[[MatchState, int, Any, int], Rejected | None]
+_SeatAction = Callable[[MatchState, int, Any, int], None]
+_TableCheck = Callable[[MatchState, Any, int], Rejected | None]
+_TableAction = Callable[[MatchState, Any, int], None]
+
+_SEAT_COMMANDS: dict[type[Command], tuple[_SeatCheck, _SeatAction]] = {
+    Play: (checks.check_play, play),
+    Draw: (checks.check_draw, actions.act_draw),
+    Pass: (checks.check_pass, actions.act_pass),
+    ChooseColor: (checks.check_choose_color, actions.act_choose_color),
+    CallUno: (checks.check_call_uno, actions.act_call_uno),
+    Catch: (checks.check_catch, actions.act_catch),
+    Accept: (checks.check_decision, actions.act_accept),
+    Challenge: (checks.check_decision, actions.act_challenge),
+    Dance: (checks.check_dance, actions.act_dance),
+    RefuseDance: (checks.check_dance, actions.act_refuse_dance),
+}
+"""Each seat command's check (after ``check_sender``) and what it does once accepted."""
+
+_TABLE_COMMANDS: dict[type[Command], tuple[_TableCheck, _TableAction]] = {
+    Timeout: (checks.check_timeout, actions.act_timeout),
+    NextRound: (checks.check_next_round, actions.act_next_round),
+    Pause: (checks.check_pause, actions.act_pause),
+    Resume: (checks.check_resume, actions.act_resume),
+    SetAway: (checks.check_set_away, actions.act_set_away),
+}
+"""Each table command's check (after ``check_table_sender``) and what it does."""
+
+# Enum members bound once: reading one from its class costs ten times a global's read.
+_TURN = Phase.TURN
+_STACK = Phase.STACK
+_ROUND_OVER = Phase.ROUND_OVER
+_MATCH_OVER = Phase.MATCH_OVER
+_PAUSED = Phase.PAUSED
 
 
-class Match(Handlers):
+class Match:
     """One match at one table. See ``server.engine`` for the full API reference."""
 
     def __init__(self, config: TableConfig, seed: int, now_ms: int = 0) -> None:
-        super().__init__(config, seed, now_ms)
-        self._choose_dealer()
-        self._start_round(now_ms)
+        self._state = state = MatchState(config, seed, now_ms)
+        choose_dealer(state)
+        start_round(state, now_ms)
 
     # ------------------------------------------------------------------ the one entry point
 
     def apply(self, actor: int | None, command: Command, now_ms: int) -> Outcome:
         """Apply one command stamped with the server's clock; see the package docstring."""
-        start = len(self._records)
+        state = self._state
+        start = len(state.records)
         kind = type(command)
-        if (
-            actor == self.current
-            and self.phase_ is _TURN
-            and type(actor) is int
-            and not self.paused
-            and (kind is Play or kind is Draw)
-        ):
-            # The common moves of a turn, checked directly instead of by the handlers:
-            # a coloured card that matches, with no colour, target or dance (not a Skip
-            # that must name someone; after a draw only the drawn card), or a draw from a
-            # pile that is not empty. Whatever this accepts the handlers accept too, and
-            # anything else goes on to them.
-            if kind is Play:
-                play: Play = command  # type: ignore[assignment]
-                card = play.card
-                card_color = card.color
-                rank = card.rank
-                quick = (
-                    card_color is not None
-                    and (card_color is self.color or rank is self.discard[-1].rank)
-                    and play.color is None
-                    and play.target is None
-                    and play.dance is None
-                    and (not self.has_drawn or card is self.drawn)
-                )
-                if quick:
-                    hand = self.hands[actor]
-                    if rank in _PLAIN_RANKS and not play.uno and len(hand) > 2 and card in hand:
-                        self._play_plain(actor, hand, card)
-                        self._start_turn(self._following(actor), now_ms)
-                    else:
-                        quick = (
-                            (rank is not _SKIP or not self.skip_any)
-                            and card in hand
-                            and (not play.uno or len(hand) == 2)
-                        )
-                        if quick:
-                            self._play_card(actor, play, now_ms)
-            else:
-                quick = not self.has_drawn and bool(self.draw_pile)
-                if quick:
-                    self._voluntary_draw(actor, now_ms)
-            if quick:  # the same bookkeeping as the general path below
-                self.expiries[actor] = 0
-                if self.exposures:
-                    self._seat_acted(actor, start)
-                self._log_flat += (actor, command, now_ms)
-                accepted = _new_object(Accepted)  # deferred_accepted, inlined
-                _set_span(accepted, (self, start, len(self._records)))
-                return accepted
-        seat_handler = _SEAT_HANDLERS.get(kind)
-        if seat_handler is not None:
-            phase = self.phase_
-            if (
-                type(actor) is not int
-                or self.paused
-                or phase is _ROUND_OVER
-                or phase is _MATCH_OVER
-                or not 0 <= actor < self.seats
-                or self.eliminated[actor]
-            ):
-                return self._refuse_seat(actor)
-            rejected = seat_handler(self, actor, command, now_ms)
-            if rejected is not None:
-                return rejected
-            self.expiries[actor] = 0
-            if self.exposures and kind is not Catch and kind is not CallUno:
-                self._seat_acted(actor, start)
+        seat_command = _SEAT_COMMANDS.get(kind)
+        if seat_command is not None:
+            refusal = check_sender(state, actor)
+            if refusal is not None:
+                return refusal
+            assert actor is not None  # check_sender accepts only a seat in play
+            check, act = seat_command
+            refusal = check(state, actor, command, now_ms)
+            if refusal is not None:
+                return refusal
+            act(state, actor, command, now_ms)
+            state.expiries[actor] = 0
+            if state.exposures and kind is not Catch and kind is not CallUno:
+                state.seat_acted(actor, start)
         else:
-            table_handler = _TABLE_HANDLERS.get(kind)
-            if table_handler is None:
+            table_command = _TABLE_COMMANDS.get(kind)
+            if table_command is None:
                 return Rejected(RejectCode.NOT_NOW, f"{kind.__name__} is not a match command")
-            if actor is not None:
-                return Rejected(RejectCode.TABLE_ONLY, "only the table may send this command")
-            if self.phase_ is Phase.MATCH_OVER:
-                return Rejected(RejectCode.MATCH_OVER, "the match is over")
-            rejected = table_handler(self, command, now_ms)
-            if rejected is not None:
-                return rejected
-        self._log_flat += (actor, command, now_ms)
-        return _deferred(self, start, len(self._records))
-
-    def _refuse_seat(self, actor: int | None) -> Rejected:
-        if actor is None:
-            return Rejected(RejectCode.SEAT_ONLY, _SEAT_ONLY_MESSAGE)
-        if type(actor) is not int or not 0 <= actor < self.seats:
-            return Rejected(RejectCode.INVALID_SEAT, f"there is no seat {actor!r}")
-        if self.phase_ is Phase.MATCH_OVER:
-            return Rejected(RejectCode.MATCH_OVER, "the match is over")
-        if self.paused:
-            return Rejected(RejectCode.PAUSED, "the table is paused")
-        if self.eliminated[actor]:
-            return Rejected(RejectCode.ELIMINATED, "this seat is out of the match")
-        return Rejected(RejectCode.ROUND_OVER, "the round is over; wait for the next one")
+            table_check, table_act = table_command
+            refusal = check_table_sender(state, actor) or table_check(state, command, now_ms)
+            if refusal is not None:
+                return refusal
+            table_act(state, command, now_ms)
+        state.log_command(actor, command, now_ms)
+        return Accepted.deferred(state, start, len(state.records))
 
     # ------------------------------------------------------------------ reading the match
 
     @property
     def phase(self) -> Phase:
         """What the match waits for; ``Phase.PAUSED`` while the host has paused it."""
-        return Phase.PAUSED if self.paused else self.phase_
+        state = self._state
+        return _PAUSED if state.paused else state.phase
 
     @property
     def is_over(self) -> bool:
-        return self.phase_ is Phase.MATCH_OVER
+        return self._state.phase is _MATCH_OVER
 
     def to_act(self) -> int | None:
         """The one seat whose move the match waits for; None between rounds, at the end
         and while paused (then only table commands are legal)."""
-        phase = self.phase_
-        if self.paused or phase is _ROUND_OVER or phase is _MATCH_OVER:
+        state = self._state
+        phase = state.phase
+        if state.paused or phase is _ROUND_OVER or phase is _MATCH_OVER:
             return None
-        return self.current
+        return state.current
 
     def deadline_ms(self) -> int | None:
         """When (server ms, the clock of ``now_ms``) the table must send Timeout, or None."""
-        return self.deadline
+        return self._state.deadline
+
+    @property
+    def events(self) -> list[Event]:
+        """Every event of the match, ``seq`` 1..N without gaps."""
+        return self._state.events
+
+    @property
+    def log(self) -> list[LogEntry]:
+        """Every accepted command, in order: with the seed, the match's whole history."""
+        return self._state.log
+
+    @property
+    def config(self) -> TableConfig:
+        return self._state.config
+
+    @property
+    def seed(self) -> int:
+        return self._state.seed
+
+    @property
+    def start_ms(self) -> int:
+        """The ``now_ms`` the match was created at (``replay`` starts there)."""
+        return self._state.start_ms
+
+    @property
+    def deck_size(self) -> int:
+        return self._state.deck_size
+
+    @property
+    def scores(self) -> list[int]:
+        return list(self._state.scores)
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        """``{"winners", "scores"}`` once the match is over, else None."""
+        return self._state.result
+
+    @property
+    def dealer(self) -> int:
+        return self._state.dealer
+
+    @property
+    def round_no(self) -> int:
+        return self._state.round_no
+
+    @property
+    def direction(self) -> int:
+        """+1 clockwise (to the left), -1 after an odd number of Reverses."""
+        return self._state.direction
+
+    @property
+    def away(self) -> list[bool]:
+        """Per seat, whether it is marked away (a server bot plays it)."""
+        return list(self._state.away)
+
+    @property
+    def paused(self) -> bool:
+        return self._state.paused
 
     def hand(self, seat: int) -> tuple[Card, ...]:
-        return tuple(self.hands[seat])
+        return tuple(self._state.hands[seat])
+
+    def hand_count(self, seat: int) -> int:
+        """How many cards ``seat`` holds."""
+        return len(self._state.hands[seat])
 
     def top_card(self) -> Card:
-        return self.discard[-1]
+        return self._state.discard[-1]
 
     def card_count_total(self) -> int:
         """Cards in hands and both piles; always equals ``deck_size``."""
-        return sum(map(len, self.hands)) + len(self.draw_pile) + len(self.discard)
+        state = self._state
+        return sum(map(len, state.hands)) + len(state.draw_pile) + len(state.discard)
 
     def cards_accounted_for(self) -> bool:
         """Whether hands and piles hold exactly the table's deck, card by card."""
-        return check_cards(self)
+        return check_cards(self._state)
+
+    # ------------------------------------------------------------------ legal moves
 
     def legal_commands(self, seat: int) -> list[SeatCommand]:
         """Every command ``seat`` may send now, fully expanded (see ``server.engine.legal``)."""
-        return legal_seat_commands(self, seat)
+        return legal_seat_commands(self._state, seat)
 
-    playable_cards = playable_cards
-    """``m.playable_cards(seat) -> list[Card]``: the distinct cards ``seat`` may play now,
-    the cards of the ``Play`` commands in ``legal_commands(seat)`` unexpanded (a cheap
-    query for bots and simulations; see ``server.engine.legal.playable_cards``)."""
+    def playable_cards(self, seat: int) -> list[Card]:
+        """The distinct cards ``seat`` may play now: the cards of the ``Play`` commands in
+        ``legal_commands(seat)`` unexpanded (a cheap query for bots and simulations)."""
+        return playable_cards(self._state, seat)
 
     def may_draw(self, seat: int) -> bool:
         """Whether ``Draw()`` is legal for ``seat`` now (its turn before drawing, with a
         card to draw; or a Draw Two stack to take)."""
-        if seat != self.current or self.paused:
+        state = self._state
+        if seat != state.current or state.paused:
             return False
-        phase = self.phase_
+        phase = state.phase
         if phase is _TURN:
-            return not self.has_drawn and (bool(self.draw_pile) or len(self.discard) > 1)
+            return not state.has_drawn and state.can_draw()
         return phase is _STACK
 
-    def hand_count(self, seat: int) -> int:
-        """How many cards ``seat`` holds."""
-        return len(self.hands[seat])
-
     def legal_table_commands(self, now_ms: int | None = None) -> list[TableCommand]:
-        return legal_table_commands(self, now_ms)
+        return legal_table_commands(self._state, now_ms)
+
+    # ------------------------------------------------------------------ views
 
     def view(self, seat: int | None, now_ms: int) -> dict[str, Any]:
         """What ``seat`` (None: a spectator) may see, as plain data, with its legal moves."""
-        return build_view(self, seat, now_ms)
+        return build_view(self._state, seat, now_ms)
 
     def shared_view(self, now_ms: int) -> dict[str, Any]:
         """The part of every view that all seats see alike; see ``seat_view``."""
-        return shared_view(self, now_ms)
+        return shared_view(self._state, now_ms)
 
     def seat_view(self, shared: dict[str, Any], seat: int | None) -> dict[str, Any]:
         """``view(seat, now_ms)``, from the ``shared_view(now_ms)`` of that moment: the
         views of every seat for the price of one shared part."""
-        return seat_view(self, shared, seat)
+        return seat_view(self._state, shared, seat)
 
     # ------------------------------------------------------------------ snapshots
 
     def snapshot(self, with_history: bool = True) -> dict[str, Any]:
         """The whole match as plain data; ``Match.restore`` rebuilds it."""
-        return dump_state(self, with_history)
+        return dump_state(self._state, with_history)
 
     @classmethod
     def restore(cls, data: Mapping[str, Any]) -> Match:
@@ -252,9 +289,10 @@ class Match(Handlers):
             config = TableConfig.from_data(data["config"])
         except (KeyError, TypeError, ConfigError) as error:
             raise SnapshotError(f"snapshot has no valid config: {error}") from None
-        match = cls.__new__(cls)
-        Rules.__init__(match, config, 0, 0)
-        load_state(match, data)
+        state = MatchState(config, 0, 0)
+        load_state(state, data)
+        match = cls.__new__(cls)  # not __init__: it would deal a new round
+        match._state = state
         return match
 
     def state_digest(self) -> str:

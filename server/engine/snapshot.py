@@ -15,10 +15,10 @@ from protocol.cards import Card, Color
 from protocol.commands import Arrow, command_from_data
 from protocol.events import Event
 from protocol.options import TableConfig
+from protocol.phase import Phase
 from server.engine.deck import build_deck
-from server.engine.outcome import LogEntry, Phase
-from server.engine.rules import Rules
-from server.engine.state import Exposure
+from server.engine.outcome import LogEntry
+from server.engine.state import Exposure, MatchState
 
 __all__ = ["SNAPSHOT_VERSION", "SnapshotError", "check_cards", "dump_state", "load_state"]
 
@@ -37,7 +37,7 @@ def _cards(codes: list[str]) -> list[Card]:
     return [Card.parse(code) for code in codes]
 
 
-def dump_state(state: Rules, with_history: bool = True) -> dict[str, Any]:
+def dump_state(state: MatchState, with_history: bool = True) -> dict[str, Any]:
     """Every field of the match as plain data (lists, dicts, strings, ints, bools, None).
 
     ``with_history`` adds the event stream and the command log; without it the snapshot is
@@ -50,7 +50,7 @@ def dump_state(state: Rules, with_history: bool = True) -> dict[str, Any]:
         "seed": state.seed,
         "start_ms": state.start_ms,
         "rng": [version, list(internal), gauss],
-        "phase": state.phase_.value,
+        "phase": state.phase.value,
         "paused": state.paused,
         "paused_remaining": state.paused_remaining,
         "deadline": state.deadline,
@@ -91,7 +91,7 @@ def dump_state(state: Rules, with_history: bool = True) -> dict[str, Any]:
     return data
 
 
-def load_state(state: Rules, data: Mapping[str, Any]) -> None:
+def load_state(state: MatchState, data: Mapping[str, Any]) -> None:
     """Overwrite ``state`` (built from the same config) with a snapshot's fields."""
     try:
         if data.get("version") != SNAPSHOT_VERSION:
@@ -100,7 +100,7 @@ def load_state(state: Rules, data: Mapping[str, Any]) -> None:
         state.rng.setstate((version, tuple(internal), gauss))
         state.seed = data["seed"]
         state.start_ms = data["start_ms"]
-        state.phase_ = Phase(data["phase"])
+        state.phase = Phase(data["phase"])
         state.paused = data["paused"]
         state.paused_remaining = data["paused_remaining"]
         state.deadline = data["deadline"]
@@ -151,7 +151,7 @@ def load_state(state: Rules, data: Mapping[str, Any]) -> None:
         raise SnapshotError(f"not a snapshot of this engine: {error!r}") from None
 
 
-def check_cards(state: Rules) -> bool:
+def check_cards(state: MatchState) -> bool:
     """Whether hands and piles together hold exactly the table's deck."""
     held: Counter[Card] = Counter(state.draw_pile)
     held.update(state.discard)

@@ -1,9 +1,11 @@
-"""The mutable state of a match and the low-level mechanics every rule uses.
+"""The mutable state of a match and the mechanics every rule uses.
 
 ``MatchState`` holds every field of a match (hands, piles, colour in force, direction,
-whose move, the pending decision, scores, clocks, exposures, the event record) and the
-mechanics that do not depend on which card was played: turn order, drawing with
-reshuffles and Creepers, recording events. ``server.engine.rules`` builds the rules on it.
+whose move, the pending decision, scores, clocks, exposures, the event records, the
+command log) and the mechanics that do not depend on which card was played: recording
+events, turn order, starting a turn, drawing with reshuffles and Creepers. The modules
+``checks`` (is a command legal now?), ``effects`` and ``actions`` (what an accepted command
+does) and ``rounds`` (the deal and a round's end) are functions over one ``MatchState``.
 
 Turn order: seats are numbered clockwise, ``direction`` is +1 (clockwise, to the left) or
 -1, and ``next_seat`` skips eliminated seats. ``current`` is always the seat the match
@@ -21,97 +23,24 @@ its seat's hand changes.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
-from functools import partial as _partial
-from itertools import repeat as _repeat
-from itertools import starmap as _starmap
-from types import MappingProxyType
+from functools import partial
+from itertools import repeat, starmap
 from typing import Any
 
 from protocol.cards import Card, Color, Rank
-from protocol.commands import Arrow
+from protocol.commands import Arrow, Command
 from protocol.events import Event, EventKind
 from protocol.options import DeckName, TableConfig
-from server.engine.deck import CODE, CODE_BY_ID, build_deck
-from server.engine.outcome import LogEntry, Phase
+from protocol.phase import Phase
+from server.engine.deck import CODE, build_deck
+from server.engine.outcome import LogEntry
+from server.engine.records import DREW_RECORD, NO_SECRETS, TURN_RECORD, Record, build_event
 
-__all__ = [
-    "DREW_RECORD",
-    "NO_SECRETS",
-    "PASSED_RECORD",
-    "PLAYED_RECORD",
-    "TURN_RECORD",
-    "Exposure",
-    "MatchState",
-]
+__all__ = ["Exposure", "MatchState"]
 
-_new_object = object.__new__
-_set_seq = vars(Event)["seq"].__set__
-_set_kind = vars(Event)["kind"].__set__
-_set_public = vars(Event)["public"].__set__
-_set_private = vars(Event)["private"].__set__
-NO_SECRETS: Mapping[int, Mapping[str, Any]] = MappingProxyType({})
-"""The ``private`` part of an event that has no secret (shared: it is read-only)."""
-_CREEPER, _DRAW_TWO, _WILD_DRAW_FOUR = Rank.CREEPER, Rank.DRAW_TWO, Rank.WILD_DRAW_FOUR
-_TURN, _STACK = Phase.TURN, Phase.STACK
-_TURN_EVENT = EventKind.TURN
-_DREW = EventKind.DREW
-
-
-_Public = dict[str, Any]
-_Private = Mapping[int, Mapping[str, Any]]
-_Record = tuple[Any, ...]
-"""An event not yet built: ``(kind, public, private)``; or, for the events of the hot
-path, ``(code, *values)`` with a small int ``code`` (see ``_BUILDERS``). One flat tuple
-per event, so a command leaves few objects behind for the garbage collector."""
-
-TURN_RECORD, PLAYED_RECORD, DREW_RECORD, PASSED_RECORD = 0, 1, 2, 3
-"""Codes of the compact records: ``(TURN_RECORD, seat, direction)``, ``(PLAYED_RECORD,
-seat, card, colour, cards left, uno)``, ``(DREW_RECORD, seat, cards, reason)``,
-``(PASSED_RECORD, seat, stuck)``."""
-
-
-def _turn_event(record: _Record) -> tuple[EventKind, _Public, _Private]:
-    _, seat, direction = record
-    return _TURN_EVENT, {"seat": seat, "direction": direction, "phase": "turn"}, NO_SECRETS
-
-
-def _played_event(record: _Record) -> tuple[EventKind, _Public, _Private]:
-    _, seat, card, color, count, uno = record
-    public = {
-        "seat": seat,
-        "card": CODE_BY_ID.get(id(card)) or card.code,
-        "color": None if color is None else color._value_,
-        "count": count,
-    }
-    if uno:
-        public["uno"] = True
-    return EventKind.PLAYED, public, NO_SECRETS
-
-
-def _drew_event(record: _Record) -> tuple[EventKind, _Public, _Private]:
-    _, seat, cards, reason = record
-    by_id = CODE_BY_ID
-    return (
-        _DREW,
-        {"seat": seat, "count": len(cards), "reason": reason},
-        {seat: {"cards": [by_id.get(id(card)) or card.code for card in cards]}},
-    )
-
-
-def _passed_event(record: _Record) -> tuple[EventKind, _Public, _Private]:
-    _, seat, stuck = record
-    return EventKind.PASSED, {"seat": seat, "stuck": stuck}, NO_SECRETS
-
-
-_BUILDERS: tuple[Callable[[_Record], tuple[EventKind, _Public, _Private]], ...] = (
-    _turn_event,
-    _played_event,
-    _drew_event,
-    _passed_event,
-)
-"""How to build the events the hot path records as bare values (a turn, a plain play, a
-draw, a pass), by record code: once per event, and only when somebody reads the events."""
+# Enum members bound once: reading one from its class costs ten times a global's read.
+_TURN = Phase.TURN
+_CREEPER = Rank.CREEPER
 
 
 class Exposure:
@@ -140,8 +69,9 @@ class MatchState:
         self.turn_ms = config.turn_seconds * 1000
         self.creepers = config.deck is DeckName.MINECRAFT
         self.skip_any = config.skip_any
-        self._records: list[Event | _Record] = []
-        self._built = 0
+        self.records: list[Event | Record] = []
+        """Every event so far; the first ``built`` are ``Event`` objects, the rest records."""
+        self.built = 0
         self._log: list[LogEntry] = []
         self._log_flat: list[Any] = []
         self.scores = [0] * self.seats
@@ -150,7 +80,8 @@ class MatchState:
         self.expiries = [0] * self.seats
         self.dealer = 0
         self.round_no = 0
-        self.phase_ = Phase.TURN
+        self.phase = _TURN
+        """What the match waits for, not counting a pause (``paused`` says that)."""
         self.paused = False
         self.paused_remaining: int | None = None
         self.deadline: int | None = None
@@ -176,43 +107,47 @@ class MatchState:
         self.round_result: dict[str, Any] | None = None
         self.result: dict[str, Any] | None = None
 
-    # ------------------------------------------------------------------ small helpers
+    # ------------------------------------------------------------------ events and log
 
     @property
     def events(self) -> list[Event]:
-        """Every event of the match so far, ``seq`` 1..N.
-
-        Events are recorded as plain tuples while commands run (``_records``) and built
-        into ``Event`` objects, in place, only when someone reads them: most commands'
-        events are read once, by the server, and a benchmark or a bot reads none.
-        """
-        if self._built < len(self._records):
-            self._build_events()
-        return self._records  # type: ignore[return-value]
+        """Every event of the match so far, ``seq`` 1..N, built from the records on read."""
+        records = self.records
+        if self.built < len(records):
+            for index in range(self.built, len(records)):
+                records[index] = build_event(index + 1, records[index])  # type: ignore[arg-type]
+            self.built = len(records)
+        return records  # type: ignore[return-value]
 
     @events.setter
     def events(self, events: list[Event]) -> None:
-        self._records = list(events)
-        self._built = len(self._records)
+        self.records = list(events)
+        self.built = len(self.records)
+
+    def emit(
+        self,
+        kind: EventKind,
+        public: dict[str, Any],
+        private: dict[int, dict[str, Any]] | None = None,
+    ) -> None:
+        """Record one event; ``private`` maps a seat to what only that seat may see."""
+        self.records.append((kind, public, private or NO_SECRETS))
+
+    def event_count(self) -> int:
+        """How many events the match has produced (the ``seq`` of the last one)."""
+        return len(self.records)
 
     @property
     def log(self) -> list[LogEntry]:
         """Every accepted command, in order.
 
-        Recorded flat while commands run (``_log_flat``: actor, command, now_ms, actor,
-        ...; no object per command) and typed when read.
+        Recorded flat while commands run (actor, command, now_ms, actor, ...; no object per
+        command) and typed when read.
         """
         log, flat = self._log, self._log_flat
-        built = len(log)
-        if 3 * built < len(flat):
-            log.extend(
-                map(
-                    LogEntry,
-                    flat[3 * built :: 3],
-                    flat[3 * built + 1 :: 3],
-                    flat[3 * built + 2 :: 3],
-                )
-            )
+        built = 3 * len(log)
+        if built < len(flat):
+            log.extend(map(LogEntry, flat[built::3], flat[built + 1 :: 3], flat[built + 2 :: 3]))
         return log
 
     @log.setter
@@ -220,37 +155,11 @@ class MatchState:
         self._log = [LogEntry(*entry) for entry in log]
         self._log_flat = [item for entry in self._log for item in entry]
 
-    def event_count(self) -> int:
-        """How many events the match has produced (the ``seq`` of the last one)."""
-        return len(self._records)
+    def log_command(self, actor: int | None, command: Command, now_ms: int) -> None:
+        """Add an accepted command to the log."""
+        self._log_flat += (actor, command, now_ms)
 
-    def _build_events(self) -> None:
-        records = self._records
-        builders = _BUILDERS
-        for index in range(self._built, len(records)):
-            record: _Record = records[index]  # type: ignore[assignment]
-            head = record[0]
-            if head.__class__ is int:  # a compact record of the hot path
-                kind, public, private = builders[head](record)
-            else:
-                kind, public, private = record
-            # Same result as Event(...) at half the cost: the frozen dataclass's __init__
-            # goes through object.__setattr__ per field; the slot descriptors are direct.
-            event = _new_object(Event)
-            _set_seq(event, index + 1)
-            _set_kind(event, kind)
-            _set_public(event, public)
-            _set_private(event, private)
-            records[index] = event
-        self._built = len(records)
-
-    def _emit(
-        self,
-        kind: EventKind,
-        public: dict[str, Any],
-        private: dict[int, dict[str, Any]] | None = None,
-    ) -> None:
-        self._records.append((kind, public, private or NO_SECRETS))
+    # ------------------------------------------------------------------ turn order
 
     def next_seat(self, seat: int) -> int:
         """The seat after ``seat`` in the current direction, skipping eliminated seats."""
@@ -270,78 +179,20 @@ class MatchState:
     def seats_in_play(self) -> list[int]:
         return [seat for seat in range(self.seats) if not self.eliminated[seat]]
 
-    def can_draw(self) -> bool:
-        """Whether a card can come from the draw pile (reshuffling the discards if needed)."""
-        return bool(self.draw_pile) or len(self.discard) > 1
+    def opponents(self, seat: int) -> list[int]:
+        """The seats in play other than ``seat``, in seat order."""
+        return [other for other in self.seats_in_play() if other != seat]
 
-    def playable(self, card: Card) -> bool:
-        """Whether ``card`` matches the colour in force or the top card (wilds always do)."""
-        return card.color is None or card.color is self.color or card.rank is self.discard[-1].rank
-
-    def has_playable(self, seat: int) -> bool:
-        color, rank = self.color, self.discard[-1].rank
-        return any(
-            card.color is None or card.color is color or card.rank is rank
-            for card in self.hands[seat]
-        )
-
-    def may_play(self, seat: int) -> bool:
-        """Whether ``seat``, to act now, has a card it may play (ruling 5: after a draw
-        only the drawn card; in a stack only a Draw Two; ruling 23: no bluffed Draw Four)."""
-        hand = self.hands[seat]
-        if self.phase_ is _STACK:
-            return any(card.rank is _DRAW_TWO for card in hand)
-        if self.phase_ is not _TURN:
-            return False
-        drawn = self.drawn
-        candidates = hand if not self.has_drawn else [] if drawn is None else [drawn]
-        bluff_ok = self.config.wd4_bluff
-        for card in candidates:
-            if not self.playable(card):
-                continue
-            if (
-                card.rank is _WILD_DRAW_FOUR
-                and not bluff_ok
-                and self._holds_color(hand, self.color)
-            ):
-                continue
-            return True
-        return False
-
-    @staticmethod
-    def _holds_color(hand: list[Card], color: Color | None) -> bool:
-        return color is not None and any(card.color is color for card in hand)
-
-    def window_open(self, record: Exposure, now_ms: int) -> bool:
-        """Ruling 12: open until the later of the watched seat's command and the grace."""
-        return not record.acted or now_ms < record.since_ms + self.config.catch_grace_ms
-
-    def _seat_acted(self, seat: int, start: int) -> None:
-        """``seat`` sent its first command since older exposures were made."""
-        for record in self.exposures.values():
-            if record.watch == seat and record.seq <= start:
-                record.acted = True
-
-    def _shuffle(self, cards: list[Card]) -> None:
-        """Shuffle in place: a stable sort by one random key per card, the keys drawn in
-        list order (``list.sort`` computes each item's key once, first to last). No Python
-        code runs per card, unlike ``random.shuffle``; equal float keys are vanishingly
-        rare and keep their order."""
-        cards.sort(key=_partial(next, _starmap(self.rng.random, _repeat((), len(cards)))))
-
-    # ------------------------------------------------------------------ turns
-
-    def _start_turn(self, seat: int, now_ms: int) -> None:
+    def start_turn(self, seat: int, now_ms: int) -> None:
         """``seat``'s turn comes; ruling 16: a seat marked by a Skip draws one and passes."""
         if self.skip_any and self.skip_marks[seat]:  # only skip_any marks seats
             seat = self._serve_marks(seat)
         self.current = seat
-        self.phase_ = _TURN
+        self.phase = _TURN
         self.drawn = None
         self.has_drawn = False
         self.early_uno = False
-        # _emit inlined and the event kept compact: this runs once per command.
-        self._records.append((TURN_RECORD, seat, self.direction))
+        self.records.append((TURN_RECORD, seat, self.direction))
         turn_ms = self.turn_ms
         self.deadline = now_ms + turn_ms if turn_ms else None
 
@@ -351,27 +202,43 @@ class MatchState:
         marks = self.skip_marks
         while marks[seat]:
             marks[seat] -= 1
-            self._emit(EventKind.SKIP_SERVED, {"seat": seat})
+            self.emit(EventKind.SKIP_SERVED, {"seat": seat})
             self.draw_cards(seat, 1, "skip")
             seat = self.next_seat(seat)
         return seat
 
-    def _wait_on(self, seat: int, phase: Phase, deadline: int | None) -> None:
+    def wait_on(self, seat: int, phase: Phase, deadline: int | None) -> None:
         """The match waits on ``seat`` for a decision (stack, challenge, dance)."""
         self.current = seat
-        self.phase_ = phase
+        self.phase = phase
         self.deadline = deadline
         self.early_uno = False  # an early call belongs to the seat that made it
-        self._emit(
-            EventKind.TURN, {"seat": seat, "direction": self.direction, "phase": phase.value}
-        )
+        self.emit(EventKind.TURN, {"seat": seat, "direction": self.direction, "phase": phase.value})
 
-    def _following(self, seat: int) -> int:
-        """``next_seat`` for the common case of no eliminated seat in the way."""
-        following = (seat + self.direction) % self.seats
-        return self.next_seat(seat) if self.eliminated[following] else following
+    # ------------------------------------------------------------------ UNO exposures
 
-    # ------------------------------------------------------------------ drawing
+    def window_open(self, record: Exposure, now_ms: int) -> bool:
+        """Ruling 12: open until the later of the watched seat's command and the grace."""
+        return not record.acted or now_ms < record.since_ms + self.config.catch_grace_ms
+
+    def seat_acted(self, seat: int, start: int) -> None:
+        """``seat`` sent its first command since the exposures made before event ``start``."""
+        for record in self.exposures.values():
+            if record.watch == seat and record.seq <= start:
+                record.acted = True
+
+    # ------------------------------------------------------------------ cards
+
+    def shuffle(self, cards: list[Card]) -> None:
+        """Shuffle in place: a stable sort by one random key per card, the keys drawn in
+        list order (``list.sort`` computes each item's key once, first to last). No Python
+        code runs per card, unlike ``random.shuffle``; equal float keys are vanishingly
+        rare and keep their order."""
+        cards.sort(key=partial(next, starmap(self.rng.random, repeat((), len(cards)))))
+
+    def can_draw(self) -> bool:
+        """Whether a card can come from the draw pile (reshuffling the discards if needed)."""
+        return bool(self.draw_pile) or len(self.discard) > 1
 
     def _reshuffle(self) -> bool:
         """Ruling 14: the discards under the top card become the draw pile."""
@@ -379,10 +246,10 @@ class MatchState:
             return False
         top = self.discard.pop()
         pile = self.discard
-        self._shuffle(pile)
+        self.shuffle(pile)
         self.draw_pile = pile + self.draw_pile
         self.discard = [top]
-        self._emit(EventKind.RESHUFFLED, {"count": len(self.draw_pile)})
+        self.emit(EventKind.RESHUFFLED, {"count": len(self.draw_pile)})
         return True
 
     def _take(self, count: int) -> list[Card]:
@@ -394,8 +261,7 @@ class MatchState:
             return taken
         taken = []
         while len(taken) < count:
-            pile = self.draw_pile
-            if not pile and not self._reshuffle():
+            if not self.draw_pile and not self._reshuffle():
                 break
             pile = self.draw_pile
             need = min(count - len(taken), len(pile))
@@ -415,10 +281,10 @@ class MatchState:
         self.hands[seat].extend(cards)
         if self.exposures:
             self.exposures.pop(seat, None)
-        self._records.append((DREW_RECORD, seat, cards, reason))
+        self.records.append((DREW_RECORD, seat, cards, reason))
         if trigger and self.creepers:
             for card in cards:
                 if card.rank is _CREEPER:
-                    self._emit(EventKind.CREEPER_REVEALED, {"seat": seat, "card": CODE[card]})
+                    self.emit(EventKind.CREEPER_REVEALED, {"seat": seat, "card": CODE[card]})
                     self.draw_cards(seat, 3, "creeper", trigger=False)
         return cards

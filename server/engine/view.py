@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from protocol.phase import Phase
 from server.engine.legal import legal_seat_commands
-from server.engine.outcome import Phase
-from server.engine.rules import Rules
+from server.engine.state import MatchState
 
 __all__ = ["build_view", "seat_view", "shared_view"]
 
 
-def build_view(state: Rules, seat: int | None, now_ms: int) -> dict[str, Any]:
+def build_view(state: MatchState, seat: int | None, now_ms: int) -> dict[str, Any]:
     """The table as ``seat`` sees it; ``None`` is a spectator, who sees no hand.
 
     Deadlines are sent as milliseconds remaining (ruling 17), never as clock times.
@@ -19,12 +19,12 @@ def build_view(state: Rules, seat: int | None, now_ms: int) -> dict[str, Any]:
     return seat_view(state, shared_view(state, now_ms), seat)
 
 
-def shared_view(state: Rules, now_ms: int) -> dict[str, Any]:
+def shared_view(state: MatchState, now_ms: int) -> dict[str, Any]:
     """The part of a view every seat and spectator sees alike, at ``now_ms``.
 
     A server sending everyone's view of one moment builds this once (``seat_view``).
     """
-    phase = Phase.PAUSED if state.paused else state.phase_
+    phase = Phase.PAUSED if state.paused else state.phase
     top = state.discard[-1] if state.discard else None
     waiting = phase not in (Phase.ROUND_OVER, Phase.MATCH_OVER, Phase.PAUSED)
     pending: dict[str, Any] | None = None
@@ -74,7 +74,7 @@ def shared_view(state: Rules, now_ms: int) -> dict[str, Any]:
     return view
 
 
-def seat_view(state: Rules, shared: dict[str, Any], seat: int | None) -> dict[str, Any]:
+def seat_view(state: MatchState, shared: dict[str, Any], seat: int | None) -> dict[str, Any]:
     """``shared`` (from ``shared_view``) completed for ``seat``: its hand, the card it
     drew and its legal commands. A new map, whose nested lists and maps are those of
     ``shared``: views are for sending, not for changing."""

@@ -5,7 +5,8 @@
 for the picture of the parts and the path of one command.
 """
 
+from server.table.hooks import TableHooks
 from server.table.refusals import RequestRefused
-from server.table.table import Table, TableHooks
+from server.table.table import Table
 
 __all__ = ["RequestRefused", "Table", "TableHooks"]

@@ -69,6 +69,11 @@ class TableGame:
         self._last_ms = max(self._last_ms, int(trio.current_time() * 1000), at_least)
         return self._last_ms
 
+    def require_no_match(self, why: str) -> None:
+        """Refuse with ``why`` once a match has started."""
+        if self.match is not None:
+            raise RequestRefused(LobbyRejectCode.WRONG_TABLE_STATE, why)
+
     def running(self) -> Match | None:
         """The match while it is not over."""
         match = self.match

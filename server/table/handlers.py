@@ -90,7 +90,7 @@ class RequestHandlers:
         self._departed = departed
         self._chat_budget = chat_budget
 
-    def handle(self, peer: Peer, message: Request) -> dict[str, Any] | None:
+    def handle(self, peer: Peer, message: Request) -> dict[str, Any] | None:  # noqa: C901 (a dispatch: one case per request)
         """Carry out one request; raises RequestRefused. Returns the Ok's result."""
         match message:
             case Game():
@@ -316,7 +316,7 @@ class RequestHandlers:
 
     def _on_add_bot(self, peer: Peer, message: AddBot) -> dict[str, Any]:
         self._seating.require_host(peer)
-        self._require_lobby("bots are added before the match")
+        self._game.require_no_match("bots are added before the match")
         if not known_strategy(message.strategy):
             raise RequestRefused(
                 LobbyRejectCode.UNKNOWN_STRATEGY, f"no bot strategy {message.strategy!r}"
@@ -329,7 +329,7 @@ class RequestHandlers:
 
     def _on_remove_bot(self, peer: Peer, message: RemoveBot) -> None:
         self._seating.require_host(peer)
-        self._require_lobby("bots are removed before the match")
+        self._game.require_no_match("bots are removed before the match")
         seating = self._seating
         seat = seating[message.seat] if seating.valid(message.seat) else None
         if seat is None or not seat.is_bot:
@@ -395,9 +395,3 @@ class RequestHandlers:
             # The owner is back at the controls (the engine had marked them away).
             self._game.set_away(seat.index, False)
         self._game.play(seat.index, command, peer.peer_id, message.id)
-
-    # ------------------------------------------------------------------ checks
-
-    def _require_lobby(self, why: str) -> None:
-        if self._game.match is not None:
-            raise RequestRefused(LobbyRejectCode.WRONG_TABLE_STATE, why)

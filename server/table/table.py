@@ -28,7 +28,6 @@ from __future__ import annotations
 import logging
 import math
 from dataclasses import dataclass
-from typing import Protocol
 
 import trio
 
@@ -60,8 +59,10 @@ from server.engine import Match
 from server.peer import Peer
 from server.settings import LobbySettings
 from server.table.broadcast import Broadcast
+from server.table.empty_clock import EmptyTableClock
 from server.table.game import TableGame
 from server.table.handlers import RequestHandlers
+from server.table.hooks import TableHooks
 from server.table.inbox import (
     BotEnded,
     ConnectionLost,
@@ -75,7 +76,7 @@ from server.table.refusals import RequestRefused, rejected
 from server.table.seating import Seating
 from server.table.stand_ins import StandIns
 
-__all__ = ["Table", "TableHooks"]
+__all__ = ["Table"]
 
 log = logging.getLogger("uno.server.table")
 
@@ -85,19 +86,6 @@ ENTRY_REQUESTS = (CreateTable, Join, Spectate, TakeBotSeat, ResumeSeat)
 PERSONS_MOVES = (CreateTable, Join, TakeBotSeat, Ready, Start, Rematch, Game, AddBot, RemoveBot)
 """Requests that show a person is playing here: accepted from someone seated, they wind
 the empty-table clock back to its full time (a resume, chat or watching does not)."""
-
-
-class TableHooks(Protocol):
-    """What a table needs of the lobby: where each peer is, and news of departures."""
-
-    def location(self, peer: Peer) -> Table | None:
-        """The table the lobby believes ``peer`` is at (or arriving at)."""
-
-    def departed(self, peer: Peer, table: Table) -> None:
-        """``peer`` is no longer at ``table`` (it left, was kicked, or was refused)."""
-
-    def closed(self, table: Table) -> None:
-        """``table`` has stopped; forget it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,9 +153,7 @@ class Table:
         self._queued_requests = 0
         self._closing = False
         self._opened = False  # the table has handled its first request
-        # The empty-table clock: its time left, and when it runs out while it runs.
-        self._empty_left = settings.empty_table_seconds
-        self._empty_deadline: float | None = None
+        self._empty_clock = EmptyTableClock(settings.empty_table_seconds)
 
     # ------------------------------------------------------------------ for the lobby
 
@@ -208,7 +194,7 @@ class Table:
     def closes_at(self) -> float | None:
         """When (Trio time) the table will be removed for want of anyone connected, if
         nobody comes back before then; None while someone is connected."""
-        return self._empty_deadline
+        return self._empty_clock.deadline
 
     def free_seats(self) -> int:
         """Seats a newcomer could take now (only before the match starts)."""
@@ -285,7 +271,7 @@ class Table:
                     self._closing = True
 
     def _next_wake(self) -> float:
-        times = [self._empty_deadline, self.game.deadline()]
+        times = [self._empty_clock.deadline, self.game.deadline()]
         return min((t for t in times if t is not None), default=math.inf)
 
     def _tick(self) -> None:
@@ -295,7 +281,7 @@ class Table:
         except Exception:
             log.exception("table %s failed and is removed", self._label)
             self._closing = True
-        if self._empty_deadline is not None and trio.current_time() >= self._empty_deadline:
+        if self._empty_clock.expired(trio.current_time()):
             log.info("table %s: nobody came back; removing it", self._label)
             self._closing = True
 
@@ -338,7 +324,7 @@ class Table:
             # Trusted: the id was checked on arrival, the result is the handler's own.
             answer = Ok.trusted(id=message.id, result=result)
             if isinstance(message, PERSONS_MOVES) and self.seating.of_peer(peer) is not None:
-                self._empty_left = self._settings.empty_table_seconds
+                self._empty_clock.wind_back()
         if isinstance(answer, Rejected) and entering and not self.seating.is_member(peer):
             self._departed(peer)  # or the lobby thinks it is still arriving
         return _Reply(peer, answer) if request.reply else None
@@ -371,18 +357,12 @@ class Table:
     def _settle(self, sender: Peer | None) -> None:
         """After any change: the empty-table rules, the server bots, the public state (held
         for ``sender``, whose reply follows at once)."""
-        if not self._closing:
-            if self._opened and not self.seating.people():
-                log.info("table %s: no player is left", self._label)
-                self._closing = True
-            elif self.seating.connected():
-                if self._empty_deadline is not None:  # stop the clock where it is
-                    self._empty_left = max(0.0, self._empty_deadline - trio.current_time())
-                    self._empty_deadline = None
-            elif self._empty_deadline is None:
-                self._empty_deadline = trio.current_time() + self._empty_left
+        if not self._closing and self._opened and not self.seating.people():
+            log.info("table %s: no player is left", self._label)
+            self._closing = True
         if self._closing:
             return
+        self._empty_clock.update(bool(self.seating.connected()), trio.current_time())
         self.stand_ins.reconcile()
         self.public.tell_all(self.seating.members() + self.seating.stand_in_peers(), sender)
 

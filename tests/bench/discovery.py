@@ -18,7 +18,9 @@ import statistics
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import trio
 
@@ -36,6 +38,11 @@ from discovery_netns import (
 )
 
 LO = "127.0.0.1"
+
+
+def _is_event(kind: str, name: str, message: Any) -> bool:
+    """Whether the probe's JSON line ``message`` says server ``name`` was ``kind``."""
+    return bool(message.get("kind") == kind and message["name"] == name)
 
 
 async def measure(runs: int, work: Path) -> dict[str, list[float]]:
@@ -56,15 +63,11 @@ async def measure(runs: int, work: Path) -> dict[str, list[float]]:
                     while not (await server.line()).startswith(LISTENING):
                         pass
                     listening = time.perf_counter()
-                    await browser.json_until(
-                        lambda m, n=name: m.get("kind") == "added" and m["name"] == n
-                    )
+                    await browser.json_until(partial(_is_event, "added", name))
                     found = time.perf_counter()
                     stopping = time.perf_counter()
                     await stopped(server)
-                    await browser.json_until(
-                        lambda m, n=name: m.get("kind") == "removed" and m["name"] == n
-                    )
+                    await browser.json_until(partial(_is_event, "removed", name))
                     gone = time.perf_counter()
                 figures["start -> found"].append(found - started)
                 figures["listening -> found"].append(found - listening)

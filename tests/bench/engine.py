@@ -221,8 +221,11 @@ class RLCardSide:
     """
 
     def __init__(self, seed: int) -> None:
-        import numpy as np
-        from rlcard.games.uno.game import UnoGame  # type: ignore[import-untyped]
+        # Installed only with the bench extra, and without type information.
+        import numpy as np  # type: ignore[import-not-found, unused-ignore]
+        from rlcard.games.uno.game import (  # type: ignore[import-not-found, import-untyped, unused-ignore]
+            UnoGame,
+        )
 
         self.rng = random.Random(seed)
         self.game = UnoGame(num_players=2)

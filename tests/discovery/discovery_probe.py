@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import trio
@@ -101,7 +102,12 @@ async def find(interface: str) -> None:
 
 def main() -> None:
     mode, *args = sys.argv[1:]
-    modes = {"changes": changes, "listed": listed, "table": table, "find": find}
+    modes: dict[str, Callable[..., Awaitable[None]]] = {
+        "changes": changes,
+        "listed": listed,
+        "table": table,
+        "find": find,
+    }
     trio.run(modes[mode], *args)
 
 

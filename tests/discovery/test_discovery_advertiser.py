@@ -15,7 +15,7 @@ import trio
 import zeroconf
 
 from server.advertise import Advertiser, AdvertiseSettings
-from server.session import ServerIdentity
+from server.identity import ServerIdentity
 from server.settings import LobbySummary
 
 IDENTITY = ServerIdentity(name="Den", server_id="00aa11bb22cc33dd", version="0.1.0")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import trio
 
@@ -16,23 +17,25 @@ from server.advertise import (
     txt_properties,
     txt_size,
 )
-from server.session import ServerIdentity
+from server.identity import ServerIdentity
 from server.settings import LobbySummary
 
 IDENTITY = ServerIdentity(name="Kitchen table", server_id="0123456789abcdef", version="0.1.0")
 BUSY = LobbySummary(tables=3, open_tables=2, seats_free=5, open_tables_with_password=2)
 EMPTY = LobbySummary(tables=0, open_tables=0, seats_free=0, open_tables_with_password=0)
 KEY = f"Kitchen table.{SERVICE_TYPE}"
-SPOKEN = max(SUPPORTED_VERSIONS, key=parse_version)  # one major version so far
+SPOKEN = max(
+    SUPPORTED_VERSIONS, key=lambda text: parse_version(text) or (0, 0)
+)  # one major version so far
 
 
 def found(**changes: object) -> FoundServer:
     record = txt_properties(IDENTITY, BUSY)
     server = server_from_record(KEY, record, ["192.168.1.20"], 7531)
     assert server is not None
-    fields = {name: getattr(server, name) for name in FoundServer.__slots__}
+    fields: dict[str, Any] = {name: getattr(server, name) for name in FoundServer.__slots__}
     fields.update(changes)
-    return FoundServer(**fields)  # type: ignore[arg-type]
+    return FoundServer(**fields)
 
 
 def test_txt_has_every_key_in_order_with_the_lobby_numbers() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import client.discovery
 import server.advertise
 from protocol.discovery import (
@@ -78,5 +80,5 @@ def test_proto_value_keeps_whole_versions_within_20_bytes() -> None:
     assert proto_value(["1.0", "junk", "1.2"]) == "1.2"
 
 
-def _fields(advert: Advert) -> dict[str, object]:
+def _fields(advert: Advert) -> dict[str, Any]:
     return {name: getattr(advert, name) for name in Advert.__slots__}

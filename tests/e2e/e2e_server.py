@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 LISTENING = "uno-server listening on "
@@ -30,10 +31,14 @@ class ServerProcess:
         self.other_lines: list[str] = []
 
     @classmethod
-    def start(cls, log_dir: Path, *flags: str, seed: int = 7) -> ServerProcess:
-        """Start a server with test-friendly defaults and ``flags`` after them."""
+    def start(
+        cls, log_dir: Path, *flags: str, seed: int = 7, wrapper: Sequence[str] = ()
+    ) -> ServerProcess:
+        """Start a server with test-friendly defaults and ``flags`` after them, under the
+        ``wrapper`` command if one is given (``prlimit ...``)."""
         log_path = log_dir / f"uno-server-{time.monotonic_ns()}.log"
         command = [
+            *wrapper,
             sys.executable,
             "-m",
             "server",

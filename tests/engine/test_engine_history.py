@@ -130,10 +130,10 @@ def test_views_show_only_your_own_hand_and_are_msgpack_data() -> None:
 def _plain(value: object) -> bool:
     if value is None or type(value) in (str, int, bool):
         return True
-    if type(value) is list:
-        return all(_plain(item) for item in value)  # type: ignore[attr-defined]
-    if type(value) is dict:
-        return all(type(k) in (str, int) and _plain(v) for k, v in value.items())  # type: ignore[attr-defined]
+    if isinstance(value, list) and type(value) is list:
+        return all(_plain(item) for item in value)
+    if isinstance(value, dict) and type(value) is dict:
+        return all(type(k) in (str, int) and _plain(v) for k, v in value.items())
     return False
 
 

@@ -7,10 +7,12 @@ from collections import Counter
 import pytest
 from engine_rig import codes, first_card_match, kinds, of_kind, ok
 
-from protocol.cards import Card, Color, Rank
+import protocol
+import server.engine
+from protocol.cards import Card, Color, Rank, card_points, hand_points
 from protocol.commands import ChooseColor, NextRound, Play
 from protocol.options import DeckName, TableConfig
-from server.engine import Match, Phase, RejectCode, Rejected, build_deck, card_points
+from server.engine import Match, Phase, RejectCode, Rejected, build_deck
 
 
 @pytest.mark.parametrize(
@@ -46,6 +48,27 @@ def test_ruling_2_points_numbers_face_actions_20_wilds_50_modern_wilds_40() -> N
         assert card_points(Card.parse(code)) == 50
     for code in ("WSWAP", "WSHUF", "WCUST"):
         assert card_points(Card.parse(code)) == 40
+    assert hand_points([Card.parse(code) for code in ("R7", "GS", "W", "WSWAP")]) == 117
+    assert hand_points([]) == 0
+
+
+def test_points_and_phase_are_the_protocol_s_and_the_engine_re_exports_them() -> None:
+    # The client reads these facts from ``protocol``; the server from ``server.engine``.
+    assert server.engine.card_points is protocol.card_points
+    assert server.engine.hand_points is protocol.hand_points
+    assert Phase is protocol.Phase
+    assert [phase.value for phase in Phase] == [
+        "turn",
+        "choose-color",
+        "challenge",
+        "dance",
+        "stack",
+        "round-over",
+        "match-over",
+        "paused",
+    ]
+    match = Match(TableConfig(seats=3), 1)
+    assert Phase(match.view(0, 0)["phase"]) is match.phase
 
 
 def test_ruling_3_the_highest_number_deals_symbols_count_zero_ties_redraw() -> None:

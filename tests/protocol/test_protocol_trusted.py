@@ -98,7 +98,7 @@ def test_plain_data_is_still_checked_once_at_encoding() -> None:
     assert caught.value.code is ErrorCode.BAD_MESSAGE
 
 
-def _forbidden(cls: type[Record], **values: Any) -> Record:
+def _forbidden(cls: type[Record], /, **values: Any) -> Record:
     raise AssertionError(f"{cls.__name__} was decoded through Record.trusted")
 
 

@@ -18,8 +18,8 @@ from test_session_wire import EchoLobby, WireClient
 from protocol.errors import ErrorCode
 from protocol.messages import Closing, ListTables, Ok, Welcome
 from server.app import Server, ServerSettings, bind_listeners, format_address, local_addresses
+from server.identity import ServerIdentity
 from server.limits import SessionLimits
-from server.session import ServerIdentity
 
 IDENTITY = ServerIdentity(name="test", server_id="srv-test", version="0.1.0")
 

@@ -94,7 +94,7 @@ def _flag(option: dataclasses.Field[Any]) -> str:
     return "--" + option.name.replace("_", "-")
 
 
-def _other_value(option: dataclasses.Field[Any]) -> tuple[list[str], object]:
+def _other_value(option: dataclasses.Field[Any]) -> tuple[list[str], Any]:
     """Command-line words that set ``option`` to a value other than its default, and that
     value as TableConfig holds it."""
     default = option.default

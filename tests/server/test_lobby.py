@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 import trio
 import trio.testing
@@ -89,7 +91,7 @@ async def test_a_cursor_of_other_digits_is_refused_not_a_crash(nursery: trio.Nur
     await create(lobby, FakePeer("Ann"), name="One")
     reader = FakePeer("Reader")
     for cursor in ("\u00b2", "\u0663", "1\u00b2", "9" * 60):
-        code = await refused(lobby, reader, lambda i, c=cursor: ListTables(id=i, cursor=c))
+        code = await refused(lobby, reader, partial(ListTables, cursor=cursor))
         assert code == LobbyRejectCode.BAD_CURSOR
     assert reader.closed is None
 

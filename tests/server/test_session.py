@@ -31,9 +31,10 @@ from protocol.messages import (
     Welcome,
 )
 from protocol.version import SUPPORTED_VERSIONS
+from server.identity import ServerIdentity
 from server.limits import SessionLimits
 from server.peer import Peer
-from server.session import ServerIdentity, Session
+from server.session import Session
 
 IDENTITY = ServerIdentity(name="kitchen", server_id="srv-1", version="0.1.0", features=("x",))
 LIMITS = SessionLimits(

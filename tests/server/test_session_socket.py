@@ -6,6 +6,8 @@ from __future__ import annotations
 import dataclasses
 import os
 import socket
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import pytest
 import trio
@@ -13,14 +15,15 @@ import trio.testing
 from test_session import IDENTITY, LIMITS
 from test_session_wire import EchoLobby, WireClient
 
-from protocol.messages import Closing, GameView, Ping
+from protocol.errors import ErrorCode
+from protocol.messages import Closing, Error, GameView, Ping
 from server.limits import SessionLimits
 from server.session import Session
 
 SMALL_BUFFER = 16 * 1024
 
 
-def session_on(stream: trio.SocketStream, limits: SessionLimits = LIMITS) -> Session:
+def session_on(stream: trio.abc.Stream, limits: SessionLimits = LIMITS) -> Session:
     """A session on the server's end of a real connection, with test_session's settings."""
     return Session(
         stream,
@@ -90,7 +93,7 @@ async def test_a_client_that_stops_reading_later_gets_every_frame_whole_and_in_o
                 session.send(GameView.trusted(seq=seq, body={"last_seq": seq, "pad": pad}))
             # The socket took a part at once; the rest, a partly written frame's tail
             # first, waits in the outbox for the writer task.
-            assert session._outbox, "every frame fitted: the test exercised nothing"
+            assert session.queued_bytes, "every frame fitted: the test exercised nothing"
 
             seen: list[int] = []
             while len(seen) < count:
@@ -102,7 +105,80 @@ async def test_a_client_that_stops_reading_later_gets_every_frame_whole_and_in_o
                 assert message.body == {"last_seq": message.seq, "pad": pad}
                 seen.append(message.seq)
             assert seen == list(range(count))
-            assert not session._outbox
+            assert session.queued_bytes == 0
             nursery.cancel_scope.cancel()
     for listener in listeners:
         await listener.aclose()
+
+
+@asynccontextmanager
+async def served_over_tcp(
+    limits: SessionLimits = LIMITS, *, small_buffers: bool = True
+) -> AsyncIterator[tuple[WireClient, Session]]:
+    """A session on a loopback connection (with small buffers, soon full: the client reads
+    nothing until the test makes it)."""
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            client_stream = await trio.testing.open_stream_to_socket_listener(listeners[0])
+            server_stream = await listeners[0].accept()
+            assert isinstance(server_stream, trio.SocketStream)
+            if small_buffers:
+                server_stream.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SMALL_BUFFER)
+                client_stream.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, SMALL_BUFFER)
+            session = session_on(server_stream, limits)
+            nursery.start_soon(session.run)
+            client = WireClient(client_stream)
+            await client.hello()
+            yield client, session
+            nursery.cancel_scope.cancel()
+    for listener in listeners:
+        await listener.aclose()
+
+
+async def test_a_close_after_a_partial_write_finishes_the_cut_frame_before_the_error() -> None:
+    limits = dataclasses.replace(LIMITS, outbox_bytes=1 << 20)
+    async with served_over_tcp(limits) as (client, session):
+        # One send of four large frames: the socket takes a part, most likely cutting a frame.
+        pad = "y" * 60_000
+        session.send(*(GameView.trusted(seq=n, body={"last_seq": n, "pad": pad}) for n in range(4)))
+        assert session.queued_bytes, "every frame fitted: the test exercised nothing"
+        session.close(ErrorCode.TOO_SLOW, "test")
+        # Every byte the client gets parses: the cut frame is finished, the frames not yet
+        # begun are dropped, then the error.
+        messages = await client.receive_all()
+        assert isinstance(messages[-1], Error)
+        assert messages[-1].code == ErrorCode.TOO_SLOW
+        seqs = [message.seq for message in messages[:-1] if isinstance(message, GameView)]
+        assert seqs == list(range(len(messages) - 1))
+        assert len(seqs) < 4
+
+
+async def test_the_direct_write_sends_the_bytes_the_writer_task_would() -> None:
+    messages = [
+        *(GameView.trusted(seq=n, body={"last_seq": n, "pad": "p" * n}) for n in range(20)),
+        Ping(nonce=7),
+    ]
+
+    async def wire_bytes(client: WireClient, session: Session) -> bytes:
+        session.hold(messages[0])
+        session.send(*messages[1:10])
+        for message in messages[10:]:
+            session.send(message)
+        session.shut_down("done")
+        data = bytearray()
+        while chunk := await client.stream.receive_some(1 << 16):
+            data += chunk
+        return bytes(data)
+
+    limits = dataclasses.replace(LIMITS, outbox_size=1_000)  # all may queue on the plain path
+    async with served_over_tcp(limits, small_buffers=False) as (client, session):
+        direct = await wire_bytes(client, session)
+    client_stream, server_stream = trio.testing.memory_stream_pair()
+    plain_session = session_on(server_stream, limits)  # a memory stream: the writer task only
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(plain_session.run)
+        plain_client = WireClient(client_stream)
+        await plain_client.hello()
+        plain = await wire_bytes(plain_client, plain_session)
+    assert direct == plain

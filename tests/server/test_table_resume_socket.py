@@ -26,8 +26,8 @@ from protocol.messages import (
     TableState,
 )
 from server.app import Server, ServerSettings
+from server.identity import ServerIdentity
 from server.lobby import Lobby
-from server.session import ServerIdentity
 from server.settings import LobbySettings
 
 IDENTITY = ServerIdentity(name="test", server_id="srv-test", version="0.1.0")

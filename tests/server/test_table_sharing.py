@@ -8,6 +8,8 @@ changes by itself (a player marked away).
 
 from __future__ import annotations
 
+from typing import Any
+
 import trio
 import trio.testing
 from test_table_rig import FakePeer, create, ok, open_lobby, play, rigged, settle
@@ -42,7 +44,7 @@ def test_the_public_message_goes_only_where_it_reveals_nothing_and_names_no_caus
 
 
 async def _table_of_two(
-    nursery: trio.Nursery, **options: object
+    nursery: trio.Nursery, **options: Any
 ) -> tuple[Lobby, Table, FakePeer, FakePeer]:
     lobby = await open_lobby(nursery)
     ann, bob = FakePeer("Ann"), FakePeer("Bob")

@@ -1,0 +1,202 @@
+"""A card played, and what it does (rulings 5-13, 16, 22-24).
+
+``play`` applies a ``Play`` that ``checks.check_play`` accepted: the card goes on the
+discards, the colour changes, UNO is declared or the seat exposed, then the card acts
+(skip, reverse, draw, decide, dance, swap, shuffle) and the next turn starts. A last card
+ends the round instead. Nothing here checks legality; ``now_ms`` arrives as an argument.
+"""
+
+from __future__ import annotations
+
+from protocol.cards import Card, Color, Rank
+from protocol.commands import DANCES, Arrow, Play
+from protocol.events import EventKind
+from protocol.options import CustomRule, DanceCheck
+from protocol.phase import Phase
+from server.engine.checks import holds_color
+from server.engine.deck import codes
+from server.engine.records import PLAYED_RECORD
+from server.engine.rounds import end_round
+from server.engine.state import Exposure, MatchState
+
+__all__ = ["PLAIN_RANKS", "play", "swap_hands"]
+
+# Enum members bound once: reading one from its class costs ten times a global's read.
+_CHALLENGE = Phase.CHALLENGE
+_DANCE = Phase.DANCE
+_STACK = Phase.STACK
+_SKIP = Rank.SKIP
+_REVERSE = Rank.REVERSE
+_DRAW_TWO = Rank.DRAW_TWO
+_WILD_DRAW_FOUR = Rank.WILD_DRAW_FOUR
+_SWAP = Rank.SWAP_HANDS
+_SHUFFLE = Rank.SHUFFLE_HANDS
+_CUSTOM = Rank.CUSTOM
+_DANCING_WILD = Rank.DANCE
+
+PLAIN_RANKS = frozenset(
+    rank for rank in Rank if rank.number is not None or rank in (Rank.WILD, Rank.CREEPER)
+)
+"""Ranks whose play only passes the turn on (numbers, Wild, Creeper)."""
+
+_ARROWS: tuple[Arrow, ...] = tuple(Arrow)
+
+
+def play(state: MatchState, seat: int, command: Play, now_ms: int) -> None:
+    """Apply a checked play."""
+    hand = state.hands[seat]
+    card = hand.pop(hand.index(command.card))  # the engine's own instance of the card
+    rank = card.rank
+    before = state.color
+    state.discard.append(card)
+    color = state.color = command.color if card.color is None else card.color
+    state.drawn = None
+    state.has_drawn = False
+    state.stuck_passes = 0
+    if state.exposures:
+        state.exposures.pop(seat, None)
+    left = len(hand)
+    uno = command.uno
+    # The one PLAYED record (its layout and its event: ``server.engine.records``).
+    state.records.append(
+        (PLAYED_RECORD, seat, card, color, left, uno, command.target, command.dance)
+    )
+    if left == 0:
+        _went_out(state, seat, card, now_ms)
+        return
+    exposure: Exposure | None = None
+    if left == 1 and rank is not _SWAP and rank is not _SHUFFLE:
+        if uno:
+            state.emit(EventKind.UNO_CALLED, {"seat": seat, "early": False})
+        elif not state.early_uno:
+            exposure = Exposure(now_ms, state.event_count() + 1)
+            state.exposures[seat] = exposure
+            state.emit(EventKind.EXPOSED, {"seat": seat})
+    if rank in PLAIN_RANKS:
+        state.start_turn(state.next_seat(seat), now_ms)
+    else:
+        _card_effect(state, seat, command, before, now_ms)
+    if exposure is not None:
+        exposure.watch = state.current
+
+
+def _card_effect(  # noqa: C901 (one branch per kind of card, as the rules list them)
+    state: MatchState, seat: int, command: Play, before: Color | None, now_ms: int
+) -> None:
+    rank = command.card.rank
+    config = state.config
+    if rank is _SKIP:
+        if config.skip_any and command.target is not None:
+            state.skip_marks[command.target] += 1
+            state.emit(EventKind.SKIP_MARKED, {"seat": seat, "target": command.target})
+            state.start_turn(state.next_seat(seat), now_ms)
+        else:
+            _skip_next(state, seat, now_ms)
+    elif rank is _REVERSE:
+        if state.two_player:
+            _skip_next(state, seat, now_ms)
+        else:
+            state.direction = -state.direction
+            state.emit(EventKind.DIRECTION, {"direction": state.direction})
+            state.start_turn(state.next_seat(seat), now_ms)
+    elif rank is _DRAW_TWO:
+        victim = state.next_seat(seat)
+        if config.stack_draw_two:
+            state.pending_draw += 2
+            deadline = now_ms + state.turn_ms if state.turn_ms else None
+            state.wait_on(victim, _STACK, deadline)
+        else:
+            state.draw_cards(victim, 2, "draw-two")
+            _skip_next(state, seat, now_ms)
+    elif rank is _WILD_DRAW_FOUR:
+        if not config.wd4_bluff:  # ruling 23: already checked, nothing to decide
+            state.draw_cards(state.next_seat(seat), 4, "wild-draw-four")
+            _skip_next(state, seat, now_ms)
+            return
+        hand = state.hands[seat]
+        state.wd4_player = seat
+        state.wd4_guilty = holds_color(hand, before)
+        state.wd4_hand = tuple(hand)
+        deadline = now_ms + config.decision_seconds * 1000
+        state.wait_on(state.next_seat(seat), _CHALLENGE, deadline)
+    elif rank is _DANCING_WILD:
+        _call_dance(state, seat, command.dance or DANCES[0], now_ms)
+    elif rank is _SWAP and command.target is not None:
+        swap_hands(state, seat, command.target)
+        state.start_turn(state.next_seat(seat), now_ms)
+    elif rank is _SHUFFLE:
+        _shuffle_hands(state, seat)
+        state.start_turn(state.next_seat(seat), now_ms)
+    elif rank is _CUSTOM and config.custom_rule is CustomRule.EXTRA_TURN:
+        state.start_turn(seat, now_ms)
+    elif rank is _CUSTOM and config.custom_rule is CustomRule.OTHERS_DRAW_TWO:
+        other = state.next_seat(seat)
+        while other != seat:
+            state.draw_cards(other, 2, "custom")
+            other = state.next_seat(other)
+        state.start_turn(state.next_seat(seat), now_ms)
+    else:
+        state.start_turn(state.next_seat(seat), now_ms)
+
+
+def _skip_next(state: MatchState, seat: int, now_ms: int) -> None:
+    victim = state.next_seat(seat)
+    state.emit(EventKind.SKIPPED, {"seat": victim})
+    state.start_turn(state.next_seat(victim), now_ms)
+
+
+def _went_out(state: MatchState, seat: int, card: Card, now_ms: int) -> None:
+    """Ruling 13: a last Draw Two or Wild Draw Four still makes the next seat draw."""
+    if card.rank is _DRAW_TWO:
+        state.draw_cards(state.next_seat(seat), state.pending_draw + 2, "draw-two")
+        state.pending_draw = 0
+    elif card.rank is _WILD_DRAW_FOUR:
+        state.draw_cards(state.next_seat(seat), 4, "wild-draw-four")
+    end_round(state, seat, "out", now_ms)
+
+
+def _call_dance(state: MatchState, seat: int, dance: str, now_ms: int) -> None:
+    """Ruling 9: the server draws the steps (unless on honour) and shows everyone."""
+    dancer = state.next_seat(seat)
+    if state.config.dance_check is DanceCheck.STEPS:
+        length = state.rng.randint(4, 8)
+        state.dance_steps = tuple(state.rng.choice(_ARROWS) for _ in range(length))
+    else:
+        state.dance_steps = None
+    state.dance_name = dance
+    steps = None if state.dance_steps is None else [step.value for step in state.dance_steps]
+    state.emit(EventKind.DANCE_CALLED, {"seat": dancer, "by": seat, "dance": dance, "steps": steps})
+    deadline = now_ms + state.config.dance_seconds * 1000
+    state.wait_on(dancer, _DANCE, deadline)
+
+
+def swap_hands(state: MatchState, seat: int, target: int) -> None:
+    """Ruling 11: ``seat`` and ``target`` exchange hands; each sees its new hand."""
+    hands = state.hands
+    hands[seat], hands[target] = hands[target], hands[seat]
+    state.exposures.pop(seat, None)
+    state.exposures.pop(target, None)
+    state.emit(
+        EventKind.HANDS_SWAPPED,
+        {"seat": seat, "target": target, "counts": [len(hand) for hand in hands]},
+        {s: {"hand": codes(hands[s])} for s in (seat, target)},
+    )
+
+
+def _shuffle_hands(state: MatchState, seat: int) -> None:
+    """Ruling 11: gather, shuffle, deal one at a time from the player's left."""
+    in_play = state.seats_in_play()
+    gathered = [card for s in in_play for card in state.hands[s]]
+    state.shuffle(gathered)
+    hands: list[list[Card]] = [[] for _ in range(state.seats)]
+    receiver = seat
+    for card in gathered:
+        receiver = state.left_of(receiver)
+        hands[receiver].append(card)
+    state.hands = hands
+    state.exposures = {}
+    state.emit(
+        EventKind.HANDS_SHUFFLED,
+        {"seat": seat, "counts": [len(hand) for hand in hands]},
+        {s: {"hand": codes(hands[s])} for s in in_play},
+    )
