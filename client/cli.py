@@ -27,7 +27,7 @@ from typing import IO, Any
 import outcome
 import trio
 
-from client.config import default_name, log_path, remember_name
+from client.config import bell_wanted, default_name, log_path, remember_name
 from client.discovery import FoundServer, keep_listed
 from client.solo import lan_server, solo_server
 from client.ui.app import ClientApp
@@ -200,7 +200,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.name:
         remember_name(name)
 
-    model = Model(name=name, solo=args.solo)
+    model = Model(name=name, solo=args.solo, bell=bell_wanted())
 
     def network_factory(model: Model, redraw: Callable[[], None]) -> Network:
         return Network(model, redraw, _monotonic, address=address, plan=plan)

@@ -14,7 +14,7 @@ from typing import Any
 
 from client.ui.faces import card_label, color_name
 from client.ui.host_controller import HostController
-from client.ui.intents import GameIntent, Intent, LeaveTable, Quit, TableRequest
+from client.ui.intents import GameIntent, Intent, LeaveTable, Quit, RememberSetting, TableRequest
 from client.ui.lobby_controller import LobbyController
 from client.ui.model import Mode, Model, Picker, Screen
 from protocol.commands import (
@@ -332,6 +332,15 @@ class Controller:
             self.emit(TableRequest(Chat.TYPE, {"text": text}))
         elif mode is Mode.ADDRESS:
             self.lobby.connect_to(text)
+
+    # -- the bell --------------------------------------------------------------------------
+
+    def toggle_bell(self) -> None:
+        """m: the bell on your turn on or off (remembered for next time)."""
+        model = self.model
+        model.bell = not model.bell
+        self.emit(RememberSetting("bell", model.bell))
+        model.notify("the bell rings when it is your turn" if model.bell else "bell off")
 
     # -- the log ---------------------------------------------------------------------------
 

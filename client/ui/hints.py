@@ -25,7 +25,8 @@ def keys_hint(model: Model) -> str:
         host = "b bot · x remove bot · s start · k kick · " if model.is_host else ""
         return f"{host}t chat · ? help · q leave"
     keys = _game_keys(model)
-    keys += ["PgUp log", "t chat", "? help", "q quit" if model.solo else "q leave"]
+    keys += ["PgUp log", "m bell off" if model.bell else "m bell on", "t chat", "? help"]
+    keys.append("q quit" if model.solo else "q leave")
     if model.is_host:
         if model.phase == "match-over":
             keys.append("r rematch")

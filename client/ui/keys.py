@@ -31,6 +31,7 @@ KEY_HINTS: list[tuple[str, str]] = [
     ("r y g b", "pick a colour in the colour picker"),
     ("arrows", "dance steps when you must dance; Backspace undoes, x refuses"),
     ("PgUp / PgDn", "scroll the match log back and forward; End shows the newest"),
+    ("m", "the bell on your turn: on / off (remembered)"),
     ("t", "chat"),
     ("b / x / s", "host, before the match: add a bot / remove a bot / start"),
     ("k / P / r", "host: kick a player / pause or go on / rematch after the match"),
@@ -95,6 +96,7 @@ def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:
     bind(["pageup"], lambda: c.scroll_log(LOG_PAGE), table)
     bind(["pagedown"], lambda: c.scroll_log(-LOG_PAGE), table)
     bind(["end"], lambda: c.scroll_log(0), table)
+    bind(["m"], c.toggle_bell, table)
     bind(["t"], c.start_chat, table | lobby)
     bind(["q"], c.leave, table | lobby | find)
     bind(["b"], c.host.add_bot, table)

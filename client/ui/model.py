@@ -123,6 +123,10 @@ class Model:
     """The table a password is being typed for: (table id, name, spectate)."""
     finished: bool = False
     last_event: dict[str, Any] | None = None
+    bell: bool = True
+    """Ring the terminal bell when the game waits for you (the ``m`` key, the config)."""
+    bells: int = 0
+    """How many times the bell was due: the app rings once for each."""
     log_scroll: int = 0
     """How many of the newest log lines are scrolled out of view below (0: the newest show)."""
     turns: int = 0
@@ -320,6 +324,8 @@ def apply_view(model: Model, body: dict[str, Any], now: float) -> None:
     else:
         model.selected = min(model.selected, max(len(hand) - 1, 0))
     _select_for_turn(model, previous)
+    if model.bell and model.my_turn and _waited_on(body) != _waited_on(previous):
+        model.bells += 1
     if model.mode is Mode.DANCE and not _dancing_now(model):
         model.mode = Mode.NORMAL
         model.dance_steps = []
@@ -335,6 +341,12 @@ def apply_view(model: Model, body: dict[str, Any], now: float) -> None:
 
 
 _TURN_KEYS = ("round", "phase", "to_act")
+
+
+def _waited_on(view: dict[str, Any] | None) -> tuple[Any, ...]:
+    """What the game waits for: a new value on my turn is a new call for me (my turn, a
+    Wild Draw Four to answer, a dance)."""
+    return (None,) if view is None else tuple(view.get(key) for key in _TURN_KEYS)
 
 
 def _select_for_turn(model: Model, previous: dict[str, Any] | None) -> None:

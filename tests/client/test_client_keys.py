@@ -6,14 +6,17 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from pathlib import Path
 
+import pytest
 from client_builders import hand_view, model_with
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
+from client.config import bell_wanted
 from client.ui.app import ClientApp
 from client.ui.intents import GameIntent
-from client.ui.model import Mode, Model
+from client.ui.model import Mode, Model, apply_view
 from client.ui.network import Network
 
 SECONDS = 20
@@ -78,3 +81,48 @@ def test_a_seat_digit_selects_in_the_player_picker_and_enter_confirms() -> None:
         GameIntent({"type": "play", "card": "WSWAP", "color": "G", "target": 2})
     ]
     assert model.mode is Mode.NORMAL and not model.message_is_error
+
+
+class BellCounter(DummyOutput):
+    """A dummy terminal that counts the bells rung on it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.bells = 0
+
+    def bell(self) -> None:
+        self.bells += 1
+
+
+def test_the_bell_rings_when_the_game_waits_for_you() -> None:
+    model = model_with(hand_view(["R1", "B2"], [], to_act=1))
+    output = BellCounter()
+
+    def network(model: Model, redraw: Callable[[], None]) -> Network:
+        return Network(model, redraw, time.monotonic)
+
+    with create_pipe_input() as keys:
+        client = ClientApp(model, network, output=output, input=keys)
+        mine = hand_view(["R1", "B2"], [{"type": "play", "card": "R1"}])
+        apply_view(model, mine, 1.0)
+        client.invalidate()
+        apply_view(model, {**mine, "exposed": [2]}, 2.0)  # the same turn: no second bell
+        client.invalidate()
+        assert output.bells == 1
+        challenged = hand_view(["R1", "B2"], [{"type": "challenge"}], phase="challenge")
+        apply_view(model, hand_view(["R1", "B2"], [], to_act=2), 3.0)
+        apply_view(model, challenged, 4.0)
+        client.invalidate()
+        assert output.bells == 2
+
+
+def test_m_turns_the_bell_off_and_remembers_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    model = model_with(hand_view(["R1", "B2"], [], to_act=1))
+    assert model.bell
+    asyncio.run(press_and_watch(model, [("m", lambda c: not c.model.bell)]))
+    assert not bell_wanted()
+    apply_view(model, hand_view(["R1", "B2"], [{"type": "play", "card": "R1"}]), 1.0)
+    assert model.bells == 0
