@@ -20,7 +20,7 @@ def keys_hint(model: Model) -> str:
     if model.mode is Mode.DANCE:
         return "←↑↓→ steps · Backspace undo · Enter send · x refuse · Esc clear"
     if model.spectating:
-        return "t chat · ? help · q leave"
+        return "PgUp log · t chat · ? help · q leave"
     if model.view is None:
         host = "b bot · x remove bot · s start · k kick · " if model.is_host else ""
         return f"{host}t chat · ? help · q leave"

@@ -4,6 +4,9 @@ Everything the screen shows is here. Server messages reduce into it (``apply_vie
 ``apply_table_state``, ``apply_event``, ``apply_chat``, ``apply_reply``); key presses
 change its UI part (selection, pickers, typed text) through the controller. Nothing here
 does I/O or reads a clock: times are passed in, so every reducer is a plain unit test.
+
+Why this module is long: every field the screen shows, each documented, and the reducers
+that alone write them read as one: a reducer beside the state it changes.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""The real ``uno-client --solo`` in a real terminal: tmux at 100x30, keys in, screen out;
-one test plays a whole match to its final scores.
+"""The real ``uno-client`` in a real terminal: tmux at 100x30, keys in, screen out. One
+test plays a whole solo match to its final scores; another joins a second client to a
+``--serve`` host (on 127.0.0.1, not advertised) and the two play a round with a bot.
 
 tmux offers no event for "the screen changed", so the test polls ``capture-pane`` (every
 0.1 s, bounded by a deadline) until the text it waits for appears; it never sleeps for a
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -81,7 +83,7 @@ class Terminal:
 
 def client_command(*args: str) -> str:
     """The shell command tmux runs: ``uno-client`` with this Python and ``args``."""
-    return " ".join([sys.executable, "-m", "client", *args])
+    return shlex.join([sys.executable, "-m", "client", *args])
 
 
 @pytest.fixture
@@ -303,3 +305,57 @@ def test_a_whole_solo_match_to_its_final_scores(open_terminal: Callable[..., Ter
         assert all(later[name] >= earlier[name] for name in earlier)
     terminal.keys("q")  # the match is over: nothing to abandon, so no question
     terminal.wait_until_closed()
+
+
+# -- two people and a bot ----------------------------------------------------------------------
+
+
+def test_a_second_client_joins_a_serve_host_and_they_play_a_round(
+    open_terminal: Callable[..., Terminal],
+) -> None:
+    host = open_terminal(
+        "--serve",
+        "--host",
+        "127.0.0.1",
+        "--no-mdns",
+        "--seats",
+        "3",
+        "--bots",
+        "1",
+        "--name",
+        "Hostess",
+        "--server-arg=--seed=4",
+        "--server-arg=--bot-think-ms=150",
+        "--server-arg=--hand-size=3",
+    )
+    lines = host.wait_for(lambda s: any("Waiting for the match" in x for x in s), "the table")
+    address = re.search(r"connected · (127\.0\.0\.1:\d+)", lines[0])
+    assert address is not None, lines[0]
+    guest = open_terminal(
+        "--server", address.group(1), "--table", "Hostess's table", "--name", "Guest"
+    )
+    guest.wait_for(lambda s: any("Hostess" in x for x in s), "the guest at the table")
+    host.wait_for(lambda s: any(x.startswith("   Guest") for x in s), "the guest seated")
+    host.keys("s")
+    acted: dict[str, object] = {}
+    deadline = time.monotonic() + DEADLINE
+    while True:
+        screens = {"host": host.screen(), "guest": guest.screen()}
+        if all("Round over" in turn_line(s) for s in screens.values()):
+            break
+        for who, terminal in (("host", host), ("guest", guest)):
+            lines = screens[who]
+            now = progress(lines)
+            if "▶" in turn_line(lines) and now is not None and now != acted.get(who):
+                acted[who] = now
+                play_a_turn(terminal, lines)
+        if time.monotonic() > deadline:
+            pytest.fail("the round did not end; the screens:\n" + "\n".join(screens["host"]))
+        time.sleep(POLL)
+    host_totals, guest_totals = results(screens["host"]), results(screens["guest"])
+    assert set(host_totals) == {"you", "Guest", "Bot 1"}
+    assert host_totals["Guest"] == guest_totals["you"]
+    assert host_totals["you"] == guest_totals["Hostess"]
+    assert sum(host_totals.values()) > 0
+    winners = [[line for line in screen if " won round 1!" in line] for screen in screens.values()]
+    assert all(len(found) == 1 for found in winners), winners
