@@ -27,11 +27,11 @@ from typing import IO, Any
 import outcome
 import trio
 
-from client.config import default_name, log_path, remember_name
+from client.config import bell_wanted, default_name, log_path, remember_name
 from client.discovery import FoundServer, keep_listed
 from client.solo import lan_server, solo_server
 from client.ui.app import ClientApp
-from client.ui.controller import parse_address
+from client.ui.lobby_controller import address_problem, parse_address
 from client.ui.model import Model, apply_discovered
 from client.ui.network import Network, Plan
 from protocol.limits import clean_text
@@ -96,9 +96,41 @@ def build_parser() -> argparse.ArgumentParser:
         help="without --server: look for servers on the interface with this address; "
         "with --serve: advertise on it (repeatable; default every interface)",
     )
+    parser.add_argument(
+        "--host",
+        metavar="IP",
+        default=None,
+        help="with --serve: listen only on this address, e.g. 127.0.0.1 (default: every one)",
+    )
+    parser.add_argument(
+        "--no-mdns",
+        action="store_true",
+        help="with --serve: do not advertise the server on the network; otherwise: do not "
+        "look for servers (type the address instead)",
+    )
     parser.add_argument("--log-file", type=Path, default=None, help="where the log goes")
     parser.add_argument("--no-mouse", action="store_true", help="leave the mouse to the terminal")
     return parser
+
+
+def serve_options(args: argparse.Namespace) -> dict[str, Any]:
+    """``lan_server``'s arguments for ``--serve``: where it listens, whether and where it
+    is advertised, the port and the extra server arguments."""
+    return {
+        "port": args.port,
+        "extra": args.server_arg,
+        "interfaces": args.mdns_interface,
+        "host": args.host,
+        "advertise": not args.no_mdns,
+    }
+
+
+def discovery_text(args: argparse.Namespace) -> str:
+    """What the find screen says discovery does (``--no-mdns``: nothing)."""
+    if args.no_mdns:
+        return "not looking, as --no-mdns asks"
+    where = ", ".join(args.mdns_interface) if args.mdns_interface else "every interface"
+    return f"looking on {where}…"
 
 
 def _plan(args: argparse.Namespace, name: str) -> Plan:
@@ -151,11 +183,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--name must contain something printable")
     if args.bots is not None and not 0 <= args.bots <= 9:
         parser.error("--bots must be 0 to 9")
+    if args.host is not None and not args.serve:
+        parser.error("--host goes with --serve (--solo always listens on 127.0.0.1 only)")
     address: tuple[str, int] | None = None
     if args.server:
+        problem = address_problem(args.server)
         address = parse_address(args.server)
-        if address is None:
-            parser.error(f"--server wants HOST:PORT, not {args.server!r}")
+        if problem is not None or address is None:
+            parser.error(f"--server: {problem}")
     plan = _plan(args, name)
     if plan.create:
         try:
@@ -165,7 +200,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.name:
         remember_name(name)
 
-    model = Model(name=name, solo=args.solo)
+    model = Model(name=name, solo=args.solo, bell=bell_wanted())
 
     def network_factory(model: Model, redraw: Callable[[], None]) -> Network:
         return Network(model, redraw, _monotonic, address=address, plan=plan)
@@ -175,9 +210,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         async def around_server(run_network: Callable[[], Awaitable[None]]) -> None:
             starter = (
-                solo_server(args.server_arg)
-                if args.solo
-                else lan_server(args.port, args.server_arg, args.mdns_interface)
+                solo_server(args.server_arg) if args.solo else lan_server(**serve_options(args))
             )
             async with starter as started:
                 app.network.address = started
@@ -185,9 +218,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         around = around_server
     elif address is None:
+        model.discovery = discovery_text(args)
+    if address is None and not args.no_mdns and not (args.solo or args.serve):
         interfaces = args.mdns_interface or None
-        where = ", ".join(args.mdns_interface) if args.mdns_interface else "every interface"
-        model.discovery = f"looking on {where}…"
 
         async def around_discovery(run_network: Callable[[], Awaitable[None]]) -> None:
             def show(servers: list[FoundServer]) -> None:

@@ -1,4 +1,4 @@
-"""The client's remembered settings (the player's name) and where its log goes.
+"""The client's remembered settings (the player's name, the bell) and where its log goes.
 
 The config file is ``$XDG_CONFIG_HOME/uno-lan/config.json`` (``~/.config`` when the
 variable is unset; ``%APPDATA%`` on Windows); the log is ``$XDG_STATE_HOME/uno-lan/
@@ -15,7 +15,15 @@ from typing import Any
 
 from protocol.limits import clean_text
 
-__all__ = ["config_path", "default_name", "load_config", "log_path", "remember_name"]
+__all__ = [
+    "bell_wanted",
+    "config_path",
+    "default_name",
+    "load_config",
+    "log_path",
+    "remember",
+    "remember_name",
+]
 
 APP_DIR = "uno-lan"
 MAX_NAME = 24
@@ -51,8 +59,19 @@ def load_config() -> dict[str, Any]:
 
 def remember_name(name: str) -> None:
     """Save the player's name for next time (errors writing it are ignored)."""
+    remember("name", name)
+
+
+def bell_wanted() -> bool:
+    """Whether the terminal bell rings when the game waits for you (``"bell": false`` in
+    the config file turns it off; on by default)."""
+    return load_config().get("bell", True) is not False
+
+
+def remember(key: str, value: Any) -> None:
+    """Save one setting for next time (errors writing it are ignored)."""
     data = load_config()
-    data["name"] = name
+    data[key] = value
     path = config_path()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -14,10 +14,14 @@ The client never imports the server's code; it only starts the program.
 
 from __future__ import annotations
 
+import os
+import re
 import subprocess
 import sys
+import tempfile
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from typing import IO
 
 import trio
 
@@ -95,18 +99,51 @@ async def running_server(
     command = server_command(
         host=host, port=port, advertise=advertise, interfaces=interfaces, extra=extra
     )
-    process = await trio.lowlevel.open_process(command, stdout=subprocess.PIPE)
-    try:
-        assert process.stdout is not None
-        with trio.fail_after(START_SECONDS):
-            line = await _first_line(process.stdout)
-        if not line.startswith(LISTENING):
-            raise ServerStartError(f"uno-server said {line!r} instead of listening")
-        listening_host, bound_port = parse_address(line[len(LISTENING) :])
-        yield (LOOPBACK if host is None else listening_host), bound_port
-    finally:
-        with trio.CancelScope(shield=True):
-            await _stop(process)
+    # The child's standard error goes to a file of its own, so that a start that fails
+    # can say why; it is copied to ours (the client's log) when the child has stopped.
+    with tempfile.TemporaryFile() as errors:
+        process = await trio.lowlevel.open_process(command, stdout=subprocess.PIPE, stderr=errors)
+        try:
+            assert process.stdout is not None
+            with trio.fail_after(START_SECONDS):
+                try:
+                    line = await _first_line(process.stdout)
+                except ServerStartError:
+                    await process.wait()
+                    raise ServerStartError(_why_not_started(errors)) from None
+            if not line.startswith(LISTENING):
+                raise ServerStartError(f"uno-server said {line!r} instead of listening")
+            listening_host, bound_port = parse_address(line[len(LISTENING) :])
+            yield (LOOPBACK if host is None else listening_host), bound_port
+        finally:
+            with trio.CancelScope(shield=True):
+                await _stop(process)
+                _copy_to_stderr(errors)
+
+
+def _why_not_started(errors: IO[bytes]) -> str:
+    """One sentence from the last thing a child that never listened wrote on stderr."""
+    errors.seek(0)
+    lines = [line.strip() for line in errors.read().decode(errors="replace").splitlines()]
+    last = next((line for line in reversed(lines) if line), "")
+    last = _ERRNO.sub("", last).strip()
+    if last.startswith("uno-server: "):
+        last = last[len("uno-server: ") :]
+    if not last:
+        return "uno-server stopped before listening, without saying why"
+    return f"uno-server could not start: {last}"
+
+
+_ERRNO = re.compile(r"\[Errno -?\d+\]\s*")
+"""``[Errno 98] `` in an OSError's text: the words after it say the same to a person."""
+
+
+def _copy_to_stderr(errors: IO[bytes]) -> None:
+    errors.seek(0)
+    data = errors.read()
+    if data:
+        sys.stderr.flush()
+        os.write(sys.stderr.fileno(), data)
 
 
 async def _first_line(stdout: trio.abc.ReceiveStream) -> str:
@@ -114,7 +151,7 @@ async def _first_line(stdout: trio.abc.ReceiveStream) -> str:
     while b"\n" not in pending:
         chunk = await stdout.receive_some(4096)
         if not chunk:
-            raise ServerStartError(f"uno-server stopped before listening: {bytes(pending)!r}")
+            raise ServerStartError("uno-server stopped before listening")
         pending += chunk
     return pending.split(b"\n", 1)[0].decode(errors="replace").strip()
 

@@ -13,6 +13,9 @@ reply while events keep flowing::
 
 After a lost connection, ``connect(..., resume=old.resume_state())`` takes the seat back
 with the resume token and asks for every event after the last one seen.
+
+Why this module is long: the reader task, the request and reply bookkeeping, the
+numbered event stream with its gaps and the resume are one state around one connection.
 """
 
 from __future__ import annotations

@@ -23,15 +23,21 @@ async def solo_server(extra: Sequence[str] = ()) -> AsyncIterator[tuple[str, int
 
 @asynccontextmanager
 async def lan_server(
-    port: int = 0, extra: Sequence[str] = (), interfaces: Sequence[str] = ()
+    port: int = 0,
+    extra: Sequence[str] = (),
+    interfaces: Sequence[str] = (),
+    *,
+    host: str | None = None,
+    advertise: bool = True,
 ) -> AsyncIterator[tuple[str, int]]:
-    """A server on every interface, for friends on the network; yields a local address.
+    """A server for friends on the network; yields the address to connect to.
 
-    It advertises itself with mDNS (``_uno._tcp``) on ``interfaces`` (every IPv4 one when
-    empty), so the friends' clients list it on their find screen. The client connects
-    over loopback.
+    It listens on ``host`` (every interface when None; the client then connects over
+    loopback) and, unless ``advertise`` is False, announces itself with mDNS
+    (``_uno._tcp``) on ``interfaces`` (every IPv4 one when empty), so the friends'
+    clients list it on their find screen.
     """
     async with running_server(
-        host=None, port=port, advertise=True, interfaces=interfaces, extra=extra
+        host=host, port=port, advertise=advertise, interfaces=interfaces, extra=extra
     ) as address:
         yield address

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import trio
 import trio.testing
 
-from client.bots.strategies import STRATEGIES, choose
+from client.bots.strategies import STRATEGIES, choose, table_knobs
 from client.session import ClientSession, ResumeState, SessionError, open_session
 from server.identity import ServerIdentity
 from server.limits import SessionLimits
@@ -174,7 +174,7 @@ async def play_seat(
         view = client.view
         assert view is not None
         acted_on = view
-        command = choose(view, rng, strategy)
+        command = choose(view, rng, strategy, table_knobs(strategy))
         if command is None:
             continue
         if think_seconds > 0:

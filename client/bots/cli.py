@@ -34,12 +34,23 @@ from protocol.options import TableConfig
 __all__ = ["build_parser", "main", "parse_address", "spawn_server"]
 
 
+class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Adds ``(default: X)`` to a flag's help only when the help does not already say its
+    default and there is a default worth saying (not None, off or empty)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        if "default" in text or action.default in (None, False, "", [], argparse.SUPPRESS):
+            return text
+        return super()._get_help_string(action)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command line of ``uno-bot``."""
     parser = argparse.ArgumentParser(
         prog="uno-bot",
         description="Scripted UNO bots that play over the real protocol.",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        formatter_class=_HelpFormatter,
     )
     where = parser.add_argument_group("where to play")
     target = where.add_mutually_exclusive_group()
@@ -84,7 +95,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = parser.add_argument_group("the bots")
     play.add_argument("--bots", type=int, default=4, help="bots in this process")
-    play.add_argument("--strategy", default="basic", choices=sorted(STRATEGIES))
+    play.add_argument(
+        "--strategy",
+        default="basic",
+        choices=sorted(STRATEGIES),
+        help="how the bots choose: basic plays sensibly, random picks any legal command",
+    )
     play.add_argument(
         "--strategies",
         default="",
@@ -122,8 +138,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="catch opponents who forgot UNO",
     )
     knobs.add_argument("--catch-delay-ms", type=int, default=0, help="reaction time for a catch")
-    knobs.add_argument("--challenge", choices=CHALLENGE_MODES, default="auto")
-    knobs.add_argument("--dance", choices=DANCE_MODES, default="auto")
+    knobs.add_argument(
+        "--challenge",
+        choices=CHALLENGE_MODES,
+        default="auto",
+        help="answering a Wild Draw Four: auto (the strategy weighs it), always, never",
+    )
+    knobs.add_argument(
+        "--dance",
+        choices=DANCE_MODES,
+        default="auto",
+        help="answering a Dancing Wild: auto, correct, wrong (a wrong sequence) or refuse",
+    )
 
     _add_table_options(parser.add_argument_group("table options (with --create)"))
     return parser
@@ -206,35 +232,57 @@ def settings_from_args(args: argparse.Namespace, host: str, port: int) -> RunSet
     )
 
 
-async def run(args: argparse.Namespace) -> Stats:
-    """Run the bots as the arguments say, spawning a server if asked."""
+async def run(args: argparse.Namespace, stats: Stats | None = None) -> Stats:
+    """Run the bots as the arguments say, spawning a server if asked; ``stats`` fills as
+    they play."""
+    stats = stats if stats is not None else Stats()
     with trio.fail_after(args.timeout):
         if args.spawn_server:
             async with spawn_server(args.server_arg, args.seed) as (host, port):
-                return await run_bots(settings_from_args(args, host, port))
+                return await _run_at(args, host, port, stats)
         if args.server:
             host, port = parse_address(args.server)
         else:
             found = await find_server(args.mdns_interface or None, timeout=args.discover_seconds)
             print(f"uno-bot: joining {describe(found)}", file=sys.stderr, flush=True)
             host, port = found.address
-        return await run_bots(settings_from_args(args, host, port))
+        return await _run_at(args, host, port, stats)
+
+
+async def _run_at(args: argparse.Namespace, host: str, port: int, stats: Stats) -> Stats:
+    def started() -> None:
+        where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+        # One write, so that a Ctrl-C right after it cannot cut the line from its newline.
+        sys.stderr.write(
+            f"uno-bot: {args.bots} bots playing at {where}, table {args.table!r} "
+            "(Ctrl-C stops them)\n"
+        )
+        sys.stderr.flush()
+
+    return await run_bots(settings_from_args(args, host, port), stats, started)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of ``uno-bot``; exit status 0 when every match finished cleanly."""
+    """Entry point of ``uno-bot``; exit status 0 when every match finished cleanly, 130
+    after Ctrl-C (with a one-line summary), 2 when it could not play."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.bots < 1 or args.games < 1:
         parser.error("--bots and --games must be at least 1")
+    stats = Stats()
     try:
         if options := table_options(args):
             TableConfig.from_data({"seats": max(args.bots, 2), **options})
-        stats = trio.run(run, args)
-    except KeyboardInterrupt:
-        return 130
-    except Exception as error:
+        trio.run(run, args, stats)
+    except BaseException as error:
         # Errors leave trio's nurseries wrapped in exception groups; report the cause.
+        if _interrupted(error):
+            print(
+                f"uno-bot: interrupted after {stats.matches} of {args.games} matches "
+                f"({stats.rounds} rounds, {stats.commands} commands)",
+                file=sys.stderr,
+            )
+            return 130
         cause = _first_leaf(error)
         if not isinstance(
             cause, ValueError | OSError | ServerStartError | trio.TooSlowError | SessionError
@@ -249,6 +297,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         _print_human(summary)
     clean = summary["matches"] == args.games and not summary["protocol_errors"]
     return 0 if clean else 1
+
+
+def _interrupted(error: BaseException) -> bool:
+    """A Ctrl-C, bare or inside trio's exception groups."""
+    if isinstance(error, BaseExceptionGroup):
+        return error.subgroup(KeyboardInterrupt) is not None
+    return isinstance(error, KeyboardInterrupt)
 
 
 def _first_leaf(error: BaseException) -> BaseException:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from functools import partial
@@ -158,6 +158,10 @@ async def play_bot(
             await session.wait_for(partial(_news, bot, acted_on))
         except SessionError:
             return
+        if session.closed:
+            # Nothing more will come; looping on the last view would spin without
+            # ever reaching a checkpoint (not even Ctrl-C could stop it).
+            return
         view = bot.view
         acted_on = session.view
         phase = view.get("phase")
@@ -263,9 +267,17 @@ async def _host(bot: Bot, settings: RunSettings, stats: Stats) -> None:
                     await bot.rematch()
 
 
-async def run_bots(settings: RunSettings) -> Stats:
-    """Connect the bots, seat them, play ``settings.games`` matches, and report."""
-    stats = Stats()
+async def run_bots(
+    settings: RunSettings,
+    stats: Stats | None = None,
+    started: Callable[[], None] | None = None,
+) -> Stats:
+    """Connect the bots, seat them, play ``settings.games`` matches, and report.
+
+    ``stats`` collects as the run goes (a caller interrupted midway still has them);
+    ``started`` is called once every bot is seated and the match has begun.
+    """
+    stats = stats if stats is not None else Stats()
     async with AsyncExitStack() as stack:
         bots: list[Bot] = []
         for index in range(settings.bots):
@@ -274,7 +286,7 @@ async def run_bots(settings: RunSettings) -> Stats:
                 await stack.enter_async_context(connect_bot(settings.host, settings.port, name))
             )
         try:
-            await _play_table(bots, settings, stats)
+            await _play_table(bots, settings, stats, started)
         except (SessionError, RefusedError) as error:
             stats.errors.append(f"{bots[0].name}: {error}")
         for bot in bots:
@@ -282,7 +294,12 @@ async def run_bots(settings: RunSettings) -> Stats:
     return stats
 
 
-async def _play_table(bots: list[Bot], settings: RunSettings, stats: Stats) -> None:
+async def _play_table(
+    bots: list[Bot],
+    settings: RunSettings,
+    stats: Stats,
+    started: Callable[[], None] | None = None,
+) -> None:
     """Create or find the table, seat every bot, and play until the games are done."""
     host = bots[0]
     if settings.create:
@@ -311,6 +328,8 @@ async def _play_table(bots: list[Bot], settings: RunSettings, stats: Stats) -> N
             if settings.create:
                 await host.wait_seated(settings.bots)
                 await host.start()
+            if started is not None:
+                started()
             await _host(host, settings, stats)
         except (SessionError, RefusedError) as error:
             stats.errors.append(f"{host.name}: {error}")

@@ -9,6 +9,10 @@ reads a clock or imports trio; the server's away seats call :func:`choose` direc
 Knobs make a bot human-like or adversarial for tests: how long it thinks (used by the
 runner, not here), how often it forgets UNO, whether it catches others, how it answers a
 Wild Draw Four, and whether it dances correctly.
+
+Why this module is long: the knobs every strategy shares, the basic strategy's reasoning
+(which card, which colour, whether to challenge a Wild Draw Four) and the few readers of
+the view they need are pure functions that read best side by side.
 """
 
 from __future__ import annotations
@@ -35,11 +39,13 @@ from protocol.commands import (
 )
 
 __all__ = [
+    "FORGET_UNO",
     "STRATEGIES",
     "Knobs",
     "UnknownStrategyError",
     "choose",
     "guilt_probability",
+    "table_knobs",
 ]
 
 Command = dict[str, Any]
@@ -429,3 +435,14 @@ Strategy = Callable[[list[Command], Mapping[str, Any], random.Random, Knobs], Co
 
 STRATEGIES: dict[str, Strategy] = {"random": _random, "basic": _basic}
 """Every strategy by name."""
+
+FORGET_UNO: dict[str, float] = {"random": 0.4, "basic": 0.2}
+"""How often a bot seated at a table by the server (solo play, a host's add-bot) forgets
+to say UNO, by strategy: now and then, so that catching it with ``c`` is part of the game.
+(Bot levels, when they come, set their own rate here.)"""
+
+
+def table_knobs(strategy: str) -> Knobs:
+    """The knobs a server bot of ``strategy`` plays with: honest, but forgetful of UNO at
+    the strategy's rate (:data:`FORGET_UNO`)."""
+    return Knobs(forget_uno=FORGET_UNO.get(strategy, 0.0))

@@ -27,8 +27,9 @@ from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import ColorDepth, Output
 from prompt_toolkit.styles import Style
 
+from client.config import remember
 from client.ui.controller import Controller
-from client.ui.intents import Intent, Quit
+from client.ui.intents import Intent, Quit, RememberSetting
 from client.ui.keys import build_key_bindings
 from client.ui.model import Model
 from client.ui.network import Network
@@ -95,6 +96,7 @@ class ClientApp:
         self.controller = Controller(model, self._emit)
         self.network = network_factory(model, self.invalidate)
         self._around = around_network
+        self._rung = model.bells
         self._token: trio.lowlevel.TrioToken | None = None
         self._trio_done = asyncio.Event()
         self._main_scope = trio.CancelScope()
@@ -128,7 +130,12 @@ class ClientApp:
         self.invalidate()
 
     def invalidate(self) -> None:
-        """Ask for a redraw (the network calls this after every change)."""
+        """Ask for a redraw (the network calls this after every change); ring the bell
+        when the model says the game now waits for you."""
+        if self.model.bells != self._rung:
+            self._rung = self.model.bells
+            self.app.output.bell()
+            self.app.output.flush()
         self.app.invalidate()
 
     # -- intents -----------------------------------------------------------------------------
@@ -136,6 +143,10 @@ class ClientApp:
     def _emit(self, intent: Intent) -> None:
         self.intents.append(intent)
         log.debug("intent %r", intent)
+        if isinstance(intent, RememberSetting):
+            remember(intent.key, intent.value)
+            self.invalidate()
+            return
         if self._token is not None:
             with contextlib.suppress(trio.RunFinishedError):
                 self._token.run_sync_soon(self.network.submit, intent)

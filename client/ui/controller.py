@@ -9,13 +9,13 @@ never sends anything itself: ``emit(intent)`` hands the intent to the network si
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
-from enum import StrEnum
 from typing import Any
 
 from client.ui.faces import card_label, color_name
-from client.ui.intents import Connect, GameIntent, Intent, LeaveTable, Quit, TableRequest
+from client.ui.host_controller import HostController
+from client.ui.intents import GameIntent, Intent, LeaveTable, Quit, RememberSetting, TableRequest
+from client.ui.lobby_controller import LobbyController
 from client.ui.model import Mode, Model, Picker, Screen
 from protocol.commands import (
     Accept,
@@ -30,34 +30,16 @@ from protocol.commands import (
     Play,
     RefuseDance,
 )
-from protocol.limits import MAX_PASSWORD_LEN, MAX_TABLE_NAME_LEN
+from protocol.limits import MAX_PASSWORD_LEN
 from protocol.messages import (
-    AddBot,
     Chat,
-    CreateTable,
-    Join,
     Kick,
-    ListTables,
-    PauseTable,
     Ready,
-    Rematch,
     RemoveBot,
-    ResumeTable,
-    Spectate,
-    Start,
     TableStatus,
 )
-from protocol.options import TableConfig
-from protocol.version import SUPPORTED_VERSIONS
 
-__all__ = [
-    "ARROWS",
-    "DRAFT_FIELDS",
-    "FORM_STEPS",
-    "FORM_TEXT_ROWS",
-    "Controller",
-    "form_fields",
-]
+__all__ = ["ARROWS", "DRAFT_FIELDS", "Controller"]
 
 ARROWS = tuple(arrow.value for arrow in Arrow)
 DRAFT_FIELDS = ("color", "target", "dance")
@@ -70,23 +52,16 @@ _FIELD_TITLES = {
 }
 
 
-FORM_TEXT_ROWS = ("name", "password")
-"""The new-table form's typed rows, before the table options; typing edits them."""
-
-_FORM_TEXT_LIMITS = {"name": MAX_TABLE_NAME_LEN, "password": MAX_PASSWORD_LEN}
-
-
-def form_fields() -> list[dataclasses.Field[Any]]:
-    """The table options the new-table form edits, in TableConfig's order."""
-    return list(dataclasses.fields(TableConfig))
-
-
 class Controller:
     """Turns key presses into model changes and intents (see the module docstring)."""
 
     def __init__(self, model: Model, emit: Callable[[Intent], None]) -> None:
         self.model = model
         self.emit = emit
+        self.lobby = LobbyController(model, emit)
+        """The keys of the find screen, the server's lobby and the new-table form."""
+        self.host = HostController(model, emit)
+        """The host's keys at a table: bots, start, kick, pause, rematch."""
 
     # -- the hand ------------------------------------------------------------------------
 
@@ -116,10 +91,40 @@ class Controller:
             return
         plays = model.plays_of(code)
         if not plays:
-            reason = "it is not your turn" if not model.my_turn else "it does not match"
-            model.notify(f"{card_label(code)} cannot be played now: {reason}", error=True)
+            model.notify(f"{card_label(code)} cannot be played now: {self._why_not(code)}", True)
             return
         self._start_draft(plays)
+
+    def _why_not(self, code: str) -> str:
+        """The rule that keeps ``code`` from being played now, in words."""
+        model = self.model
+        view = model.view or {}
+        if model.spectating:
+            return "you are watching"
+        if not model.my_turn:
+            return (
+                f"it is {model.seat_name(model.to_act)}'s turn"
+                if model.to_act is not None
+                else "it is nobody's turn"
+            )
+        drawn = view.get("drawn")
+        if drawn:
+            return f"only the drawn {card_label(drawn)} may be played now (or p to pass)"
+        phase = model.phase
+        if phase == "challenge":
+            return "first answer the Wild Draw Four: y challenge, n accept"
+        if phase == "stack":
+            return "only a Draw Two answers the Draw Two (or d to draw)"
+        if phase == "dance":
+            return "you must dance first"
+        if not model.legal_of(Play.TYPE):
+            return "no play is open to you now"
+        top = view.get("top")
+        colour = color_name(view.get("color"))
+        if top and code.startswith("W") and "+4" in card_label(code):
+            return f"a Wild Draw Four needs a hand without {colour} (bluffing is off)"
+        on = f"the {card_label(top)}" if top else "the discard"
+        return f"it matches neither the colour in force ({colour}) nor {on}"
 
     def _start_draft(self, candidates: list[dict[str, Any]]) -> None:
         self.model.draft = list(candidates)
@@ -169,15 +174,17 @@ class Controller:
         if picker is not None and picker.options:
             picker.index = (picker.index + delta) % len(picker.options)
 
-    def pick_value(self, value: Any) -> None:
-        """Choose an option by value (``r``/``y``/``g``/``b`` in a colour picker)."""
+    def pick_value(self, value: Any, confirm: bool = True) -> None:
+        """Choose an option by value: ``r``/``y``/``g``/``b`` in a colour picker choose and
+        confirm; a seat's digit only selects it (``confirm`` False), Enter confirms."""
         picker = self.model.picker
         if picker is None:
             return
         for index, (option, _) in enumerate(picker.options):
             if option == value:
                 picker.index = index
-                self.pick_confirm()
+                if confirm:
+                    self.pick_confirm()
                 return
 
     def pick_confirm(self) -> None:
@@ -283,66 +290,13 @@ class Controller:
         self.model.dance_steps = []
         self._send_first(RefuseDance.TYPE, "there is no dance to refuse")
 
-    # -- table and host keys ---------------------------------------------------------------
+    # -- between rounds ---------------------------------------------------------------------
 
     def ready(self) -> None:
         model = self.model
         if model.table is not None and model.table.state is TableStatus.BETWEEN_ROUNDS:
             self.emit(TableRequest(Ready.TYPE, {"ready": True}))
             model.notify("ready for the next round")
-
-    def start(self) -> None:
-        if self._host_only("start the match"):
-            self.emit(TableRequest(Start.TYPE))
-
-    def add_bot(self) -> None:
-        if self._host_only("add a bot"):
-            self.emit(TableRequest(AddBot.TYPE, {"strategy": "basic"}))
-
-    def remove_bot(self) -> None:
-        table = self.model.table
-        if table is None or not self._host_only("remove a bot"):
-            return
-        bots = [s.seat for s in table.seats if s.bot]
-        if not bots:
-            self.model.notify("there is no bot to remove", error=True)
-        elif len(bots) == 1:
-            self.emit(TableRequest(RemoveBot.TYPE, {"seat": bots[0]}))
-        else:
-            self._seat_picker("Remove which bot?", RemoveBot.TYPE, bots)
-
-    def kick(self) -> None:
-        table = self.model.table
-        if table is None or not self._host_only("kick a player"):
-            return
-        others = [s.seat for s in table.seats if s.name and s.seat != self.model.seat]
-        if others:
-            self._seat_picker("Kick whom?", Kick.TYPE, others)
-        else:
-            self.model.notify("nobody else is seated", error=True)
-
-    def _seat_picker(self, title: str, purpose: str, seats: list[int]) -> None:
-        options = [(seat, self.model.seat_name(seat)) for seat in seats]
-        self.model.picker = Picker(title, purpose, options)
-        self.model.mode = Mode.PICK
-
-    def pause(self) -> None:
-        table = self.model.table
-        if table is None or not self._host_only("pause"):
-            return
-        self.emit(
-            TableRequest(ResumeTable.TYPE if table.state is TableStatus.PAUSED else PauseTable.TYPE)
-        )
-
-    def rematch(self) -> None:
-        if self._host_only("start a rematch"):
-            self.emit(TableRequest(Rematch.TYPE))
-
-    def _host_only(self, what: str) -> bool:
-        if not self.model.is_host:
-            self.model.notify(f"only the host can {what}", error=True)
-            return False
-        return True
 
     # -- typing: chat and host:port --------------------------------------------------------
 
@@ -370,157 +324,33 @@ class Controller:
         model.text = ""
         model.mode = Mode.NORMAL
         if mode is Mode.PASSWORD:
-            self._enter_with_password(raw)  # a password is sent as typed, spaces and all
+            self.lobby.enter_with_password(raw)  # sent as typed, spaces and all
             return
         if not text:
             return
         if mode is Mode.CHAT:
             self.emit(TableRequest(Chat.TYPE, {"text": text}))
         elif mode is Mode.ADDRESS:
-            address = parse_address(text)
-            if address is None:
-                model.notify(f"not HOST:PORT: {text}", error=True)
-                return
-            model.address = text
-            self.emit(Connect(*address))
+            self.lobby.connect_to(text)
 
-    # -- finding a server ------------------------------------------------------------------
+    # -- the bell --------------------------------------------------------------------------
 
-    def find_move(self, delta: int) -> None:
-        """↑ / ↓ on the find screen: choose among the servers found (wrapping)."""
-        servers = self.model.discovered
-        if servers:
-            self.model.server_index = (self.model.server_index + delta) % len(servers)
-
-    def join_discovered(self) -> None:
-        """Enter on the find screen: connect to the chosen server, unless it cannot be
-        joined (it speaks no protocol version this client speaks)."""
+    def toggle_bell(self) -> None:
+        """m: the bell on your turn on or off (remembered for next time)."""
         model = self.model
-        server = model.chosen_server
-        if server is None:
-            model.notify("no server found yet: press a to type its address", error=True)
-            return
-        if not server.compatible:
-            theirs = ", ".join(server.protocols) or "an unknown version"
-            ours = ", ".join(SUPPORTED_VERSIONS)
-            model.notify(
-                f"cannot join {server.name}: it speaks protocol {theirs}, this client {ours}; "
-                "update the older one",
-                error=True,
-            )
-            return
-        host = f"[{server.host}]" if ":" in server.host else server.host
-        model.address = f"{host}:{server.port}"
-        model.notify(f"joining {server.name}…")
-        self.emit(Connect(server.host, server.port))
+        model.bell = not model.bell
+        self.emit(RememberSetting("bell", model.bell))
+        model.notify("the bell rings when it is your turn" if model.bell else "bell off")
 
-    # -- the lobby -----------------------------------------------------------------------
+    # -- the log ---------------------------------------------------------------------------
 
-    def lobby_move(self, delta: int) -> None:
-        tables = self.model.tables
-        if tables:
-            self.model.table_index = (self.model.table_index + delta) % len(tables)
-
-    def join_selected(self, spectate: bool = False) -> None:
-        tables = self.model.tables
-        if not tables:
-            self.model.notify("no table yet: press n to create one", error=True)
-            return
-        table = tables[min(self.model.table_index, len(tables) - 1)]
-        if table.locked:
-            self.model.entering = (table.table_id, table.name, spectate)
-            self.model.mode = Mode.PASSWORD
-            self.model.text = ""
-            return
-        kind = Spectate.TYPE if spectate else Join.TYPE
-        self.emit(TableRequest(kind, {"table_id": table.table_id}))
-
-    def _enter_with_password(self, password: str) -> None:
+    def scroll_log(self, lines: int) -> None:
+        """PgUp / PgDn: scroll the match log back (positive) or forward; 0 goes to the end."""
         model = self.model
-        entering, model.entering = model.entering, None
-        if entering is None:
+        if lines == 0:
+            model.log_scroll = 0
             return
-        if not password:
-            model.notify("no password typed: nothing sent", error=True)
-            return
-        table_id, _name, spectate = entering
-        kind = Spectate.TYPE if spectate else Join.TYPE
-        self.emit(TableRequest(kind, {"table_id": table_id, "password": password}))
-
-    def refresh(self) -> None:
-        self.emit(TableRequest(ListTables.TYPE, {"limit": 100}))
-
-    def open_form(self) -> None:
-        """n: the new-table form, every option at its default."""
-        model = self.model
-        model.form = {
-            "name": f"{model.name}'s table"[:MAX_TABLE_NAME_LEN],
-            "password": "",
-            **TableConfig().to_data(),
-        }
-        model.form_index = 0
-        model.mode = Mode.CREATE
-
-    def form_move(self, delta: int) -> None:
-        count = len(form_fields()) + len(FORM_TEXT_ROWS)
-        self.model.form_index = (self.model.form_index + delta) % count
-
-    @property
-    def form_text_row(self) -> str | None:
-        """The typed row selected in the new-table form (name, password), if one is."""
-        index = self.model.form_index
-        return FORM_TEXT_ROWS[index] if index < len(FORM_TEXT_ROWS) else None
-
-    def form_type(self, text: str) -> None:
-        """Typing in the form edits the selected name or password row."""
-        row = self.form_text_row
-        if row is None:
-            return
-        typed = "".join(ch for ch in text if ch.isprintable())
-        current = str(self.model.form.get(row, ""))
-        self.model.form[row] = (current + typed)[: _FORM_TEXT_LIMITS[row]]
-
-    def form_backspace(self) -> None:
-        row = self.form_text_row
-        if row is not None:
-            self.model.form[row] = str(self.model.form.get(row, ""))[:-1]
-
-    def form_change(self, delta: int) -> None:
-        """Left / right: step the selected option through its values."""
-        model = self.model
-        if model.form_index < len(FORM_TEXT_ROWS):
-            return
-        option = form_fields()[model.form_index - len(FORM_TEXT_ROWS)]
-        value = model.form.get(option.name, option.default)
-        default = option.default
-        if isinstance(default, bool):
-            model.form[option.name] = not value
-        elif isinstance(default, StrEnum):
-            values = [member.value for member in type(default)]
-            model.form[option.name] = values[(values.index(value) + delta) % len(values)]
-        elif isinstance(default, int):
-            step = _int_step(option.name)
-            model.form[option.name] = max(0, int(value) + delta * step)
-
-    def submit_form(self) -> None:
-        """Enter: create the table; a password, if typed, is needed by everyone else."""
-        model = self.model
-        options = {k: v for k, v in model.form.items() if k not in FORM_TEXT_ROWS}
-        name = str(model.form.get("name", "")).strip()
-        if not name:
-            model.notify("cannot create: the table needs a name", error=True)
-            return
-        try:
-            TableConfig.from_data(options)
-        except ValueError as error:
-            model.notify(f"cannot create: {error}", error=True)
-            return
-        model.mode = Mode.NORMAL
-        fields: dict[str, Any] = {"name": name, "options": options}
-        password = str(model.form.get("password", ""))
-        if password:
-            fields["password"] = password
-        self.emit(TableRequest(CreateTable.TYPE, fields))
+        model.log_scroll = max(0, min(model.log_scroll + lines, len(model.log) - 1))
 
     # -- help, leaving ---------------------------------------------------------------------
 
@@ -550,24 +380,3 @@ class Controller:
     def quit(self) -> None:
         self.model.finished = True
         self.emit(Quit())
-
-
-FORM_STEPS = {"target_score": 50, "catch_grace_ms": 250}
-"""How far one left / right moves a whole-number option, by TableConfig field name (a test
-checks each is one); other ``*_seconds`` options move by 5, the rest by 1."""
-
-
-def _int_step(name: str) -> int:
-    if name in FORM_STEPS:
-        return FORM_STEPS[name]
-    if name.endswith("_seconds"):
-        return 5
-    return 1
-
-
-def parse_address(text: str) -> tuple[str, int] | None:
-    """``host:port`` or ``[v6]:port`` -> (host, port); None if it is neither."""
-    host, sep, port = text.strip().rpartition(":")
-    if not sep or not port.isdigit() or not 0 < int(port) < 65536:
-        return None
-    return host.strip("[]") or "127.0.0.1", int(port)

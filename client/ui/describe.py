@@ -7,14 +7,14 @@ seat) into one line such as ``Ann played red 7`` or ``you drew 2 cards (penalty)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from client.ui.faces import card_label, card_name, color_name
 from protocol.commands import Arrow
 from protocol.events import EventKind
 
-__all__ = ["describe_event"]
+__all__ = ["describe_event", "describe_seats"]
 
 NameOf = Callable[[int | None], str]
 
@@ -47,10 +47,31 @@ def _drew(e: Mapping[str, Any], name: NameOf) -> str:
     cards = e.get("cards")
     if cards:
         text += ": " + " ".join(card_label(str(card)) for card in cards)
-    reason = e.get("reason")
+    reason = str(e.get("reason") or "")
     if reason and reason != "draw":
-        text += f" ({reason})"
+        text += f" ({_DRAW_REASONS.get(reason, reason.replace('-', ' '))})"
     return text
+
+
+_DRAW_REASONS = {
+    "draw-two": "Draw Two",
+    "wild-draw-four": "Wild Draw Four",
+    "caught": "caught without UNO",
+    "false-catch": "a wrong catch",
+    "challenge": "the challenge",
+    "custom": "Customizable wild",
+    "dance": "no dance",
+    "skip": "skip",
+    "creeper": "Creeper",
+}
+"""Why cards were drawn, in words (the engine's reasons; an unknown one is shown plainly)."""
+
+
+def _exposed(e: Mapping[str, Any], name: NameOf) -> str:
+    who = name(e.get("seat"))
+    if who == "you":
+        return "you forgot to say UNO! press u before someone catches you"
+    return f"{who} forgot to say UNO! (c to catch)"
 
 
 def _round_over(e: Mapping[str, Any], name: NameOf) -> str:
@@ -87,7 +108,7 @@ _SIMPLE: dict[EventKind, Callable[[Mapping[str, Any], NameOf], str]] = {
     EventKind.DIRECTION: lambda e, n: f"play now goes {_direction(e.get('direction'))}",
     EventKind.SKIPPED: lambda e, n: f"{n(e.get('seat'))} skipped",
     EventKind.UNO_CALLED: lambda e, n: f"{n(e.get('seat'))} said UNO!",
-    EventKind.EXPOSED: lambda e, n: f"{n(e.get('seat'))} forgot to say UNO! (c to catch)",
+    EventKind.EXPOSED: _exposed,
     EventKind.CAUGHT: lambda e, n: (
         f"{n(e.get('by'))} caught {n(e.get('seat'))}: draws {e.get('penalty', 2)}"
     ),
@@ -128,11 +149,44 @@ _SIMPLE: dict[EventKind, Callable[[Mapping[str, Any], NameOf], str]] = {
 }
 
 
-def describe_event(body: Mapping[str, Any], name_of: NameOf) -> str:
-    """One log line for an event body; empty for events not worth a line (turns)."""
+def describe_event(
+    body: Mapping[str, Any], name_of: NameOf, previous: Mapping[str, Any] | None = None
+) -> str:
+    """One log line for an event body; empty for events not worth a line (turns).
+
+    ``previous`` is the event before it: a UNO said with a play is already in the play's
+    line, so the call that follows it adds none.
+    """
     kind = str(body.get("kind", ""))
+    if (
+        kind == EventKind.UNO_CALLED
+        and previous is not None
+        and previous.get("kind") == EventKind.PLAYED
+        and previous.get("uno")
+        and previous.get("seat") == body.get("seat")
+    ):
+        return ""
     try:
         describe = _SIMPLE[EventKind(kind)]
     except (ValueError, KeyError):  # a kind newer than this client
         return kind.replace("-", " ")
     return describe(body, name_of)
+
+
+def describe_seats(
+    before: Sequence[tuple[str, bool]], after: Sequence[tuple[str, bool]]
+) -> list[str]:
+    """Log lines for the seats that changed between two table states: who joined, who
+    left, whose seat someone else took. Each seat is (name, is a bot); "" is empty."""
+    lines = []
+    for (old, _), (new, bot) in zip(before, after, strict=False):
+        if old == new:
+            continue
+        joined = f"{new} (a bot)" if bot else new
+        if not old:
+            lines.append(f"{joined} joined the table")
+        elif not new:
+            lines.append(f"{old} left the table")
+        else:
+            lines.append(f"{joined} took {old}'s seat")
+    return lines

@@ -19,6 +19,7 @@ __all__ = [
     "Intent",
     "LeaveTable",
     "Quit",
+    "RememberSetting",
     "TableRequest",
 ]
 
@@ -64,8 +65,16 @@ class Connect:
 
 
 @dataclass(frozen=True, slots=True)
+class RememberSetting:
+    """Save a setting in the config file for next time (the app does it, not the network)."""
+
+    key: str
+    value: Any
+
+
+@dataclass(frozen=True, slots=True)
 class Quit:
     """Say bye and end the program."""
 
 
-Intent = GameIntent | TableRequest | LeaveTable | Connect | Quit
+Intent = GameIntent | TableRequest | LeaveTable | Connect | RememberSetting | Quit

@@ -13,7 +13,8 @@ from prompt_toolkit.filters import Condition, Filter
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
 
-from client.ui.controller import FORM_TEXT_ROWS, Controller
+from client.ui.controller import Controller
+from client.ui.lobby_controller import FORM_TEXT_ROWS
 from client.ui.model import Mode, Model, Screen
 from protocol.commands import Arrow
 
@@ -29,6 +30,8 @@ KEY_HINTS: list[tuple[str, str]] = [
     ("y / n", "challenge / accept a Wild Draw Four"),
     ("r y g b", "pick a colour in the colour picker"),
     ("arrows", "dance steps when you must dance; Backspace undoes, x refuses"),
+    ("PgUp / PgDn", "scroll the match log back and forward; End shows the newest"),
+    ("m", "the bell on your turn: on / off (remembered)"),
     ("t", "chat"),
     ("b / x / s", "host, before the match: add a bot / remove a bot / start"),
     ("k / P / r", "host: kick a player / pause or go on / rematch after the match"),
@@ -38,6 +41,10 @@ KEY_HINTS: list[tuple[str, str]] = [
     ("", "s spectate · n new table (type its name and password) · r refresh"),
     ("find", "↑/↓ choose a server found on the network · Enter join · a type an address"),
 ]
+
+
+LOG_PAGE = 8
+"""Lines PgUp and PgDn scroll the match log by."""
 
 
 def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:
@@ -86,14 +93,18 @@ def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:
     bind(["c"], c.catch, table)
     bind(["y"], lambda: c.challenge(True), table)
     bind(["n"], lambda: c.challenge(False), table)
+    bind(["pageup"], lambda: c.scroll_log(LOG_PAGE), table)
+    bind(["pagedown"], lambda: c.scroll_log(-LOG_PAGE), table)
+    bind(["end"], lambda: c.scroll_log(0), table)
+    bind(["m"], c.toggle_bell, table)
     bind(["t"], c.start_chat, table | lobby)
     bind(["q"], c.leave, table | lobby | find)
-    bind(["b"], c.add_bot, table)
-    bind(["x"], c.remove_bot, table)
-    bind(["s"], c.start, table)
-    bind(["k"], c.kick, table)
-    bind(["P"], c.pause, table)
-    bind(["r"], c.rematch, table)
+    bind(["b"], c.host.add_bot, table)
+    bind(["x"], c.host.remove_bot, table)
+    bind(["s"], c.host.start, table)
+    bind(["k"], c.host.kick, table)
+    bind(["P"], c.host.pause, table)
+    bind(["r"], c.host.rematch, table)
 
     # pickers
     pick = mode_is(Mode.PICK)
@@ -103,7 +114,7 @@ def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:
     for letter in "RYGB":
         on(letter.lower(), filter=pick)(lambda letter=letter: c.pick_value(letter))  # type: ignore[misc]
     for digit in "0123456789":
-        on(digit, filter=pick)(lambda digit=digit: c.pick_value(int(digit)))  # type: ignore[misc]
+        on(digit, filter=pick)(lambda digit=digit: c.pick_value(int(digit), confirm=False))  # type: ignore[misc]
 
     # the dance
     dance = mode_is(Mode.DANCE)
@@ -129,31 +140,31 @@ def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:
     bind(["n", "q"], lambda: c.confirm_leave(False), confirm)
 
     # the server's lobby
-    bind(["up", "k"], lambda: c.lobby_move(-1), lobby)
-    bind(["down", "j"], lambda: c.lobby_move(1), lobby)
-    bind(["enter"], lambda: c.join_selected(False), lobby)
-    bind(["s"], lambda: c.join_selected(True), lobby)
-    bind(["n"], c.open_form, lobby)
-    bind(["r"], c.refresh, lobby)
+    bind(["up", "k"], lambda: c.lobby.lobby_move(-1), lobby)
+    bind(["down", "j"], lambda: c.lobby.lobby_move(1), lobby)
+    bind(["enter"], lambda: c.lobby.join_selected(False), lobby)
+    bind(["s"], lambda: c.lobby.join_selected(True), lobby)
+    bind(["n"], c.lobby.open_form, lobby)
+    bind(["r"], c.lobby.refresh, lobby)
 
     # the new-table form
     form = mode_is(Mode.CREATE)
-    bind(["up"], lambda: c.form_move(-1), form)
-    bind(["down"], lambda: c.form_move(1), form)
-    bind(["left"], lambda: c.form_change(-1), form)
-    bind(["right"], lambda: c.form_change(1), form)
-    bind(["enter"], c.submit_form, form)
+    bind(["up"], lambda: c.lobby.form_move(-1), form)
+    bind(["down"], lambda: c.lobby.form_move(1), form)
+    bind(["left"], lambda: c.lobby.form_change(-1), form)
+    bind(["right"], lambda: c.lobby.form_change(1), form)
+    bind(["enter"], c.lobby.submit_form, form)
     form_text = form & Condition(lambda: model.form_index < len(FORM_TEXT_ROWS))
 
     @kb.add(Keys.Any, filter=form_text)
     def _form_typed(event: KeyPressEvent) -> None:
-        c.form_type(event.data)
+        c.lobby.form_type(event.data)
 
-    bind(["backspace"], c.form_backspace, form_text)
+    bind(["backspace"], c.lobby.form_backspace, form_text)
 
     # finding a server
-    bind(["up", "k"], lambda: c.find_move(-1), find)
-    bind(["down", "j"], lambda: c.find_move(1), find)
-    bind(["enter"], c.join_discovered, find)
+    bind(["up", "k"], lambda: c.lobby.find_move(-1), find)
+    bind(["down", "j"], lambda: c.lobby.find_move(1), find)
+    bind(["enter"], c.lobby.join_discovered, find)
     bind(["a"], c.start_address, find)
     return kb

@@ -29,29 +29,45 @@ def line_width(line: Line) -> int:
 
 
 def fit(line: Line, width: int) -> Line:
-    """Cut a line to ``width`` cells and pad it with spaces to exactly that width."""
+    """Cut a line to ``width`` cells and pad it with spaces to exactly that width. Text cut
+    off ends in ``…`` (never a rule, nor a cut through blank padding)."""
     out: Line = []
     used = 0
-    for fragment in line:
+    for number, fragment in enumerate(line):
         text = fragment[1]
         size = get_cwidth(text)
         if used + size <= width:
             out.append(fragment)
             used += size
             continue
-        kept = 0
-        for ch in text:
-            cells = get_cwidth(ch)
-            if used + cells > width:
-                break
-            used += cells
-            kept += 1
+        dropped = "".join(f[1] for f in line[number:])
+        mark = "class:rule" not in fragment[0] and bool(
+            dropped[_fitting(text, width - used) :].strip()
+        )
+        room = width - used - (1 if mark else 0)
+        kept = _fitting(text, room)
+        used += get_cwidth(text[:kept])
         if kept:
             out.append((fragment[0], text[:kept], *fragment[2:]))
+        if mark and used < width:
+            out.append((fragment[0], "…"))
+            used += 1
         break
     if used < width:
         out.append(("", " " * (width - used)))
     return out
+
+
+def _fitting(text: str, room: int) -> int:
+    """How many characters of ``text`` fit in ``room`` cells."""
+    used = kept = 0
+    for ch in text:
+        cells = get_cwidth(ch)
+        if used + cells > room:
+            break
+        used += cells
+        kept += 1
+    return kept
 
 
 def assemble(lines: list[Line], width: int, height: int) -> StyleAndTextTuples:

@@ -4,6 +4,9 @@ Everything the screen shows is here. Server messages reduce into it (``apply_vie
 ``apply_table_state``, ``apply_event``, ``apply_chat``, ``apply_reply``); key presses
 change its UI part (selection, pickers, typed text) through the controller. Nothing here
 does I/O or reads a clock: times are passed in, so every reducer is a plain unit test.
+
+Why this module is long: every field the screen shows, each documented, and the reducers
+that alone write them read as one: a reducer beside the state it changes.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from client.ui.describe import describe_event
+from client.ui.describe import describe_event, describe_seats
 from client.ui.faces import sort_hand
 from protocol.commands import Dance, Play
 from protocol.messages import TableState, TableStatus, TableSummary
@@ -122,6 +125,18 @@ class Model:
     entering: tuple[str, str, bool] | None = None
     """The table a password is being typed for: (table id, name, spectate)."""
     finished: bool = False
+    last_event: dict[str, Any] | None = None
+    bell: bool = True
+    """Ring the terminal bell when the game waits for you (the ``m`` key, the config)."""
+    bells: int = 0
+    """How many times the bell was due: the app rings once for each."""
+    log_scroll: int = 0
+    """How many of the newest log lines are scrolled out of view below (0: the newest show)."""
+    turns: int = 0
+    """Views that changed whose move it is (or the phase): the message line's clock."""
+    message_context: tuple[Any, ...] = ()
+    message_turn: int = 0
+    """The event logged last (a UNO said with a play is not logged twice)."""
 
     # -- derived -------------------------------------------------------------------------
 
@@ -217,7 +232,8 @@ class Model:
         if not self.view:
             return None
         pending = self.view.get("pending") or {}
-        remaining = pending.get("remaining_ms")
+        # Between rounds nothing is pending, but the pause before the next round runs.
+        remaining = pending.get("remaining_ms", self.view.get("remaining_ms"))
         if remaining is None:
             return None
         if self.phase == "paused":
@@ -225,9 +241,23 @@ class Model:
         return max(0, int(remaining - (now - self.view_at) * 1000))
 
     def notify(self, text: str, error: bool = False) -> None:
-        """Put a short line on the message bar."""
+        """Put a short line on the message bar (see :attr:`shown_message`)."""
         self.message = text
         self.message_is_error = error
+        self.message_context = self._message_context()
+        self.message_turn = self.turns
+
+    def _message_context(self) -> tuple[Any, ...]:
+        table_id = self.table.table_id if self.table is not None else None
+        return (self.screen, table_id, (self.view or {}).get("round"))
+
+    @property
+    def shown_message(self) -> str:
+        """The message line as shown: a message lasts while its screen, table and round
+        do, and for the turn after the one it came in, so none lingers for rounds."""
+        if self.message_context != self._message_context() or self.turns > self.message_turn + 1:
+            return ""
+        return self.message
 
 
 # -- reducers ---------------------------------------------------------------------------
@@ -257,10 +287,19 @@ def apply_table_list(model: Model, tables: list[TableSummary]) -> None:
 
 
 def apply_table_state(model: Model, state: TableState, seat: int | None) -> None:
-    """The table's public state changed (seats, host, status, options)."""
+    """The table's public state changed (seats, host, status, options); seats that
+    changed at the same table are logged (joined, left, taken over)."""
+    before = model.table
+    if before is not None and before.table_id == state.table_id:
+        for line in describe_seats(_seat_names(before), _seat_names(state)):
+            model.log.append(line)
     model.table = state
     model.seat = seat
     model.spectating = seat is None
+
+
+def _seat_names(state: TableState) -> list[tuple[str, bool]]:
+    return [(info.name or "", info.bot) for info in state.seats]
 
 
 def clear_table(model: Model) -> None:
@@ -276,6 +315,9 @@ def clear_table(model: Model) -> None:
 
 def apply_view(model: Model, body: dict[str, Any], now: float) -> None:
     """A fresh view: keep the selected card selected if it is still in the hand."""
+    previous = model.view
+    if previous is None or any(previous.get(k) != body.get(k) for k in _TURN_KEYS):
+        model.turns += 1
     kept = model.selected_card
     model.view = body
     model.view_at = now
@@ -284,6 +326,9 @@ def apply_view(model: Model, body: dict[str, Any], now: float) -> None:
         model.selected = hand.index(kept)
     else:
         model.selected = min(model.selected, max(len(hand) - 1, 0))
+    _select_for_turn(model, previous)
+    if model.bell and model.my_turn and _waited_on(body) != _waited_on(previous):
+        model.bells += 1
     if model.mode is Mode.DANCE and not _dancing_now(model):
         model.mode = Mode.NORMAL
         model.dance_steps = []
@@ -298,6 +343,37 @@ def apply_view(model: Model, body: dict[str, Any], now: float) -> None:
         model.dance_steps = []
 
 
+_TURN_KEYS = ("round", "phase", "to_act")
+
+
+def _waited_on(view: dict[str, Any] | None) -> tuple[Any, ...]:
+    """What the game waits for: a new value on my turn is a new call for me (my turn, a
+    Wild Draw Four to answer, a dance)."""
+    return (None,) if view is None else tuple(view.get(key) for key in _TURN_KEYS)
+
+
+def _select_for_turn(model: Model, previous: dict[str, Any] | None) -> None:
+    """A card just drawn is selected (only it may be played now); a turn that starts
+    moves the selection to a playable card when the selected one is not."""
+    view = model.view or {}
+    hand = model.hand
+    drawn = view.get("drawn")
+    if drawn and drawn in hand and (previous is None or previous.get("drawn") != drawn):
+        model.selected = hand.index(drawn)
+        return
+    if not model.my_turn:
+        return
+    continuing = (
+        previous is not None
+        and previous.get("to_act") == model.seat
+        and previous.get("round") == view.get("round")
+    )
+    playable = {c.get("card") for c in model.legal_of(Play.TYPE)}
+    if continuing or not playable or model.selected_card in playable:
+        return
+    model.selected = next(i for i, code in enumerate(hand) if code in playable)
+
+
 def _dancing_now(model: Model) -> bool:
     return model.phase == "dance" and model.my_turn and bool(model.legal_of(Dance.TYPE))
 
@@ -309,9 +385,12 @@ def _draft_still_legal(model: Model) -> bool:
 
 def apply_event(model: Model, body: dict[str, Any]) -> None:
     """One numbered event: a line in the log, in plain words."""
-    line = describe_event(body, model.seat_name)
+    line = describe_event(body, model.seat_name, model.last_event)
+    model.last_event = body
     if line:
         model.log.append(line)
+        if model.log_scroll:  # scrolled back: keep the same lines in view
+            model.log_scroll = min(model.log_scroll + 1, len(model.log) - 1)
 
 
 def apply_chat(model: Model, sender: str, text: str) -> None:

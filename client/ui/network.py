@@ -7,6 +7,11 @@ A background task waits for every change of the session and reduces it into the 
 then asks the UI to redraw. A lost connection is resumed with the seat's token, with a
 growing pause between attempts. The servers found on the LAN reach the model from
 ``client.discovery.keep_listed`` (see ``client/cli.py``), not from here.
+
+Why this module is long: the connection loop (connect, resume with a growing pause, the
+moved seat), the reduction of a session into the model and the intents carried out in
+order are one conversation with one server; cut apart, each part would reach into the
+others' state.
 """
 
 from __future__ import annotations

@@ -9,16 +9,16 @@ app wraps it as ``FormattedTextControl(lambda: render(model, ...))``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.utils import get_cwidth
 
-from client.ui.controller import DRAFT_FIELDS
 from client.ui.faces import card_label, color_name
+from client.ui.hints import keys_hint
 from client.ui.layout import Line, assemble, clock_text, rule, text_line, wrap_keys
 from client.ui.model import Mode, Model, Screen
+from client.ui.panes import dance_pane, picker_pane, results_pane
 from client.ui.screens import (
     MIN_HEIGHT,
     MIN_WIDTH,
@@ -28,15 +28,15 @@ from client.ui.screens import (
     lobby_screen,
     too_small_screen,
 )
-from protocol.commands import Arrow, Catch, Play
-from protocol.messages import Kick, RemoveBot, TableStatus
+from protocol.commands import (
+    Play,
+)
+from protocol.messages import TableStatus
 from protocol.options import DeckName
 
 __all__ = ["MIN_HEIGHT", "MIN_WIDTH", "CardClick", "render"]
 
 CardClick = Callable[[int], None]
-
-_ARROWS: dict[str, str] = {Arrow.UP: "↑", Arrow.DOWN: "↓", Arrow.LEFT: "←", Arrow.RIGHT: "→"}
 
 
 def render(
@@ -46,7 +46,7 @@ def render(
     if width < MIN_WIDTH or height < MIN_HEIGHT:
         lines = too_small_screen(width, height)
     elif model.mode is Mode.HELP:
-        lines = help_screen(model)
+        lines = help_screen(model, now)
     elif model.screen is Screen.FIND:
         lines = find_screen(model, height)
     elif model.screen is Screen.LOBBY:
@@ -83,7 +83,7 @@ def _table(
     bottom = _bottom(model, width, on_card)
     room = height - len(lines) - len(bottom) - 1
     lines.append(rule(_middle_title(model)))
-    lines += _middle(model, max(room, 0))
+    lines += _middle(model, width, max(room, 0))
     return lines + bottom
 
 
@@ -132,7 +132,13 @@ def _seats(model: Model) -> list[Line]:
         if seat < len(counts) and counts[seat] == 1:
             line.append(("class:uno", "  UNO!"))
         if seat in exposed:
-            line.append(("class:exposed", "  FORGOT UNO (c: catch)"))
+            mine = seat == model.seat and not model.spectating
+            line.append(
+                (
+                    "class:exposed",
+                    "  FORGOT UNO (u: say it!)" if mine else "  FORGOT UNO (c: catch)",
+                )
+            )
         if tags:
             line.append(("class:hint", "  " + " · ".join(tags)))
         lines.append(line)
@@ -174,10 +180,11 @@ def _turn_line(model: Model, now: float) -> Line:
     clock_part: Line = [("class:clock", f"  ⏱ {clock}")] if clock else []
     if phase == "paused":
         return text_line(" ⏸ PAUSED by the host", "class:exposed")
-    if phase in ("round-over", "match-over"):
-        what = "Match over" if phase == "match-over" else "Round over"
-        hint = "" if phase == "match-over" else " · Enter: ready for the next round"
-        return [("class:title", f" {what}{hint}"), *clock_part]
+    if phase == "match-over":
+        return [("class:title", " Match over")]
+    if phase == "round-over":
+        countdown = f" · the next round starts in {clock}" if clock else ""
+        return [("class:title", f" Round over{countdown} · Enter: ready for the next round")]
     to_act = view.get("to_act")
     if model.my_turn:
         prompts = {
@@ -225,105 +232,41 @@ def _middle_title(model: Model) -> str:
     return "what happened"
 
 
-def _middle(model: Model, room: int) -> list[Line]:
+def _middle(model: Model, width: int, room: int) -> list[Line]:
     if room <= 0:
         return []
     if model.mode is Mode.PICK and model.picker is not None:
-        lines = _picker(model)
+        lines = picker_pane(model)
     elif model.mode is Mode.DANCE:
-        lines = _dance(model)
+        lines = dance_pane(model)
     elif model.mode is Mode.CONFIRM_LEAVE:
-        lines = [
-            text_line(" Leave the match? A bot will play your seat. y yes · n no", "class:error")
-        ]
+        question = (
+            " Quit the game? The private server stops with it. y yes · n no"
+            if model.solo
+            else " Leave the match? A bot will play your seat. y yes · n no"
+        )
+        lines = [text_line(question, "class:error")]
     elif model.phase in ("round-over", "match-over"):
-        lines = _results(model)
+        lines = results_pane(model, width)
     else:
         lines = []
     log_room = room - len(lines)
     if log_room > 0:
-        shown = list(model.log)[-log_room:] if log_room else []
-        lines = [text_line(f" {entry}", "class:log") for entry in shown] + lines
+        entries = list(model.log)
+        scroll = model.log_scroll
+        if scroll:
+            log_room -= 1  # the last line says how much is below
+            scroll = max(0, min(scroll, len(entries) - log_room))  # the oldest at the top
+        if scroll:
+            entries = entries[:-scroll]
+        shown = entries[-log_room:] if log_room > 0 else []
+        log = [text_line(f" {entry}", "class:log") for entry in shown]
+        if scroll:
+            more = f" ↓ {scroll} newer line{'s' if scroll != 1 else ''} below · PgDn / End"
+            log.append(text_line(more, "class:hint"))
+        lines = log + lines
         lines = [[] for _ in range(room - len(lines))] + lines
     return lines[-room:]
-
-
-def _picker(model: Model) -> list[Line]:
-    picker = model.picker
-    assert picker is not None
-    line: Line = [("", " ")]
-    for index, (value, label) in enumerate(picker.options):
-        text = f"[{label}]" if index == picker.index else f" {label} "
-        style = "class:picked" if index == picker.index else ""
-        if picker.purpose == "color":
-            style += f" class:card-{str(value).lower()}"
-        line.append((style, text))
-        line.append(("", " "))
-    hint = "←/→ choose · Enter confirm · Esc cancel"
-    if picker.purpose == "color":
-        hint = "r/y/g/b or ←/→ and Enter · Esc cancel"
-    elif picker.purpose in DRAFT_FIELDS or picker.purpose in (
-        Catch.TYPE,
-        Kick.TYPE,
-        RemoveBot.TYPE,
-    ):
-        hint = "←/→ choose · Enter confirm · Esc cancel"
-    return [line, text_line(f" {hint}", "class:hint")]
-
-
-def _dance(model: Model) -> list[Line]:
-    view = model.view or {}
-    dance = view.get("dance") or {}
-    steps = dance.get("steps")
-    name = dance.get("dance") or "the dance"
-    if steps is None:
-        return [
-            text_line(f" Dance {name}! (honour rule) Enter: I danced · x refuse", "class:myturn"),
-        ]
-    wanted = " ".join(_ARROWS.get(step, step) for step in steps)
-    typed = " ".join(_ARROWS.get(step, step) for step in model.dance_steps)
-    return [
-        text_line(f" Dance {name}: {wanted}", "class:myturn"),
-        text_line(f" Your steps:   {typed}▏"),
-        text_line(" arrows add a step · Backspace undo · Enter send · x refuse", "class:hint"),
-    ]
-
-
-def _results(model: Model) -> list[Line]:
-    view = model.view or {}
-    result = view.get("round_result") or {}
-    match = view.get("match_result")
-    lines: list[Line] = []
-    winner = result.get("winner")
-    if winner is not None:
-        lines.append(
-            text_line(f" {model.seat_name(winner)} won round {result.get('round')}!", "class:title")
-        )
-    hands = result.get("hands") or []
-    points = result.get("points") or []
-    gained = result.get("gained") or []
-    scores = result.get("scores") or view.get("scores") or []
-    for seat, hand in enumerate(hands):
-        cards = " ".join(card_label(code) for code in hand) or "(out)"
-        lines.append(
-            text_line(
-                f"   {model.seat_name(seat):<16} {_at(points, seat):>4} in hand "
-                f"{'+' + str(_at(gained, seat)) if _at(gained, seat) else '':>6} "
-                f"total {_at(scores, seat):>5}   {cards}"
-            )
-        )
-    if match:
-        winners = " and ".join(model.seat_name(s) for s in match.get("winners") or [])
-        lines.append(text_line(f" {winners} won the match!", "class:myturn"))
-        if model.is_host:
-            lines.append(text_line(" r: rematch with the same seats · q: leave", "class:hint"))
-        else:
-            lines.append(text_line(" The host may start a rematch. q: leave", "class:hint"))
-    return lines
-
-
-def _at(values: list[Any], index: int) -> Any:
-    return values[index] if index < len(values) else ""
 
 
 def _bottom(model: Model, width: int, on_card: CardClick | None) -> list[Line]:
@@ -334,8 +277,8 @@ def _bottom(model: Model, width: int, on_card: CardClick | None) -> list[Line]:
         lines.append(text_line(f" say: {model.text}▏", "class:input"))
     else:
         style = "class:error" if model.message_is_error else "class:message"
-        lines.append(text_line(f" {model.message}", style))
-    lines += [text_line(line, "class:keys") for line in wrap_keys(_keys(model), width)]
+        lines.append(text_line(f" {model.shown_message}", style))
+    lines += [text_line(line, "class:keys") for line in wrap_keys(keys_hint(model), width)]
     return lines
 
 
@@ -387,26 +330,3 @@ def _click_handler(on_card: CardClick, index: int) -> Callable[[MouseEvent], Non
             on_card(index)
 
     return handler
-
-
-def _keys(model: Model) -> str:
-    if model.mode is Mode.CHAT:
-        return "Enter send · Esc cancel"
-    if model.mode is Mode.CONFIRM_LEAVE:
-        return "y leave · n stay"
-    if model.mode is Mode.PICK:
-        return "←/→ choose · Enter confirm · Esc cancel"
-    if model.mode is Mode.DANCE:
-        return "←↑↓→ steps · Backspace undo · Enter send · x refuse · Esc clear"
-    if model.spectating:
-        return "t chat · ? help · q leave"
-    if model.view is None:
-        host = "b bot · x remove bot · s start · k kick · " if model.is_host else ""
-        return f"{host}t chat · ? help · q leave"
-    keys = "←/→ h/l select · Enter play · d draw · p pass · u UNO · c catch · y/n challenge"
-    keys += " · t chat · ? help · q leave"
-    if model.is_host:
-        keys += " · P pause"
-        if model.phase == "match-over":
-            keys += " · r rematch"
-    return keys

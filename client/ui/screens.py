@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from client.ui.controller import FORM_TEXT_ROWS, form_fields
 from client.ui.keys import KEY_HINTS
-from client.ui.layout import Line, rule, text_line
+from client.ui.layout import Line, clock_text, rule, text_line
+from client.ui.lobby_controller import FORM_TEXT_ROWS, form_fields
 from client.ui.model import Mode, Model
 
 if TYPE_CHECKING:
@@ -39,9 +39,22 @@ def too_small_screen(width: int, height: int) -> list[Line]:
     ]
 
 
-def help_screen(model: Model) -> list[Line]:
-    """The help page: every key and what it does, then the card labels."""
+def help_screen(model: Model, now: float = 0.0) -> list[Line]:
+    """The help page: every key and what it does, then the card labels. At a table the
+    top line says the game goes on behind it, with your clock when it is your turn."""
     lines = [text_line("uno-lan: keys", "class:title"), []]
+    if model.table is not None and model.view is not None:
+        clock = clock_text(model.remaining_ms(now))
+        if model.my_turn:
+            left = f": ⏱ {clock} left" if clock else ""
+            banner = f"▶ YOUR TURN{left}. Press ? or Esc to go back to the table."
+            lines[0] = text_line(banner, "class:myturn")
+        else:
+            lines[0] = text_line(
+                "The game goes on behind this page. Press ? or Esc to go back.", "class:title"
+            )
+        lines[1] = text_line("uno-lan: keys", "class:title")
+        lines.append([])
     lines += [text_line(f"  {key:<14} {what}") for key, what in KEY_HINTS]
     lines += [
         [],
@@ -178,6 +191,6 @@ def footer(model: Model, room: int, keys: str) -> list[Line]:
     model's message, styled as an error when it is one), then the ``keys`` hints."""
     lines: list[Line] = [[] for _ in range(max(0, room - 2))]
     style = "class:error" if model.message_is_error else "class:message"
-    lines.append(text_line(f" {model.message}", style))
+    lines.append(text_line(f" {model.shown_message}", style))
     lines.append(text_line(f" {keys}", "class:keys"))
     return lines

@@ -189,3 +189,15 @@ def test_knobs_refuse_nonsense() -> None:
         Knobs(think_ms=(5, 1))
     with pytest.raises(ValueError, match="forget_uno"):
         Knobs(forget_uno=2.0)
+
+
+def test_a_table_bot_forgets_uno_now_and_then() -> None:
+    from client.bots.strategies import table_knobs
+
+    legal = [play("R3"), play("R3", uno=True), {"type": "call-uno"}, {"type": "draw"}]
+    rng = random.Random(7)
+    knobs = table_knobs("basic")
+    plays = [choose(view(["R3", "G1"], "R", legal), rng, "basic", knobs) for _ in range(400)]
+    forgotten = plays.count(play("R3"))
+    assert plays.count(play("R3", uno=True)) + forgotten == 400
+    assert 40 <= forgotten <= 120  # about one in five

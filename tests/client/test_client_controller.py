@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from client_builders import engine_view, hand_view, model_with, table_state
 
-from client.ui.controller import FORM_STEPS, FORM_TEXT_ROWS, form_fields
 from client.ui.intents import GameIntent, LeaveTable, Quit, TableRequest
-from client.ui.model import Mode, Model, apply_table_state
+from client.ui.lobby_controller import FORM_STEPS, FORM_TEXT_ROWS, form_fields
+from client.ui.model import Mode, Model, apply_table_state, apply_view
 from protocol.messages import TableStatus
 
 
@@ -35,7 +35,7 @@ def test_an_unplayable_card_is_refused_locally(drive) -> None:
 def test_a_wild_asks_for_the_colour(drive) -> None:
     model = model_with(hand_view(["B2", "W"], _wild_plays("W")))
     controller, sent = drive(model)
-    controller.move(1)
+    assert model.selected_card == "W"  # the turn starts on the playable card
     controller.play_selected()
     assert model.mode is Mode.PICK and model.picker is not None
     assert [label for _, label in model.picker.options] == ["red", "yellow", "green", "blue"]
@@ -50,7 +50,7 @@ def test_swap_hands_asks_colour_then_player(drive) -> None:
     ]
     model = model_with(hand_view(["WSWAP", "R3"], plays))
     controller, sent = drive(model)
-    controller.move(1)  # the hand is sorted: R3, then the wild
+    assert model.selected_card == "WSWAP"  # the turn starts on the playable card
     controller.play_selected()
     controller.pick_value("Y")
     assert model.picker is not None and model.picker.purpose == "target"
@@ -78,7 +78,7 @@ def test_uno_arms_the_declaring_variant(drive) -> None:
     controller, sent = drive(model)
     controller.uno()
     assert model.uno_armed
-    controller.move(-1)  # wrap round to the wild, last in the sorted hand
+    assert model.selected_card == "W"  # the turn starts on the playable wild
     controller.play_selected()
     controller.pick_value("B")
     assert sent == [GameIntent({"type": "play", "card": "W", "color": "B", "uno": True})]
@@ -152,9 +152,9 @@ def test_host_controls_and_their_refusal_for_guests(drive) -> None:
     model = Model(name="Ann", connected=True)
     apply_table_state(model, table_state(3, TableStatus.LOBBY, bots=(1, 2)), 0)
     controller, sent = drive(model)
-    controller.add_bot()
-    controller.start()
-    controller.remove_bot()
+    controller.host.add_bot()
+    controller.host.start()
+    controller.host.remove_bot()
     controller.pick_value(2)
     assert sent == [
         TableRequest("add-bot", {"strategy": "basic"}),
@@ -162,7 +162,7 @@ def test_host_controls_and_their_refusal_for_guests(drive) -> None:
         TableRequest("remove-bot", {"seat": 2}),
     ]
     apply_table_state(model, table_state(3, TableStatus.LOBBY, host=1), 0)
-    controller.start()
+    controller.host.start()
     assert len(sent) == 3 and model.message == "only the host can start the match"
 
 
@@ -200,12 +200,12 @@ def test_chat_is_typed_then_sent(drive) -> None:
 def test_new_table_form_cycles_options_and_creates(drive) -> None:
     model = Model(name="Ann", connected=True)
     controller, sent = drive(model)
-    controller.open_form()
+    controller.lobby.open_form()
     assert model.mode is Mode.CREATE
-    controller.form_move(2)  # past the name and the password: the deck
-    controller.form_change(1)
+    controller.lobby.form_move(2)  # past the name and the password: the deck
+    controller.lobby.form_change(1)
     assert model.form["deck"] == "modern-swap"
-    controller.submit_form()
+    controller.lobby.submit_form()
     assert isinstance(sent[0], TableRequest) and sent[0].type == "create-table"
     assert sent[0].fields["options"]["deck"] == "modern-swap"
     assert sent[0].to_message(1).to_data()["name"] == "Ann's table"
@@ -217,11 +217,11 @@ def test_form_steps_name_table_options_and_move_them_by_their_step(drive) -> Non
     assert set(FORM_STEPS) <= set(names)
     model = Model(name="Ann", connected=True)
     controller, _sent = drive(model)
-    controller.open_form()
+    controller.lobby.open_form()
     for name, step in FORM_STEPS.items():
         controller.model.form_index = len(FORM_TEXT_ROWS) + names.index(name)
         before = model.form[name]
-        controller.form_change(1)
+        controller.lobby.form_change(1)
         assert model.form[name] == before + step
 
 
@@ -236,3 +236,55 @@ def test_typed_address_connects(drive) -> None:
     controller.type_text("127.0.0.1:7531")
     controller.submit_text()
     assert [type(i).__name__ for i in sent] == ["Connect"]
+
+
+def test_after_a_draw_the_drawn_card_is_selected_and_enter_plays_it(drive) -> None:
+    model = model_with(hand_view(["B2", "R3"], [{"type": "draw"}]))
+    model.selected = 1
+    drawn = [{"type": "play", "card": "Y5"}, {"type": "pass"}]
+    apply_view(model, hand_view(["B2", "R3", "Y5"], drawn, drawn="Y5"), 1.0)
+    assert model.selected_card == "Y5"
+    controller, sent = drive(model)
+    controller.play_selected()
+    assert sent == [GameIntent({"type": "play", "card": "Y5"})]
+
+
+def test_another_card_after_a_draw_is_refused_with_the_rule(drive) -> None:
+    drawn = [{"type": "play", "card": "Y5"}, {"type": "pass"}]
+    model = model_with(hand_view(["B2", "R3", "Y5"], drawn, drawn="Y5"))
+    controller, sent = drive(model)
+    controller.move(-1)
+    assert model.selected_card == "R3"
+    controller.play_selected()
+    assert sent == []
+    assert "only the drawn Y5 may be played now" in model.message
+
+
+def test_a_turn_starts_on_a_playable_card() -> None:
+    waiting = hand_view(["B2", "G7", "R3"], [], to_act=1)
+    model = model_with(waiting)
+    assert model.selected_card == "R3"  # the hand is sorted: R3, G7, B2
+    model.selected = 2
+    apply_view(model, hand_view(["B2", "G7", "R3"], [{"type": "play", "card": "G7"}]), 1.0)
+    assert model.selected_card == "G7"
+    model.selected = 0  # a choice made on the turn is kept by later views of it
+    apply_view(model, hand_view(["B2", "G7", "R3"], [{"type": "play", "card": "G7"}]), 2.0)
+    assert model.selected_card == "R3"
+
+
+def test_refusals_name_the_rule_that_applies(drive) -> None:
+    model = model_with(hand_view(["B2", "R3"], [], to_act=1))
+    controller, _ = drive(model)
+    controller.play_selected()
+    assert "it is Bob's turn" in model.message
+    stack = [{"type": "play", "card": "G+2"}, {"type": "draw"}]
+    model = model_with(hand_view(["G+2", "R3"], stack, phase="stack"))
+    controller, _ = drive(model)
+    model.selected = model.hand.index("R3")
+    controller.play_selected()
+    assert "only a Draw Two answers the Draw Two" in model.message
+    model = model_with(hand_view(["B2", "R3"], [{"type": "play", "card": "R3"}], top="R5"))
+    controller, _ = drive(model)
+    model.selected = model.hand.index("B2")
+    controller.play_selected()
+    assert "matches neither the colour in force (red) nor the R5" in model.message

@@ -28,8 +28,8 @@ def test_enter_joins_the_chosen_compatible_server(drive) -> None:
     model = Model(name="Ann")
     apply_discovered(model, [KITCHEN, DEN, ATTIC])
     controller, sent = drive(model)
-    controller.find_move(1)
-    controller.join_discovered()
+    controller.lobby.find_move(1)
+    controller.lobby.join_discovered()
     assert sent == [Connect("2001:db8::7", 9000)]
     assert model.address == "[2001:db8::7]:9000"
     assert not model.message_is_error
@@ -39,8 +39,8 @@ def test_an_incompatible_server_is_refused_with_a_reason_not_joined(drive) -> No
     model = Model(name="Ann")
     apply_discovered(model, [KITCHEN, ATTIC])
     controller, sent = drive(model)
-    controller.find_move(-1)  # wraps round to the last one
-    controller.join_discovered()
+    controller.lobby.find_move(-1)  # wraps round to the last one
+    controller.lobby.join_discovered()
     assert sent == []
     assert model.message_is_error
     assert "cannot join Attic" in model.message and "speaks protocol 2.0" in model.message
@@ -49,8 +49,8 @@ def test_an_incompatible_server_is_refused_with_a_reason_not_joined(drive) -> No
 def test_nothing_found_says_how_to_connect_instead(drive) -> None:
     model = Model(name="Ann")
     controller, sent = drive(model)
-    controller.find_move(1)
-    controller.join_discovered()
+    controller.lobby.find_move(1)
+    controller.lobby.join_discovered()
     assert sent == [] and "press a" in model.message
 
 

@@ -40,14 +40,14 @@ async def test_kicked_and_closed_tables_send_the_client_back_to_the_lobby() -> N
                 with trio.fail_after(60):
                     await watched.until(lambda: any(t.name == "Family" for t in model.tables))
                     assert model.tables[0].locked
-                    keys.join_selected()
+                    keys.lobby.join_selected()
                     assert model.mode is Mode.PASSWORD
                     keys.type_text("wrong")
                     keys.submit_text()
                     await watched.until(lambda: model.message_is_error)
                     assert "join refused" in model.message and model.screen is Screen.LOBBY
 
-                    keys.join_selected()
+                    keys.lobby.join_selected()
                     keys.type_text("pw")
                     keys.submit_text()
                     await watched.until(lambda: model.screen is Screen.TABLE)
@@ -60,7 +60,7 @@ async def test_kicked_and_closed_tables_send_the_client_back_to_the_lobby() -> N
                     assert network.session.left.reason is LeftReason.KICKED
                     assert network.session.resume_state() is None
 
-                    keys.join_selected(spectate=True)
+                    keys.lobby.join_selected(spectate=True)
                     keys.type_text("pw")
                     keys.submit_text()
                     await watched.until(lambda: model.screen is Screen.TABLE)

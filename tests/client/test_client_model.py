@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from client_builders import engine_view, hand_view, model_with, table_state
 
 from client.ui.describe import describe_event
@@ -132,3 +134,78 @@ def test_chat_goes_to_chat_and_log() -> None:
     model = Model(name="Ann")
     apply_chat(model, "Bob", "hi")
     assert list(model.chat) == ["Bob: hi"] and "Bob: hi" in model.log[-1]
+
+
+def test_the_player_who_forgot_uno_is_told_to_press_u() -> None:
+    model = model_with(engine_view())
+    apply_event(model, {"kind": "exposed", "seat": 0, "seq": 1})
+    apply_event(model, {"kind": "exposed", "seat": 1, "seq": 2})
+    assert list(model.log)[-2:] == [
+        "you forgot to say UNO! press u before someone catches you",
+        "Bob forgot to say UNO! (c to catch)",
+    ]
+
+
+def test_a_uno_said_with_a_play_is_logged_once() -> None:
+    model = model_with(engine_view())
+    apply_event(model, {"kind": "played", "seat": 1, "card": "G6", "uno": True, "seq": 1})
+    apply_event(model, {"kind": "uno-called", "seat": 1, "early": False, "seq": 2})
+    apply_event(model, {"kind": "uno-called", "seat": 2, "early": True, "seq": 3})
+    assert list(model.log)[-2:] == ["Bob played green 6 and said UNO!", "Cy said UNO!"]
+
+
+def test_draw_reasons_are_words_not_codes() -> None:
+    model = model_with(engine_view())
+    for seq, reason in enumerate(("draw-two", "wild-draw-four", "caught", "challenge", "skip")):
+        apply_event(model, {"kind": "drew", "seat": 1, "count": 2, "reason": reason, "seq": seq})
+    lines = list(model.log)[-5:]
+    assert lines == [
+        "Bob drew 2 cards (Draw Two)",
+        "Bob drew 2 cards (Wild Draw Four)",
+        "Bob drew 2 cards (caught without UNO)",
+        "Bob drew 2 cards (the challenge)",
+        "Bob drew 2 cards (skip)",
+    ]
+    assert not any("-" in line for line in lines)
+
+
+def test_joins_and_leaves_at_the_table_are_logged() -> None:
+    model = model_with(engine_view())
+    state = table_state(3)
+    seats = list(state.seats)
+    seats[1] = dataclasses.replace(seats[1], name=None)
+    apply_table_state(model, dataclasses.replace(state, seats=tuple(seats)), 0)
+    seats[1] = dataclasses.replace(seats[1], name="Bot 2", bot=True)
+    apply_table_state(model, dataclasses.replace(state, seats=tuple(seats)), 0)
+    seats[2] = dataclasses.replace(seats[2], name="Zed")
+    apply_table_state(model, dataclasses.replace(state, seats=tuple(seats)), 0)
+    assert list(model.log)[-3:] == [
+        "Bob left the table",
+        "Bot 2 (a bot) joined the table",
+        "Zed took Cy's seat",
+    ]
+
+
+def test_a_message_does_not_outlive_its_round_or_screen() -> None:
+    model = Model(name="Ann")
+    model.notify("joining Loopback den…")
+    assert model.shown_message == "joining Loopback den…"
+    model.connected = True  # the lobby
+    assert model.shown_message == ""
+    over = hand_view(["R1"], [], phase="round-over", to_act=None, round=1)
+    model = model_with(over)
+    model.notify("ready for the next round")
+    assert model.shown_message == "ready for the next round"
+    apply_view(model, hand_view(["R1", "B2"], [], round=2, to_act=1), 1.0)
+    assert model.shown_message == ""
+
+
+def test_a_refusal_stays_for_its_turn_and_the_next() -> None:
+    model = model_with(hand_view(["R1"], [{"type": "play", "card": "R1"}]))
+    model.notify("play refused: it does not match", error=True)
+    apply_view(model, hand_view(["R1"], [{"type": "play", "card": "R1"}], exposed=[1]), 1.0)
+    assert model.shown_message == "play refused: it does not match"
+    apply_view(model, hand_view(["R1"], [], to_act=1), 2.0)
+    assert model.shown_message == "play refused: it does not match"
+    apply_view(model, hand_view(["R1"], [], to_act=2), 3.0)
+    assert model.shown_message == ""

@@ -23,15 +23,15 @@ def lobby(*tables: TableSummary) -> Model:
 def test_an_open_table_is_joined_at_once(drive) -> None:
     model = lobby(OPEN, LOCKED)
     controller, sent = drive(model)
-    controller.join_selected()
+    controller.lobby.join_selected()
     assert sent == [TableRequest("join", {"table_id": "t1"})]
 
 
 def test_a_locked_table_asks_for_the_password_then_joins_with_it(drive) -> None:
     model = lobby(OPEN, LOCKED)
     controller, sent = drive(model)
-    controller.lobby_move(1)
-    controller.join_selected()
+    controller.lobby.lobby_move(1)
+    controller.lobby.join_selected()
     assert sent == [] and model.mode is Mode.PASSWORD
     controller.type_text(" s3cret")
     text = "\n".join(screen(model))
@@ -46,11 +46,11 @@ def test_a_locked_table_asks_for_the_password_then_joins_with_it(drive) -> None:
 def test_spectating_a_locked_table_asks_too_and_escape_cancels(drive) -> None:
     model = lobby(LOCKED)
     controller, sent = drive(model)
-    controller.join_selected(spectate=True)
+    controller.lobby.join_selected(spectate=True)
     controller.type_text("x")
     controller.cancel()
     assert sent == [] and model.mode is Mode.NORMAL and model.entering is None
-    controller.join_selected(spectate=True)
+    controller.lobby.join_selected(spectate=True)
     controller.type_text("pw")
     controller.submit_text()
     message = sent[0].to_message(1) if isinstance(sent[0], TableRequest) else None
@@ -60,7 +60,7 @@ def test_spectating_a_locked_table_asks_too_and_escape_cancels(drive) -> None:
 def test_an_empty_password_sends_nothing(drive) -> None:
     model = lobby(LOCKED)
     controller, sent = drive(model)
-    controller.join_selected()
+    controller.lobby.join_selected()
     controller.submit_text()
     assert sent == [] and model.message_is_error
 
@@ -68,17 +68,17 @@ def test_an_empty_password_sends_nothing(drive) -> None:
 def test_the_new_table_form_types_a_name_and_a_password(drive) -> None:
     model = lobby()
     controller, sent = drive(model)
-    controller.open_form()
+    controller.lobby.open_form()
     for _ in range(len("Ann's table")):
-        controller.form_backspace()
-    controller.form_type("Family\x1b night")  # control characters are not typed
-    controller.form_move(1)
-    controller.form_type("p" * 80)  # cut at the protocol's 64
-    controller.form_move(1)
-    controller.form_type("ignored: an option row is not typed into")
+        controller.lobby.form_backspace()
+    controller.lobby.form_type("Family\x1b night")  # control characters are not typed
+    controller.lobby.form_move(1)
+    controller.lobby.form_type("p" * 80)  # cut at the protocol's 64
+    controller.lobby.form_move(1)
+    controller.lobby.form_type("ignored: an option row is not typed into")
     text = "\n".join(screen(model, 100, 40))
     assert "Family night" in text and "p" * 64 in text
-    controller.submit_form()
+    controller.lobby.submit_form()
     assert isinstance(sent[0], TableRequest) and sent[0].type == "create-table"
     message = sent[0].to_message(1).to_data()
     assert message["name"] == "Family night" and message["password"] == "p" * 64
@@ -88,7 +88,7 @@ def test_the_new_table_form_types_a_name_and_a_password(drive) -> None:
 def test_a_nameless_table_is_refused_locally(drive) -> None:
     model = lobby()
     controller, sent = drive(model)
-    controller.open_form()
+    controller.lobby.open_form()
     model.form["name"] = "  "
-    controller.submit_form()
+    controller.lobby.submit_form()
     assert sent == [] and model.mode is Mode.CREATE and "needs a name" in model.message

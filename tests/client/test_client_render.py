@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from client_builders import engine_view, hand_view, model_with, table_state
 from prompt_toolkit.utils import get_cwidth
 
 from client.ui.controller import Controller
+from client.ui.faces import card_label, sort_hand
 from client.ui.model import Mode, Model, apply_event, apply_table_state
 from client.ui.render import MIN_HEIGHT, MIN_WIDTH, render
 from protocol.messages import TableStatus, TableSummary
@@ -38,6 +41,7 @@ def test_too_small_says_so() -> None:
 def test_table_shows_hand_seats_turn_discard_and_clock() -> None:
     view = engine_view(seats=3, seed=4, deck="modern-swap")  # hand R1 G0 G1 G7 G8 G2 W+4, top G9
     model = model_with(view)
+    model.selected = 0
     text = "\n".join(screen(model, now=12.2))
     assert "[R1]" in text and "G7" in text and "W+4" in text
     assert "Discard:  G9" in text and "colour in force: GREEN" in text
@@ -51,6 +55,7 @@ def test_legal_cards_are_marked_in_text_and_style() -> None:
     model = model_with(
         engine_view(seats=3, seed=4, deck="modern-swap")
     )  # R1 cannot be played on G9
+    model.selected = 0
     lines = screen(model)
     hand_row = next(i for i, line in enumerate(lines) if "[R1]" in line)
     marks = lines[hand_row + 1]
@@ -141,3 +146,102 @@ def test_help_lists_the_keys() -> None:
     text = "\n".join(screen(model))
     for key in ("Enter", "catch", "challenge", "dance", "chat", "leave"):
         assert key in text
+
+
+def test_round_results_show_every_card_of_a_long_hand_sorted() -> None:
+    long_hand = ["W", "B9", "R1", "G3", "Y+2", "B1", "R7", "GS", "W+4", "Y5", "R2"] * 2 + ["G1"]
+    result = {
+        "round": 1,
+        "winner": 1,
+        "reason": "out",
+        "hands": [long_hand, [], ["B+2"]],
+        "points": [400, 0, 20],
+        "gained": [0, 420, 0],
+        "scores": [0, 420, 0],
+        "eliminated": [],
+    }
+    view = hand_view([], [], phase="round-over", to_act=None, pending=None, round_result=result)
+    model = model_with(view)
+    lines = screen(model, width=100, height=30)
+    row = next(i for i, line in enumerate(lines) if line.startswith("   you "))
+    shown: list[str] = []
+    for line in lines[row:]:
+        if line.startswith("   Bob "):
+            break
+        shown += line.split("total")[1].split()[1:] if "total" in line else line.split()
+    assert len(shown) == len(long_hand) == 23
+    assert shown == [card_label(code) for code in sort_hand(long_hand)]
+    assert all(len(line.rstrip()) <= 100 for line in lines)
+
+
+def keys_line(model: Model) -> str:
+    lines = screen(model)
+    return " ".join(line for line in lines[-3:] if "?" in line or "·" in line)
+
+
+def test_the_keys_line_shows_only_the_keys_that_work_now() -> None:
+    over = hand_view(["R1"], [], phase="round-over", to_act=None, pending=None)
+    model = model_with(over)
+    model.table = table_state(3, TableStatus.BETWEEN_ROUNDS)
+    keys = keys_line(model)
+    assert "Enter ready" in keys
+    for stale in ("p pass", "u UNO", "c catch", "y challenge", "d draw"):
+        assert stale not in keys, stale
+    drawn = hand_view(["R1", "Y5"], [{"type": "play", "card": "Y5"}, {"type": "pass"}], drawn="Y5")
+    keys = keys_line(model_with(drawn))
+    assert "Enter play the drawn Y5" in keys and "p pass" in keys and "d draw" not in keys
+    waiting = hand_view(["R1"], [{"type": "catch", "target": 2}], to_act=1)
+    keys = keys_line(model_with(waiting))
+    assert "c catch" in keys and "Enter play" not in keys and "p pass" not in keys
+
+
+def test_between_rounds_a_countdown_to_the_next_round() -> None:
+    over = hand_view(["R1"], [], phase="round-over", to_act=None, pending=None, remaining_ms=8000)
+    model = model_with(over)
+    text = "\n".join(screen(model, now=2.5))
+    assert "the next round starts in 0:06" in text
+
+
+def test_the_log_scrolls_back_with_page_up(drive) -> None:
+    model = model_with(engine_view())
+    for number in range(60):
+        apply_event(model, {"kind": "passed", "seat": 1 + number % 2, "seq": number})
+        apply_event(model, {"kind": "played", "seat": 1, "card": f"B{number % 10}", "seq": number})
+    assert model.log[0] == "Bob passed"
+    controller, _ = drive(model)
+    controller.scroll_log(1000)
+    text = "\n".join(line.strip() for line in screen(model))
+    assert "Bob passed\nBob played blue 0\nCy passed" in text
+    assert "newer lines below" in text
+    apply_event(model, {"kind": "passed", "seat": 2, "seq": 99})  # news keeps the place
+    assert "Bob passed\nBob played blue 0\nCy passed" in "\n".join(x.strip() for x in screen(model))
+    controller.scroll_log(0)
+    lines = screen(model)
+    log_end = next(i for i, line in enumerate(lines) if line.startswith(" Your hand"))
+    assert lines[log_end - 1].strip() == "Cy passed"
+    assert "Bob played blue 0\n" not in "\n".join(line.strip() for line in lines)
+
+
+def test_help_over_the_table_says_your_clock_runs() -> None:
+    model = model_with(engine_view())
+    model.mode = Mode.HELP
+    text = "\n".join(screen(model, now=10.0))
+    assert "YOUR TURN: ⏱ 0:50 left" in text and "Esc to go back" in text
+
+
+def test_in_solo_q_says_it_quits() -> None:
+    model = model_with(engine_view(), solo=True)
+    model.mode = Mode.CONFIRM_LEAVE
+    text = "\n".join(screen(model))
+    assert "Quit the game?" in text and "A bot will play your seat" not in text
+    assert "y quit" in text
+
+
+def test_a_cut_header_ends_in_an_ellipsis() -> None:
+    model = model_with(engine_view())
+    assert model.table is not None
+    model.table = dataclasses.replace(model.table, name="A very long table name for us")
+    header = screen(model, width=60, height=20)[0]
+    assert header.endswith("…") and len(header) == 60
+    wide = screen(model, width=200, height=30)[0]
+    assert "127.0.0.1:7531" in wide and "…" not in wide

@@ -1,4 +1,6 @@
-"""The real ``uno-client --solo`` in a real terminal: tmux at 100x30, keys in, screen out.
+"""The real ``uno-client`` in a real terminal: tmux at 100x30, keys in, screen out. One
+test plays a whole solo match to its final scores; another joins a second client to a
+``--serve`` host (on 127.0.0.1, not advertised) and the two play a round with a bot.
 
 tmux offers no event for "the screen changed", so the test polls ``capture-pane`` (every
 0.1 s, bounded by a deadline) until the text it waits for appears; it never sleeps for a
@@ -9,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -18,10 +21,17 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
-]
+pytestmark = [pytest.mark.e2e]
+
+
+def need_tmux() -> None:
+    """Skip without tmux; under CI (``CI=true``) a missing tmux fails instead."""
+    if shutil.which("tmux") is not None:
+        return
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail("tmux is not installed, and CI=true requires the terminal tests")
+    pytest.skip("tmux is not installed")
+
 
 WIDTH, HEIGHT = 100, 30
 DEADLINE = 60.0
@@ -47,6 +57,19 @@ class Terminal:
     def keys(self, *keys: str) -> None:
         self.tmux("send-keys", "-t", self.session, *keys)
 
+    def wait_until_closed(self) -> None:
+        """Wait for the program to end (its tmux session goes with it)."""
+        deadline = time.monotonic() + DEADLINE
+        while self.alive():
+            if time.monotonic() > deadline:
+                pytest.fail("the program did not end; the screen:\n" + "\n".join(self.screen()))
+            time.sleep(POLL)
+
+    def alive(self) -> bool:
+        command = ["tmux", "-L", self.socket, "has-session", "-t", self.session]
+        done = subprocess.run(command, capture_output=True, timeout=10, check=False)
+        return done.returncode == 0
+
     def wait_for(self, condition: Callable[[list[str]], object], what: str) -> list[str]:
         deadline = time.monotonic() + DEADLINE
         while True:
@@ -58,18 +81,44 @@ class Terminal:
             time.sleep(POLL)
 
 
+def client_command(*args: str) -> str:
+    """The shell command tmux runs: ``uno-client`` with this Python and ``args``."""
+    return shlex.join([sys.executable, "-m", "client", *args])
+
+
 @pytest.fixture
-def terminal(tmp_path: Path) -> Iterator[Terminal]:
+def open_terminal(tmp_path: Path) -> Iterator[Callable[..., Terminal]]:
+    """Start ``uno-client`` with the given arguments in a fresh tmux session (each on the
+    test's private tmux server); all of them end with the test."""
+    need_tmux()
     socket = f"uno-client-test-{os.getpid()}"
-    session = "play"
     env = {
         "XDG_CONFIG_HOME": str(tmp_path / "config"),
         "XDG_STATE_HOME": str(tmp_path / "state"),
     }
-    command = [
-        sys.executable,
-        "-m",
-        "client",
+    count = 0
+
+    def start(*args: str) -> Terminal:
+        nonlocal count
+        count += 1
+        term = Terminal(socket, f"play{count}")
+        command = ["new-session", "-d", "-s", term.session, "-x", str(WIDTH), "-y", str(HEIGHT)]
+        for key, value in env.items():
+            command += ["-e", f"{key}={value}"]
+        term.tmux(*command, client_command(*args))
+        return term
+
+    try:
+        yield start
+    finally:
+        subprocess.run(
+            ["tmux", "-L", socket, "kill-server"], capture_output=True, timeout=10, check=False
+        )
+
+
+@pytest.fixture
+def terminal(open_terminal: Callable[..., Terminal]) -> Terminal:
+    return open_terminal(
         "--solo",
         "--bots",
         "1",
@@ -77,18 +126,7 @@ def terminal(tmp_path: Path) -> Iterator[Terminal]:
         "Tester",
         "--server-arg=--seed=5",
         "--server-arg=--bot-think-ms=2500",
-    ]
-    term = Terminal(socket, session)
-    args = ["new-session", "-d", "-s", session, "-x", str(WIDTH), "-y", str(HEIGHT)]
-    for key, value in env.items():
-        args += ["-e", f"{key}={value}"]
-    term.tmux(*args, " ".join(command))
-    try:
-        yield term
-    finally:
-        subprocess.run(
-            ["tmux", "-L", socket, "kill-server"], capture_output=True, timeout=10, check=False
-        )
+    )
 
 
 def hand_tokens(lines: list[str]) -> list[tuple[str, str]]:
@@ -137,5 +175,187 @@ def test_solo_game_played_by_keystrokes(terminal: Terminal) -> None:
     else:
         pytest.fail("no card could be played in twelve turns")
     terminal.keys("q")
-    terminal.wait_for(lambda s: any("Leave the match?" in x for x in s), "the confirmation")
+    terminal.wait_for(lambda s: any("Quit the game?" in x for x in s), "the confirmation")
     terminal.keys("y")
+
+
+def test_without_tmux_ci_fails_instead_of_skipping(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", "")
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="CI=true"):
+        need_tmux()
+    monkeypatch.setenv("CI", "")
+    with pytest.raises(pytest.skip.Exception):
+        need_tmux()
+
+
+# -- a whole match ---------------------------------------------------------------------------
+
+CLOCK = re.compile(r"⏱ \d+:\d\d|starts in \d+:\d\d")
+
+
+def turn_line(lines: list[str]) -> str:
+    """The line under the discard pile: whose turn, what the game waits for."""
+    row = next((i for i, line in enumerate(lines) if line.startswith(" Discard:")), None)
+    return lines[row + 1] if row is not None and row + 1 < len(lines) else ""
+
+
+def progress(lines: list[str]) -> tuple[str, ...] | None:
+    """What changes when the game moves on: the turn line (without its clock), the newest
+    line of the log and the hand; None while a picker is open (a move half made)."""
+    if any(line.startswith("── Choose ") for line in lines):
+        return None
+    turn = CLOCK.sub("", turn_line(lines))
+    hand = next((i for i, line in enumerate(lines) if line.startswith(" Your hand (")), None)
+    newest = lines[hand - 1] if hand else ""
+    cards = lines[hand + 1] if hand is not None and hand + 1 < len(lines) else ""
+    return turn, newest, cards.replace("[", " ").replace("]", " ")
+
+
+def results(lines: list[str]) -> dict[str, int]:
+    """The totals in the results pane: name -> total."""
+    totals = {}
+    for line in lines:
+        match = re.match(r"^   (.{16}) +\d+ in hand +(?:\+\d+)? +total +(\d+)", line)
+        if match:
+            totals[match.group(1).strip()] = int(match.group(2))
+    return totals
+
+
+def play_a_turn(terminal: Terminal, lines: list[str]) -> None:
+    """One decision by keys, read off the screen."""
+    turn = turn_line(lines)
+    if "Wild Draw Four on you" in turn:
+        terminal.keys("n")
+    elif "A Draw Two on you" in turn:
+        terminal.keys("d")
+    elif "choose the colour" in turn:
+        terminal.keys("Enter")
+        terminal.wait_for(lambda s: any("Choose the colour" in x for x in s), "the picker")
+        terminal.keys("r")
+    elif "play the drawn" in turn:
+        # The drawn card is selected (item 1 of issue 15): Enter plays it.
+        drawn = turn.split("play the drawn ")[1].split()[0]
+        terminal.keys("Enter")
+        if drawn.startswith("W"):
+            terminal.wait_for(lambda s: any("Choose the colour" in x for x in s), "the picker")
+            terminal.keys("r")
+    else:
+        tokens = hand_tokens(lines)
+        playable = [i for i, (_, mark) in enumerate(tokens) if mark in ("•", "▲")]
+        if not playable:
+            keys_line = lines[-1] + lines[-2]
+            terminal.keys("p" if "p pass" in keys_line else "d")
+            return
+        selected = next(i for i, (label, _) in enumerate(tokens) if label.startswith("["))
+        target = playable[0]
+        moves = target - selected
+        if len(tokens) == 2:
+            terminal.keys("u")  # arm UNO: it goes with the play
+        terminal.keys(*(["Right"] * moves if moves >= 0 else ["Left"] * -moves))
+        terminal.keys("Enter")
+        if tokens[target][0].strip("[]").startswith("W"):
+            terminal.wait_for(lambda s: any("Choose the colour" in x for x in s), "the picker")
+            terminal.keys("r")
+
+
+def test_a_whole_solo_match_to_its_final_scores(open_terminal: Callable[..., Terminal]) -> None:
+    terminal = open_terminal(
+        "--solo",
+        "--bots",
+        "1",
+        "--name",
+        "Tester",
+        "--server-arg=--seed=8",
+        "--server-arg=--bot-think-ms=150",
+        "--server-arg=--hand-size=3",
+        "--server-arg=--target-score=100",
+    )
+    terminal.wait_for(lambda s: any("Your hand (3)" in x for x in s), "the dealt hand")
+    rounds_seen: list[dict[str, int]] = []
+    for _ in range(400):
+        lines = terminal.wait_for(
+            lambda s: "▶" in turn_line(s) or "over" in turn_line(s), "my turn or a round's end"
+        )
+        turn = turn_line(lines)
+        if "Match over" in turn:
+            break
+        before = progress(lines)
+        if "Round over" in turn:
+            totals = results(lines)
+            assert set(totals) == {"you", "Bot 1"}, lines
+            assert any(" won round " in line for line in lines)
+            rounds_seen.append(totals)
+            terminal.keys("Enter")
+            terminal.wait_for(lambda s: "Round over" not in turn_line(s), "the next round")
+            continue
+        play_a_turn(terminal, lines)
+        terminal.wait_for(
+            lambda s, before=before: progress(s) not in (None, before), "the game to move"
+        )
+    else:
+        pytest.fail("the match did not end in 400 decisions")
+    assert rounds_seen, "a match of several rounds (this seed plays six)"
+    totals = results(lines)
+    assert set(totals) == {"you", "Bot 1"} and max(totals.values()) >= 100, "\n".join(lines)
+    winner = next(line for line in lines if "won the match!" in line).split(" won the")[0]
+    assert winner.strip() in ("you", "Bot 1")
+    assert any("r: rematch" in line for line in lines)  # the solo player hosts
+    for earlier, later in zip(rounds_seen, [*rounds_seen[1:], totals], strict=True):
+        assert all(later[name] >= earlier[name] for name in earlier)
+    terminal.keys("q")  # the match is over: nothing to abandon, so no question
+    terminal.wait_until_closed()
+
+
+# -- two people and a bot ----------------------------------------------------------------------
+
+
+def test_a_second_client_joins_a_serve_host_and_they_play_a_round(
+    open_terminal: Callable[..., Terminal],
+) -> None:
+    host = open_terminal(
+        "--serve",
+        "--host",
+        "127.0.0.1",
+        "--no-mdns",
+        "--seats",
+        "3",
+        "--bots",
+        "1",
+        "--name",
+        "Hostess",
+        "--server-arg=--seed=4",
+        "--server-arg=--bot-think-ms=150",
+        "--server-arg=--hand-size=3",
+    )
+    lines = host.wait_for(lambda s: any("Waiting for the match" in x for x in s), "the table")
+    address = re.search(r"connected · (127\.0\.0\.1:\d+)", lines[0])
+    assert address is not None, lines[0]
+    guest = open_terminal(
+        "--server", address.group(1), "--table", "Hostess's table", "--name", "Guest"
+    )
+    guest.wait_for(lambda s: any("Hostess" in x for x in s), "the guest at the table")
+    host.wait_for(lambda s: any(x.startswith("   Guest") for x in s), "the guest seated")
+    host.keys("s")
+    acted: dict[str, object] = {}
+    deadline = time.monotonic() + DEADLINE
+    while True:
+        screens = {"host": host.screen(), "guest": guest.screen()}
+        if all("Round over" in turn_line(s) for s in screens.values()):
+            break
+        for who, terminal in (("host", host), ("guest", guest)):
+            lines = screens[who]
+            now = progress(lines)
+            if "▶" in turn_line(lines) and now is not None and now != acted.get(who):
+                acted[who] = now
+                play_a_turn(terminal, lines)
+        if time.monotonic() > deadline:
+            pytest.fail("the round did not end; the screens:\n" + "\n".join(screens["host"]))
+        time.sleep(POLL)
+    host_totals, guest_totals = results(screens["host"]), results(screens["guest"])
+    assert set(host_totals) == {"you", "Guest", "Bot 1"}
+    assert host_totals["Guest"] == guest_totals["you"]
+    assert host_totals["you"] == guest_totals["Hostess"]
+    assert sum(host_totals.values()) > 0
+    winners = [[line for line in screen if " won round 1!" in line] for screen in screens.values()]
+    assert all(len(found) == 1 for found in winners), winners

@@ -94,7 +94,7 @@ async def find(interface: str) -> None:
         nursery.start_soon(network.run)
         say({"ready": True})
         await until(lambda: model.discovered)
-        keys.join_discovered()
+        keys.lobby.join_discovered()
         await until(lambda: model.screen is Screen.LOBBY and model.server_name)
         say({"joined": model.address, "server_name": model.server_name})
         await trio.sleep_forever()

@@ -4,6 +4,8 @@ the ``left`` message to the kicked, the leaving and everyone at a closing table.
 
 from __future__ import annotations
 
+from typing import Any
+
 import trio
 import trio.testing
 from test_table_rig import FakePeer, create, ok, open_lobby, play, rigged, settle
@@ -137,3 +139,23 @@ async def test_the_kicked_the_leaving_and_a_closing_tables_watchers_are_told_lef
     assert sue.last(Left).reason is LeftReason.TABLE_CLOSED
     assert ann.last(Left).reason is LeftReason.LEFT
     assert lobby.location(sue) is None and not ann.of(Left)[1:]
+
+
+async def test_a_server_bot_forgets_uno_at_its_strategys_rate(
+    nursery: trio.Nursery, autojump_clock: trio.testing.MockClock, monkeypatch: Any
+) -> None:
+    from client.bots import strategies
+
+    monkeypatch.setitem(strategies.FORGET_UNO, "basic", 1.0)  # always, for the test
+    lobby = await open_lobby(nursery)
+    ann = FakePeer("Ann")
+    table = await create(lobby, ann, seats=2, turn_seconds=0)
+    await ok(lobby, ann, lambda i: AddBot(id=i, strategy="basic"))
+    await ok(lobby, ann, lambda i: StartMatch(id=i))
+    await settle()
+    rigged(table, hands=[["R1", "G2", "B3"], ["Y4", "R6"]], top="R9", current=0)
+    await play(lobby, ann, Play(Card.parse("R1")))
+    await ann.wait_for(lambda: ann.view["to_act"] == 0)
+    kinds = [e.body["kind"] for e in ann.events]
+    assert "exposed" in kinds and "uno-called" not in kinds
+    assert [e.body["seat"] for e in ann.events if e.body["kind"] == "exposed"] == [1]

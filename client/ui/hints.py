@@ -1,0 +1,65 @@
+"""The keys line at the bottom of the table screen: the keys that work now."""
+
+from __future__ import annotations
+
+from client.ui.faces import card_label
+from client.ui.model import Mode, Model
+from protocol.commands import Accept, CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Play
+
+__all__ = ["keys_hint"]
+
+
+def keys_hint(model: Model) -> str:
+    """The keys line: the keys that work now, separated by ``·``."""
+    if model.mode is Mode.CHAT:
+        return "Enter send · Esc cancel"
+    if model.mode is Mode.CONFIRM_LEAVE:
+        return "y quit · n stay" if model.solo else "y leave · n stay"
+    if model.mode is Mode.PICK:
+        return "←/→ choose · Enter confirm · Esc cancel"
+    if model.mode is Mode.DANCE:
+        return "←↑↓→ steps · Backspace undo · Enter send · x refuse · Esc clear"
+    if model.spectating:
+        return "PgUp log · t chat · ? help · q leave"
+    if model.view is None:
+        host = "b bot · x remove bot · s start · k kick · " if model.is_host else ""
+        return f"{host}t chat · ? help · q leave"
+    keys = _game_keys(model)
+    keys += ["PgUp log", "m bell off" if model.bell else "m bell on", "t chat", "? help"]
+    keys.append("q quit" if model.solo else "q leave")
+    if model.is_host:
+        if model.phase == "match-over":
+            keys.append("r rematch")
+        else:
+            keys.append("P go on" if model.phase == "paused" else "P pause")
+    return " · ".join(keys)
+
+
+def _game_keys(model: Model) -> list[str]:
+    """The game's keys that do something now, in the order a player needs them."""
+    phase = model.phase
+    if phase == "round-over":
+        return ["Enter ready for the next round"]
+    if phase in ("match-over", "paused"):
+        return []
+    kinds = {command.get("type") for command in model.legal}
+    keys = ["←/→ select"] if model.hand else []
+    if model.my_turn:
+        drawn = (model.view or {}).get("drawn")
+        if ChooseColor.TYPE in kinds:
+            keys.append("Enter choose the colour")
+        elif drawn and Play.TYPE in kinds:
+            keys.append(f"Enter play the drawn {card_label(drawn)}")
+        elif Play.TYPE in kinds:
+            keys.append("Enter play")
+        if Draw.TYPE in kinds:
+            keys.append("d draw")
+        if Pass.TYPE in kinds:
+            keys.append("p pass")
+        if Challenge.TYPE in kinds or Accept.TYPE in kinds:
+            keys.append("y challenge · n accept")
+    if CallUno.TYPE in kinds or any(c.get("uno") for c in model.legal_of(Play.TYPE)):
+        keys.append("u UNO")
+    if Catch.TYPE in kinds:
+        keys.append("c catch")
+    return keys

@@ -1,0 +1,107 @@
+"""The panes that take the middle of the table screen: a picker, the dance, the results."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from prompt_toolkit.utils import get_cwidth
+
+from client.ui.faces import card_label, sort_hand
+from client.ui.layout import Line, text_line
+from client.ui.model import Model
+from protocol.commands import Arrow
+
+__all__ = ["dance_pane", "picker_pane", "results_pane"]
+
+_ARROWS: dict[str, str] = {Arrow.UP: "↑", Arrow.DOWN: "↓", Arrow.LEFT: "←", Arrow.RIGHT: "→"}
+
+
+def picker_pane(model: Model) -> list[Line]:
+    """The open picker: its options in a row, the chosen one marked, and how to choose."""
+    picker = model.picker
+    assert picker is not None
+    line: Line = [("", " ")]
+    for index, (value, label) in enumerate(picker.options):
+        text = f"[{label}]" if index == picker.index else f" {label} "
+        style = "class:picked" if index == picker.index else ""
+        if picker.purpose == "color":
+            style += f" class:card-{str(value).lower()}"
+        line.append((style, text))
+        line.append(("", " "))
+    hint = "←/→ choose · Enter confirm · Esc cancel"
+    if picker.purpose == "color":
+        hint = "r/y/g/b or ←/→ and Enter · Esc cancel"
+    elif all(isinstance(value, int) for value, _ in picker.options):
+        hint = "←/→ or the seat's digit, then Enter confirm · Esc cancel"
+    return [line, text_line(f" {hint}", "class:hint")]
+
+
+def dance_pane(model: Model) -> list[Line]:
+    """The dance to enter: the steps the server drew and the ones typed so far."""
+    view = model.view or {}
+    dance = view.get("dance") or {}
+    steps = dance.get("steps")
+    name = dance.get("dance") or "the dance"
+    if steps is None:
+        return [
+            text_line(f" Dance {name}! (honour rule) Enter: I danced · x refuse", "class:myturn"),
+        ]
+    wanted = " ".join(_ARROWS.get(step, step) for step in steps)
+    typed = " ".join(_ARROWS.get(step, step) for step in model.dance_steps)
+    return [
+        text_line(f" Dance {name}: {wanted}", "class:myturn"),
+        text_line(f" Your steps:   {typed}▏"),
+        text_line(" arrows add a step · Backspace undo · Enter send · x refuse", "class:hint"),
+    ]
+
+
+def results_pane(model: Model, width: int) -> list[Line]:
+    """A round's (or the match's) results: every hand as counted, its points, the totals."""
+    view = model.view or {}
+    result = view.get("round_result") or {}
+    match = view.get("match_result")
+    lines: list[Line] = []
+    winner = result.get("winner")
+    if winner is not None:
+        lines.append(
+            text_line(f" {model.seat_name(winner)} won round {result.get('round')}!", "class:title")
+        )
+    hands = result.get("hands") or []
+    points = result.get("points") or []
+    gained = result.get("gained") or []
+    scores = result.get("scores") or view.get("scores") or []
+    for seat, hand in enumerate(hands):
+        start = (
+            f"   {model.seat_name(seat):<16} {_at(points, seat):>4} in hand "
+            f"{'+' + str(_at(gained, seat)) if _at(gained, seat) else '':>6} "
+            f"total {_at(scores, seat):>5}   "
+        )
+        labels = [card_label(code) for code in sort_hand(list(hand))] or ["(out)"]
+        rows = _wrap_labels(labels, width - get_cwidth(start) - 1)
+        lines.append(text_line(start + rows[0]))
+        lines += [text_line(" " * get_cwidth(start) + row) for row in rows[1:]]
+    if match:
+        winners = " and ".join(model.seat_name(s) for s in match.get("winners") or [])
+        lines.append(text_line(f" {winners} won the match!", "class:myturn"))
+        if model.is_host:
+            lines.append(text_line(" r: rematch with the same seats · q: leave", "class:hint"))
+        else:
+            lines.append(text_line(" The host may start a rematch. q: leave", "class:hint"))
+    return lines
+
+
+def _wrap_labels(labels: list[str], room: int) -> list[str]:
+    """Card labels joined by spaces, in rows of at most ``room`` cells (one at least)."""
+    rows: list[str] = []
+    row = ""
+    for label in labels:
+        joined = f"{row} {label}" if row else label
+        if row and get_cwidth(joined) > room:
+            rows.append(row)
+            joined = label
+        row = joined
+    return [*rows, row]
+
+
+def _at(values: list[Any], index: int) -> Any:
+    return values[index] if index < len(values) else ""
