@@ -29,13 +29,14 @@ lint: $(STAMP)
 # folder at a time, with the folders whose helpers the tests import on its path.
 TEST_MYPY := $(BIN)/mypy --allow-untyped-defs --allow-incomplete-defs --allow-untyped-calls \
 	--no-strict-equality
-TEST_FOLDERS := tests/server tests/protocol tests/discovery tests/bench tests/e2e tests/engine
+TEST_FOLDERS := $(sort $(wildcard tests/*/))
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
 	MYPYPATH=tests $(TEST_MYPY) tests/conftest.py tests/test_structure.py
 	for folder in $(TEST_FOLDERS); do \
-		MYPYPATH=$$folder:tests/e2e:tests/discovery $(TEST_MYPY) $$folder || exit 1; \
+		MYPYPATH=$$folder:tests/e2e:tests/discovery:tests/protocol $(TEST_MYPY) $$folder \
+			|| exit 1; \
 	done
 
 imports: $(STAMP)

@@ -174,10 +174,11 @@ def _log_to_file(path: Path) -> Any:
         stream.close()
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of ``uno-client``; 0 after a normal quit."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+def _checked(
+    parser: argparse.ArgumentParser, args: argparse.Namespace
+) -> tuple[str, tuple[str, int] | None, Plan]:
+    """The player's name, the server's address (if given) and the plan, or the parser's
+    error for arguments that make no sense together."""
     name = clean_text(args.name or "")[:MAX_NAME] if args.name else default_name()
     if not name:
         parser.error("--name must contain something printable")
@@ -197,6 +198,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             TableConfig.from_data(plan.options)
         except (ConfigError, ValueError) as error:
             parser.error(str(error))
+    return name, address, plan
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``uno-client``; 0 after a normal quit."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    name, address, plan = _checked(parser, args)
     if args.name:
         remember_name(name)
 

@@ -306,7 +306,7 @@ class ClientSession:
             await self._dispatch(message)
         self._notify()
 
-    async def _dispatch(self, message: Message) -> None:
+    async def _dispatch(self, message: Message) -> None:  # noqa: C901 (one branch per message type)
         if isinstance(message, GameEvent):
             self._on_event(message)
         elif isinstance(message, GameView):

@@ -1,23 +1,34 @@
 """Start a server for this client: ``--solo`` (private) and ``--serve`` (for the LAN).
 
 Both start ``uno-server`` as a child process through ``client.launch`` and stop it when
-the block ends (design.md section 2 allows the client this one use of the server).
+the block ends (design.md section 2 allows the client this one use of the server). A solo
+game keeps nothing on disk; a server for the LAN keeps its journal in a file of its own
+(``serve_state_path``), so that a host's evening survives a restart of the client and
+never shares a file with a ``uno-server`` running beside it.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from pathlib import Path
+
+import platformdirs
 
 from client.launch import ServerStartError, running_server
 
-__all__ = ["ServerStartError", "lan_server", "solo_server"]
+__all__ = ["ServerStartError", "lan_server", "serve_state_path", "solo_server"]
+
+
+def serve_state_path() -> Path:
+    """The journal of the server ``uno-client --serve`` starts."""
+    return Path(platformdirs.user_state_dir("uno-lan")) / "serve.sqlite3"
 
 
 @asynccontextmanager
 async def solo_server(extra: Sequence[str] = ()) -> AsyncIterator[tuple[str, int]]:
     """A private server on 127.0.0.1 (port 0, not advertised) for the block's duration."""
-    async with running_server(extra=extra) as address:
+    async with running_server(extra=["--no-state", *extra]) as address:
         yield address
 
 
@@ -37,7 +48,8 @@ async def lan_server(
     (``_uno._tcp``) on ``interfaces`` (every IPv4 one when empty), so the friends'
     clients list it on their find screen.
     """
+    journal = ["--state", str(serve_state_path())]
     async with running_server(
-        host=host, port=port, advertise=advertise, interfaces=interfaces, extra=extra
+        host=host, port=port, advertise=advertise, interfaces=interfaces, extra=[*journal, *extra]
     ) as address:
         yield address

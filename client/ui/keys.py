@@ -47,7 +47,7 @@ LOG_PAGE = 8
 """Lines PgUp and PgDn scroll the match log by."""
 
 
-def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:
+def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:  # noqa: C901 (one binding per key)
     """Every key of the client, each group under a filter on the model."""
     kb = KeyBindings()
     c = controller

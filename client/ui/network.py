@@ -259,7 +259,7 @@ class Network:
             seen = await session.wait_changed(seen)
             self._sync(session)
 
-    def _sync(self, session: ClientSession) -> None:
+    def _sync(self, session: ClientSession) -> None:  # noqa: C901 (one step per part of the session)
         model = self.model
         welcome = session.welcome
         if not model.connected:

@@ -87,7 +87,7 @@ def _table(
     return lines + bottom
 
 
-def _seats(model: Model) -> list[Line]:
+def _seats(model: Model) -> list[Line]:  # noqa: C901 (one mark per fact about a seat)
     table = model.table
     assert table is not None
     view = model.view or {}

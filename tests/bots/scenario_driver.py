@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
+from functools import partial
 from typing import Any, TypeVar
 
 from client.bots.api import Bot, connect_bot
@@ -27,6 +28,11 @@ QUIET = Knobs(catch=False)
 # match never ends under a scenario.
 SERVER_ARGS = ("--bot-think-ms", "20", "--round-pause-seconds", "0")
 BASE_OPTIONS = {"target_score": 100_000, "turn_seconds": 30}
+
+
+def _caught_up(bot: Bot, target: int, session: Any) -> bool:
+    """Whether ``bot`` acts on a fresh view and its session has seen event ``target``."""
+    return bool(bot.fresh and session.last_seq >= target)
 
 
 class Table:
@@ -59,7 +65,7 @@ class Table:
             live = [bot for bot in self.bots if not bot.session.closed]
             target = max(bot.session.last_seq for bot in live)
             for bot in live:
-                await bot.session.wait_for(lambda s, b=bot, t=target: b.fresh and s.last_seq >= t)
+                await bot.session.wait_for(partial(_caught_up, bot, target))
             if max(bot.session.last_seq for bot in live) == target:
                 return
 
@@ -72,8 +78,9 @@ class Table:
                     await bot.ready()
             await self.bots[0].session.wait_for(lambda s: s.last_seq > before)
             return
-        bot = self.acting()
-        assert bot is not None, f"nobody to act in phase {self.view.get('phase')}"
+        acting = self.acting()
+        assert acting is not None, f"nobody to act in phase {self.view.get('phase')}"
+        bot = acting
         command = choose(bot.view, self.rng, "basic", knobs)
         assert command is not None, f"seat {bot.seat} has nothing to do: {bot.view}"
         before = bot.session.last_seq

@@ -110,14 +110,16 @@ async def test_a_challenged_wild_draw_four(bluff: bool) -> None:
             assert "hand" not in bystander.events_of("challenged")[-1]
             assert "hand" not in player.events_of("challenged")[-1]
             counts = table.view["counts"]
+            mine, theirs = player.seat, victim.seat
+            assert mine is not None and theirs is not None
             if bluff:
-                assert counts[player.seat] == before[player.seat] - 1 + 4
-                assert counts[victim.seat] == before[victim.seat]
-                assert table.view["to_act"] == victim.seat
+                assert counts[mine] == before[mine] - 1 + 4
+                assert counts[theirs] == before[theirs]
+                assert table.view["to_act"] == theirs
             else:
-                assert counts[player.seat] == before[player.seat] - 1
-                assert counts[victim.seat] == before[victim.seat] + 6
-                assert table.view["to_act"] != victim.seat
+                assert counts[mine] == before[mine] - 1
+                assert counts[theirs] == before[theirs] + 6
+                assert table.view["to_act"] != theirs
 
 
 def can_play(card: str) -> Any:

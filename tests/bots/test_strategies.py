@@ -24,7 +24,7 @@ def wild_variants(card: str, **extra: Any) -> list[dict[str, Any]]:
     return [play(card, color=colour, **extra) for colour in "RYGB"]
 
 
-def view(hand: list[str], colour: str, legal: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+def view(hand: list[str], colour: str, legal: list[Any], **extra: Any) -> dict[str, Any]:
     return {"seat": 0, "hand": hand, "color": colour, "legal": legal, **extra}
 
 

@@ -46,7 +46,7 @@ def model_with(view: dict[str, Any], seats: int = 3, seat: int = 0, **kw: Any) -
     return model
 
 
-def hand_view(hand: list[str], legal: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+def hand_view(hand: list[str], legal: list[Any], **extra: Any) -> dict[str, Any]:
     """A hand-made view for seat 0 of three, on turn, with the given hand and legal list."""
     view: dict[str, Any] = {
         "seat": 0,

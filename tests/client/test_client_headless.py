@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from functools import partial
 
 import pytest
 from client_server import running_server
@@ -136,7 +137,7 @@ async def play_one_round(host: str, port: int) -> tuple[ClientApp, list[str]]:
             done = ("round-over", "match-over")
             acted: object = None
             while model.phase not in done:
-                await driver.until(lambda acted=acted: ready_to_act(model, acted))
+                await driver.until(partial(ready_to_act, model, acted))
                 if model.message_is_error:
                     pytest.fail(f"the server refused a key's command: {model.message}")
                 if model.phase in done:

@@ -17,11 +17,20 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 
 import pytest
 
 pytestmark = [pytest.mark.e2e]
+
+
+def _discard_shows(label: str, screen: list[str]) -> bool:
+    return any(line.startswith(f" Discard:  {label} ") for line in screen)
+
+
+def _moved_from(before: object, screen: list[str]) -> bool:
+    return progress(screen) not in (None, before)
 
 
 def need_tmux() -> None:
@@ -167,7 +176,7 @@ def test_solo_game_played_by_keystrokes(terminal: Terminal) -> None:
             terminal.wait_for(lambda s: any("Choose the colour" in x for x in s), "the picker")
             terminal.keys("r")
         lines = terminal.wait_for(
-            lambda s, label=label: any(x.startswith(f" Discard:  {label} ") for x in s),
+            partial(_discard_shows, label),
             f"{label} on the discard pile",
         )
         assert any(line.startswith(" you played") for line in lines)
@@ -290,9 +299,7 @@ def test_a_whole_solo_match_to_its_final_scores(open_terminal: Callable[..., Ter
             terminal.wait_for(lambda s: "Round over" not in turn_line(s), "the next round")
             continue
         play_a_turn(terminal, lines)
-        terminal.wait_for(
-            lambda s, before=before: progress(s) not in (None, before), "the game to move"
-        )
+        terminal.wait_for(partial(_moved_from, before), "the game to move")
     else:
         pytest.fail("the match did not end in 400 decisions")
     assert rounds_seen, "a match of several rounds (this seed plays six)"

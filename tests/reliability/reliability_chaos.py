@@ -339,8 +339,8 @@ class ChaosTable:
                 problems.append(f"{player.name}: events are not numbered 1..{len(seqs)}: {shown}")
             for frame in player.frames:
                 if isinstance(frame, GameView) and cards_in_view(frame.body) != cards:
-                    shown = cards_in_view(frame.body)
-                    problems.append(f"{player.name}: a view counts {shown} cards, not {cards}")
+                    counted = cards_in_view(frame.body)
+                    problems.append(f"{player.name}: a view counts {counted} cards, not {cards}")
         return problems
 
 

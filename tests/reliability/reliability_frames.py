@@ -113,8 +113,19 @@ _HARMLESS: tuple[type[Message], ...] = (
 
 _RECORDS = {cls: records(cls) for cls in _HARMLESS}
 
-_SERVER_ONLY = ("welcome", "error", "ok", "rejected", "table-list", "table-state", "joined")
-_SERVER_ONLY += ("event", "view", "left", "closing")
+_SERVER_ONLY: tuple[str, ...] = (
+    "welcome",
+    "error",
+    "ok",
+    "rejected",
+    "table-list",
+    "table-state",
+    "joined",
+    "event",
+    "view",
+    "left",
+    "closing",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,7 +253,7 @@ _names = st.one_of(
 @st.composite
 def _hello(draw: st.DrawFn) -> bytes:
     token = draw(st.none() | st.text(min_size=1, max_size=40))
-    hello = {"type": "hello", "versions": ["1.0"], "name": draw(_names)}
+    hello: dict[str, Any] = {"type": "hello", "versions": ["1.0"], "name": draw(_names)}
     if token is not None:
         hello |= {"resume_token": token, "last_seq": draw(st.integers(0, 2**20))}
     return _frame(_pack(hello))
@@ -262,9 +273,8 @@ _harmless = _harmless_data().map(lambda data: _frame(_pack(data)))
 
 # --- hostile frames ----------------------------------------------------------------------
 
-_FIELDS = {
-    cls.TYPE: [field.name for field in dataclasses.fields(cls)] for cls in (*_HARMLESS, Hello)
-}
+_WITH_FIELDS: tuple[type[Message], ...] = (*_HARMLESS, Hello)
+_FIELDS = {cls.TYPE: [field.name for field in dataclasses.fields(cls)] for cls in _WITH_FIELDS}
 
 
 @st.composite

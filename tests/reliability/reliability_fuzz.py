@@ -39,7 +39,7 @@ CONNECTION_SECONDS = 20.0
 class Answer:
     """What the server sent one connection, decoded, and how the connection ended."""
 
-    frames: list[dict[str, Any]] = field(default_factory=list)
+    frames: list[Any] = field(default_factory=list)
     ending: str = "close"
     """``close`` (an orderly end of stream), ``reset`` or ``undecodable``."""
 

@@ -57,4 +57,4 @@ def deck_size(options: dict[str, Any]) -> int:
 
 def cards_in_view(view: dict[str, Any]) -> int:
     """Every card a view accounts for: the hands' counts, the draw pile, the discards."""
-    return sum(view["counts"]) + view["draw_count"] + view["discard_count"]
+    return int(sum(view["counts"]) + view["draw_count"] + view["discard_count"])
