@@ -29,7 +29,7 @@ lint: $(STAMP)
 # folder at a time, with the folders whose helpers the tests import on its path.
 TEST_MYPY := $(BIN)/mypy --allow-untyped-defs --allow-incomplete-defs --allow-untyped-calls \
 	--no-strict-equality
-TEST_FOLDERS := $(sort $(wildcard tests/*/))
+TEST_FOLDERS := $(filter-out %__pycache__/,$(sort $(wildcard tests/*/)))
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
