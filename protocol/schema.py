@@ -108,6 +108,10 @@ class Record:
 
 def trusted_record(cls: type[_R], values: dict[str, Any]) -> _R:
     """``cls.trusted(**values)``, for subclasses that add to it (``values`` is consumed)."""
+    # The one place that builds a record past its constructor: validating what the server
+    # built itself cost 11 us more per view (12.3 against 1.0) and 7 us per event (9.7
+    # against 2.4), about 150 us of a move's 600 us of server CPU at a table of five.
+    # tests/protocol/test_protocol_trusted.py holds it to the same value and bytes.
     record = object.__new__(cls)
     for spec in _schema(cls):
         if spec.name in values:
