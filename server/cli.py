@@ -22,7 +22,6 @@ from functools import partial
 from importlib import metadata
 from pathlib import Path
 
-import platformdirs
 import trio
 
 from protocol.limits import MAX_TABLE_NAME_LEN, clean_text
@@ -38,11 +37,12 @@ from server.app import (
 )
 from server.descriptors import fit_connections
 from server.identity import ServerIdentity
-from server.journal import Journal, JournalLocked
+from server.journal import Journal, JournalLocked, default_state_path
 from server.limits import LimitsError, SessionLimits
 from server.lobby import Lobby
 from server.log_limit import LogRateLimit
 from server.settings import LobbySettings, SettingsError
+from server.standings import history_main
 from server.table_flags import add_table_flags, table_defaults
 
 __all__ = [
@@ -70,12 +70,6 @@ class Config:
     advertise_ips: tuple[str, ...] = ()
     state: Path | None = None
     """The journal file; None keeps everything in memory."""
-
-
-def default_state_path() -> Path:
-    """Where the journal lives unless ``--state`` says otherwise: the platform's state
-    directory (on Linux ``$XDG_STATE_HOME/uno-lan``, by default ``~/.local/state``)."""
-    return Path(platformdirs.user_state_dir("uno-lan")) / "server.sqlite3"
 
 
 class _HelpWithDefaults(argparse.ArgumentDefaultsHelpFormatter):
@@ -355,6 +349,9 @@ def tune_garbage_collector() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``uno-server``; returns the exit status."""
+    words = list(sys.argv[1:] if argv is None else argv)
+    if words[:1] == ["history"]:
+        return history_main(words[1:], default_state_path())
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

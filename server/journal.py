@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import platformdirs
+
 from protocol.commands import Command, command_from_data
 from protocol.options import TableConfig
 
@@ -38,6 +40,7 @@ __all__ = [
     "SavedSeat",
     "SavedTable",
     "TableJournal",
+    "default_state_path",
     "token_hash",
 ]
 
@@ -68,6 +71,12 @@ CREATE TABLE IF NOT EXISTS commands (
 
 class JournalLocked(Exception):
     """Another server holds the journal file."""
+
+
+def default_state_path() -> Path:
+    """Where the journal lives unless ``--state`` says otherwise: the platform's state
+    directory (on Linux ``$XDG_STATE_HOME/uno-lan``, by default ``~/.local/state``)."""
+    return Path(platformdirs.user_state_dir("uno-lan")) / "server.sqlite3"
 
 
 def token_hash(token: str) -> str:
@@ -262,6 +271,10 @@ class Journal:
             {"table_id": tid, "table": name, "match": number, "finished_at": at, **json.loads(r)}
             for tid, name, number, at, r in rows
         ]
+
+    def forget_history(self) -> None:
+        """Drop every finished match (the standings start afresh); open tables stay."""
+        self._write("DELETE FROM matches WHERE result IS NOT NULL")
 
     def next_table_number(self) -> int:
         row = self._db.execute("SELECT MAX(CAST(table_id AS INTEGER)) FROM tables").fetchone()

@@ -1,0 +1,94 @@
+"""``uno-server history``: the finished matches in the journal, and who is winning.
+
+Every finished match stays in the journal with its players, final scores and winners.
+Standings count people by name as the tables compare names (``Ann`` and ``ANN`` are one
+player); bots are listed apart, since a bot's name says nothing about who played it. The
+journal is held by the running server, so this reads it while the server is stopped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from server.journal import Journal, JournalLocked
+from server.table.names import name_key
+
+__all__ = ["Standing", "history_main", "standings"]
+
+WEEK_SECONDS = 7 * 24 * 3600
+
+
+@dataclass(slots=True)
+class Standing:
+    """One player's record over the matches counted."""
+
+    name: str
+    bot: bool
+    matches: int = 0
+    wins: int = 0
+    points: int = 0
+
+
+def standings(matches: Sequence[dict[str, Any]], since: float | None = None) -> list[Standing]:
+    """Everyone who played the finished ``matches`` (those after ``since``, a Unix time, if
+    given), people first, then by wins, points and name."""
+    table: dict[tuple[bool, str], Standing] = {}
+    for match in matches:
+        if since is not None and (match.get("finished_at") or 0) < since:
+            continue
+        winners = set(match.get("winners", []))
+        for player in match.get("players", []):
+            bot = bool(player.get("bot"))
+            key = (bot, name_key(player["name"]))
+            standing = table.setdefault(key, Standing(player["name"], bot))
+            standing.matches += 1
+            standing.points += int(player.get("score", 0))
+            if player["name"] in winners:
+                standing.wins += 1
+    return sorted(table.values(), key=lambda s: (s.bot, -s.wins, -s.points, s.name.casefold()))
+
+
+def history_main(argv: Sequence[str], default_state: Path) -> int:
+    """``uno-server history [--state PATH] [--week] [--json] [--reset]``."""
+    parser = argparse.ArgumentParser(
+        prog="uno-server history", description="finished matches and standings"
+    )
+    parser.add_argument("--state", type=Path, default=default_state, help="the journal file")
+    parser.add_argument("--week", action="store_true", help="only the last seven days")
+    parser.add_argument("--json", action="store_true", help="one JSON object")
+    parser.add_argument("--reset", action="store_true", help="forget every finished match")
+    args = parser.parse_args(argv)
+    if not args.state.exists():
+        print(f"uno-server history: no journal at {args.state}", file=sys.stderr)
+        return 1
+    try:
+        journal = Journal.open(args.state)
+    except JournalLocked as error:
+        print(f"uno-server history: {error}; stop the server first", file=sys.stderr)
+        return 1
+    try:
+        if args.reset:
+            journal.forget_history()
+            print("uno-server history: the standings start afresh")
+            return 0
+        matches = journal.history()
+    finally:
+        journal.close()
+    since = time.time() - WEEK_SECONDS if args.week else None
+    board = standings(matches, since)
+    if args.json:
+        shown = [m for m in matches if since is None or (m.get("finished_at") or 0) >= since]
+        print(json.dumps({"standings": [asdict(s) for s in board], "matches": shown}))
+        return 0
+    print(f"{'player':<24} {'matches':>7} {'wins':>5} {'points':>7}")
+    for standing in board:
+        name = standing.name + (" (bot)" if standing.bot else "")
+        print(f"{name:<24} {standing.matches:>7} {standing.wins:>5} {standing.points:>7}")
+    return 0

@@ -1,0 +1,52 @@
+"""The match history and standings a real server keeps in its journal, read back with
+``uno-server history``."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import trio
+from e2e_client import drive, seat_table
+from e2e_server import ServerProcess
+
+pytestmark = pytest.mark.e2e
+
+
+def history(state: Path, *flags: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "server", "history", "--state", str(state), *flags]
+    return subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+
+
+async def test_a_finished_match_is_in_the_standings_until_they_are_reset(tmp_path: Path) -> None:
+    server = ServerProcess.start(tmp_path)
+    state = server.state
+    assert state is not None
+    try:
+        with trio.fail_after(60):
+            async with trio.open_nursery() as nursery:
+                players, _ = await seat_table(server.port, nursery, ["ann", "bob"], bots=1)
+                await drive(players, lambda: players[0].match_over, random.Random(2))
+                nursery.cancel_scope.cancel()
+        held = history(state, "--json")
+        assert held.returncode == 1 and "stop the server first" in held.stderr
+    finally:
+        server.stop()
+
+    shown = history(state, "--json")
+    assert shown.returncode == 0, shown.stderr
+    report = json.loads(shown.stdout)
+    (match,) = report["matches"]
+    names = {player["name"] for player in match["players"]}
+    assert {"ann", "bob"} <= names and len(match["winners"]) == 1
+    people = {s["name"]: s for s in report["standings"] if not s["bot"]}
+    assert people["ann"]["matches"] == people["bob"]["matches"] == 1
+    assert sum(s["wins"] for s in report["standings"]) == 1
+    assert [s["bot"] for s in report["standings"]] == sorted(s["bot"] for s in report["standings"])
+
+    assert history(state, "--reset").returncode == 0
+    assert json.loads(history(state, "--json").stdout)["matches"] == []
