@@ -274,7 +274,7 @@ class Journal:
 
     def forget_history(self) -> None:
         """Drop every finished match (the standings start afresh); open tables stay."""
-        self._write("DELETE FROM matches WHERE result IS NOT NULL")
+        self._write("DELETE FROM matches WHERE result IS NOT NULL", ())
 
     def next_table_number(self) -> int:
         row = self._db.execute("SELECT MAX(CAST(table_id AS INTEGER)) FROM tables").fetchone()
