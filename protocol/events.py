@@ -46,6 +46,7 @@ class EventKind(StrEnum):
     CREEPER_REVEALED = "creeper-revealed"  # seat, card
     HANDS_SWAPPED = "hands-swapped"  # seat, target, counts; private: hand
     HANDS_SHUFFLED = "hands-shuffled"  # seat, counts; private: hand
+    HANDS_PASSED = "hands-passed"  # seat (who played the 0), direction, counts; private: hand
     SKIP_MARKED = "skip-marked"  # seat (who played), target
     SKIP_SERVED = "skip-served"  # seat
     RESHUFFLED = "reshuffled"  # count now in the draw pile

@@ -15,12 +15,16 @@ from typing import Any
 __all__ = [
     "MAX_SEATS",
     "MIN_SEATS",
+    "PRESETS",
+    "PRESET_OPTIONS",
     "ConfigError",
     "CustomRule",
     "DanceCheck",
     "DeckName",
     "Scoring",
+    "Stack",
     "TableConfig",
+    "preset_options",
 ]
 
 MIN_SEATS = 2
@@ -78,6 +82,20 @@ class DanceCheck(StrEnum):
     HONOUR = "honour"
 
 
+class Stack(StrEnum):
+    """Which draw cards may answer a draw card (docs/rules.md, Ruling 22 and after).
+
+    ``off``: none. ``draw-two``: a Draw Two answers a Draw Two. ``draw-four``: a Wild Draw
+    Four answers a Wild Draw Four. ``progressive``: a Draw Two answers a Draw Two, and a
+    Wild Draw Four answers either.
+    """
+
+    OFF = "off"
+    DRAW_TWO = "draw-two"
+    DRAW_FOUR = "draw-four"
+    PROGRESSIVE = "progressive"
+
+
 @dataclass(frozen=True, slots=True)
 class TableConfig:
     """Everything that makes one table's match what it is. Defaults follow the rule texts.
@@ -96,7 +114,21 @@ class TableConfig:
     stack_draw_two: bool = field(
         default=False, metadata={"doc": "a Draw Two may be answered with a Draw Two"}
     )
+    """The old name of ``stack`` ``draw-two``: true asks for it when ``stack`` is ``off``;
+    on a built config it says whether a Draw Two answers a Draw Two (for old clients)."""
+    stack: Stack = field(
+        default=Stack.OFF, metadata={"doc": "which draw cards may answer a draw card"}
+    )
     skip_any: bool = field(default=False, metadata={"doc": "a Skip names any opponent"})
+    seven_o: bool = field(
+        default=False, metadata={"doc": "a 7 swaps hands with a chosen player, a 0 passes them on"}
+    )
+    draw_until_playable: bool = field(
+        default=False, metadata={"doc": "a turn's draw goes on until a playable card comes"}
+    )
+    force_play: bool = field(
+        default=False, metadata={"doc": "a playable drawn card must be played"}
+    )
     wd4_bluff: bool = field(
         default=True, metadata={"doc": "an illegal Wild Draw Four may be played as a bluff"}
     )
@@ -128,6 +160,7 @@ class TableConfig:
             ("scoring", Scoring),
             ("custom_rule", CustomRule),
             ("dance_check", DanceCheck),
+            ("stack", Stack),
         ):
             value = getattr(self, name)
             if not isinstance(value, kind):
@@ -136,9 +169,10 @@ class TableConfig:
                 except ValueError:
                     choices = ", ".join(member.value for member in kind)
                     raise ConfigError(f"{name} must be one of {choices}, not {value!r}") from None
-        for name in ("stack_draw_two", "skip_any", "wd4_bluff"):
+        for name in _BOOLS:
             if not isinstance(getattr(self, name), bool):
                 raise ConfigError(f"{name} must be true or false")
+        self._settle_stack()
         _check_int("seats", self.seats, MIN_SEATS, MAX_SEATS)
         _check_int("target_score", self.target_score, 1, 100_000)
         _check_int("hand_size", self.hand_size, 1, 15)
@@ -158,6 +192,19 @@ class TableConfig:
                 "use fewer seats or a smaller hand_size"
             )
 
+    def _settle_stack(self) -> None:
+        """``stack_draw_two`` true is ``stack`` ``draw-two``; beside another ``stack`` it
+        must agree (``draw-two`` or ``progressive``). Afterwards it says whether a Draw Two
+        answers a Draw Two, so that old clients read the table right."""
+        if self.stack_draw_two:
+            if self.stack is Stack.OFF:
+                object.__setattr__(self, "stack", Stack.DRAW_TWO)
+            elif self.stack is Stack.DRAW_FOUR:
+                raise ConfigError("stack_draw_two and stack draw-four disagree; give only stack")
+        object.__setattr__(
+            self, "stack_draw_two", self.stack in (Stack.DRAW_TWO, Stack.PROGRESSIVE)
+        )
+
     def to_data(self) -> dict[str, Any]:
         """The plain form: strings, ints and bools only."""
         data = asdict(self)
@@ -174,6 +221,42 @@ class TableConfig:
         if unknown:
             raise ConfigError(f"unknown table option(s): {', '.join(map(str, unknown))}")
         return cls(**data)
+
+
+_BOOLS = (
+    "stack_draw_two",
+    "skip_any",
+    "wd4_bluff",
+    "seven_o",
+    "draw_until_playable",
+    "force_play",
+)
+
+PRESET_OPTIONS = ("seven_o", "stack", "draw_until_playable", "force_play", "skip_any")
+"""The options a preset sets; it leaves every other option as it is."""
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "official": {"stack": Stack.OFF.value},
+    "party": {"seven_o": True, "stack": Stack.PROGRESSIVE.value},
+    "family": {"stack": Stack.DRAW_TWO.value, "draw_until_playable": True},
+}
+"""Presets for people: each sets ``PRESET_OPTIONS`` (those not named here off)."""
+
+
+def preset_options(name: str, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """``options`` (plain data) with the preset ``name`` applied: the options a client sends.
+
+    A preset is not a protocol value: it is expanded here, before the options travel. The
+    preset's options replace those in ``options`` (``stack_draw_two`` too, which would name
+    the stacking a second time); every other option stays. Raises ConfigError for an
+    unknown name.
+    """
+    if name not in PRESETS:
+        raise ConfigError(f"preset must be one of {', '.join(PRESETS)}, not {name!r}")
+    expanded = {key: value for key, value in (options or {}).items() if key != "stack_draw_two"}
+    for key in PRESET_OPTIONS:
+        expanded[key] = PRESETS[name].get(key, Stack.OFF.value if key == "stack" else False)
+    return expanded
 
 
 def _check_int(name: str, value: object, low: int, high: int) -> None:

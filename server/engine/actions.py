@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from protocol.cards import COLORS, Color, Rank
 from protocol.commands import (
+    DANCES,
     Accept,
     CallUno,
     Catch,
@@ -20,6 +21,7 @@ from protocol.commands import (
     NextRound,
     Pass,
     Pause,
+    Play,
     RefuseDance,
     Resume,
     SetAway,
@@ -27,9 +29,9 @@ from protocol.commands import (
 )
 from protocol.events import EventKind
 from protocol.phase import Phase
-from server.engine.checks import catch_refusal, matches, may_play
+from server.engine.checks import catch_refusal, forced, matches, may_play, playable, wants_target
 from server.engine.deck import codes
-from server.engine.effects import swap_hands
+from server.engine.effects import play, swap_hands
 from server.engine.records import PASSED_RECORD
 from server.engine.rounds import blocked_winner, end_round, next_round
 from server.engine.state import MatchState
@@ -59,6 +61,8 @@ _DANCE = Phase.DANCE
 _STACK = Phase.STACK
 _ROUND_OVER = Phase.ROUND_OVER
 _SWAP = Rank.SWAP_HANDS
+_WILD_DRAW_FOUR = Rank.WILD_DRAW_FOUR
+_DANCING_WILD = Rank.DANCE
 
 _AWAY_AFTER_EXPIRIES = 3
 
@@ -78,6 +82,10 @@ def _draw_one(state: MatchState, seat: int, now_ms: int | None) -> None:
     be played ends the turn at once (the seeds: "otherwise, your turn is over"); the
     player is asked only when there is a choice (play the drawn card, or pass)."""
     drawn = state.draw_cards(seat, 1, "draw")[0]
+    if state.config.draw_until_playable:  # ruling 34: on until a playable card comes
+        hand = state.hands[seat]
+        while not playable(state, drawn, hand) and state.can_draw():
+            drawn = state.draw_cards(seat, 1, "draw")[0]
     state.has_drawn = True
     state.drawn = drawn
     state.stuck_passes = 0
@@ -107,7 +115,8 @@ def _stuck_pass(state: MatchState, seat: int, now_ms: int) -> None:
 
 def _take_stack(state: MatchState, seat: int, now_ms: int) -> None:
     total, state.pending_draw = state.pending_draw, 0
-    state.draw_cards(seat, total, "draw-two")
+    reason = "wild-draw-four" if state.discard[-1].rank is _WILD_DRAW_FOUR else "draw-two"
+    state.draw_cards(seat, total, reason)
     state.emit(EventKind.SKIPPED, {"seat": seat})
     state.start_turn(state.next_seat(seat), now_ms)
 
@@ -131,7 +140,8 @@ def _choose_first_color(
 
 def act_accept(state: MatchState, seat: int, command: Accept | None, now_ms: int) -> None:
     state.emit(EventKind.DRAW_FOUR_ACCEPTED, {"seat": seat})
-    state.draw_cards(seat, 4, "wild-draw-four")
+    total, state.pending_draw = state.pending_draw or 4, 0  # ruling 33: a stack's total
+    state.draw_cards(seat, total, "wild-draw-four")
     state.wd4_hand = ()
     state.emit(EventKind.SKIPPED, {"seat": seat})
     state.start_turn(state.next_seat(seat), now_ms)
@@ -146,6 +156,7 @@ def act_challenge(state: MatchState, seat: int, command: Challenge, now_ms: int)
         {seat: {"hand": codes(state.wd4_hand)}},
     )
     state.wd4_hand = ()
+    state.pending_draw = 0
     if guilty:
         state.draw_cards(player, 4, "challenge")
         state.start_turn(seat, now_ms)
@@ -259,26 +270,47 @@ def act_timeout(state: MatchState, command: Timeout, now_ms: int) -> None:
     elif phase is _STACK:
         _take_stack(state, seat, now_ms)
     else:
-        if phase is _CHOOSE_COLOR:
-            target = None
-            if state.discard[-1].rank is _SWAP:
-                target = _fewest_cards_opponent(state, seat)
-            _choose_first_color(state, seat, _most_held_color(state, seat), target, now_ms)
-        if not state.has_drawn and state.can_draw():
-            _draw_one(state, seat, None)
-        if state.has_drawn or may_play(state, seat):
-            # Ruling 14 counts only passes of seats that could neither play nor draw:
-            # a seat that could have played breaks the cycle.
-            state.stuck_passes = 0
-            state.records.append((PASSED_RECORD, seat, False))
-            state.start_turn(state.next_seat(seat), now_ms)
-        else:
-            _stuck_pass(state, seat, now_ms)
+        _expire_turn(state, seat, now_ms)
     if state.exposures:
         state.seat_acted(seat, start)
     state.expiries[seat] += 1
     if state.expiries[seat] >= _AWAY_AFTER_EXPIRIES and not state.away[seat]:
         set_away(state, seat, True, "timeouts")
+
+
+def _expire_turn(state: MatchState, seat: int, now_ms: int) -> None:
+    """Ruling 17: draw and pass (after choosing a first wild's colour); ruling 35: a drawn
+    card that must be played is played."""
+    if state.phase is _CHOOSE_COLOR:
+        target = None
+        if state.discard[-1].rank is _SWAP:
+            target = _fewest_cards_opponent(state, seat)
+        _choose_first_color(state, seat, _most_held_color(state, seat), target, now_ms)
+    if not state.has_drawn and state.can_draw():
+        _draw_one(state, seat, None)
+    if forced(state, seat):
+        _play_drawn(state, seat, now_ms)
+    elif state.has_drawn or may_play(state, seat):
+        # Ruling 14 counts only passes of seats that could neither play nor draw:
+        # a seat that could have played breaks the cycle.
+        state.stuck_passes = 0
+        state.records.append((PASSED_RECORD, seat, False))
+        state.start_turn(state.next_seat(seat), now_ms)
+    else:
+        _stuck_pass(state, seat, now_ms)
+
+
+def _play_drawn(state: MatchState, seat: int, now_ms: int) -> None:
+    """Ruling 35: the server plays the drawn card for the seat with ruling 17's choices
+    (the colour held most, the opponent with the fewest cards, the first dance) and
+    declares UNO for it when the play leaves one card."""
+    card = state.drawn
+    assert card is not None  # forced() holds
+    hand = state.hands[seat]
+    color = _most_held_color(state, seat) if card.color is None else None
+    target = _fewest_cards_opponent(state, seat) if wants_target(state, card, hand) else None
+    dance = DANCES[0] if card.rank is _DANCING_WILD else None
+    play(state, seat, Play(card, color, target, dance, len(hand) == 2), now_ms)
 
 
 def _most_held_color(state: MatchState, seat: int) -> Color:

@@ -56,10 +56,14 @@ __all__ = [
     "check_set_away",
     "check_table_sender",
     "check_timeout",
+    "forced",
     "holds_color",
     "matches",
     "matching",
     "may_play",
+    "playable",
+    "stack_answer",
+    "stacking",
     "wants_target",
 ]
 
@@ -76,6 +80,7 @@ _DRAW_TWO = Rank.DRAW_TWO
 _WILD_DRAW_FOUR = Rank.WILD_DRAW_FOUR
 _SWAP = Rank.SWAP_HANDS
 _DANCING_WILD = Rank.DANCE
+_SEVEN = Rank.SEVEN
 
 
 # ---------------------------------------------------------------------- the predicates
@@ -106,10 +111,40 @@ def bluff_barred(state: MatchState, hand: list[Card]) -> bool:
 
 
 def wants_target(state: MatchState, card: Card, hand: list[Card]) -> bool:
-    """Whether playing ``card`` from ``hand`` names a seat: a Swap Hands that is not the
-    last card (ruling 11: the last one just ends the round), a Skip under ``skip_any``."""
+    """Whether playing ``card`` from ``hand`` names a seat: a Swap Hands, or a 7 under
+    ``seven_o``, that is not the last card (rulings 11 and 32: the last one just ends the
+    round), a Skip under ``skip_any``."""
     rank = card.rank
-    return (rank is _SWAP and len(hand) > 1) or (rank is _SKIP and state.skip_any)
+    return (
+        (rank is _SWAP and len(hand) > 1)
+        or (rank is _SKIP and state.skip_any)
+        or (rank is _SEVEN and state.seven_o and len(hand) > 1)
+    )
+
+
+def stack_answer(state: MatchState, card: Card) -> bool:
+    """Ruling 33: whether ``card`` answers the draw card waiting (in ``STACK``, or the
+    victim's decision on a Wild Draw Four): a Draw Two on a Draw Two, a Wild Draw Four
+    when the table stacks them (``draw-four``: only ever on a Wild Draw Four)."""
+    rank = card.rank
+    if rank is _WILD_DRAW_FOUR:
+        return state.stack_wd4
+    return rank is _DRAW_TWO and state.discard[-1].rank is _DRAW_TWO
+
+
+def stacking(state: MatchState) -> bool:
+    """Whether the seat to act faces a stack it may answer (``STACK``, or the decision
+    on a Wild Draw Four when Wild Draw Fours stack)."""
+    phase = state.phase
+    return phase is _STACK or (phase is _CHALLENGE and state.stack_wd4)
+
+
+def playable(state: MatchState, card: Card, hand: list[Card]) -> bool:
+    """Whether ``card`` of ``hand`` may be played in a turn (it matches; ruling 23: not a
+    barred Wild Draw Four)."""
+    return matches(state, card) and (
+        card.rank is not _WILD_DRAW_FOUR or not bluff_barred(state, hand)
+    )
 
 
 def candidates(state: MatchState, hand: list[Card]) -> list[Card]:
@@ -122,16 +157,13 @@ def candidates(state: MatchState, hand: list[Card]) -> list[Card]:
 
 def may_play(state: MatchState, seat: int) -> bool:
     """Whether ``seat``, to act now, has a card it may play (ruling 5: after a draw only
-    the drawn card; in a stack only a Draw Two; ruling 23: no barred Draw Four)."""
+    the drawn card; in a stack only an answer to it; ruling 23: no barred Draw Four)."""
     hand = state.hands[seat]
-    if state.phase is _STACK:
-        return any(card.rank is _DRAW_TWO for card in hand)
+    if stacking(state):
+        return any(stack_answer(state, card) for card in hand)
     if state.phase is not _TURN:
         return False
-    return any(
-        matches(state, card) and (card.rank is not _WILD_DRAW_FOUR or not bluff_barred(state, hand))
-        for card in candidates(state, hand)
-    )
+    return any(playable(state, card, hand) for card in candidates(state, hand))
 
 
 # ---------------------------------------------------------------------- who may send
@@ -202,7 +234,7 @@ def check_play(state: MatchState, seat: int, play: Play, now_ms: int) -> Rejecte
     phase = state.phase
     if seat != state.current:
         return _not_your_turn()
-    if phase is not _TURN and phase is not _STACK:
+    if phase is not _TURN and not stacking(state):
         return _answers(state, seat, _TURN)
     return _check_card(state, seat, play) or _check_what_it_names(state, seat, play)
 
@@ -212,13 +244,14 @@ def _check_card(state: MatchState, seat: int, play: Play) -> Rejected | None:
     card = play.card
     if card not in state.hands[seat]:
         return Rejected(RejectCode.CARD_NOT_IN_HAND, f"{card.code} is not in your hand")
-    if state.phase is _STACK:
-        if card.rank is not _DRAW_TWO:
+    if state.phase is not _TURN:  # a stack (ruling 33: no colour test on it)
+        if not stack_answer(state, card):
             return Rejected(
                 RejectCode.MUST_ANSWER_DRAW_TWO,
-                "answer the Draw Two with a Draw Two, or draw the total",
+                "answer the draw card with one that stacks on it, or draw the total",
             )
-    elif state.has_drawn and card != state.drawn:
+        return None
+    if state.has_drawn and card != state.drawn:
         return Rejected(
             RejectCode.ONLY_DRAWN_CARD, "after drawing, only the drawn card may be played"
         )
@@ -251,7 +284,7 @@ def _check_what_it_names(state: MatchState, seat: int, play: Play) -> Rejected |
         return Rejected(
             RejectCode.UNO_NOT_ALLOWED, "UNO is declared with a play that leaves one card"
         )
-    if rank is _WILD_DRAW_FOUR and bluff_barred(state, hand):
+    if rank is _WILD_DRAW_FOUR and state.phase is _TURN and bluff_barred(state, hand):
         return Rejected(
             RejectCode.WILD_DRAW_FOUR_NOT_ALLOWED,
             "you hold a card of the colour in force; this table does not allow bluffing",
@@ -290,13 +323,24 @@ def check_draw(state: MatchState, seat: int, command: Draw, now_ms: int) -> Reje
 
 
 def check_pass(state: MatchState, seat: int, command: Pass, now_ms: int) -> Rejected | None:
-    """Rulings 5 and 14: pass after a draw, or when there is nothing to play or draw."""
+    """Rulings 5 and 14: pass after a draw, or when there is nothing to play or draw;
+    ruling 35: under ``force_play`` not while the drawn card may be played."""
     refusal = _answers(state, seat, _TURN)
     if refusal is not None:
         return refusal
+    if state.has_drawn and forced(state, seat):
+        return Rejected(RejectCode.CANNOT_PASS, "this table plays force play: play the drawn card")
     if not state.has_drawn and (state.can_draw() or matching(state, state.hands[seat])):
         return Rejected(RejectCode.CANNOT_PASS, "draw or play first")
     return None
+
+
+def forced(state: MatchState, seat: int) -> bool:
+    """Ruling 35: under ``force_play``, whether ``seat``'s drawn card must be played."""
+    drawn = state.drawn
+    return (
+        state.config.force_play and drawn is not None and playable(state, drawn, state.hands[seat])
+    )
 
 
 def check_choose_color(

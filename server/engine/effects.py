@@ -1,4 +1,4 @@
-"""A card played, and what it does (rulings 5-13, 16, 22-24).
+"""A card played, and what it does (rulings 5-13, 16, 22-24, 32-34).
 
 ``play`` applies a ``Play`` that ``checks.check_play`` accepted: the card goes on the
 discards, the colour changes, UNO is declared or the seat exposed, then the card acts
@@ -33,6 +33,8 @@ _SWAP = Rank.SWAP_HANDS
 _SHUFFLE = Rank.SHUFFLE_HANDS
 _CUSTOM = Rank.CUSTOM
 _DANCING_WILD = Rank.DANCE
+_SEVEN = Rank.SEVEN
+_ZERO = Rank.ZERO
 
 PLAIN_RANKS = frozenset(
     rank for rank in Rank if rank.number is not None or rank in (Rank.WILD, Rank.CREEPER)
@@ -64,15 +66,24 @@ def play(state: MatchState, seat: int, command: Play, now_ms: int) -> None:
     if left == 0:
         _went_out(state, seat, card, now_ms)
         return
+    # Ruling 32: under seven_o a 7 or a 0 moves hands, and UNO is judged on the hand
+    # held after the move, which nobody has to call for (as after a Swap or a Shuffle).
+    seven_o = state.seven_o and (rank is _SEVEN or rank is _ZERO)
     exposure: Exposure | None = None
-    if left == 1 and rank is not _SWAP and rank is not _SHUFFLE:
+    if left == 1 and rank is not _SWAP and rank is not _SHUFFLE and not seven_o:
         if uno:
             state.emit(EventKind.UNO_CALLED, {"seat": seat, "early": False})
         elif not state.early_uno:
             exposure = Exposure(now_ms, state.event_count() + 1)
             state.exposures[seat] = exposure
             state.emit(EventKind.EXPOSED, {"seat": seat})
-    if rank in PLAIN_RANKS:
+    if seven_o:
+        if rank is _SEVEN and command.target is not None:
+            swap_hands(state, seat, command.target)
+        elif rank is _ZERO:
+            _pass_hands(state, seat)
+        state.start_turn(state.next_seat(seat), now_ms)
+    elif rank in PLAIN_RANKS:
         state.start_turn(state.next_seat(seat), now_ms)
     else:
         _card_effect(state, seat, command, before, now_ms)
@@ -101,24 +112,13 @@ def _card_effect(  # noqa: C901 (one branch per kind of card, as the rules list 
             state.start_turn(state.next_seat(seat), now_ms)
     elif rank is _DRAW_TWO:
         victim = state.next_seat(seat)
-        if config.stack_draw_two:
-            state.pending_draw += 2
-            deadline = now_ms + state.turn_ms if state.turn_ms else None
-            state.wait_on(victim, _STACK, deadline)
+        if state.stack_d2:
+            _stack_on(state, victim, 2, now_ms)
         else:
             state.draw_cards(victim, 2, "draw-two")
             _skip_next(state, seat, now_ms)
     elif rank is _WILD_DRAW_FOUR:
-        if not config.wd4_bluff:  # ruling 23: already checked, nothing to decide
-            state.draw_cards(state.next_seat(seat), 4, "wild-draw-four")
-            _skip_next(state, seat, now_ms)
-            return
-        hand = state.hands[seat]
-        state.wd4_player = seat
-        state.wd4_guilty = holds_color(hand, before)
-        state.wd4_hand = tuple(hand)
-        deadline = now_ms + config.decision_seconds * 1000
-        state.wait_on(state.next_seat(seat), _CHALLENGE, deadline)
+        _wild_draw_four(state, seat, before, now_ms)
     elif rank is _DANCING_WILD:
         _call_dance(state, seat, command.dance or DANCES[0], now_ms)
     elif rank is _SWAP and command.target is not None:
@@ -139,6 +139,37 @@ def _card_effect(  # noqa: C901 (one branch per kind of card, as the rules list 
         state.start_turn(state.next_seat(seat), now_ms)
 
 
+def _stack_on(state: MatchState, victim: int, count: int, now_ms: int) -> None:
+    """Rulings 22 and 33: the total grows and the victim answers it on the turn clock."""
+    state.pending_draw += count
+    deadline = now_ms + state.turn_ms if state.turn_ms else None
+    state.wait_on(victim, _STACK, deadline)
+
+
+def _wild_draw_four(state: MatchState, seat: int, before: Color | None, now_ms: int) -> None:
+    """Rulings 6, 23 and 33: the victim decides (challenge, accept, or stack on it), or
+    answers a stack; with nothing to decide, draws four at once."""
+    victim = state.next_seat(seat)
+    config = state.config
+    if state.stack_wd4 and (state.pending_draw or not config.wd4_bluff):
+        # Onto a stack (never challenged), or starting one with bluffing off.
+        state.wd4_hand = ()
+        _stack_on(state, victim, 4, now_ms)
+        return
+    if not config.wd4_bluff:  # ruling 23: already checked, nothing to decide
+        state.draw_cards(victim, 4, "wild-draw-four")
+        _skip_next(state, seat, now_ms)
+        return
+    hand = state.hands[seat]
+    state.wd4_player = seat
+    state.wd4_guilty = holds_color(hand, before)
+    state.wd4_hand = tuple(hand)
+    if state.stack_wd4:
+        state.pending_draw = 4  # ruling 33: the decision also offers the stacking plays
+    deadline = now_ms + config.decision_seconds * 1000
+    state.wait_on(victim, _CHALLENGE, deadline)
+
+
 def _skip_next(state: MatchState, seat: int, now_ms: int) -> None:
     victim = state.next_seat(seat)
     state.emit(EventKind.SKIPPED, {"seat": victim})
@@ -151,7 +182,8 @@ def _went_out(state: MatchState, seat: int, card: Card, now_ms: int) -> None:
         state.draw_cards(state.next_seat(seat), state.pending_draw + 2, "draw-two")
         state.pending_draw = 0
     elif card.rank is _WILD_DRAW_FOUR:
-        state.draw_cards(state.next_seat(seat), 4, "wild-draw-four")
+        state.draw_cards(state.next_seat(seat), state.pending_draw + 4, "wild-draw-four")
+        state.pending_draw = 0
     end_round(state, seat, "out", now_ms)
 
 
@@ -198,5 +230,20 @@ def _shuffle_hands(state: MatchState, seat: int) -> None:
     state.emit(
         EventKind.HANDS_SHUFFLED,
         {"seat": seat, "counts": [len(hand) for hand in hands]},
+        {s: {"hand": codes(hands[s])} for s in in_play},
+    )
+
+
+def _pass_hands(state: MatchState, seat: int) -> None:
+    """Ruling 32: a 0 passes every hand to the next seat in play in the direction of play."""
+    in_play = state.seats_in_play()
+    hands: list[list[Card]] = [[] for _ in range(state.seats)]
+    for giver in in_play:
+        hands[state.next_seat(giver)] = state.hands[giver]
+    state.hands = hands
+    state.exposures = {}
+    state.emit(
+        EventKind.HANDS_PASSED,
+        {"seat": seat, "direction": state.direction, "counts": [len(hand) for hand in hands]},
         {s: {"hand": codes(hands[s])} for s in in_play},
     )

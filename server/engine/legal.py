@@ -32,7 +32,15 @@ from protocol.commands import (
     Timeout,
 )
 from protocol.phase import Phase
-from server.engine.checks import bluff_barred, candidates, matching, wants_target
+from server.engine.checks import (
+    bluff_barred,
+    candidates,
+    forced,
+    matching,
+    stack_answer,
+    stacking,
+    wants_target,
+)
 from server.engine.state import MatchState
 
 __all__ = ["legal_seat_commands", "legal_table_commands", "playable_cards"]
@@ -45,7 +53,6 @@ _DANCE = Phase.DANCE
 _STACK = Phase.STACK
 _ROUND_OVER = Phase.ROUND_OVER
 _MATCH_OVER = Phase.MATCH_OVER
-_DRAW_TWO = Rank.DRAW_TWO
 _WILD_DRAW_FOUR = Rank.WILD_DRAW_FOUR
 _SWAP = Rank.SWAP_HANDS
 _DANCING_WILD = Rank.DANCE
@@ -74,17 +81,12 @@ def legal_seat_commands(state: MatchState, seat: int) -> list[SeatCommand]:  # n
         if phase is _TURN:
             legal.extend(_turn_commands(state, seat))
         elif phase is _STACK:
-            hand = state.hands[seat]
-            for card in dict.fromkeys(hand):
-                if card.rank is _DRAW_TWO:
-                    legal.append(Play(card))
-                    if len(hand) == 2:
-                        legal.append(Play(card, uno=True))
-            if legal and len(hand) == 2 and not state.early_uno:
-                legal.append(_CALL_UNO)  # ruling 12: declared before the stacking play
+            legal.extend(_stack_commands(state, seat))
             legal.append(Draw())
         elif phase is _CHALLENGE:
             legal.extend((Accept(), Challenge()))
+            if state.stack_wd4:
+                legal.extend(_stack_commands(state, seat))
         elif phase is _DANCE:
             legal.append(Dance(state.dance_steps or ()))
             legal.append(RefuseDance())
@@ -96,6 +98,22 @@ def legal_seat_commands(state: MatchState, seat: int) -> list[SeatCommand]:  # n
                 legal.extend(ChooseColor(color) for color in COLORS)
     if state.exposures:
         legal.extend(_exposure_commands(state, seat))
+    return legal
+
+
+def _stack_commands(state: MatchState, seat: int) -> list[SeatCommand]:
+    """Rulings 22, 25 and 33: the plays that answer a stack, and an early UNO call."""
+    hand = state.hands[seat]
+    two = len(hand) == 2
+    legal: list[SeatCommand] = []
+    for card in dict.fromkeys(hand):
+        if stack_answer(state, card):
+            plain, declaring = _VARIANTS_BY_ID.get(id(card)) or _variants(card)
+            legal.extend(plain)
+            if two:
+                legal.extend(declaring)
+    if legal and two and not state.early_uno:
+        legal.append(_CALL_UNO)  # ruling 25: declared before the stacking play
     return legal
 
 
@@ -115,15 +133,15 @@ def playable_cards(state: MatchState, seat: int) -> list[Card]:
 
     Exactly the cards of the ``Play`` commands in ``legal_seat_commands(state, seat)``,
     without expanding colours, targets, dances and UNO: empty unless ``seat`` is to act
-    in ``TURN`` (only the drawn card after a draw) or ``STACK`` (its Draw Twos).
+    in ``TURN`` (only the drawn card after a draw) or facing a stack (its answers).
     """
     phase = state.phase
     if seat != state.current or state.paused:
         return []
     hand = state.hands[seat]
     if phase is not _TURN:
-        if phase is _STACK:
-            return list({id(card): card for card in hand if card.rank is _DRAW_TWO}.values())
+        if stacking(state):
+            return list({id(card): card for card in hand if stack_answer(state, card)}.values())
         return []
     playable = _matching(state, hand)
     if bluff_barred(state, hand):
@@ -183,7 +201,8 @@ def _turn_commands(state: MatchState, seat: int) -> list[SeatCommand]:
     can_play = bool(legal)
     can_draw = state.can_draw()
     if has_drawn:
-        legal.append(_PASS)
+        if not forced(state, seat):  # ruling 35
+            legal.append(_PASS)
     elif can_draw:
         legal.append(_DRAW)
     elif not legal:  # nothing to play, nothing to draw (ruling 14)

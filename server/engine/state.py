@@ -30,7 +30,7 @@ from typing import Any
 from protocol.cards import Card, Color, Rank
 from protocol.commands import Arrow, Command
 from protocol.events import Event, EventKind
-from protocol.options import DeckName, TableConfig
+from protocol.options import DeckName, Stack, TableConfig
 from protocol.phase import Phase
 from server.engine.deck import CODE, build_deck
 from server.engine.outcome import LogEntry
@@ -69,6 +69,11 @@ class MatchState:
         self.turn_ms = config.turn_seconds * 1000
         self.creepers = config.deck is DeckName.MINECRAFT
         self.skip_any = config.skip_any
+        self.seven_o = config.seven_o
+        self.stack_d2 = config.stack in (Stack.DRAW_TWO, Stack.PROGRESSIVE)
+        """A Draw Two answers a Draw Two."""
+        self.stack_wd4 = config.stack in (Stack.DRAW_FOUR, Stack.PROGRESSIVE)
+        """A Wild Draw Four answers a Wild Draw Four (and, progressive, a Draw Two)."""
         self.records: list[Event | Record] = []
         """Every event so far; the first ``built`` are ``Event`` objects, the rest records."""
         self.built = 0

@@ -1,6 +1,7 @@
 """A Hypothesis state machine that plays random legal and illegal commands on a Match.
 
-Every deck and option combination is in play (the table is drawn in the initialize rule).
+Every deck and option combination is in play, the house rules of rulings 32-35 too (the
+table is drawn in the initialize rule).
 The rules play commands the engine itself lists as legal (the seat to act, off-turn UNO
 calls and catches from any seat, the table's own commands), move the clock on (applying
 ``Timeout`` when a deadline passes, as the server does), and throw random commands at it
@@ -40,7 +41,7 @@ from protocol.commands import (
     Timeout,
 )
 from protocol.events import Event, EventKind
-from protocol.options import CustomRule, DanceCheck, DeckName, Scoring, TableConfig
+from protocol.options import CustomRule, DanceCheck, DeckName, Scoring, Stack, TableConfig
 from server.engine import Accepted, Match, Phase, Rejected
 
 # Event kinds whose public part may name cards: everyone sees these cards.
@@ -56,7 +57,12 @@ PUBLIC_CARD_EVENTS = frozenset(
 )
 # Events that deal a seat a whole new hand, privately.
 HAND_DEALING_EVENTS = frozenset(
-    {EventKind.ROUND_STARTED, EventKind.HANDS_SWAPPED, EventKind.HANDS_SHUFFLED}
+    {
+        EventKind.ROUND_STARTED,
+        EventKind.HANDS_SWAPPED,
+        EventKind.HANDS_SHUFFLED,
+        EventKind.HANDS_PASSED,
+    }
 )
 # View keys that may name cards: the seat's own hand, drawn card and legal moves, the top
 # card, and the hands shown at a round's end.
@@ -82,8 +88,11 @@ def table_configs(draw: st.DrawFn) -> TableConfig:
         target_score=draw(st.sampled_from([1, 40, 150, 500])),
         scoring=draw(st.sampled_from(scorings)),
         hand_size=draw(st.integers(1, min(10, 100 // seats))),
-        stack_draw_two=draw(st.booleans()),
+        stack=draw(st.sampled_from(Stack)),
         skip_any=draw(st.booleans()),
+        seven_o=draw(st.booleans()),
+        draw_until_playable=draw(st.booleans()),
+        force_play=draw(st.booleans()),
         wd4_bluff=draw(st.booleans()),
         custom_wilds=draw(st.integers(1, 3)),
         custom_rule=draw(st.sampled_from(CustomRule)),
