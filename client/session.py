@@ -239,6 +239,11 @@ class ClientSession:
             ResumeSeat(id=self.next_id(), token=state.token, last_seq=state.last_seq)
         )
 
+    @property
+    def resumed(self) -> bool:
+        """True when the hello's resume token gave the seat back (``welcome.resumed``)."""
+        return self.welcome is not None and self.welcome.resumed
+
     def resume_state(self) -> ResumeState | None:
         """The token and event number to resume this seat elsewhere; None if not seated."""
         if self.resume_token is None:
@@ -450,7 +455,11 @@ async def open_session(
         session.resume_token = resume.token
         session.last_seq = resume.last_seq
     try:
-        await session.handshake(hello)
+        welcome = await session.handshake(hello)
+        if resume is not None and not welcome.resumed:
+            # The server has no seat for that token: we are in its lobby, not at a table.
+            session.resume_token = None
+            session.last_seq = 0
         async with trio.open_nursery() as nursery:
             nursery.start_soon(session.receive_loop)
             try:
