@@ -440,11 +440,14 @@ async def open_session(
     *,
     resume: ResumeState | None = None,
     versions: tuple[str, ...] = SUPPORTED_VERSIONS,
+    greet_seconds: float = math.inf,
 ) -> AsyncIterator[ClientSession]:
     """Greet the server over ``stream`` and keep reading in the background while in use.
 
     With ``resume``, the hello carries the token and the last event seen, so the server
     gives the seat back at once (``welcome.resumed``), then the view and the missed events.
+    A server that has not answered the hello within ``greet_seconds`` raises
+    ``trio.TooSlowError``.
     """
     session = ClientSession(stream, name)
     hello = Hello(versions=versions, name=name)
@@ -455,7 +458,8 @@ async def open_session(
         session.resume_token = resume.token
         session.last_seq = resume.last_seq
     try:
-        welcome = await session.handshake(hello)
+        with trio.fail_after(greet_seconds):
+            welcome = await session.handshake(hello)
         if resume is not None and not welcome.resumed:
             # The server has no seat for that token: we are in its lobby, not at a table.
             session.resume_token = None
