@@ -239,6 +239,11 @@ class ClientSession:
             ResumeSeat(id=self.next_id(), token=state.token, last_seq=state.last_seq)
         )
 
+    @property
+    def resumed(self) -> bool:
+        """True when the hello's resume token gave the seat back (``welcome.resumed``)."""
+        return self.welcome is not None and self.welcome.resumed
+
     def resume_state(self) -> ResumeState | None:
         """The token and event number to resume this seat elsewhere; None if not seated."""
         if self.resume_token is None:
@@ -435,11 +440,14 @@ async def open_session(
     *,
     resume: ResumeState | None = None,
     versions: tuple[str, ...] = SUPPORTED_VERSIONS,
+    greet_seconds: float = math.inf,
 ) -> AsyncIterator[ClientSession]:
     """Greet the server over ``stream`` and keep reading in the background while in use.
 
     With ``resume``, the hello carries the token and the last event seen, so the server
     gives the seat back at once (``welcome.resumed``), then the view and the missed events.
+    A server that has not answered the hello within ``greet_seconds`` raises
+    ``trio.TooSlowError``.
     """
     session = ClientSession(stream, name)
     hello = Hello(versions=versions, name=name)
@@ -450,7 +458,12 @@ async def open_session(
         session.resume_token = resume.token
         session.last_seq = resume.last_seq
     try:
-        await session.handshake(hello)
+        with trio.fail_after(greet_seconds):
+            welcome = await session.handshake(hello)
+        if resume is not None and not welcome.resumed:
+            # The server has no seat for that token: we are in its lobby, not at a table.
+            session.resume_token = None
+            session.last_seq = 0
         async with trio.open_nursery() as nursery:
             nursery.start_soon(session.receive_loop)
             try:

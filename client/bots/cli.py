@@ -117,6 +117,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="messages per second per bot at most (default: 15, unlimited with --spawn-server)",
     )
     play.add_argument("--timeout", type=float, default=900.0, help="give up after this many s")
+    play.add_argument(
+        "--reconnect-seconds",
+        type=float,
+        default=30.0,
+        help="when the server goes away, how long the bots try to take their seats back "
+        "before they give up (exit status 2)",
+    )
     play.add_argument("--json", action="store_true", help="print one JSON summary at the end")
 
     knobs = parser.add_argument_group("knobs (how human or adversarial the bots are)")
@@ -229,6 +236,7 @@ def settings_from_args(args: argparse.Namespace, host: str, port: int) -> RunSet
         name_prefix=args.name,
         rate=rate,
         burst=max(2.0, (rate or 20.0)),
+        reconnect_seconds=args.reconnect_seconds,
     )
 
 

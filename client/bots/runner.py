@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from functools import partial
@@ -21,6 +21,7 @@ from typing import Any
 import trio
 
 from client.bots.api import Bot, RefusedError, connect_bot
+from client.bots.ride import SeatLostError, reconnected, worth_resuming
 from client.bots.strategies import Knobs, choose
 from client.session import (
     ClientSession,
@@ -61,6 +62,8 @@ class RunSettings:
     rate: float | None = 15.0
     """Messages a bot sends per second at most (stay under the server's allowance)."""
     burst: float = 20.0
+    reconnect_seconds: float = 30.0
+    """After a lost connection, how long each bot tries to take its seat back."""
 
     def strategy_of(self, index: int) -> str:
         return self.strategies[index] if index < len(self.strategies) else self.strategy
@@ -248,10 +251,10 @@ def _match_result(bot: Bot, event: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-async def _host(bot: Bot, settings: RunSettings, stats: Stats) -> None:
-    """Watch the host's event stream: count rounds and matches, ask for rematches."""
+async def _host(bot: Bot, settings: RunSettings, stats: Stats, counted: int) -> None:
+    """Watch the host's event stream (after the first ``counted`` events): count rounds
+    and matches, ask for rematches."""
     session = bot.session
-    counted = session.event_count
     while stats.matches < settings.games:
         await session.wait_for(partial(_more_events, counted))
         fresh = min(session.event_count - counted, len(session.events))
@@ -312,25 +315,71 @@ async def _play_table(
         await bot.join(table_id, password=settings.password)
     master = random.Random(settings.seed)
     async with trio.open_nursery() as nursery:
+        plays = []
         for index, bot in enumerate(bots):
-            nursery.start_soon(
-                partial(
-                    play_bot,
-                    bot,
-                    settings.strategy_of(index),
-                    random.Random(master.getrandbits(64)),
-                    knobs=settings.knobs,
-                    stats=stats,
-                    pacer=Pacer(settings.rate, settings.burst),
-                )
+            play = partial(
+                play_bot,
+                strategy=settings.strategy_of(index),
+                rng=random.Random(master.getrandbits(64)),
+                knobs=settings.knobs,
+                stats=stats,
+                pacer=Pacer(settings.rate, settings.burst),
             )
+            plays.append(play)
+            if index:
+                nursery.start_soon(_ride, bot, settings, stats, play)
         try:
             if settings.create:
                 await host.wait_seated(settings.bots)
                 await host.start()
             if started is not None:
                 started()
-            await _host(host, settings, stats)
+            await _ride(host, settings, stats, plays[0], host_watch=True)
         except (SessionError, RefusedError) as error:
+            if isinstance(error, SeatLostError):
+                raise
             stats.errors.append(f"{host.name}: {error}")
         nursery.cancel_scope.cancel()
+
+
+async def _ride(
+    bot: Bot,
+    settings: RunSettings,
+    stats: Stats,
+    play: Callable[[Bot], Awaitable[None]],
+    host_watch: bool = False,
+) -> None:
+    """Play on the bot's session; when the server goes away, take the seat back on a new
+    connection and play on (``SeatLostError`` when that fails). The host also watches the
+    matches, and returns once the games are played."""
+    counted = bot.session.event_count
+    if await _play_session(bot, settings, stats, play, host_watch=host_watch, counted=counted):
+        return
+    while worth_resuming(bot.session):
+        stats.gaps += bot.session.gap_count
+        async with reconnected(bot, settings.host, settings.port, settings.reconnect_seconds):
+            # The new session numbers its events from its first: count them all.
+            if await _play_session(bot, settings, stats, play, host_watch=host_watch, counted=0):
+                return
+
+
+async def _play_session(
+    bot: Bot,
+    settings: RunSettings,
+    stats: Stats,
+    play: Callable[[Bot], Awaitable[None]],
+    *,
+    host_watch: bool,
+    counted: int,
+) -> bool:
+    """Play until this session ends (False) or, for the host, the games are done (True)."""
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(play, bot)
+        if not host_watch:
+            return False
+        try:
+            await _host(bot, settings, stats, counted)
+        except SessionError:
+            return False
+        nursery.cancel_scope.cancel()
+    return True

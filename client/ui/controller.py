@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from client.ui.faces import card_label, color_name
+from client.ui.hints import refused_while_away
 from client.ui.host_controller import HostController
 from client.ui.intents import GameIntent, Intent, LeaveTable, Quit, RememberSetting, TableRequest
 from client.ui.lobby_controller import LobbyController
@@ -57,11 +58,22 @@ class Controller:
 
     def __init__(self, model: Model, emit: Callable[[Intent], None]) -> None:
         self.model = model
-        self.emit = emit
+        self._send = emit
+        emit = self.emit
         self.lobby = LobbyController(model, emit)
         """The keys of the find screen, the server's lobby and the new-table form."""
         self.host = HostController(model, emit)
         """The host's keys at a table: bots, start, kick, pause, rematch."""
+
+    def emit(self, intent: Intent) -> None:
+        """Hand ``intent`` to the network side; while the server is away a command is not
+        sent (the message line says so): it would only reach a connection that is gone."""
+        if isinstance(intent, GameIntent | TableRequest | LeaveTable):
+            what = intent.kind if isinstance(intent, GameIntent) else "leave"
+            what = intent.type if isinstance(intent, TableRequest) else what
+            if refused_while_away(self.model, what):
+                return
+        self._send(intent)
 
     # -- the hand ------------------------------------------------------------------------
 
@@ -295,8 +307,8 @@ class Controller:
     def ready(self) -> None:
         model = self.model
         if model.table is not None and model.table.state is TableStatus.BETWEEN_ROUNDS:
-            self.emit(TableRequest(Ready.TYPE, {"ready": True}))
             model.notify("ready for the next round")
+            self.emit(TableRequest(Ready.TYPE, {"ready": True}))
 
     # -- typing: chat and host:port --------------------------------------------------------
 

@@ -1,4 +1,5 @@
-"""The keys line at the bottom of the table screen: the keys that work now."""
+"""The keys line at the bottom of the table screen: the keys that work now, and what a
+key that needs the server says while the server is away."""
 
 from __future__ import annotations
 
@@ -6,7 +7,17 @@ from client.ui.faces import card_label
 from client.ui.model import Mode, Model
 from protocol.commands import Accept, CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Play
 
-__all__ = ["keys_hint"]
+__all__ = ["keys_hint", "refused_while_away"]
+
+
+def refused_while_away(model: Model, what: str) -> bool:
+    """True while the server is away, after the message line says that ``what`` (a
+    command's type, or a key) sends nothing: a key that needs the server does nothing
+    until the client has reconnected."""
+    if model.connected:
+        return False
+    model.notify(f"{what}: not sent, the server is away (reconnecting…)", error=True)
+    return True
 
 
 def keys_hint(model: Model) -> str:
@@ -19,6 +30,8 @@ def keys_hint(model: Model) -> str:
         return "←/→ choose · Enter confirm · Esc cancel"
     if model.mode is Mode.DANCE:
         return "←↑↓→ steps · Backspace undo · Enter send · x refuse · Esc clear"
+    if not model.connected:
+        return "server away: ←/→ look at your cards · PgUp log · ? help · Ctrl-C quit"
     if model.spectating:
         return "PgUp log · t chat · ? help · q leave"
     if model.view is None:

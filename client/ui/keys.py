@@ -14,6 +14,7 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
 
 from client.ui.controller import Controller
+from client.ui.hints import refused_while_away
 from client.ui.lobby_controller import FORM_TEXT_ROWS
 from client.ui.model import Mode, Model, Screen
 from protocol.commands import Arrow
@@ -59,7 +60,9 @@ def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:  # 
         return Condition(lambda: model.screen is screen)
 
     normal = mode_is(Mode.NORMAL)
-    table = normal & screen_is(Screen.TABLE)
+    at_table = normal & screen_is(Screen.TABLE)
+    online = Condition(lambda: model.connected)
+    table = at_table & online
     lobby = normal & screen_is(Screen.LOBBY)
     find = normal & screen_is(Screen.FIND)
     typing = mode_is(Mode.CHAT, Mode.ADDRESS, Mode.PASSWORD)
@@ -84,8 +87,8 @@ def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:  # 
     bind(["?"], c.toggle_help, mode_is(Mode.NORMAL, Mode.HELP))
 
     # the table
-    bind(["left", "h"], lambda: c.move(-1), table)
-    bind(["right", "l"], lambda: c.move(1), table)
+    bind(["left", "h"], lambda: c.move(-1), at_table)
+    bind(["right", "l"], lambda: c.move(1), at_table)
     bind(["enter"], c.play_selected, table)
     bind(["d"], c.draw, table)
     bind(["p"], c.pass_turn, table)
@@ -93,10 +96,10 @@ def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:  # 
     bind(["c"], c.catch, table)
     bind(["y"], lambda: c.challenge(True), table)
     bind(["n"], lambda: c.challenge(False), table)
-    bind(["pageup"], lambda: c.scroll_log(LOG_PAGE), table)
-    bind(["pagedown"], lambda: c.scroll_log(-LOG_PAGE), table)
-    bind(["end"], lambda: c.scroll_log(0), table)
-    bind(["m"], c.toggle_bell, table)
+    bind(["pageup"], lambda: c.scroll_log(LOG_PAGE), at_table)
+    bind(["pagedown"], lambda: c.scroll_log(-LOG_PAGE), at_table)
+    bind(["end"], lambda: c.scroll_log(0), at_table)
+    bind(["m"], c.toggle_bell, at_table)
     bind(["t"], c.start_chat, table | lobby)
     bind(["q"], c.leave, table | lobby | find)
     bind(["b"], c.host.add_bot, table)
@@ -105,6 +108,16 @@ def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:  # 
     bind(["k"], c.host.kick, table)
     bind(["P"], c.host.pause, table)
     bind(["r"], c.host.rematch, table)
+
+    # while the server is away: the keys above that need it say so and do nothing
+    def refuse(key: str) -> Callable[[], None]:
+        def say_why() -> None:
+            refused_while_away(model, key)
+
+        return say_why
+
+    for key in ("Enter", "d", "p", "u", "c", "y", "n", "t", "q", "b", "x", "s", "k", "P", "r"):
+        on(key.lower() if key == "Enter" else key, filter=at_table & ~online)(refuse(key))
 
     # pickers
     pick = mode_is(Mode.PICK)

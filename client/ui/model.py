@@ -228,8 +228,9 @@ class Model:
         return f"seat {seat}"
 
     def remaining_ms(self, now: float) -> int | None:
-        """The clock now: the view's remaining time less the time since it arrived."""
-        if not self.view:
+        """The clock now: the view's remaining time less the time since it arrived; None
+        while the server is away (no clock runs for a server that is gone)."""
+        if not self.view or not self.connected:
             return None
         pending = self.view.get("pending") or {}
         # Between rounds nothing is pending, but the pause before the next round runs.

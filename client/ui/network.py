@@ -134,6 +134,7 @@ class Network:
         """Connect, play, resume after losses; return when the person quits."""
         resume: ResumeState | None = None
         failures = 0
+        planned = False
         while not self.model.finished:
             if self.address is None:
                 if await self._wait_for_address():
@@ -141,7 +142,12 @@ class Network:
                 continue
             host, port = self.address
             self.model.address = _show(host, port)
-            apply_connection(self.model, False, "connecting…" if resume is None else "resuming…")
+            if self.session is None:
+                apply_connection(self.model, False, "connecting…")
+            elif failures:
+                apply_connection(
+                    self.model, False, f"connection lost; reconnecting (try {failures + 1})…"
+                )
             self.redraw()
             reason: object
             try:
@@ -149,7 +155,12 @@ class Network:
                     stream = await trio.open_tcp_stream(host, port)
                 async with open_session(stream, self.model.name, resume=resume) as session:
                     failures = 0
-                    if await self._serve(session, first=resume is None):
+                    if resume is not None and not session.resumed:
+                        self._seat_gone()
+                    elif resume is not None:
+                        self.model.notify("Reconnected: your seat is back")
+                    first, planned = not planned, True
+                    if await self._serve(session, first=first):
                         return
                 reason = session.close_reason or "the connection ended"
             except (OSError, SessionError, trio.TooSlowError, RemoteProtocolError) as error:
@@ -177,10 +188,21 @@ class Network:
                 continue
             delay = RESUME_DELAYS[min(failures, len(RESUME_DELAYS) - 1)]
             failures += 1
-            apply_connection(self.model, False, f"connection lost; trying again in {delay:g}s")
+            apply_connection(self.model, False, f"connection lost; reconnecting in {delay:g}s")
             self.redraw()
             if await self._pause(delay):
                 return
+
+    def _seat_gone(self) -> None:
+        """The server is back but has no seat for our token (it restarted without its
+        tables, or the table closed meanwhile): say so and show its lobby."""
+        if self.model.table is not None:
+            clear_table(self.model)
+            apply_connection(self.model, True, "connected")
+            self.model.notify(
+                "The server came back without your table (it restarted and did not keep it)",
+                error=True,
+            )
 
     async def _wait_for_address(self) -> bool:
         """On the find screen: wait for a Connect (False) or a Quit (True)."""

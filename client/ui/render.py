@@ -178,8 +178,10 @@ def _turn_line(model: Model, now: float) -> Line:
     phase = view.get("phase")
     clock = clock_text(model.remaining_ms(now))
     clock_part: Line = [("class:clock", f"  ⏱ {clock}")] if clock else []
+    if not model.connected:
+        return text_line(f" ⚠ THE SERVER IS AWAY: {model.status}", "class:exposed")
     if phase == "paused":
-        return text_line(" ⏸ PAUSED by the host", "class:exposed")
+        return text_line(" ⏸ PAUSED by the host, or until everyone is back", "class:exposed")
     if phase == "match-over":
         return [("class:title", " Match over")]
     if phase == "round-over":

@@ -67,6 +67,7 @@ class ScriptedServer:
         await self.stream.send_all(self.conn.send(message))
 
     async def greet(self) -> Hello:
+        """Read the hello and welcome it (resumed when it carries a resume token)."""
         hello = await self.next()
         assert isinstance(hello, Hello)
         await self.send(
@@ -75,6 +76,7 @@ class ScriptedServer:
                 server_name="test",
                 server_id="s1",
                 server_version="0",
+                resumed=hello.resume_token is not None,
             )
         )
         return hello
