@@ -142,13 +142,7 @@ class Network:
                 continue
             host, port = self.address
             self.model.address = _show(host, port)
-            if self.session is None:
-                apply_connection(self.model, False, "connecting…")
-            elif failures:
-                apply_connection(
-                    self.model, False, f"connection lost; reconnecting (try {failures + 1})…"
-                )
-            self.redraw()
+            self._show_trying(failures)
             reason: object
             try:
                 with trio.fail_after(CONNECT_SECONDS):
@@ -192,6 +186,16 @@ class Network:
             self.redraw()
             if await self._pause(delay):
                 return
+
+    def _show_trying(self, failures: int) -> None:
+        """The connection line while a connection is being made (or made again)."""
+        if self.session is None:
+            apply_connection(self.model, False, "connecting…")
+        elif failures:
+            apply_connection(
+                self.model, False, f"connection lost; reconnecting (try {failures + 1})…"
+            )
+        self.redraw()
 
     def _seat_gone(self) -> None:
         """The server is back but has no seat for our token (it restarted without its
