@@ -31,7 +31,7 @@ sys.path[:] = [str(ROOT), *(entry for entry in sys.path if entry != str(ROOT))]
 
 from client.bots.strategies import Knobs, choose  # noqa: E402
 from protocol.commands import Timeout, command_from_data  # noqa: E402
-from protocol.options import TableConfig  # noqa: E402
+from protocol.options import DeckName, TableConfig  # noqa: E402
 from protocol.phase import Phase  # noqa: E402
 from server.engine import Match, Rejected  # noqa: E402
 
@@ -94,7 +94,7 @@ def series(
     seats: int, rounds: int, *, level: str, against: str, knobs: Knobs, deck: str, seed: int
 ) -> Tally:
     """``rounds`` rounds at ``seats`` seats, the strong seat rotating."""
-    config = TableConfig(deck=deck, seats=seats)
+    config = TableConfig(deck=DeckName(deck), seats=seats)
     tally = Tally(seats)
     for index in range(rounds):
         play_round(

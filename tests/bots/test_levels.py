@@ -170,3 +170,22 @@ def test_the_choice_does_not_depend_on_hidden_cards() -> None:
     first = choose(view, random.Random(5), "hard", Knobs(playouts=8))
     second = choose(rebuilt.view(seat, 0), random.Random(5), "hard", Knobs(playouts=8))
     assert first == second
+
+
+async def test_a_server_seated_hard_bot_searches_off_the_event_loop() -> None:
+    from server import autoplay
+
+    match, seat = positions(1)[0]
+    view = match.view(seat, 0)
+    command = await autoplay._choose(view, random.Random(1), "hard")
+    assert command in view["legal"]
+    # Every search slot taken: the decision is played as normal, at once.
+    borrowers = [object() for _ in range(int(autoplay.SEARCHES.total_tokens))]
+    for borrower in borrowers:
+        autoplay.SEARCHES.acquire_on_behalf_of_nowait(borrower)
+    try:
+        normal = await autoplay._choose(view, random.Random(1), "hard")
+        assert normal == choose(view, random.Random(1), "normal", table_knobs("hard"))
+    finally:
+        for borrower in borrowers:
+            autoplay.SEARCHES.release_on_behalf_of(borrower)
