@@ -21,6 +21,9 @@ What the view does not say is guessed: the table's deck from the number of cards
 and the cards seen, and whether a Wild Draw Four was a bluff from a prior the caller
 passes (``guilt``). Cards seen earlier in the round (the discards, a challenged hand) are
 not remembered: the view holds only the top card, so they count as hidden.
+
+Why this module is long: the sampler, the position it builds, the playout policy and the
+search that weighs candidates are one pipeline, read best top to bottom in one place.
 """
 
 from __future__ import annotations
@@ -358,11 +361,15 @@ def decide(
         data = position(view, config, deal, bluffer, rng.random() < guilt)
         outcome = []
         for command in commands:
+            if deals and not limits.playouts and time.perf_counter() > deadline:
+                break  # out of time in the middle of a deal: it is not counted
             match = Match.restore(data)
             if isinstance(match.apply(me, command, _NOW), Rejected):
                 outcome.append(0.0)  # never on a deal of this view; counts as a loss
                 continue
             outcome.append(playout(match, me, rng, limits.max_steps))
+        if len(outcome) < len(commands):
+            break
         for index, value in enumerate(outcome):
             results[index].append(value)
         deals += 1
