@@ -28,6 +28,7 @@ search that weighs candidates are one pipeline, read best top to bottom in one p
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 from collections import Counter
@@ -110,6 +111,13 @@ def infer_config(view: Mapping[str, Any]) -> TableConfig | None:
         "stack_draw_two": view.get("phase") == Phase.STACK.value,
         "skip_any": skip_any,
     }
+    if "seven_o" in _CONFIG_FIELDS:  # the 7-0 house rule: a 7 names whom to swap with
+        options["seven_o"] = any(
+            isinstance(c, Mapping)
+            and c.get("target") is not None
+            and str(c.get("card", ""))[1:] == "7"
+            for c in legal
+        )
     best: TableConfig | None = None
     for deck in DeckName:
         for custom in (3, 2, 1):
@@ -127,6 +135,7 @@ def infer_config(view: Mapping[str, Any]) -> TableConfig | None:
     return best
 
 
+_CONFIG_FIELDS = frozenset(field.name for field in dataclasses.fields(TableConfig))
 _CLASSIC_CODES = frozenset(card.code for card in build_deck(TableConfig()))
 
 
