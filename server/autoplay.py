@@ -24,14 +24,16 @@ from __future__ import annotations
 
 import itertools
 import logging
+import os
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import trio
 import trio.testing
 
-from client.bots.strategies import STRATEGIES, choose, table_knobs
+from client.bots.strategies import STRATEGIES, canonical_strategy, choose, table_knobs
 from client.session import ClientSession, ResumeState, SessionError, open_session
 from server.identity import ServerIdentity
 from server.limits import SessionLimits
@@ -156,6 +158,26 @@ async def _serve_seat(stream: trio.abc.Stream, order: BotOrder) -> None:
         log.debug("bot %s stopped: %s", order.name, error)
 
 
+SEARCHES = trio.CapacityLimiter(max(1, (os.cpu_count() or 2) - 1))
+"""How many ``hard`` bots may search at once, server-wide (a core is left to the tables)."""
+
+
+async def _choose(view: Any, rng: random.Random, strategy: str) -> Any:
+    """The strategy's choice; a ``hard`` search runs in a worker thread, never on the
+    event loop, and when every search slot is busy this decision is played as ``normal``."""
+    knobs = table_knobs(strategy)
+    if canonical_strategy(strategy) != "hard":
+        return choose(view, rng, strategy, knobs)
+    try:
+        SEARCHES.acquire_nowait()
+    except trio.WouldBlock:
+        return choose(view, rng, "normal", knobs)
+    try:
+        return await trio.to_thread.run_sync(choose, view, rng, strategy, knobs)
+    finally:
+        SEARCHES.release()
+
+
 async def play_seat(
     client: ClientSession, strategy: str, rng: random.Random, think_seconds: float
 ) -> None:
@@ -174,7 +196,7 @@ async def play_seat(
         view = client.view
         assert view is not None
         acted_on = view
-        command = choose(view, rng, strategy, table_knobs(strategy))
+        command = await _choose(view, rng, strategy)
         if command is None:
             continue
         if think_seconds > 0:

@@ -97,9 +97,11 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--bots", type=int, default=4, help="bots in this process")
     play.add_argument(
         "--strategy",
+        "--level",
         default="basic",
         choices=sorted(STRATEGIES),
-        help="how the bots choose: basic plays sensibly, random picks any legal command",
+        help="how the bots choose: easy, normal (alias basic), hard (searches); random "
+        "picks any legal command",
     )
     play.add_argument(
         "--strategies",

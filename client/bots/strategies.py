@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from client.bots import search
 from protocol.cards import COLORS, Card, Color, InvalidCardError, Rank
 from protocol.commands import (
     Accept,
@@ -40,9 +41,12 @@ from protocol.commands import (
 
 __all__ = [
     "FORGET_UNO",
+    "LEVELS",
     "STRATEGIES",
     "Knobs",
+    "Level",
     "UnknownStrategyError",
+    "canonical_strategy",
     "choose",
     "guilt_probability",
     "table_knobs",
@@ -67,7 +71,9 @@ class Knobs:
     not calling late once exposed); ``catch`` whether to catch exposed opponents, after
     ``catch_delay_ms`` of reaction time (the runner waits it); ``challenge`` is ``auto``
     (the strategy decides), ``always`` or ``never``; ``dance`` is ``auto``, ``correct``,
-    ``wrong`` (sends a wrong sequence) or ``refuse``.
+    ``wrong`` (sends a wrong sequence) or ``refuse``. ``playouts`` and ``budget_ms`` bound
+    the ``hard`` level's search: a fixed number of sampled deals per decision (benchmarks
+    and tests; 0 = use the budget), otherwise as many as fit in ``budget_ms``.
     """
 
     think_ms: tuple[int, int] = (0, 0)
@@ -76,6 +82,8 @@ class Knobs:
     catch_delay_ms: int = 0
     challenge: str = "auto"
     dance: str = "auto"
+    playouts: int = 0
+    budget_ms: int = 150
 
     def __post_init__(self) -> None:
         low, high = self.think_ms
@@ -89,6 +97,8 @@ class Knobs:
             raise ValueError(f"challenge must be one of {', '.join(CHALLENGE_MODES)}")
         if self.dance not in DANCE_MODES:
             raise ValueError(f"dance must be one of {', '.join(DANCE_MODES)}")
+        if self.playouts < 0 or self.budget_ms < 0:
+            raise ValueError("playouts and budget_ms cannot be negative")
 
 
 DEFAULT_KNOBS = Knobs()
@@ -433,16 +443,90 @@ def _has(legal: list[Command], kind: str) -> bool:
 
 Strategy = Callable[[list[Command], Mapping[str, Any], random.Random, Knobs], Command | None]
 
-STRATEGIES: dict[str, Strategy] = {"random": _random, "basic": _basic}
-"""Every strategy by name."""
 
-FORGET_UNO: dict[str, float] = {"random": 0.4, "basic": 0.2}
+# -- the easy level --------------------------------------------------------------------------
+
+
+def _easy(
+    legal: list[Command], view: Mapping[str, Any], rng: random.Random, knobs: Knobs
+) -> Command | None:
+    """Any legal card, any colour; never challenges. The rest as ``normal``."""
+    plays = [c for c in legal if c.get("type") == Play.TYPE]
+    if plays and not _has(legal, Catch.TYPE):
+        return rng.choice([c for c in plays if c.get("uno")] or plays)
+    colours = [c for c in legal if c.get("type") == ChooseColor.TYPE]
+    if colours:
+        return rng.choice(colours)
+    if _has(legal, Accept.TYPE):
+        return next(c for c in legal if c.get("type") == Accept.TYPE)
+    return _basic(legal, view, rng, knobs)
+
+
+# -- the hard level --------------------------------------------------------------------------
+
+
+def _hard(
+    legal: list[Command], view: Mapping[str, Any], rng: random.Random, knobs: Knobs
+) -> Command | None:
+    """Searches plays, colours, targets and challenges (``client.bots.search``); the rest
+    (catching, calling UNO, dancing) as ``normal``."""
+    bluffer = _pending_seat(view)
+    guilt = guilt_probability(_counts(view).get(bluffer, 7) if bluffer is not None else 7)
+    limits = search.Limits(playouts=knobs.playouts, budget_ms=knobs.budget_ms)
+    default = _basic(legal, view, rng, knobs)
+    command = search.decide(legal, view, rng, limits, guilt=guilt, default=default)
+    return command if command is not None else default
+
+
+# -- the levels ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """One bot level: how it picks a command, and the human traits it owns."""
+
+    strategy: Strategy
+    forget_uno: float
+    """How often, as a server bot, it forgets to say UNO (catching it is part of the game)."""
+    catch_delay_ms: int
+    """Its reaction time before catching an opponent who forgot UNO."""
+
+
+LEVELS: dict[str, Level] = {
+    "random": Level(_random, forget_uno=0.4, catch_delay_ms=0),
+    "easy": Level(_easy, forget_uno=0.35, catch_delay_ms=1200),
+    # normal is the basic strategy as it was when the levels came: frozen, the yardstick.
+    "normal": Level(_basic, forget_uno=0.2, catch_delay_ms=0),
+    "hard": Level(_hard, forget_uno=0.05, catch_delay_ms=0),
+}
+"""Every level by name (``random`` stays for tests). The level is the wire's strategy."""
+
+ALIASES: dict[str, str] = {"basic": "normal"}
+"""Older names of levels, still accepted everywhere."""
+
+STRATEGIES: dict[str, Strategy] = {
+    **{name: level.strategy for name, level in LEVELS.items()},
+    **{alias: LEVELS[name].strategy for alias, name in ALIASES.items()},
+}
+"""Every strategy by name, aliases included."""
+
+FORGET_UNO: dict[str, float] = {
+    **{name: level.forget_uno for name, level in LEVELS.items()},
+    **{alias: LEVELS[name].forget_uno for alias, name in ALIASES.items()},
+}
 """How often a bot seated at a table by the server (solo play, a host's add-bot) forgets
-to say UNO, by strategy: now and then, so that catching it with ``c`` is part of the game.
-(Bot levels, when they come, set their own rate here.)"""
+to say UNO, by strategy (each level owns its rate, :data:`LEVELS`)."""
+
+
+def canonical_strategy(name: str) -> str:
+    """The level a strategy name (or alias) means: ``basic`` is ``normal``."""
+    return ALIASES.get(name, name)
 
 
 def table_knobs(strategy: str) -> Knobs:
-    """The knobs a server bot of ``strategy`` plays with: honest, but forgetful of UNO at
-    the strategy's rate (:data:`FORGET_UNO`)."""
-    return Knobs(forget_uno=FORGET_UNO.get(strategy, 0.0))
+    """The knobs a server bot of ``strategy`` plays with: honest, but forgetful of UNO and
+    as slow to catch as its level (:data:`LEVELS`)."""
+    level = LEVELS.get(canonical_strategy(strategy))
+    if level is None:
+        return Knobs()
+    return Knobs(forget_uno=level.forget_uno, catch_delay_ms=level.catch_delay_ms)

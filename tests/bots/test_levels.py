@@ -1,0 +1,191 @@
+"""The bot levels and the hard level's search, on real engine positions."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from client.bots import search
+from client.bots.cli import build_parser
+from client.bots.strategies import LEVELS, STRATEGIES, Knobs, choose, table_knobs
+from protocol.commands import command_from_data
+from protocol.options import TableConfig
+from protocol.phase import Phase
+from server.engine import Match, Rejected, build_deck
+
+
+def advance(match: Match, rng: random.Random, moves: int) -> None:
+    """Play ``moves`` commands of the normal level (fewer if the round ends)."""
+    for _ in range(moves):
+        seat = match.to_act()
+        if seat is None or match.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER):
+            return
+        command = choose(match.view(seat, 0), rng, "normal")
+        assert command is not None
+        match.apply(seat, command_from_data(command), 0)
+
+
+def positions(count: int, decks: tuple[str, ...] = ("classic",)) -> list[tuple[Match, int]]:
+    """Real mid-round positions of several sizes and decks, each with its seat to act."""
+    found = []
+    for index in range(count):
+        config = TableConfig(deck=decks[index % len(decks)], seats=2 + index % 3)
+        match = Match(config, seed=index)
+        advance(match, random.Random(index), index % 25)
+        seat = match.to_act()
+        if seat is not None and match.phase not in (Phase.ROUND_OVER, Phase.MATCH_OVER):
+            found.append((match, seat))
+    return found
+
+
+def test_levels_and_aliases_are_known_names() -> None:
+    assert {"random", "easy", "normal", "hard"} <= set(LEVELS)
+    assert STRATEGIES["basic"] is STRATEGIES["normal"]
+    assert table_knobs("basic") == table_knobs("normal")
+    assert table_knobs("easy").forget_uno > table_knobs("normal").forget_uno
+    assert table_knobs("easy").catch_delay_ms > table_knobs("hard").catch_delay_ms
+    assert build_parser().parse_args(["--level", "hard"]).strategy == "hard"
+
+
+def test_the_deck_is_inferred_from_the_view() -> None:
+    for deck in ("classic", "bts", "minecraft"):
+        match = Match(TableConfig(deck=deck, seats=3), seed=4)
+        config = search.infer_config(match.view(0, 0))
+        assert config is not None and config.seats == 3
+        assert len(build_deck(config)) == match.deck_size
+
+
+@pytest.mark.parametrize("decks", [("classic",), ("bts", "modern-swap", "minecraft")])
+def test_sampled_deals_hide_only_unseen_cards_in_the_sizes_shown(decks: tuple[str, ...]) -> None:
+    rng = random.Random(7)
+    for match, seat in positions(30, decks):
+        view = match.view(seat, 0)
+        config = search.infer_config(view)
+        assert config is not None
+        for _ in range(5):
+            deal = search.sample_deal(view, config, rng)
+            assert deal is not None
+            assert deal.hands[seat] == view["hand"]
+            assert [len(hand) for hand in deal.hands] == view["counts"]
+            assert len(deal.draw_pile) == view["draw_count"]
+            assert len(deal.discard) == view["discard_count"]
+            assert deal.discard[-1] == view["top"]
+            # The cards dealt to the others are the deck less what this seat sees.
+            hidden = Counter(deal.draw_pile) + Counter(deal.discard[:-1])
+            for other, hand in enumerate(deal.hands):
+                if other != seat:
+                    hidden.update(hand)
+            unseen = Counter(card.code for card in build_deck(config))
+            unseen.subtract([*view["hand"], view["top"]])
+            assert hidden == +unseen
+
+
+def test_a_deal_of_the_true_hands_rebuilds_the_position() -> None:
+    for match, seat in positions(12):
+        real = match.snapshot(with_history=False)
+        view = match.view(seat, 0)
+        config = search.infer_config(view)
+        assert config is not None
+        deal = search.Deal(real["hands"], real["draw_pile"], real["discard"])
+        rebuilt = Match.restore(search.position(view, config, deal, None, guilty=False))
+        assert rebuilt.cards_accounted_for()
+        assert rebuilt.view(seat, 0)["legal"] == view["legal"]
+
+
+def test_hard_never_sends_an_illegal_command() -> None:
+    rng = random.Random(3)
+    knobs = Knobs(playouts=2)
+    checked = 0
+    for match, seat in positions(150, ("classic", "bts", "modern-swap", "minecraft")):
+        view = match.view(seat, 0)
+        command = choose(view, rng, "hard", knobs)
+        assert command is not None and command in view["legal"]
+        assert not isinstance(match.apply(seat, command_from_data(command), 0), Rejected)
+        checked += 1
+    assert checked >= 120
+
+
+def test_hard_plays_whole_rounds_legally() -> None:
+    for seed in range(3):
+        match = Match(TableConfig(seats=3, deck="modern-swap"), seed=seed)
+        rngs = [random.Random(seed * 10 + s) for s in range(3)]
+        for _ in range(400):
+            seat = match.to_act()
+            if seat is None or match.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER):
+                break
+            strategy = "hard" if seat == 0 else "easy"
+            view = match.view(seat, 0)
+            command = choose(view, rngs[seat], strategy, Knobs(playouts=2))
+            assert command is not None
+            outcome = match.apply(seat, command_from_data(command), 0)
+            assert not isinstance(outcome, Rejected), (command, outcome)
+        assert match.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER)
+
+
+def test_hard_takes_the_last_card_out() -> None:
+    # One red card left and a way to go out: any search keeps the winning play.
+    legal = [{"type": "play", "card": "R5"}, {"type": "draw"}]
+    snapshot_view = _two_seat_view(hand=["R5"], top="R1", legal=legal)
+    command = choose(snapshot_view, random.Random(0), "hard", Knobs(playouts=5))
+    assert command == {"type": "play", "card": "R5"}
+
+
+def _two_seat_view(hand: list[str], top: str, legal: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "seat": 0,
+        "hand": hand,
+        "top": top,
+        "color": top[0],
+        "counts": [len(hand), 5],
+        "draw_count": 108 - len(hand) - 5 - 1,
+        "discard_count": 1,
+        "direction": 1,
+        "to_act": 0,
+        "phase": "turn",
+        "legal": legal,
+    }
+
+
+def test_the_choice_does_not_depend_on_hidden_cards() -> None:
+    # Same view, different hidden cards (another seed for the rest of the deck): with a
+    # fixed seed and playout count the decision is the same, as it only reads the view.
+    match = Match(TableConfig(seats=2), seed=11)
+    advance(match, random.Random(2), 4)
+    seat = match.to_act()
+    assert seat is not None
+    view = match.view(seat, 0)
+    real = match.snapshot(with_history=False)
+    other = search.Deal(real["hands"], real["draw_pile"][::-1], real["discard"])
+    config = search.infer_config(view)
+    assert config is not None
+    rebuilt = Match.restore(search.position(view, config, other, None, guilty=False))
+    assert rebuilt.hand(1 - seat) != match.hand(1 - seat) or rebuilt.snapshot(False) != real
+    clockless = ("last_seq", "remaining_ms", "pending")
+    assert {k: v for k, v in rebuilt.view(seat, 0).items() if k not in clockless} == {
+        k: v for k, v in view.items() if k not in clockless
+    }
+    first = choose(view, random.Random(5), "hard", Knobs(playouts=8))
+    second = choose(rebuilt.view(seat, 0), random.Random(5), "hard", Knobs(playouts=8))
+    assert first == second
+
+
+async def test_a_server_seated_hard_bot_searches_off_the_event_loop() -> None:
+    from server import autoplay
+
+    match, seat = positions(1)[0]
+    view = match.view(seat, 0)
+    command = await autoplay._choose(view, random.Random(1), "hard")
+    assert command in view["legal"]
+    # Every search slot taken: the decision is played as normal, at once.
+    borrowers = [object() for _ in range(int(autoplay.SEARCHES.total_tokens))]
+    for borrower in borrowers:
+        autoplay.SEARCHES.acquire_on_behalf_of_nowait(borrower)
+    try:
+        normal = await autoplay._choose(view, random.Random(1), "hard")
+        assert normal == choose(view, random.Random(1), "normal", table_knobs("hard"))
+    finally:
+        for borrower in borrowers:
+            autoplay.SEARCHES.release_on_behalf_of(borrower)
