@@ -368,16 +368,9 @@ def decide(
         if deal is None:
             return None
         data = position(view, config, deal, bluffer, rng.random() < guilt)
-        outcome = []
-        for command in commands:
-            if deals and not limits.playouts and time.perf_counter() > deadline:
-                break  # out of time in the middle of a deal: it is not counted
-            match = Match.restore(data)
-            if isinstance(match.apply(me, command, _NOW), Rejected):
-                outcome.append(0.0)  # never on a deal of this view; counts as a loss
-                continue
-            outcome.append(playout(match, me, rng, limits.max_steps))
-        if len(outcome) < len(commands):
+        stop_at = deadline if deals and not limits.playouts else None
+        outcome = _play_out_every(commands, data, me, rng, limits, stop_at=stop_at)
+        if outcome is None:
             break
         for index, value in enumerate(outcome):
             results[index].append(value)
@@ -387,6 +380,29 @@ def decide(
         if not limits.playouts and time.perf_counter() > deadline:
             break
     return options[_pick(results, options.index(dict(default)) if default in options else None)]
+
+
+def _play_out_every(
+    commands: Sequence[Command],
+    data: Mapping[str, Any],
+    me: int,
+    rng: random.Random,
+    limits: Limits,
+    *,
+    stop_at: float | None,
+) -> list[float] | None:
+    """Each candidate played out from one deal (its win share); None when the time ran
+    out in the middle of the deal, which then does not count."""
+    outcome = []
+    for command in commands:
+        if stop_at is not None and time.perf_counter() > stop_at:
+            return None
+        match = Match.restore(data)
+        if isinstance(match.apply(me, command, _NOW), Rejected):
+            outcome.append(0.0)  # never on a deal of this view; counts as a loss
+            continue
+        outcome.append(playout(match, me, rng, limits.max_steps))
+    return outcome
 
 
 def _pick(results: list[list[float]], default: int | None) -> int:
