@@ -14,7 +14,9 @@ from protocol.messages import (
     CreateTable,
     Game,
     Join,
+    Ok,
     Ready,
+    Rejected,
     Rematch,
     RemoveBot,
     Request,
@@ -32,8 +34,10 @@ __all__ = [
     "PERSONS_MOVES",
     "BotEnded",
     "ConnectionLost",
+    "Delivery",
     "InboxItem",
     "NewPosition",
+    "Reply",
     "Stop",
     "TableRequest",
 ]
@@ -83,3 +87,18 @@ class Stop:
 
 
 InboxItem = TableRequest | ConnectionLost | BotEnded | NewPosition | Stop
+
+
+@dataclass(frozen=True, slots=True)
+class Delivery:
+    """A request ``_handle_now`` carried out: the task delivers what it owes."""
+
+    reply: Reply | None
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """The answer to one request, sent after the views and table state its change owes."""
+
+    peer: Peer
+    message: Ok | Rejected

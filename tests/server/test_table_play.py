@@ -504,3 +504,32 @@ async def test_the_server_seed_fixes_every_shuffle(nursery: trio.Nursery) -> Non
 
     assert await first_deal(5) == await first_deal(5)
     assert await first_deal(5) != await first_deal(6)
+
+
+async def test_the_fast_path_answers_a_move_at_once_and_never_overtakes_the_inbox(
+    nursery: trio.Nursery,
+) -> None:
+    lobby, table, ann, bob = await two_players(nursery, turn_seconds=0)
+    rigged(table, hands=[["R1", "G2", "B3"], ["R4", "Y5", "Y6"]], top="R9", current=0)
+    await settle()
+    # The task is parked on an empty inbox: Ann's move is handled in her own step.
+    seen = len(ann.events)
+    move = Game(id=ann.next_id(), command=Play(card("R1")))
+    await lobby.handle(ann, move)
+    assert [e.cause for e in ann.events[seen:]] and ann.events[seen].cause == move.id
+    assert ann.reply(move.id) is None  # the reply waits for the views
+    await settle()
+    assert isinstance(ann.reply(move.id), Ok) and isinstance(ann.received[-1], Ok)
+
+    # Something queued first (Ann's chat) keeps a later move (Bob's) behind it.
+    chat = Chat(id=ann.next_id(), text="after you")
+    answer = Game(id=bob.next_id(), command=Play(card("R4")))
+    await lobby.handle(ann, chat)
+    await lobby.handle(bob, answer)
+    assert not [e for e in bob.events if e.cause == answer.id]  # not handled inline
+    await settle()
+    said = next(
+        i for i, m in enumerate(bob.received) if isinstance(m, ChatMessage) and m.text == chat.text
+    )
+    moved = next(i for i, m in enumerate(bob.received) if getattr(m, "cause", None) == answer.id)
+    assert said < moved
