@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-test
 BENCH_STAMP := $(VENV)/.installed-bench
 
-.PHONY: test lint typecheck imports pytest play bench soak clean
+.PHONY: test lint typecheck imports pytest tools play bench soak clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -42,7 +42,15 @@ typecheck: $(STAMP)
 imports: $(STAMP)
 	$(BIN)/lint-imports
 
-pytest: $(STAMP)
+# The terminal tests drive the real client in tmux, and under CI (CI=true) a missing tmux
+# fails them; so the tests install it from Debian's packages where they can (as root).
+tools:
+	@command -v tmux >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
+		&& { apt-get install -y -qq tmux >/dev/null 2>&1 \
+		|| { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq tmux >/dev/null 2>&1; }; }; } \
+		|| echo "tmux is missing: the terminal tests will skip (or fail under CI=true)"
+
+pytest: $(STAMP) tools
 	$(BIN)/python -m pytest
 
 play: $(STAMP)
