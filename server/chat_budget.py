@@ -10,18 +10,12 @@ far below it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from server.limits import MessageAllowance
 
 __all__ = ["ChatBudget"]
 
 _KEEP_ADDRESSES = 1024
 """Buckets kept before the full ones (addresses that have been quiet) are forgotten."""
-
-
-@dataclass(slots=True)
-class _Bucket:
-    tokens: float
-    last: float
 
 
 class ChatBudget:
@@ -32,7 +26,7 @@ class ChatBudget:
             raise ValueError(f"a chat budget needs rate > 0 and burst >= 1, not {rate}/{burst}")
         self.rate = rate
         self.burst = burst
-        self._buckets: dict[str, _Bucket] = {}
+        self._buckets: dict[str, MessageAllowance] = {}
 
     def spend(self, address: str, listeners: int, now: float) -> bool:
         """Pay for one line heard by ``listeners`` at ``now`` (seconds); False, and nothing
@@ -41,21 +35,10 @@ class ChatBudget:
         if bucket is None:
             if len(self._buckets) >= _KEEP_ADDRESSES:
                 self._forget_quiet(now)
-            bucket = self._buckets[address] = _Bucket(self.burst, now)
-        bucket.tokens = min(self.burst, bucket.tokens + max(0.0, now - bucket.last) * self.rate)
-        bucket.last = max(now, bucket.last)
-        cost = max(1, listeners)
-        if bucket.tokens < cost:
-            return False
-        bucket.tokens -= cost
-        return True
+            bucket = self._buckets[address] = MessageAllowance(self.rate, self.burst, now)
+        return bucket.take(now, cost=max(1, listeners))
 
     def _forget_quiet(self, now: float) -> None:
         """Drop the buckets that would be full by now: forgetting them changes nothing."""
-        full = [
-            address
-            for address, bucket in self._buckets.items()
-            if bucket.tokens + (now - bucket.last) * self.rate >= self.burst
-        ]
-        for address in full:
+        for address in [a for a, bucket in self._buckets.items() if bucket.full_by(now)]:
             del self._buckets[address]

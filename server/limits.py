@@ -118,19 +118,22 @@ class MessageAllowance:
         self._tokens = burst
         self._last = now
 
-    def take(self, now: float) -> bool:
-        """Spend one token for a message arriving at ``now``; False when none is left.
-
-        A refused message spends nothing, so the bucket says the same thing if asked again.
+    def take(self, now: float, cost: float = 1) -> bool:
+        """Spend ``cost`` tokens (one per message) at ``now``; False when they are not
+        there. A refusal spends nothing, so the bucket says the same thing if asked again.
         """
         # A clock that seems to go backwards (it should not) never mints tokens.
         elapsed = max(0.0, now - self._last)
         self._last = max(now, self._last)
         self._tokens = min(self.burst, self._tokens + elapsed * self.rate)
-        if self._tokens < 1:
+        if self._tokens < cost:
             return False
-        self._tokens -= 1
+        self._tokens -= cost
         return True
+
+    def full_by(self, now: float) -> bool:
+        """Whether the bucket would be full at ``now``: forgetting it would change nothing."""
+        return self._tokens + max(0.0, now - self._last) * self.rate >= self.burst
 
     @property
     def tokens(self) -> float:

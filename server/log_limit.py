@@ -12,19 +12,13 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+
+from server.limits import MessageAllowance
 
 __all__ = ["LogRateLimit"]
 
 _MAX_CAUSES = 4096
 """Causes tracked before the quiet ones are forgotten (templates are few; this bounds it)."""
-
-
-@dataclass(slots=True)
-class _Cause:
-    tokens: float
-    last: float
-    dropped: int = 0
 
 
 class LogRateLimit(logging.Filter):
@@ -40,32 +34,30 @@ class LogRateLimit(logging.Filter):
         self.rate = rate
         self.burst = burst
         self._clock = clock
-        self._causes: dict[tuple[str, int, str], _Cause] = {}
+        self._causes: dict[tuple[str, int, str], MessageAllowance] = {}
+        self._dropped: dict[tuple[str, int, str], int] = {}
 
     def filter(self, record: logging.LogRecord) -> bool:
         now = self._clock()
         key = (record.name, record.levelno, str(record.msg))
-        cause = self._causes.get(key)
-        if cause is None:
+        allowance = self._causes.get(key)
+        if allowance is None:
             if len(self._causes) >= _MAX_CAUSES:
                 self._forget_quiet(now)
-            cause = self._causes[key] = _Cause(self.burst, now)
-        cause.tokens = min(self.burst, cause.tokens + max(0.0, now - cause.last) * self.rate)
-        cause.last = max(now, cause.last)
-        if cause.tokens < 1:
-            cause.dropped += 1
+            allowance = self._causes[key] = MessageAllowance(self.rate, self.burst, now)
+        if not allowance.take(now):
+            self._dropped[key] = self._dropped.get(key, 0) + 1
             return False
-        cause.tokens -= 1
-        if cause.dropped:
-            record.msg = f"{record.msg} [{cause.dropped} more like this were not logged]"
-            cause.dropped = 0
+        dropped = self._dropped.pop(key, 0)
+        if dropped:
+            record.msg = f"{record.msg} [{dropped} more like this were not logged]"
         return True
 
     def _forget_quiet(self, now: float) -> None:
         quiet = [
             key
-            for key, cause in self._causes.items()
-            if not cause.dropped and cause.tokens + (now - cause.last) * self.rate >= self.burst
+            for key, allowance in self._causes.items()
+            if key not in self._dropped and allowance.full_by(now)
         ]
         for key in quiet:
             del self._causes[key]

@@ -145,27 +145,28 @@ class TableGame:
 
     def play(self, seat: int, command: SeatCommand, cause_peer: int, cause_id: int) -> None:
         """A seat's game command; refused with the engine's reason, changing nothing."""
-        match = self.match
-        if match is None:
-            raise RequestRefused(LobbyRejectCode.WRONG_TABLE_STATE, "the match has not started")
-        now_ms = self.now_ms()
-        outcome = match.apply(seat, command, now_ms)
-        if not isinstance(outcome, Accepted):
-            raise RequestRefused(outcome.code, outcome.message)
-        self._accepted(seat, command, now_ms, outcome)
-        self._broadcast.publish(outcome.events, cause_peer, cause_id)
+        self._requested(seat, command, cause_peer, cause_id)
 
     def host_command(self, command: TableCommand) -> None:
         """A table command the host asked for (pause, resume); refused like ``play``."""
+        self._requested(None, command)
+
+    def _requested(
+        self,
+        actor: int | None,
+        command: Command,
+        cause_peer: int | None = None,
+        cause_id: int | None = None,
+    ) -> None:
         match = self.match
         if match is None:
             raise RequestRefused(LobbyRejectCode.WRONG_TABLE_STATE, "the match has not started")
         now_ms = self.now_ms()
-        outcome = match.apply(None, command, now_ms)
+        outcome = match.apply(actor, command, now_ms)
         if not isinstance(outcome, Accepted):
             raise RequestRefused(outcome.code, outcome.message)
-        self._accepted(None, command, now_ms, outcome)
-        self._broadcast.publish(outcome.events)
+        self._accepted(actor, command, now_ms, outcome)
+        self._broadcast.publish(outcome.events, cause_peer, cause_id)
 
     def apply_table(self, command: TableCommand, at_ms: int = 0) -> bool:
         """Apply the table's own command; True if the engine accepted it."""
