@@ -12,7 +12,7 @@ from client.bots import search
 from client.bots.cli import build_parser
 from client.bots.strategies import LEVELS, STRATEGIES, Knobs, choose, table_knobs
 from protocol.commands import command_from_data
-from protocol.options import TableConfig
+from protocol.options import DeckName, TableConfig
 from protocol.phase import Phase
 from server.engine import Match, Rejected, build_deck
 
@@ -32,7 +32,7 @@ def positions(count: int, decks: tuple[str, ...] = ("classic",)) -> list[tuple[M
     """Real mid-round positions of several sizes and decks, each with its seat to act."""
     found = []
     for index in range(count):
-        config = TableConfig(deck=decks[index % len(decks)], seats=2 + index % 3)
+        config = TableConfig(deck=DeckName(decks[index % len(decks)]), seats=2 + index % 3)
         match = Match(config, seed=index)
         advance(match, random.Random(index), index % 25)
         seat = match.to_act()
@@ -52,7 +52,7 @@ def test_levels_and_aliases_are_known_names() -> None:
 
 def test_the_deck_is_inferred_from_the_view() -> None:
     for deck in ("classic", "bts", "minecraft"):
-        match = Match(TableConfig(deck=deck, seats=3), seed=4)
+        match = Match(TableConfig(deck=DeckName(deck), seats=3), seed=4)
         config = search.infer_config(match.view(0, 0))
         assert config is not None and config.seats == 3
         assert len(build_deck(config)) == match.deck_size
@@ -110,7 +110,7 @@ def test_hard_never_sends_an_illegal_command() -> None:
 
 def test_hard_plays_whole_rounds_legally() -> None:
     for seed in range(3):
-        match = Match(TableConfig(seats=3, deck="modern-swap"), seed=seed)
+        match = Match(TableConfig(seats=3, deck=DeckName.MODERN_SWAP), seed=seed)
         rngs = [random.Random(seed * 10 + s) for s in range(3)]
         for _ in range(400):
             seat = match.to_act()

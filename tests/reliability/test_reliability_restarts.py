@@ -22,7 +22,7 @@ from e2e_client import Hub, Player, drive, seat_table, settle
 from e2e_server import ServerProcess
 from reliability_figures import SOAK, record
 
-from protocol.messages import Ok
+from protocol.messages import GameEvent, Ok
 
 pytestmark = pytest.mark.e2e
 
@@ -46,7 +46,11 @@ class Seat:
 
 def _acknowledged(player: Player) -> int:
     ok_ids = {reply_id for reply_id, reply in player.replies.items() if isinstance(reply, Ok)}
-    caused = [frame.seq for frame in player.frames if getattr(frame, "cause", None) in ok_ids]
+    caused = [
+        frame.seq
+        for frame in player.frames
+        if isinstance(frame, GameEvent) and frame.cause in ok_ids
+    ]
     return max(caused, default=0)
 
 
