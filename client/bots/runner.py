@@ -34,6 +34,7 @@ from protocol.commands import Catch
 from protocol.errors import ErrorCode, LocalProtocolError
 from protocol.events import EventKind
 from protocol.messages import Closing, Ready
+from protocol.phase import Phase
 
 __all__ = ["Pacer", "RunSettings", "Stats", "play_bot", "run_bots"]
 
@@ -168,7 +169,7 @@ async def play_bot(
         view = bot.view
         acted_on = session.view
         phase = view.get("phase")
-        if phase == "round-over":
+        if phase == Phase.ROUND_OVER:
             round_key = (view.get("round"), view.get("last_seq"))
             if ready_for != round_key:
                 ready_for = round_key

@@ -200,7 +200,7 @@ def position(
     seats = len(deal.hands)
     phase = str(view.get("phase"))
     drawn = view.get("drawn")
-    dance = view.get("dance") if phase == Phase.DANCE.value else None
+    dance = view.get("dance") if phase == Phase.DANCE else None
     out = set(view.get("eliminated") or ())
     data = dict(_template(config))
     data.update(

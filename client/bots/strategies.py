@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from client.bots import search
-from protocol.cards import COLORS, Card, Color, InvalidCardError, Rank
+from protocol.cards import COLORS, Card, Color, InvalidCardError, Rank, card_points
 from protocol.commands import (
     Accept,
     Arrow,
@@ -195,25 +195,6 @@ def _random(
 
 
 # -- the basic strategy ----------------------------------------------------------------------
-
-# Points a card is worth at the end of a round (ruling 2); the basic bot sheds the costly
-# ones first when it has a choice within a colour.
-_POINTS: dict[Rank, int] = {
-    Rank.SKIP: 20,
-    Rank.REVERSE: 20,
-    Rank.DRAW_TWO: 20,
-    Rank.SWAP_HANDS: 40,
-    Rank.SHUFFLE_HANDS: 40,
-    Rank.CUSTOM: 40,
-}
-
-
-def card_points(card: Card) -> int:
-    """What a card counts at the end of a round."""
-    number = card.rank.number
-    if number is not None:
-        return number
-    return _POINTS.get(card.rank, 50)
 
 
 def _basic(

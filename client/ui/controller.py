@@ -39,6 +39,7 @@ from protocol.messages import (
     RemoveBot,
     TableStatus,
 )
+from protocol.phase import Phase
 
 __all__ = ["ARROWS", "DRAFT_FIELDS", "Controller"]
 
@@ -91,7 +92,7 @@ class Controller:
     def play_selected(self) -> None:
         """Enter: play the selected card, asking for colour, seat and dance as needed."""
         model = self.model
-        if model.phase in ("round-over", "match-over") or model.view is None:
+        if model.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER) or model.view is None:
             self.ready()
             return
         choices = model.legal_of(ChooseColor.TYPE)
@@ -123,11 +124,11 @@ class Controller:
         if drawn:
             return f"only the drawn {card_label(drawn)} may be played now (or p to pass)"
         phase = model.phase
-        if phase == "challenge":
+        if phase == Phase.CHALLENGE:
             return "first answer the Wild Draw Four: y challenge, n accept"
-        if phase == "stack":
+        if phase == Phase.STACK:
             return "only a Draw Two answers the Draw Two (or d to draw)"
-        if phase == "dance":
+        if phase == Phase.DANCE:
             return "you must dance first"
         if not model.legal_of(Play.TYPE):
             return "no play is open to you now"

@@ -6,6 +6,7 @@ from __future__ import annotations
 from client.ui.faces import card_label
 from client.ui.model import Mode, Model
 from protocol.commands import Accept, CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Play
+from protocol.phase import Phase
 
 __all__ = ["keys_hint", "refused_while_away"]
 
@@ -41,19 +42,19 @@ def keys_hint(model: Model) -> str:
     keys += ["PgUp log", "m bell off" if model.bell else "m bell on", "t chat", "? help"]
     keys.append("q quit" if model.solo else "q leave")
     if model.is_host:
-        if model.phase == "match-over":
+        if model.phase == Phase.MATCH_OVER:
             keys.append("r rematch")
         else:
-            keys.append("P go on" if model.phase == "paused" else "P pause")
+            keys.append("P go on" if model.phase == Phase.PAUSED else "P pause")
     return " · ".join(keys)
 
 
 def _game_keys(model: Model) -> list[str]:
     """The game's keys that do something now, in the order a player needs them."""
     phase = model.phase
-    if phase == "round-over":
+    if phase == Phase.ROUND_OVER:
         return ["Enter ready for the next round"]
-    if phase in ("match-over", "paused"):
+    if phase in (Phase.MATCH_OVER, Phase.PAUSED):
         return []
     kinds = {command.get("type") for command in model.legal}
     keys = ["←/→ select"] if model.hand else []

@@ -20,6 +20,7 @@ from client.ui.describe import describe_event, describe_seats
 from client.ui.faces import sort_hand
 from protocol.commands import Dance, Play
 from protocol.messages import TableState, TableStatus, TableSummary
+from protocol.phase import Phase
 from protocol.rejections import RejectCode
 
 if TYPE_CHECKING:
@@ -237,7 +238,7 @@ class Model:
         remaining = pending.get("remaining_ms", self.view.get("remaining_ms"))
         if remaining is None:
             return None
-        if self.phase == "paused":
+        if self.phase == Phase.PAUSED:
             return int(remaining)
         return max(0, int(remaining - (now - self.view_at) * 1000))
 
@@ -376,7 +377,7 @@ def _select_for_turn(model: Model, previous: dict[str, Any] | None) -> None:
 
 
 def _dancing_now(model: Model) -> bool:
-    return model.phase == "dance" and model.my_turn and bool(model.legal_of(Dance.TYPE))
+    return model.phase == Phase.DANCE and model.my_turn and bool(model.legal_of(Dance.TYPE))
 
 
 def _draft_still_legal(model: Model) -> bool:

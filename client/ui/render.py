@@ -33,6 +33,7 @@ from protocol.commands import (
 )
 from protocol.messages import TableStatus
 from protocol.options import DeckName
+from protocol.phase import Phase
 
 __all__ = ["MIN_HEIGHT", "MIN_WIDTH", "CardClick", "render"]
 
@@ -180,33 +181,34 @@ def _turn_line(model: Model, now: float) -> Line:
     clock_part: Line = [("class:clock", f"  ⏱ {clock}")] if clock else []
     if not model.connected:
         return text_line(f" ⚠ THE SERVER IS AWAY: {model.status}", "class:exposed")
-    if phase == "paused":
+    if phase == Phase.PAUSED:
         return text_line(" ⏸ PAUSED by the host, or until everyone is back", "class:exposed")
-    if phase == "match-over":
+    if phase == Phase.MATCH_OVER:
         return [("class:title", " Match over")]
-    if phase == "round-over":
+    if phase == Phase.ROUND_OVER:
         countdown = f" · the next round starts in {clock}" if clock else ""
         return [("class:title", f" Round over{countdown} · Enter: ready for the next round")]
     to_act = view.get("to_act")
     if model.my_turn:
-        prompts = {
-            "turn": "YOUR TURN: play a card (Enter) or draw (d)",
-            "choose-color": "YOUR TURN: choose the colour for the first card (Enter)",
-            "challenge": "A Wild Draw Four on you: y challenge · n accept",
-            "dance": "DANCE! enter the steps with the arrows, Enter to send, x to refuse",
-            "stack": "A Draw Two on you: answer with a +2 (Enter) or d to draw",
+        prompts: dict[str, str] = {
+            Phase.TURN: "YOUR TURN: play a card (Enter) or draw (d)",
+            Phase.CHOOSE_COLOR: "YOUR TURN: choose the colour for the first card (Enter)",
+            Phase.CHALLENGE: "A Wild Draw Four on you: y challenge · n accept",
+            Phase.DANCE: "DANCE! enter the steps with the arrows, Enter to send, x to refuse",
+            Phase.STACK: "A Draw Two on you: answer with a +2 (Enter) or d to draw",
         }
         text = prompts.get(str(phase), "YOUR TURN")
         if view.get("drawn"):
             text = f"YOUR TURN: play the drawn {card_label(view['drawn'])} (Enter) or pass (p)"
         return [("class:myturn", f" ▶ {text}"), *clock_part]
     who = model.seat_name(to_act)
-    waiting = {
-        "challenge": f"{who} decides whether to challenge",
-        "dance": f"{who} must dance",
-        "choose-color": f"{who} chooses the colour",
-        "stack": f"{who} answers the Draw Two",
-    }.get(str(phase), f"{who}'s turn")
+    waiting_for: dict[str, str] = {
+        Phase.CHALLENGE: f"{who} decides whether to challenge",
+        Phase.DANCE: f"{who} must dance",
+        Phase.CHOOSE_COLOR: f"{who} chooses the colour",
+        Phase.STACK: f"{who} answers the Draw Two",
+    }
+    waiting = waiting_for.get(str(phase), f"{who}'s turn")
     return [("", f"   {waiting}"), *clock_part]
 
 
@@ -229,7 +231,7 @@ def _middle_title(model: Model) -> str:
         return model.picker.title
     if model.mode is Mode.DANCE:
         return "the dance"
-    if model.phase in ("round-over", "match-over"):
+    if model.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER):
         return "results"
     return "what happened"
 
@@ -248,7 +250,7 @@ def _middle(model: Model, width: int, room: int) -> list[Line]:
             else " Leave the match? A bot will play your seat. y yes · n no"
         )
         lines = [text_line(question, "class:error")]
-    elif model.phase in ("round-over", "match-over"):
+    elif model.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER):
         lines = results_pane(model, width)
     else:
         lines = []
