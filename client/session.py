@@ -315,7 +315,7 @@ class ClientSession:
         if isinstance(message, GameEvent):
             self._on_event(message)
         elif isinstance(message, GameView):
-            self.view = message.body
+            self.view = message.body.to_data()
             self.view_seq = message.seq
             # The server sends a view after the events it covers, so one numbered beyond
             # our last event is a fresh base: the first view at a table, or a resume after
@@ -353,7 +353,7 @@ class ClientSession:
             self.gaps.append((self.last_seq + 1, seq - 1))
             self.gap_count += 1
         self.last_seq = seq
-        body = dict(message.body)
+        body = message.body.to_data()
         body["seq"] = seq
         if message.cause is not None:
             body["cause"] = message.cause

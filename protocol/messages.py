@@ -26,6 +26,7 @@ from typing import Any, ClassVar, TypeAlias, TypeVar
 from protocol.codec import encode_body, encode_trusted_body
 from protocol.commands import SeatCommand
 from protocol.errors import ErrorCode, LobbyRejectCode, RemoteProtocolError
+from protocol.events import SeenEvent
 from protocol.framing import encode_frame
 from protocol.limits import (
     MAX_CHAT_LEN,
@@ -41,6 +42,7 @@ from protocol.limits import (
 from protocol.options import MAX_SEATS, TableConfig
 from protocol.schema import Record, items, number, record_from_data, text, trusted_record
 from protocol.version import Version, parse_version
+from protocol.views import View
 
 __all__ = [
     "MAX_TABLES_PER_PAGE",
@@ -566,8 +568,8 @@ class GameEvent(Message):
     TYPE: ClassVar[str] = "event"
     seq: int = field(metadata=_SEQ)
     """The event's number, gap-free per table, starting at 1."""
-    body: dict[str, Any]
-    """The event itself (``protocol.events``); deadlines in it are milliseconds left."""
+    body: SeenEvent
+    """The event as this seat sees it (``protocol.events``): on the wire one flat map."""
     cause: int | None = field(default=None, metadata=number(0, MAX_ID))
     """The id of this client's command that caused it; None otherwise."""
 
@@ -579,8 +581,8 @@ class GameView(Message):
     TYPE: ClassVar[str] = "view"
     seq: int = field(metadata=_SEQ)
     """The last event the view includes; the events that follow have larger numbers."""
-    body: dict[str, Any]
-    """The view itself (``protocol.events``)."""
+    body: View
+    """The view itself (``protocol.views``): on the wire one flat map."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,12 +1,16 @@
 """Typed wire records: frozen dataclasses whose fields describe and check themselves.
 
 A ``Record`` is a frozen, slotted dataclass. Its field annotations say what each field
-holds (``str``, ``int``, ``bool``, a ``StrEnum``, another ``Record``, a game command, a
-plain map, ``tuple[X, ...]``, or any of these ``| None``) and ``field(metadata=...)``
-built with ``text``/``number``/``items`` adds the limits. From that one description:
+holds (``str``, ``int``, ``bool``, a ``StrEnum``, a ``Card`` (sent as its code), another
+``Record``, a game command, a plain map, ``tuple[X, ...]``, or any of these ``| None``) and
+``field(metadata=...)`` built with ``text``/``number``/``items``/``wire`` adds the limits
+and how the field is sent. From that one description:
 
 - construction validates (and cleans human text), raising LocalProtocolError(bad-message);
-- ``to_data`` gives the plain map (optional fields that are None are left out);
+- ``to_data`` gives the plain map: optional fields that are None are left out, unless
+  the field is sent as nil (``nil=True``); a ``sparse`` field is left out while it holds
+  its default. A record whose ``AS_LIST`` is true is sent as the list of its fields (a
+  ``[seat, card]`` pair);
 - ``record_from_data`` builds a record from a received map, raising
   RemoteProtocolError(bad-message) for missing or wrongly typed fields, and ignoring
   keys it does not know (later minor versions may add optional fields).
@@ -15,6 +19,10 @@ built with ``text``/``number``/``items`` adds the limits. From that one descript
 server's hot path (events, views, replies) builds many records from values it produced
 and checked itself. What such a record holds is still checked as plain wire data when it
 is encoded (``protocol.codec.encode_body``), and the receiver decodes it strictly.
+
+Why this module is long: it is the one mechanism every wire record goes through (checks,
+encoding, decoding and the trusted path), and one kind of field's three directions read
+best side by side.
 """
 
 from __future__ import annotations
@@ -25,14 +33,24 @@ import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, TypeVar, Union
+from typing import Any, ClassVar, TypeVar, Union
 
-from protocol.codec import check_plain
+from protocol.cards import Card, InvalidCardError
 from protocol.commands import InvalidCommandError, SeatCommand, command_from_data
 from protocol.errors import ErrorCode, LocalProtocolError, RemoteProtocolError
 from protocol.limits import MAX_RAW_TEXT_FACTOR, clean_text
+from protocol.plain import check_plain
 
-__all__ = ["Limits", "Record", "items", "number", "record_from_data", "text", "trusted_record"]
+__all__ = [
+    "Limits",
+    "Record",
+    "items",
+    "number",
+    "record_from_data",
+    "text",
+    "trusted_record",
+    "wire",
+]
 
 _R = TypeVar("_R", bound="Record")
 
@@ -49,34 +67,49 @@ class Limits:
     high: int = 2**64 - 1
     min_items: int = 0
     max_items: int | None = None
+    nil: bool = False
+    """None is sent as nil rather than left out (a key every version has sent)."""
+    sparse: bool = False
+    """The field is left out while it holds its default (``uno`` only when true)."""
 
 
-def text(max_len: int, *, min_len: int = 1, clean: bool = False) -> dict[str, Limits]:
+def text(
+    max_len: int, *, min_len: int = 1, clean: bool = False, nil: bool = False
+) -> dict[str, Limits]:
     """Field metadata for a string of ``min_len`` to ``max_len`` characters.
 
     ``clean`` passes it through ``clean_text`` first (names, chat, anything shown to
     people); the raw string may then be ``MAX_RAW_TEXT_FACTOR`` times longer.
     """
-    return {"wire": Limits(min_len=min_len, max_len=max_len, clean=clean)}
+    return {"wire": Limits(min_len=min_len, max_len=max_len, clean=clean, nil=nil)}
 
 
-def number(low: int, high: int) -> dict[str, Limits]:
+def number(low: int, high: int, *, nil: bool = False) -> dict[str, Limits]:
     """Field metadata for an integer from ``low`` to ``high`` inclusive."""
-    return {"wire": Limits(low=low, high=high)}
+    return {"wire": Limits(low=low, high=high, nil=nil)}
 
 
 def items(
-    max_items: int, *, min_items: int = 0, item: dict[str, Limits] | None = None
+    max_items: int, *, min_items: int = 0, item: dict[str, Limits] | None = None, nil: bool = False
 ) -> dict[str, Limits]:
     """Field metadata for a tuple of ``min_items`` to ``max_items`` items; ``item`` gives
     the limits of each item (from ``text`` or ``number``)."""
     base = item["wire"] if item is not None else Limits()
-    return {"wire": dataclasses.replace(base, min_items=min_items, max_items=max_items)}
+    return {"wire": dataclasses.replace(base, min_items=min_items, max_items=max_items, nil=nil)}
+
+
+def wire(*, nil: bool = False, sparse: bool = False) -> dict[str, Limits]:
+    """Field metadata for how a field without limits is sent: ``nil``, None is sent as
+    nil; ``sparse``, the field is left out while it holds its default."""
+    return {"wire": Limits(nil=nil, sparse=sparse)}
 
 
 @dataclass(frozen=True, slots=True)
 class Record:
     """Base of every typed wire structure (messages and the records inside them)."""
+
+    AS_LIST: ClassVar[bool] = False
+    """Sent as the list of its field values, in order, rather than as a map."""
 
     def __post_init__(self) -> None:
         for spec in _schema(type(self)):
@@ -96,12 +129,21 @@ class Record:
         """
         return trusted_record(cls, values)
 
+    @classmethod
+    def from_data(cls: type[_R], data: Mapping[str, Any]) -> _R:
+        """Build the record from a received map (``record_from_data``); a record with a
+        wire shape of its own overrides this and ``to_data`` together."""
+        return record_from_data(cls, data)
+
     def to_data(self) -> dict[str, Any]:
-        """The plain map of this record (fields that are None are left out)."""
+        """The plain map of this record (see the module docstring for what is left out)."""
         data: dict[str, Any] = {}
         for spec in _schema(type(self)):
             value = getattr(self, spec.name)
-            if value is not None:
+            if value is None:
+                if spec.limits.nil:
+                    data[spec.name] = None
+            elif not (spec.limits.sparse and value == spec.default):
                 data[spec.name] = _to_plain(value) if spec.converted else value
         return data
 
@@ -131,7 +173,8 @@ def trusted_record(cls: type[_R], values: dict[str, Any]) -> _R:
 def record_from_data(cls: type[_R], data: Mapping[str, Any]) -> _R:
     """Build ``cls`` from a received map; raises RemoteProtocolError(bad-message).
 
-    nil and an absent key mean the same: the field's default, or an error if it has none.
+    nil and an absent key mean the same: the field's default, or an error if it has none
+    (or None, for an optional field without a default: one sent as nil when unset).
     Keys that name no field (a message's ``type`` among them) are never looked at.
     """
     label = _label(cls)
@@ -139,7 +182,9 @@ def record_from_data(cls: type[_R], data: Mapping[str, Any]) -> _R:
     for spec in _schema(cls):
         raw = data.get(spec.name)
         if raw is None:
-            if spec.required:
+            if spec.required and spec.kind.optional:
+                values[spec.name] = None  # a field always sent, nil when unset
+            elif spec.required:
                 raise RemoteProtocolError(
                     ErrorCode.BAD_MESSAGE, f"{label} needs the field {spec.name!r}"
                 )
@@ -157,7 +202,7 @@ def record_from_data(cls: type[_R], data: Mapping[str, Any]) -> _R:
 
 @dataclass(frozen=True, slots=True)
 class _Kind:
-    base: type  # str, int, bool, dict, a StrEnum, a Record subclass, SeatCommand or tuple
+    base: type  # str, int, bool, dict, a StrEnum, Card, a Record subclass, SeatCommand or tuple
     optional: bool = False
     item: _Kind | None = None  # for tuples
 
@@ -223,7 +268,7 @@ def _kind_of(hint: Any, where: str) -> _Kind:
         return _Kind(tuple, item=_kind_of(item_hint, where))
     if origin is dict:
         return _Kind(dict)
-    if hint in (str, int, bool) or (
+    if hint in (str, int, bool, Card) or (
         isinstance(hint, type) and issubclass(hint, StrEnum | Record | SeatCommand)
     ):
         return _Kind(hint)
@@ -253,6 +298,10 @@ def _check(kind: _Kind, value: Any, limits: Limits, where: str) -> Any:  # noqa:
     if base is bool:
         if not isinstance(value, bool):
             raise _invalid(where, "must be true or false")
+        return value
+    if base is Card:
+        if value.__class__ is not Card:
+            raise _invalid(where, "must be a card")
         return value
     if base is tuple:
         return _check_items(kind, value, limits, where)
@@ -291,7 +340,7 @@ def _check_text(value: Any, limits: Limits, where: str) -> str:
 
 
 def _check_items(kind: _Kind, value: Any, limits: Limits, where: str) -> tuple[Any, ...]:
-    if not isinstance(value, tuple | list):
+    if not isinstance(value, tuple | list) or value.__class__ is Card:
         raise _invalid(where, "must be a list")
     if limits.max_items is not None and len(value) > limits.max_items:
         raise _invalid(where, f"has more than {limits.max_items} items")
@@ -311,15 +360,27 @@ def _from_plain(kind: _Kind, raw: Any, where: str) -> Any:
     """Turn received plain data into the field's Python shape; type checks happen when the
     record is constructed."""
     base = kind.base
+    if base is Card and isinstance(raw, str):
+        try:
+            return Card.parse(raw)
+        except InvalidCardError as error:
+            raise RemoteProtocolError(ErrorCode.BAD_MESSAGE, f"{where}: {error}") from None
     if base is tuple and isinstance(raw, list):
         assert kind.item is not None
         item_kind = kind.item
         return tuple(
             _from_plain(item_kind, item, f"{where}[{index}]") for index, item in enumerate(raw)
         )
+    if isinstance(raw, list) and issubclass(base, Record) and base.AS_LIST:
+        names = [spec.name for spec in _schema(base)]
+        if len(raw) != len(names):
+            raise RemoteProtocolError(
+                ErrorCode.BAD_MESSAGE, f"{where} must be a list of {len(names)} items"
+            )
+        return base.from_data(dict(zip(names, raw, strict=True)))
     if isinstance(raw, dict):
-        if isinstance(base, type) and issubclass(base, Record):
-            return record_from_data(base, raw)
+        if issubclass(base, Record):
+            return base.from_data(raw)
         if base is SeatCommand:
             try:
                 command = command_from_data(raw)
@@ -336,9 +397,15 @@ def _from_plain(kind: _Kind, raw: Any, where: str) -> Any:
 def _to_plain(value: Any) -> Any:
     if isinstance(value, StrEnum):
         return value.value
+    if value.__class__ is Card:
+        return value.code
     if isinstance(value, tuple):
         return [_to_plain(item) for item in value]
-    if isinstance(value, Record | SeatCommand):
+    if isinstance(value, Record):
+        if value.AS_LIST:
+            return [_to_plain(getattr(value, spec.name)) for spec in _schema(type(value))]
+        return value.to_data()
+    if isinstance(value, SeatCommand):
         return value.to_data()
     return value
 

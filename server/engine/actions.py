@@ -27,10 +27,25 @@ from protocol.commands import (
     SetAway,
     Timeout,
 )
-from protocol.events import EventKind
+from protocol.events import (
+    Away,
+    Back,
+    Caught,
+    Challenged,
+    ColorChosen,
+    Danced,
+    DanceRefused,
+    DrawFourAccepted,
+    FalseCatch,
+    Paused,
+    Resumed,
+    SecretHand,
+    Skipped,
+    TimedOut,
+    UnoCalled,
+)
 from protocol.phase import Phase
 from server.engine.checks import catch_refusal, forced, matches, may_play, playable, wants_target
-from server.engine.deck import codes
 from server.engine.effects import play, swap_hands
 from server.engine.records import PASSED_RECORD
 from server.engine.rounds import blocked_winner, end_round, next_round
@@ -117,7 +132,7 @@ def _take_stack(state: MatchState, seat: int, now_ms: int) -> None:
     total, state.pending_draw = state.pending_draw, 0
     reason = "wild-draw-four" if state.discard[-1].rank is _WILD_DRAW_FOUR else "draw-two"
     state.draw_cards(seat, total, reason)
-    state.emit(EventKind.SKIPPED, {"seat": seat})
+    state.emit(Skipped(seat))
     state.start_turn(state.next_seat(seat), now_ms)
 
 
@@ -132,29 +147,25 @@ def _choose_first_color(
     state: MatchState, seat: int, color: Color, target: int | None, now_ms: int
 ) -> None:
     state.color = color
-    state.emit(EventKind.COLOR_CHOSEN, {"seat": seat, "color": color.value})
+    state.emit(ColorChosen(seat, color))
     if target is not None:
         swap_hands(state, seat, target)
     state.start_turn(seat, now_ms)
 
 
 def act_accept(state: MatchState, seat: int, command: Accept | None, now_ms: int) -> None:
-    state.emit(EventKind.DRAW_FOUR_ACCEPTED, {"seat": seat})
+    state.emit(DrawFourAccepted(seat))
     total, state.pending_draw = state.pending_draw or 4, 0  # ruling 33: a stack's total
     state.draw_cards(seat, total, "wild-draw-four")
     state.wd4_hand = ()
-    state.emit(EventKind.SKIPPED, {"seat": seat})
+    state.emit(Skipped(seat))
     state.start_turn(state.next_seat(seat), now_ms)
 
 
 def act_challenge(state: MatchState, seat: int, command: Challenge, now_ms: int) -> None:
     """Ruling 6: guilty, the bluffer draws 4 and the challenger plays; else draw 6."""
     player, guilty = state.wd4_player, state.wd4_guilty
-    state.emit(
-        EventKind.CHALLENGED,
-        {"seat": seat, "target": player, "guilty": guilty},
-        {seat: {"hand": codes(state.wd4_hand)}},
-    )
+    state.emit(Challenged(seat, player, guilty), {seat: SecretHand(state.wd4_hand)})
     state.wd4_hand = ()
     state.pending_draw = 0
     if guilty:
@@ -162,14 +173,14 @@ def act_challenge(state: MatchState, seat: int, command: Challenge, now_ms: int)
         state.start_turn(seat, now_ms)
     else:
         state.draw_cards(seat, 6, "challenge")
-        state.emit(EventKind.SKIPPED, {"seat": seat})
+        state.emit(Skipped(seat))
         state.start_turn(state.next_seat(seat), now_ms)
 
 
 def act_dance(state: MatchState, seat: int, command: Dance, now_ms: int) -> None:
     """Ruling 9: the right steps (any, on honour) or a wrong sequence, which refuses."""
     if state.dance_steps is None or tuple(command.steps) == state.dance_steps:
-        state.emit(EventKind.DANCED, {"seat": seat})
+        state.emit(Danced(seat))
         state.start_turn(seat, now_ms)
     else:
         _refuse_dance(state, seat, "wrong-steps", now_ms)
@@ -180,7 +191,7 @@ def act_refuse_dance(state: MatchState, seat: int, command: RefuseDance, now_ms:
 
 
 def _refuse_dance(state: MatchState, seat: int, reason: str, now_ms: int) -> None:
-    state.emit(EventKind.DANCE_REFUSED, {"seat": seat, "reason": reason})
+    state.emit(DanceRefused(seat, reason))
     state.draw_cards(seat, 3, "dance")
     state.start_turn(seat, now_ms)
 
@@ -193,10 +204,10 @@ def act_call_uno(state: MatchState, seat: int, command: CallUno, now_ms: int) ->
     record = state.exposures.get(seat)
     if record is not None and record.status == "open":
         record.status = "called"
-        state.emit(EventKind.UNO_CALLED, {"seat": seat, "early": False})
+        state.emit(UnoCalled(seat, early=False))
     else:
         state.early_uno = True
-        state.emit(EventKind.UNO_CALLED, {"seat": seat, "early": True})
+        state.emit(UnoCalled(seat, early=True))
 
 
 def act_catch(state: MatchState, seat: int, command: Catch, now_ms: int) -> None:
@@ -205,17 +216,14 @@ def act_catch(state: MatchState, seat: int, command: Catch, now_ms: int) -> None
     target = command.target
     missed = catch_refusal(state, seat, target, now_ms)
     if missed is None:
-        state.emit(EventKind.CAUGHT, {"seat": target, "by": seat, "penalty": 2})
+        state.emit(Caught(target, by=seat, penalty=2))
         record = state.exposures[target]
         state.draw_cards(target, 2, "caught")
         record.status = "caught"
         state.exposures[target] = record  # drawing removed it; it stays to answer races
         return
     penalty = state.config.false_catch_penalty
-    state.emit(
-        EventKind.FALSE_CATCH,
-        {"seat": seat, "target": target, "penalty": penalty, "reason": missed.code.value},
-    )
+    state.emit(FalseCatch(seat, target, penalty, missed.code.value))
     state.draw_cards(seat, penalty, "false-catch")
 
 
@@ -225,10 +233,10 @@ def act_catch(state: MatchState, seat: int, command: Catch, now_ms: int) -> None
 def set_away(state: MatchState, seat: int, away: bool, reason: str) -> None:
     state.away[seat] = away
     if away:
-        state.emit(EventKind.AWAY, {"seat": seat, "reason": reason})
+        state.emit(Away(seat, reason))
     else:
         state.expiries[seat] = 0
-        state.emit(EventKind.BACK, {"seat": seat})
+        state.emit(Back(seat))
 
 
 def act_set_away(state: MatchState, command: SetAway, now_ms: int) -> None:
@@ -239,7 +247,7 @@ def act_pause(state: MatchState, command: Pause, now_ms: int) -> None:
     state.paused = True
     state.paused_remaining = None if state.deadline is None else state.deadline - now_ms
     state.deadline = None
-    state.emit(EventKind.PAUSED, {})
+    state.emit(Paused())
 
 
 def act_resume(state: MatchState, command: Resume, now_ms: int) -> None:
@@ -247,7 +255,7 @@ def act_resume(state: MatchState, command: Resume, now_ms: int) -> None:
     remaining = state.paused_remaining
     state.deadline = None if remaining is None else now_ms + max(remaining, 0)
     state.paused_remaining = None
-    state.emit(EventKind.RESUMED, {})
+    state.emit(Resumed())
 
 
 def act_next_round(state: MatchState, command: NextRound, now_ms: int) -> None:
@@ -261,7 +269,7 @@ def act_timeout(state: MatchState, command: Timeout, now_ms: int) -> None:
         next_round(state, now_ms)
         return
     seat = state.current
-    state.emit(EventKind.TIMED_OUT, {"seat": seat, "phase": phase.value})
+    state.emit(TimedOut(seat, phase))
     start = state.event_count()
     if phase is _CHALLENGE:
         act_accept(state, seat, None, now_ms)

@@ -10,11 +10,21 @@ from __future__ import annotations
 
 from protocol.cards import Card, Color, Rank
 from protocol.commands import DANCES, Arrow, Play
-from protocol.events import EventKind
+from protocol.events import (
+    DanceCalled,
+    DirectionChanged,
+    Exposed,
+    HandsPassed,
+    HandsShuffled,
+    HandsSwapped,
+    SecretHand,
+    SkipMarked,
+    Skipped,
+    UnoCalled,
+)
 from protocol.options import CustomRule, DanceCheck
 from protocol.phase import Phase
 from server.engine.checks import holds_color
-from server.engine.deck import codes
 from server.engine.records import PLAYED_RECORD
 from server.engine.rounds import end_round
 from server.engine.state import Exposure, MatchState
@@ -72,11 +82,11 @@ def play(state: MatchState, seat: int, command: Play, now_ms: int) -> None:
     exposure: Exposure | None = None
     if left == 1 and rank is not _SWAP and rank is not _SHUFFLE and not seven_o:
         if uno:
-            state.emit(EventKind.UNO_CALLED, {"seat": seat, "early": False})
+            state.emit(UnoCalled(seat, early=False))
         elif not state.early_uno:
             exposure = Exposure(now_ms, state.event_count() + 1)
             state.exposures[seat] = exposure
-            state.emit(EventKind.EXPOSED, {"seat": seat})
+            state.emit(Exposed(seat))
     if seven_o:
         if rank is _SEVEN and command.target is not None:
             swap_hands(state, seat, command.target)
@@ -99,7 +109,7 @@ def _card_effect(  # noqa: C901 (one branch per kind of card, as the rules list 
     if rank is _SKIP:
         if config.skip_any and command.target is not None:
             state.skip_marks[command.target] += 1
-            state.emit(EventKind.SKIP_MARKED, {"seat": seat, "target": command.target})
+            state.emit(SkipMarked(seat, command.target))
             state.start_turn(state.next_seat(seat), now_ms)
         else:
             _skip_next(state, seat, now_ms)
@@ -108,7 +118,7 @@ def _card_effect(  # noqa: C901 (one branch per kind of card, as the rules list 
             _skip_next(state, seat, now_ms)
         else:
             state.direction = -state.direction
-            state.emit(EventKind.DIRECTION, {"direction": state.direction})
+            state.emit(DirectionChanged(state.direction))
             state.start_turn(state.next_seat(seat), now_ms)
     elif rank is _DRAW_TWO:
         victim = state.next_seat(seat)
@@ -172,7 +182,7 @@ def _wild_draw_four(state: MatchState, seat: int, before: Color | None, now_ms: 
 
 def _skip_next(state: MatchState, seat: int, now_ms: int) -> None:
     victim = state.next_seat(seat)
-    state.emit(EventKind.SKIPPED, {"seat": victim})
+    state.emit(Skipped(victim))
     state.start_turn(state.next_seat(victim), now_ms)
 
 
@@ -196,8 +206,7 @@ def _call_dance(state: MatchState, seat: int, dance: str, now_ms: int) -> None:
     else:
         state.dance_steps = None
     state.dance_name = dance
-    steps = None if state.dance_steps is None else [step.value for step in state.dance_steps]
-    state.emit(EventKind.DANCE_CALLED, {"seat": dancer, "by": seat, "dance": dance, "steps": steps})
+    state.emit(DanceCalled(dancer, seat, dance, state.dance_steps))
     deadline = now_ms + state.config.dance_seconds * 1000
     state.wait_on(dancer, _DANCE, deadline)
 
@@ -209,9 +218,8 @@ def swap_hands(state: MatchState, seat: int, target: int) -> None:
     state.exposures.pop(seat, None)
     state.exposures.pop(target, None)
     state.emit(
-        EventKind.HANDS_SWAPPED,
-        {"seat": seat, "target": target, "counts": [len(hand) for hand in hands]},
-        {s: {"hand": codes(hands[s])} for s in (seat, target)},
+        HandsSwapped(seat, target, tuple(map(len, hands))),
+        {s: SecretHand(tuple(hands[s])) for s in (seat, target)},
     )
 
 
@@ -228,9 +236,8 @@ def _shuffle_hands(state: MatchState, seat: int) -> None:
     state.hands = hands
     state.exposures = {}
     state.emit(
-        EventKind.HANDS_SHUFFLED,
-        {"seat": seat, "counts": [len(hand) for hand in hands]},
-        {s: {"hand": codes(hands[s])} for s in in_play},
+        HandsShuffled(seat, tuple(map(len, hands))),
+        {s: SecretHand(tuple(hands[s])) for s in in_play},
     )
 
 
@@ -243,7 +250,6 @@ def _pass_hands(state: MatchState, seat: int) -> None:
     state.hands = hands
     state.exposures = {}
     state.emit(
-        EventKind.HANDS_PASSED,
-        {"seat": seat, "direction": state.direction, "counts": [len(hand) for hand in hands]},
-        {s: {"hand": codes(hands[s])} for s in in_play},
+        HandsPassed(seat, state.direction, tuple(map(len, hands))),
+        {s: SecretHand(tuple(hands[s])) for s in in_play},
     )

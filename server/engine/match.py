@@ -41,10 +41,11 @@ from protocol.commands import (
     TableCommand,
     Timeout,
 )
-from protocol.events import Event
+from protocol.events import Event, MatchOver
 from protocol.options import ConfigError, TableConfig
 from protocol.phase import Phase
 from protocol.rejections import RejectCode
+from protocol.views import SharedView, View
 from server.engine import actions, checks
 from server.engine.checks import check_sender, check_table_sender
 from server.engine.effects import play
@@ -191,8 +192,8 @@ class Match:
         return list(self._state.scores)
 
     @property
-    def result(self) -> dict[str, Any] | None:
-        """``{"winners", "scores"}`` once the match is over, else None."""
+    def result(self) -> MatchOver | None:
+        """The winners and scores once the match is over, else None."""
         return self._state.result
 
     @property
@@ -263,15 +264,15 @@ class Match:
 
     # ------------------------------------------------------------------ views
 
-    def view(self, seat: int | None, now_ms: int) -> dict[str, Any]:
-        """What ``seat`` (None: a spectator) may see, as plain data, with its legal moves."""
+    def view(self, seat: int | None, now_ms: int) -> View:
+        """What ``seat`` (None: a spectator) may see, with its legal moves."""
         return build_view(self._state, seat, now_ms)
 
-    def shared_view(self, now_ms: int) -> dict[str, Any]:
+    def shared_view(self, now_ms: int) -> SharedView:
         """The part of every view that all seats see alike; see ``seat_view``."""
         return shared_view(self._state, now_ms)
 
-    def seat_view(self, shared: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    def seat_view(self, shared: SharedView, seat: int | None) -> View:
         """``view(seat, now_ms)``, from the ``shared_view(now_ms)`` of that moment: the
         views of every seat for the price of one shared part."""
         return seat_view(self._state, shared, seat)

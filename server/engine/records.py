@@ -3,8 +3,9 @@
 A command appends one record per event to the match's record list; the records become
 ``Event`` objects, in place, only when somebody reads the events (most are read once, by
 the server; a benchmark or a simulating bot reads none). A record is either
-``(kind, public, private)`` or, for the four events of almost every command, a flat tuple
-led by a small int code, so that a command leaves few objects behind:
+``(body, private)`` (a typed body and its secrets) or, for the four events of almost
+every command, a flat tuple led by a small int code, so that a command leaves few
+objects behind:
 
 - ``(TURN_RECORD, seat, direction)``: a ``turn`` event of the ``turn`` phase;
 - ``(PLAYED_RECORD, seat, card, colour, cards left, uno, target, dance)``: every play;
@@ -21,8 +22,17 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
-from protocol.events import Event, EventKind
-from server.engine.deck import CODE_BY_ID
+from protocol.events import (
+    Drew,
+    Event,
+    EventBody,
+    EventSecret,
+    Passed,
+    Played,
+    SecretCards,
+    Turn,
+)
+from protocol.phase import Phase
 
 __all__ = [
     "DREW_RECORD",
@@ -39,49 +49,40 @@ Record = tuple[Any, ...]
 
 TURN_RECORD, PLAYED_RECORD, DREW_RECORD, PASSED_RECORD = 0, 1, 2, 3
 
-NO_SECRETS: Mapping[int, Mapping[str, Any]] = MappingProxyType({})
+NO_SECRETS: Mapping[int, EventSecret] = MappingProxyType({})
 """The ``private`` part of an event that has no secret (shared: it is read-only)."""
 
-_Public = dict[str, Any]
-_Private = Mapping[int, Mapping[str, Any]]
-_Built = tuple[EventKind, _Public, _Private]
+_Private = Mapping[int, EventSecret]
+_Built = tuple[EventBody, _Private]
+_TURN = Phase.TURN
+
+# The records below are made with ``trusted``: their values come from the engine's own
+# state (seats in range, cards from the deck), and ``tests/engine/test_event_codec.py``
+# decodes every event of whole matches strictly.
 
 
 def _turn_event(record: Record) -> _Built:
     _, seat, direction = record
-    return EventKind.TURN, {"seat": seat, "direction": direction, "phase": "turn"}, NO_SECRETS
+    return Turn.trusted(seat=seat, direction=direction, phase=_TURN), NO_SECRETS
 
 
 def _played_event(record: Record) -> _Built:
     _, seat, card, color, count, uno, target, dance = record
-    public: _Public = {
-        "seat": seat,
-        "card": CODE_BY_ID.get(id(card)) or card.code,
-        "color": None if color is None else color.value,
-        "count": count,
-    }
-    if target is not None:
-        public["target"] = target
-    if dance is not None:
-        public["dance"] = dance
-    if uno:
-        public["uno"] = True
-    return EventKind.PLAYED, public, NO_SECRETS
+    body = Played.trusted(
+        seat=seat, card=card, color=color, count=count, target=target, dance=dance, uno=uno
+    )
+    return body, NO_SECRETS
 
 
 def _drew_event(record: Record) -> _Built:
     _, seat, cards, reason = record
-    by_id = CODE_BY_ID
-    return (
-        EventKind.DREW,
-        {"seat": seat, "count": len(cards), "reason": reason},
-        {seat: {"cards": [by_id.get(id(card)) or card.code for card in cards]}},
-    )
+    body = Drew.trusted(seat=seat, count=len(cards), reason=reason)
+    return body, {seat: SecretCards.trusted(cards=tuple(cards))}
 
 
 def _passed_event(record: Record) -> _Built:
     _, seat, stuck = record
-    return EventKind.PASSED, {"seat": seat, "stuck": stuck}, NO_SECRETS
+    return Passed.trusted(seat=seat, stuck=stuck), NO_SECRETS
 
 
 _BUILDERS: tuple[Callable[[Record], _Built], ...] = (
@@ -96,7 +97,7 @@ def build_event(seq: int, record: Record) -> Event:
     """The event ``seq`` (counting from 1) of the match, from its record."""
     head = record[0]
     if head.__class__ is int:
-        kind, public, private = _BUILDERS[head](record)
+        body, private = _BUILDERS[head](record)
     else:
-        kind, public, private = record
-    return Event(seq, kind, public, private)
+        body, private = record
+    return Event(seq, body, private)

@@ -7,12 +7,22 @@ a round that ended (gone out or blocked) and passing the deal on.
 
 from __future__ import annotations
 
-from typing import Any
-
-from protocol.cards import Card, Color, Rank, hand_points
-from protocol.events import EventKind
+from protocol.cards import Card, Rank, hand_points
+from protocol.events import (
+    DealerChosen,
+    DealerDraw,
+    DirectionChanged,
+    FirstCard,
+    FirstCardReturned,
+    MatchOver,
+    RoundOver,
+    RoundStarted,
+    SecretHand,
+    Skipped,
+    Turn,
+)
 from protocol.phase import Phase
-from server.engine.deck import CODE, build_deck, codes
+from server.engine.deck import build_deck
 from server.engine.scoring import score_round
 from server.engine.state import MatchState
 
@@ -24,20 +34,20 @@ def choose_dealer(state: MatchState) -> None:
     deck = build_deck(state.config)
     state.shuffle(deck)
     contenders = list(range(state.seats))
-    draws: list[list[list[Any]]] = []
+    draws: list[tuple[DealerDraw, ...]] = []
     while True:
         if len(deck) < len(contenders):
             deck = build_deck(state.config)
             state.shuffle(deck)
         drawn = [(seat, deck.pop()) for seat in contenders]
-        draws.append([[seat, CODE[card]] for seat, card in drawn])
+        draws.append(tuple(DealerDraw(seat, card) for seat, card in drawn))
         values = [(card.rank.number or 0, seat) for seat, card in drawn]
         best = max(value for value, _ in values)
         contenders = [seat for value, seat in values if value == best]
         if len(contenders) == 1:
             break
     state.dealer = contenders[0]
-    state.emit(EventKind.DEALER_CHOSEN, {"dealer": state.dealer, "draws": draws})
+    state.emit(DealerChosen(state.dealer, tuple(draws)))
 
 
 def start_round(state: MatchState, now_ms: int) -> None:
@@ -72,23 +82,18 @@ def start_round(state: MatchState, now_ms: int) -> None:
     state.draw_pile = deck
     state.discard = []
     state.emit(
-        EventKind.ROUND_STARTED,
-        {
-            "round": state.round_no,
-            "dealer": state.dealer,
-            "counts": [len(hand) for hand in hands],
-        },
-        {seat: {"hand": codes(hands[seat])} for seat in in_play},
+        RoundStarted(state.round_no, state.dealer, tuple(map(len, hands))),
+        {seat: SecretHand(tuple(hands[seat])) for seat in in_play},
     )
     first = deck.pop()
     while first.rank is Rank.WILD_DRAW_FOUR:  # ruling 4: back in, reshuffle, again
-        state.emit(EventKind.FIRST_CARD_RETURNED, {"card": CODE[first]})
+        state.emit(FirstCardReturned(first))
         deck.append(first)
         state.shuffle(deck)
         first = deck.pop()
     state.discard.append(first)
     state.color = first.color
-    state.emit(EventKind.FIRST_CARD, {"card": CODE[first], "color": _code(first.color)})
+    state.emit(FirstCard(first, first.color))
     _first_card_effect(state, first, now_ms)
 
 
@@ -100,21 +105,18 @@ def _first_card_effect(state: MatchState, card: Card, now_ms: int) -> None:
         state.current = first
         state.phase = Phase.CHOOSE_COLOR
         state.drawn, state.has_drawn, state.early_uno = None, False, False
-        state.emit(
-            EventKind.TURN,
-            {"seat": first, "direction": state.direction, "phase": state.phase.value},
-        )
+        state.emit(Turn(first, state.direction, state.phase))
         state.deadline = now_ms + state.turn_ms if state.turn_ms else None
     elif rank is Rank.SKIP or (rank is Rank.REVERSE and state.two_player):
-        state.emit(EventKind.SKIPPED, {"seat": first})
+        state.emit(Skipped(first))
         state.start_turn(state.next_seat(first), now_ms)
     elif rank is Rank.REVERSE:
         state.direction = -1
-        state.emit(EventKind.DIRECTION, {"direction": -1})
+        state.emit(DirectionChanged(-1))
         state.start_turn(state.dealer, now_ms)
     elif rank is Rank.DRAW_TWO:
         state.draw_cards(first, 2, "draw-two")
-        state.emit(EventKind.SKIPPED, {"seat": first})
+        state.emit(Skipped(first))
         state.start_turn(state.next_seat(first), now_ms)
     else:
         state.start_turn(first, now_ms)
@@ -150,23 +152,23 @@ def end_round(state: MatchState, winner: int, reason: str, now_ms: int) -> None:
     state.wd4_hand = ()
     state.dance_steps = None
     state.dance_name = None
-    summary: dict[str, Any] = {
-        "round": state.round_no,
-        "winner": winner,
-        "reason": reason,
-        "hands": [codes(hand) for hand in hands],
-        "points": points,
-        "gained": list(outcome.gained),
-        "scores": list(state.scores),
-        "eliminated": list(outcome.newly_eliminated),
-    }
-    state.emit(EventKind.ROUND_OVER, summary)
+    summary = RoundOver(
+        round=state.round_no,
+        winner=winner,
+        reason=reason,
+        hands=tuple(map(tuple, hands)),
+        points=tuple(points),
+        gained=tuple(outcome.gained),
+        scores=tuple(state.scores),
+        eliminated=tuple(outcome.newly_eliminated),
+    )
+    state.emit(summary)
     state.round_result = summary
     if outcome.winners is not None:
         state.phase = Phase.MATCH_OVER
         state.deadline = None
-        state.result = {"winners": list(outcome.winners), "scores": list(state.scores)}
-        state.emit(EventKind.MATCH_OVER, dict(state.result))
+        state.result = MatchOver(tuple(outcome.winners), tuple(state.scores))
+        state.emit(state.result)
     else:
         state.phase = Phase.ROUND_OVER
         state.deadline = now_ms + config.round_pause_seconds * 1000
@@ -176,7 +178,3 @@ def next_round(state: MatchState, now_ms: int) -> None:
     """Ruling 3: the deal passes to the left."""
     state.dealer = state.left_of(state.dealer)
     start_round(state, now_ms)
-
-
-def _code(color: Color | None) -> str | None:
-    return None if color is None else color.value

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from protocol.cards import Card, Color
 from protocol.commands import Arrow, command_from_data
-from protocol.events import Event
+from protocol.errors import RemoteProtocolError
+from protocol.events import Event, MatchOver, RoundOver
 from protocol.options import TableConfig
 from protocol.phase import Phase
 from server.engine.deck import build_deck
@@ -81,8 +82,8 @@ def dump_state(state: MatchState, with_history: bool = True) -> dict[str, Any]:
             [seat, rec.since_ms, rec.seq, rec.watch, rec.acted, rec.status]
             for seat, rec in state.exposures.items()
         ],
-        "round_result": state.round_result,
-        "result": state.result,
+        "round_result": None if state.round_result is None else state.round_result.to_data(),
+        "result": None if state.result is None else state.result.to_data(),
         "event_count": state.event_count(),
     }
     if with_history:
@@ -133,8 +134,8 @@ def load_state(state: MatchState, data: Mapping[str, Any]) -> None:
             record.acted = acted
             record.status = status
             state.exposures[seat] = record
-        state.round_result = data["round_result"]
-        state.result = data["result"]
+        state.round_result = _optional(RoundOver, data["round_result"])
+        state.result = _optional(MatchOver, data["result"])
         state.two_player = sum(not out for out in state.eliminated) == 2
         if "events" in data:
             state.events = [Event.from_data(event) for event in data["events"]]
@@ -145,10 +146,17 @@ def load_state(state: MatchState, data: Mapping[str, Any]) -> None:
         else:
             state.events = []
             state.log = []
-    except (KeyError, TypeError, ValueError) as error:
+    except (KeyError, TypeError, ValueError, RemoteProtocolError) as error:
         if isinstance(error, SnapshotError):
             raise
         raise SnapshotError(f"not a snapshot of this engine: {error!r}") from None
+
+
+_R = TypeVar("_R", RoundOver, MatchOver)
+
+
+def _optional(cls: type[_R], data: Mapping[str, Any] | None) -> _R | None:
+    return None if data is None else cls.from_data(data)
 
 
 def check_cards(state: MatchState) -> bool:

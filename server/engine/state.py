@@ -23,16 +23,27 @@ its seat's hand changes.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from functools import partial
 from itertools import repeat, starmap
 from typing import Any
 
 from protocol.cards import Card, Color, Rank
 from protocol.commands import Arrow, Command
-from protocol.events import Event, EventKind
+from protocol.events import (
+    CreeperRevealed,
+    Event,
+    EventBody,
+    EventSecret,
+    MatchOver,
+    Reshuffled,
+    RoundOver,
+    SkipServed,
+    Turn,
+)
 from protocol.options import DeckName, Stack, TableConfig
 from protocol.phase import Phase
-from server.engine.deck import CODE, build_deck
+from server.engine.deck import build_deck
 from server.engine.outcome import LogEntry
 from server.engine.records import DREW_RECORD, NO_SECRETS, TURN_RECORD, Record, build_event
 
@@ -109,8 +120,8 @@ class MatchState:
         self.dance_steps: tuple[Arrow, ...] | None = None
         self.skip_marks = [0] * self.seats
         self.exposures: dict[int, Exposure] = {}
-        self.round_result: dict[str, Any] | None = None
-        self.result: dict[str, Any] | None = None
+        self.round_result: RoundOver | None = None
+        self.result: MatchOver | None = None
 
     # ------------------------------------------------------------------ events and log
 
@@ -129,14 +140,9 @@ class MatchState:
         self.records = list(events)
         self.built = len(self.records)
 
-    def emit(
-        self,
-        kind: EventKind,
-        public: dict[str, Any],
-        private: dict[int, dict[str, Any]] | None = None,
-    ) -> None:
+    def emit(self, body: EventBody, private: Mapping[int, EventSecret] | None = None) -> None:
         """Record one event; ``private`` maps a seat to what only that seat may see."""
-        self.records.append((kind, public, private or NO_SECRETS))
+        self.records.append((body, private or NO_SECRETS))
 
     def event_count(self) -> int:
         """How many events the match has produced (the ``seq`` of the last one)."""
@@ -207,7 +213,7 @@ class MatchState:
         marks = self.skip_marks
         while marks[seat]:
             marks[seat] -= 1
-            self.emit(EventKind.SKIP_SERVED, {"seat": seat})
+            self.emit(SkipServed(seat))
             self.draw_cards(seat, 1, "skip")
             seat = self.next_seat(seat)
         return seat
@@ -218,7 +224,7 @@ class MatchState:
         self.phase = phase
         self.deadline = deadline
         self.early_uno = False  # an early call belongs to the seat that made it
-        self.emit(EventKind.TURN, {"seat": seat, "direction": self.direction, "phase": phase.value})
+        self.emit(Turn(seat, self.direction, phase))
 
     # ------------------------------------------------------------------ UNO exposures
 
@@ -254,7 +260,7 @@ class MatchState:
         self.shuffle(pile)
         self.draw_pile = pile + self.draw_pile
         self.discard = [top]
-        self.emit(EventKind.RESHUFFLED, {"count": len(self.draw_pile)})
+        self.emit(Reshuffled(len(self.draw_pile)))
         return True
 
     def _take(self, count: int) -> list[Card]:
@@ -290,6 +296,6 @@ class MatchState:
         if trigger and self.creepers:
             for card in cards:
                 if card.rank is _CREEPER:
-                    self.emit(EventKind.CREEPER_REVEALED, {"seat": seat, "card": CODE[card]})
+                    self.emit(CreeperRevealed(seat, card))
                     self.draw_cards(seat, 3, "creeper", trigger=False)
         return cards

@@ -12,10 +12,11 @@ a change sends each member one view however many steps it took.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import replace
 
 from protocol.events import Event
 from protocol.messages import GameView
+from protocol.views import SharedView
 from server.engine import Match
 from server.limits import MAX_REPLAYED_EVENTS
 from server.peer import Peer
@@ -100,26 +101,30 @@ class Broadcast:
                 owed[peer.peer_id] = (peer, seat)
         return list(owed.values())
 
+    def shared_view(self, match: Match, now_ms: int) -> SharedView:
+        """The match's ``shared_view`` of this moment, numbered as the table numbers events
+        (``last_seq`` counts the events of earlier matches too)."""
+        shared = match.shared_view(now_ms)
+        last = self.history.last_seq
+        return shared if shared.last_seq == last else replace(shared, last_seq=last)
+
     def send_view(
         self,
         peer: Peer,
         seat: int | None,
         match: Match | None,
-        shared: dict[str, Any] | None,
+        shared: SharedView | None,
         *,
         hold: bool = False,
     ) -> None:
         """``peer``'s view of ``match`` through ``seat``'s eyes, with anything held for it;
-        ``shared`` is the match's ``shared_view`` of this moment. ``hold`` keeps it for the
+        ``shared`` is this moment's ``shared_view``. ``hold`` keeps it for the
         next send (a reply that follows at once)."""
         if match is None or shared is None:
             if not hold:
                 peer.send()  # no match, no view; but what was held for it goes
             return
-        body = match.seat_view(shared, seat)
-        last = self.history.last_seq
-        body["last_seq"] = last
-        view = GameView.trusted(seq=last, body=body)
+        view = GameView.trusted(seq=shared.last_seq, body=match.seat_view(shared, seat))
         if hold:
             peer.hold(view)
         else:

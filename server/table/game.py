@@ -206,7 +206,7 @@ class TableGame:
 
     def _result(self, match: Match) -> dict[str, Any]:
         """A finished match as the history keeps it."""
-        result = match.result or {}
+        result = match.result
         players = []
         for index, score in enumerate(match.scores):
             seat = self._seating[index] if self._seating.valid(index) else None
@@ -217,7 +217,7 @@ class TableGame:
                     "score": score,
                 }
             )
-        winners = [players[index]["name"] for index in result.get("winners", [])]
+        winners = [players[index]["name"] for index in (result.winners if result else ())]
         return {"deck": self.config.deck, "players": players, "winners": winners}
 
     # ------------------------------------------------------------------ clocks

@@ -3,7 +3,7 @@
 The engine numbers the events of one match from 1. A table plays several matches
 (rematches), so it numbers them again, gap-free for the table's whole life: the table seq
 is the match's seq plus the number of events of earlier matches. Every seat receives every
-event, redacted for it by the engine's ``Event.for_seat``, under the same number; a client
+event, redacted for it by the engine's ``Event.seen_by``, under the same number; a client
 that lost its connection asks for "everything after N" and gets exactly that.
 
 Only the command's sender sees its own command id as the cause of an event: ids belong to
@@ -47,21 +47,16 @@ class NumberedEvent:
         cause = self.cause_id if peer_id is not None and peer_id == self.cause_peer else None
         if public is not None and cause is None and not self.has_secret_for(seat):
             return public
-        body = self.event.for_seat(seat)
-        body["seq"] = self.seq
-        return GameEvent.trusted(seq=self.seq, body=body, cause=cause)
+        return GameEvent.trusted(seq=self.seq, body=self.event.seen_by(seat, self.seq), cause=cause)
 
     def public_message(self) -> GameEvent:
         """The event as a spectator sees it, with no cause: what every seat without a secret
         in it gets too (see ``message_for``)."""
-        body = self.event.for_seat(None)
-        body["seq"] = self.seq
-        return GameEvent.trusted(seq=self.seq, body=body, cause=None)
+        return GameEvent.trusted(seq=self.seq, body=self.event.seen_by(None, self.seq), cause=None)
 
     def has_secret_for(self, seat: int | None) -> bool:
-        """Whether ``seat`` sees more of the event than a spectator (``Event.for_seat`` adds
-        ``private[seat]`` when there is one and it is not empty)."""
-        return seat is not None and bool(self.event.private.get(seat))
+        """Whether ``seat`` sees more of the event than a spectator (a secret of its own)."""
+        return seat is not None and seat in self.event.private
 
 
 class EventHistory:

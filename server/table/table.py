@@ -372,7 +372,9 @@ class Table:
             owed = self.broadcast.take_owed()
             owed.sort(key=lambda entry: entry[0] is sender)  # the sender's view last
             match = self.game.match
-            shared = match.shared_view(self.game.now_ms()) if owed and match else None
+            shared = (
+                self.broadcast.shared_view(match, self.game.now_ms()) if owed and match else None
+            )
             for peer, seat in owed:
                 await trio.lowlevel.checkpoint()
                 self.broadcast.send_view(peer, seat, match, shared, hold=peer is sender)

@@ -75,7 +75,7 @@ def play_round(
         seat = match.to_act()
         if seat is None:
             break
-        view = match.view(seat, 0)
+        view = match.view(seat, 0).to_data()
         strategy = level if seat == strong else against
         started = time.perf_counter()
         command = choose(view, rngs[seat], strategy, knobs if seat == strong else Knobs())
@@ -85,7 +85,7 @@ def play_round(
             match.apply(seat, command_from_data(command), 0), Rejected
         ):
             match.apply(None, Timeout(), 0)
-    result = match.view(None, 0).get("round_result") or {}
+    result = match.view(None, 0).to_data().get("round_result") or {}
     tally.rounds += 1
     tally.wins += result.get("winner") == strong
 

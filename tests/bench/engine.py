@@ -451,7 +451,7 @@ class MixedSoak:
 
     def _check_cards(self, match: Match, thoroughly: bool) -> None:
         """Count the cards after every command; compare them card by card at a round's end."""
-        view = match.view(None, 0)
+        view = match.view(None, 0).to_data()
         held = sum(view["counts"])
         total = held + view["draw_count"] + view["discard_count"]
         if total != match.deck_size:

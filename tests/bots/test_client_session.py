@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
@@ -20,7 +21,9 @@ from client.session import (
     open_session,
     percentile,
 )
+from protocol.cards import Card, Color
 from protocol.connection import ServerConnection
+from protocol.events import Drew, SeenEvent, Turn
 from protocol.messages import (
     Closing,
     Error,
@@ -41,7 +44,9 @@ from protocol.messages import (
     TableStatus,
     Welcome,
 )
+from protocol.phase import Phase
 from protocol.version import SUPPORTED_VERSIONS
+from protocol.views import SharedView, View
 
 
 class ScriptedServer:
@@ -85,6 +90,42 @@ class ScriptedServer:
 Script = Callable[[ScriptedServer], Awaitable[None]]
 
 
+_SHARED = SharedView(
+    phase=Phase.TURN,
+    round=1,
+    dealer=0,
+    direction=1,
+    to_act=0,
+    top=Card.parse("R5"),
+    color=Color.RED,
+    counts=(7, 7, 7),
+    draw_count=80,
+    discard_count=1,
+    scores=(0, 0, 0),
+    eliminated=(),
+    away=(),
+    exposed=(),
+    pending=None,
+    remaining_ms=None,
+    pending_draw=0,
+    skip_marks=(0, 0, 0),
+    round_result=None,
+    match_result=None,
+    last_seq=0,
+)
+
+
+def _view(seq: int, seat: int | None = 0, hand: tuple[str, ...] = ()) -> GameView:
+    """A view numbered ``seq``, through ``seat``'s eyes (None: a spectator's)."""
+    shared = dataclasses.replace(_SHARED, last_seq=seq)
+    cards = tuple(Card.parse(code) for code in hand) if seat is not None else None
+    return GameView(seq=seq, body=View(seat=seat, shared=shared, hand=cards))
+
+
+def _turn(seq: int) -> GameEvent:
+    return GameEvent(seq=seq, body=SeenEvent(seq, Turn(seat=0, direction=1, phase=Phase.TURN)))
+
+
 @asynccontextmanager
 async def scripted(
     script: Script, resume: ResumeState | None = None
@@ -117,8 +158,9 @@ async def test_a_command_gets_its_own_reply_while_events_flow() -> None:
         await server.send(Joined(table_id="t1", seat=2, resume_token="tok"))
         game = await server.next()
         assert isinstance(game, Game)
-        await server.send(GameEvent(seq=1, body={"kind": "drew", "seat": 2}, cause=game.id))
-        await server.send(GameView(seq=1, body={"seat": 2, "legal": []}))
+        drew = SeenEvent(1, Drew(seat=2, count=1, reason="draw"))
+        await server.send(GameEvent(seq=1, body=drew, cause=game.id))
+        await server.send(_view(1, seat=2))
         await server.send(Ok(id=game.id))
         await trio.sleep_forever()
 
@@ -129,7 +171,7 @@ async def test_a_command_gets_its_own_reply_while_events_flow() -> None:
             assert reply.ok and not reply.lost_race
             assert session.last_seq == 1 and not session.gaps
             assert session.events[0]["cause"] == reply.id
-            assert session.view == {"seat": 2, "legal": []}
+            assert session.view == _view(1, seat=2).body.to_data()
             assert len(session.latencies_ms) == 1
             assert session.resume_state() == ResumeState("tok", 1)
 
@@ -141,12 +183,12 @@ async def test_left_clears_the_table_and_the_next_table_numbers_from_one() -> No
         await server.greet()
         await server.send(Joined(table_id="t1", seat=1, resume_token="tok"))
         await server.send(state)
-        await server.send(GameView(seq=40, body={"seat": 1}))
+        await server.send(_view(40, seat=1))
         await server.send(Left(table_id="elsewhere", reason=LeftReason.LEFT))
         await server.send(Left(table_id="t1", reason=LeftReason.KICKED, message="Bo kicked you"))
         await server.send(Joined(table_id="t2", seat=0, resume_token="tok2"))
-        await server.send(GameView(seq=1, body={"seat": 0}))
-        await server.send(GameEvent(seq=2, body={"kind": "turn"}))
+        await server.send(_view(1, seat=0))
+        await server.send(_turn(2))
         await trio.sleep_forever()
 
     with trio.fail_after(5):
@@ -165,7 +207,7 @@ async def test_left_before_anything_else_forgets_the_seat() -> None:
     async def script(server: ScriptedServer) -> None:
         await server.greet()
         await server.send(Joined(table_id="t1", seat=1, resume_token="tok"))
-        await server.send(GameView(seq=5, body={"seat": 1}))
+        await server.send(_view(5, seat=1))
         await server.send(Left(table_id="t1", reason=LeftReason.TABLE_CLOSED))
         await trio.sleep_forever()
 
@@ -193,10 +235,10 @@ async def test_a_rejection_carries_code_and_sentence() -> None:
 async def test_missing_event_numbers_are_recorded_as_a_gap() -> None:
     async def script(server: ScriptedServer) -> None:
         await server.greet()
-        await server.send(GameView(seq=3, body={}))
-        await server.send(GameEvent(seq=4, body={"kind": "turn"}))
-        await server.send(GameEvent(seq=7, body={"kind": "turn"}))
-        await server.send(GameEvent(seq=7, body={"kind": "turn"}))
+        await server.send(_view(3, seat=None))
+        await server.send(_turn(4))
+        await server.send(_turn(7))
+        await server.send(_turn(7))
         await trio.sleep_forever()
 
     with trio.fail_after(5):
@@ -215,7 +257,7 @@ async def test_pings_are_answered_with_the_same_nonce() -> None:
         message = await server.next()
         assert isinstance(message, Pong)
         pongs.append(message)
-        await server.send(GameEvent(seq=1, body={"kind": "turn"}))
+        await server.send(_turn(1))
         await trio.sleep_forever()
 
     with trio.fail_after(5):
@@ -280,10 +322,10 @@ async def test_resume_sends_the_token_and_last_seq_in_the_hello() -> None:
     async def script(server: ScriptedServer) -> None:
         hellos.append(await server.greet())
         # The server's order: the missed events, then the view, then what follows.
-        await server.send(GameEvent(seq=6, body={"kind": "turn"}))
-        await server.send(GameEvent(seq=7, body={"kind": "turn"}))
-        await server.send(GameView(seq=7, body={"hand": ["R1"]}))
-        await server.send(GameEvent(seq=8, body={"kind": "turn"}))
+        await server.send(_turn(6))
+        await server.send(_turn(7))
+        await server.send(_view(7, hand=("R1",)))
+        await server.send(_turn(8))
         await trio.sleep_forever()
 
     with trio.fail_after(5):
@@ -303,9 +345,9 @@ async def test_a_view_beyond_the_last_event_is_the_new_base_not_a_gap() -> None:
     async def script(server: ScriptedServer) -> None:
         await server.greet()
         await server.send(Joined(table_id="t1", seat=1, resume_token="tok"))
-        await server.send(GameView(seq=700, body={"hand": ["R1"]}))
+        await server.send(_view(700, hand=("R1",)))
         await checked.wait()
-        await server.send(GameEvent(seq=701, body={"kind": "turn"}))
+        await server.send(_turn(701))
         await trio.sleep_forever()
 
     with trio.fail_after(5):
@@ -314,7 +356,7 @@ async def test_a_view_beyond_the_last_event_is_the_new_base_not_a_gap() -> None:
             assert session.resume_state() == ResumeState("tok", 700)
             checked.set()
             await session.wait_for(lambda s: s.event_count == 1)
-            assert not session.gaps and session.view == {"hand": ["R1"]}
+            assert not session.gaps and session.view == _view(700, hand=("R1",)).body.to_data()
             assert [event["seq"] for event in session.events] == [701]
             assert session.resume_state() == ResumeState("tok", 701)
 
@@ -346,7 +388,7 @@ async def test_latencies_and_gaps_are_kept_within_bounds(monkeypatch: pytest.Mon
     async def script(server: ScriptedServer) -> None:
         await server.greet()
         for seq in (1, 3, 5, 7, 9):
-            await server.send(GameEvent(seq=seq, body={"kind": "turn"}))
+            await server.send(_turn(seq))
         while True:
             request = await server.next()
             if isinstance(request, Game):

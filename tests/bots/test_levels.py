@@ -23,7 +23,7 @@ def advance(match: Match, rng: random.Random, moves: int) -> None:
         seat = match.to_act()
         if seat is None or match.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER):
             return
-        command = choose(match.view(seat, 0), rng, "normal")
+        command = choose(match.view(seat, 0).to_data(), rng, "normal")
         assert command is not None
         match.apply(seat, command_from_data(command), 0)
 
@@ -53,7 +53,7 @@ def test_levels_and_aliases_are_known_names() -> None:
 def test_the_deck_is_inferred_from_the_view() -> None:
     for deck in ("classic", "bts", "minecraft"):
         match = Match(TableConfig(deck=DeckName(deck), seats=3), seed=4)
-        config = search.infer_config(match.view(0, 0))
+        config = search.infer_config(match.view(0, 0).to_data())
         assert config is not None and config.seats == 3
         assert len(build_deck(config)) == match.deck_size
 
@@ -62,7 +62,7 @@ def test_the_deck_is_inferred_from_the_view() -> None:
 def test_sampled_deals_hide_only_unseen_cards_in_the_sizes_shown(decks: tuple[str, ...]) -> None:
     rng = random.Random(7)
     for match, seat in positions(30, decks):
-        view = match.view(seat, 0)
+        view = match.view(seat, 0).to_data()
         config = search.infer_config(view)
         assert config is not None
         for _ in range(5):
@@ -86,13 +86,13 @@ def test_sampled_deals_hide_only_unseen_cards_in_the_sizes_shown(decks: tuple[st
 def test_a_deal_of_the_true_hands_rebuilds_the_position() -> None:
     for match, seat in positions(12):
         real = match.snapshot(with_history=False)
-        view = match.view(seat, 0)
+        view = match.view(seat, 0).to_data()
         config = search.infer_config(view)
         assert config is not None
         deal = search.Deal(real["hands"], real["draw_pile"], real["discard"])
         rebuilt = Match.restore(search.position(view, config, deal, None, guilty=False))
         assert rebuilt.cards_accounted_for()
-        assert rebuilt.view(seat, 0)["legal"] == view["legal"]
+        assert rebuilt.view(seat, 0).to_data()["legal"] == view["legal"]
 
 
 def test_hard_never_sends_an_illegal_command() -> None:
@@ -100,7 +100,7 @@ def test_hard_never_sends_an_illegal_command() -> None:
     knobs = Knobs(playouts=2)
     checked = 0
     for match, seat in positions(150, ("classic", "bts", "modern-swap", "minecraft")):
-        view = match.view(seat, 0)
+        view = match.view(seat, 0).to_data()
         command = choose(view, rng, "hard", knobs)
         assert command is not None and command in view["legal"]
         assert not isinstance(match.apply(seat, command_from_data(command), 0), Rejected)
@@ -117,7 +117,7 @@ def test_hard_plays_whole_rounds_legally() -> None:
             if seat is None or match.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER):
                 break
             strategy = "hard" if seat == 0 else "easy"
-            view = match.view(seat, 0)
+            view = match.view(seat, 0).to_data()
             command = choose(view, rngs[seat], strategy, Knobs(playouts=2))
             assert command is not None
             outcome = match.apply(seat, command_from_data(command), 0)
@@ -156,7 +156,7 @@ def test_the_choice_does_not_depend_on_hidden_cards() -> None:
     advance(match, random.Random(2), 4)
     seat = match.to_act()
     assert seat is not None
-    view = match.view(seat, 0)
+    view = match.view(seat, 0).to_data()
     real = match.snapshot(with_history=False)
     other = search.Deal(real["hands"], real["draw_pile"][::-1], real["discard"])
     config = search.infer_config(view)
@@ -164,11 +164,11 @@ def test_the_choice_does_not_depend_on_hidden_cards() -> None:
     rebuilt = Match.restore(search.position(view, config, other, None, guilty=False))
     assert rebuilt.hand(1 - seat) != match.hand(1 - seat) or rebuilt.snapshot(False) != real
     clockless = ("last_seq", "remaining_ms", "pending")
-    assert {k: v for k, v in rebuilt.view(seat, 0).items() if k not in clockless} == {
+    assert {k: v for k, v in rebuilt.view(seat, 0).to_data().items() if k not in clockless} == {
         k: v for k, v in view.items() if k not in clockless
     }
     first = choose(view, random.Random(5), "hard", Knobs(playouts=8))
-    second = choose(rebuilt.view(seat, 0), random.Random(5), "hard", Knobs(playouts=8))
+    second = choose(rebuilt.view(seat, 0).to_data(), random.Random(5), "hard", Knobs(playouts=8))
     assert first == second
 
 
@@ -176,7 +176,7 @@ async def test_a_server_seated_hard_bot_searches_off_the_event_loop() -> None:
     from server import autoplay
 
     match, seat = positions(1)[0]
-    view = match.view(seat, 0)
+    view = match.view(seat, 0).to_data()
     command = await autoplay._choose(view, random.Random(1), "hard")
     assert command in view["legal"]
     # Every search slot taken: the decision is played as normal, at once.

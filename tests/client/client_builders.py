@@ -35,7 +35,7 @@ def table_state(
 def engine_view(seats: int = 3, seed: int = 4, seat: int = 0, **options: Any) -> dict[str, Any]:
     """A real view from the engine (a fresh match), as the server would send it."""
     match = Match(TableConfig.from_data({"seats": seats, **options}), seed=seed)
-    return match.view(seat, 0)
+    return match.view(seat, 0).to_data()
 
 
 def model_with(view: dict[str, Any], seats: int = 3, seat: int = 0, **kw: Any) -> Model:

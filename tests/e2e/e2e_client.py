@@ -146,10 +146,10 @@ class Player:
         self.frames.append(message)
         match message:
             case GameView():
-                self.view = message.body
+                self.view = message.body.to_data()
                 self.views_seen += 1
             case GameEvent():
-                self.events.append(message.body)
+                self.events.append(message.body.to_data())
             case Joined():
                 self.table_id, self.seat = message.table_id, message.seat
                 self.token = message.resume_token or self.token

@@ -72,7 +72,7 @@ def leaks(players: Sequence[Player], spectators: Sequence[Player] = ()) -> list[
             problems.append(f"{who}: event numbers have a gap or repeat")
         for frame in player.frames:
             if isinstance(frame, GameEvent):
-                body = frame.body
+                body = frame.body.to_data()
                 kind = body["kind"]
                 for key in SECRET_KEYS:
                     if key in body and not _may_see(kind, key, body, seat):
@@ -86,7 +86,7 @@ def leaks(players: Sequence[Player], spectators: Sequence[Player] = ()) -> list[
                     if truth is not None and Counter(body["hand"]) != truth:
                         problems.append(f"{who}: challenged hand {body['hand']} is not {truth}")
             elif isinstance(frame, GameView):
-                view = frame.body
+                view = frame.body.to_data()
                 if seat is None:
                     if view.get("hand"):
                         problems.append(f"{who}: a spectator's view shows a hand")
@@ -99,7 +99,7 @@ def leaks(players: Sequence[Player], spectators: Sequence[Player] = ()) -> list[
                     )
                 if len(view.get("hand") or []) != view["counts"][seat]:
                     problems.append(f"{who}: view hand size differs from its public count")
-            if isinstance(frame, GameView) and _other_hands(frame.body):
+            if isinstance(frame, GameView) and _other_hands(frame.body.to_data()):
                 problems.append(f"{who}: a view carries other hands outside a round's end")
     return problems
 

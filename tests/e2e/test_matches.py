@@ -10,6 +10,7 @@ from e2e_client import Player, drive, seat_table
 from e2e_secrets import leaks
 from e2e_server import ServerProcess
 
+from protocol.events import SeenEvent
 from protocol.messages import GameEvent, GameView
 
 DECKS = ("classic", "modern-swap", "modern-shuffle", "bts", "minecraft")
@@ -45,7 +46,7 @@ def assert_the_check_would_see_a_leak(players: list[Player], spectators: list[Pl
     secret = next(
         body for player in players for body in player.events if "hand" in body or "cards" in body
     )
-    forged = GameEvent(seq=secret["seq"], body=dict(secret))
+    forged = GameEvent(seq=secret["seq"], body=SeenEvent.from_data(secret))
     snoop.frames.append(forged)
     try:
         assert any(snoop.name in problem for problem in leaks(players, spectators))

@@ -18,7 +18,11 @@ def test_ruling_17_the_turn_clock_runs_from_the_start_of_each_turn() -> None:
     match = rig(clocked(), hands=[["R3", "G5"], ["Y1", "R7"], ["B1"]], top="R5")
     ok(match.apply(0, Play(Card.parse("R3")), 4_000))
     assert match.deadline_ms() == 34_000
-    assert match.view(1, 10_000)["pending"] == {"kind": "turn", "seat": 1, "remaining_ms": 24_000}
+    assert match.view(1, 10_000).to_data()["pending"] == {
+        "kind": "turn",
+        "seat": 1,
+        "remaining_ms": 24_000,
+    }
 
 
 def test_ruling_17_no_turn_clock_when_turn_seconds_is_zero() -> None:
@@ -54,7 +58,7 @@ def test_ruling_17_three_expiries_in_a_row_mark_the_seat_away() -> None:
     for _ in range(6):
         now = match.deadline_ms() or now
         events = ok(match.apply(None, Timeout(), now))
-    assert match.view(None, now)["away"] == [0, 1]
+    assert match.view(None, now).to_data()["away"] == [0, 1]
     aways = [e for e in match.events if e.kind.value == "away"]
     assert [e.public for e in aways] == [
         {"seat": 0, "reason": "timeouts"},
@@ -70,7 +74,7 @@ def test_ruling_17_an_own_command_resets_the_expiry_count() -> None:
         ok(match.apply(None, Timeout(), match.deadline_ms() or 0))  # seat 1
     ok(match.apply(0, Draw(), match.deadline_ms() or 0))
     ok(match.apply(None, Timeout(), match.deadline_ms() or 0))  # seat 0: count 1 again
-    assert 0 not in match.view(None, 0)["away"]
+    assert 0 not in match.view(None, 0).to_data()["away"]
 
 
 def test_ruling_17_away_and_back_are_table_commands() -> None:
@@ -140,7 +144,7 @@ def test_pause_stops_every_clock_and_resume_moves_the_deadline_on() -> None:
     refused = match.apply(0, Play(Card.parse("R3")), 11_000)
     assert isinstance(refused, Rejected)
     assert refused.code is RejectCode.PAUSED
-    assert match.view(0, 50_000)["remaining_ms"] == 20_000
+    assert match.view(0, 50_000).to_data()["remaining_ms"] == 20_000
     ok(match.apply(None, Resume(), 100_000))
     assert match.deadline_ms() == 120_000
     assert match.phase is Phase.TURN

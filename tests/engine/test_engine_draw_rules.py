@@ -28,7 +28,7 @@ def test_ruling_34_a_draw_goes_on_until_a_playable_card_comes_and_that_is_the_dr
     match = rig(until(), hands=[["G5", "G6"], ["Y1"], ["B1"]], top="R5", draw=["B2", "Y3", "R7"])
     events = ok(match.apply(0, Draw(), 0))
     assert [event.public["count"] for event in of_kind(events, "drew")] == [1, 1, 1]
-    assert match.view(0, 0)["drawn"] == "R7" and match.to_act() == 0
+    assert match.view(0, 0).to_data()["drawn"] == "R7" and match.to_act() == 0
     assert Play(card("R7")) in match.legal_commands(0) and Pass() in match.legal_commands(0)
 
 
@@ -38,14 +38,14 @@ def test_ruling_34_a_creeper_stops_the_draw_and_brings_its_extras() -> None:
     match = rig(config, hands=[["G5", "G6"], ["Y1"], ["B1"]], top="R5", draw=draw)
     events = ok(match.apply(0, Draw(), 0))
     assert "creeper-revealed" in kinds(events)
-    assert match.view(0, 0)["drawn"] == "WCREEP" and len(match.hand(0)) == 7
+    assert match.view(0, 0).to_data()["drawn"] == "WCREEP" and len(match.hand(0)) == 7
 
 
 def test_ruling_34_a_barred_wild_draw_four_does_not_stop_the_draw() -> None:
     config = until(wd4_bluff=False)
     match = rig(config, hands=[["R1", "G6"], ["Y1"], ["B1"]], top="G5", draw=["W+4", "B3", "G7"])
     ok(match.apply(0, Draw(), 0))
-    assert match.view(0, 0)["drawn"] == "G7" and len(match.hand(0)) == 5
+    assert match.view(0, 0).to_data()["drawn"] == "G7" and len(match.hand(0)) == 5
 
 
 def test_ruling_34_with_both_piles_empty_the_draw_stops_and_the_turn_passes() -> None:

@@ -71,7 +71,7 @@ def transcript(deck: DeckName) -> list[dict[str, Any]]:
             "seed": SEED,
             "commands": len(match.log),
             "events": len(match.events),
-            "winners": match.result["winners"] if match.result else None,
+            "winners": list(match.result.winners) if match.result else None,
             "scores": list(match.scores),
             "digest": _digest(match.events),
         }

@@ -9,8 +9,9 @@ import msgpack
 import pytest
 from engine_rig import ok
 
+from protocol.cards import Card
 from protocol.commands import NextRound, Timeout
-from protocol.events import Event, EventKind, InvalidEventError
+from protocol.events import Drew, Event, InvalidEventError, SecretCards
 from protocol.options import DeckName, TableConfig
 from server.engine import Match, SnapshotError
 
@@ -87,9 +88,10 @@ def test_events_are_numbered_one_to_n_without_gaps_and_outcomes_carry_them() -> 
 
 
 def test_an_event_shows_its_secret_only_to_its_seat_and_round_trips() -> None:
-    event = Event(4, EventKind.DREW, {"seat": 2, "count": 1}, {2: {"cards": ["R5"]}})
-    assert event.for_seat(2) == {"seq": 4, "kind": "drew", "seat": 2, "count": 1, "cards": ["R5"]}
-    assert event.for_seat(1) == {"seq": 4, "kind": "drew", "seat": 2, "count": 1}
+    event = Event(4, Drew(seat=2, count=1, reason="draw"), {2: SecretCards((Card.parse("R5"),))})
+    drew = {"seq": 4, "kind": "drew", "seat": 2, "count": 1, "reason": "draw"}
+    assert event.for_seat(2) == {**drew, "cards": ["R5"]}
+    assert event.for_seat(1) == drew
     assert event.for_seat(None) == event.for_seat(1)
     assert Event.from_data(json.loads(json.dumps(event.to_data()))) == event
     with pytest.raises(InvalidEventError):
@@ -112,19 +114,19 @@ def test_no_event_shows_a_hand_to_another_seat() -> None:
 def test_views_show_only_your_own_hand_and_are_msgpack_data() -> None:
     match = Match(TableConfig(seats=4, turn_seconds=15), 17)
     play(match, 30)
-    spectator = match.view(None, 0)
+    spectator = match.view(None, 0).to_data()
     assert "hand" not in spectator
     assert spectator["legal"] == []
     assert sum(spectator["counts"]) + spectator["draw_count"] + spectator["discard_count"] == 108
     for seat in range(4):
-        view = match.view(seat, 0)
+        view = match.view(seat, 0).to_data()
         assert view["hand"] == [card.code for card in match.hand(seat)]
         assert view["legal"] == [command.to_data() for command in match.legal_commands(seat)]
         assert msgpack.unpackb(msgpack.packb(view), strict_map_key=False) == view
     to_act = match.to_act()
     assert to_act is not None
-    assert match.view(to_act, 0)["legal"]
-    assert match.view(None, 0)["to_act"] == to_act
+    assert match.view(to_act, 0).to_data()["legal"]
+    assert match.view(None, 0).to_data()["to_act"] == to_act
 
 
 def _plain(value: object) -> bool:
@@ -145,5 +147,5 @@ def test_every_event_carries_only_plain_data(deck: DeckName) -> None:
         for seat in (None, 0, 1, 2):
             assert _plain(event.for_seat(seat)), event
     for seat in (None, 0, 1, 2):
-        assert _plain(match.view(seat, 0))
+        assert _plain(match.view(seat, 0).to_data())
         assert _plain(match.snapshot())

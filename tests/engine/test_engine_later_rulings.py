@@ -46,7 +46,7 @@ def test_ruling_21_a_first_draw_two_cannot_be_stacked_on() -> None:
     assert len(match.hand(first)) == 9
     assert match.phase is Phase.TURN
     assert match.to_act() == (match.dealer + 2) % 4
-    assert match.view(None, 0)["pending_draw"] == 0
+    assert match.view(None, 0).to_data()["pending_draw"] == 0
 
 
 def test_ruling_21_a_first_skip_under_skip_any_names_nobody_and_skips_the_first_player() -> None:
@@ -54,7 +54,7 @@ def test_ruling_21_a_first_skip_under_skip_any_names_nobody_and_skips_the_first_
     match = first_card_match(config, lambda c: c.rank is Rank.SKIP)
     assert of_kind(match.events, "skipped")[0].public["seat"] == (match.dealer + 1) % 4
     assert not of_kind(match.events, "skip-marked")
-    assert match.view(None, 0)["skip_marks"] == [0, 0, 0, 0]
+    assert match.view(None, 0).to_data()["skip_marks"] == [0, 0, 0, 0]
     assert match.to_act() == (match.dealer + 2) % 4
 
 
@@ -184,7 +184,7 @@ def test_ruling_24_each_mark_costs_one_card_and_one_turn_served_one_at_a_time() 
     assert kinds(events) == ["played", "skip-marked", "skip-served", "drew", "turn"]
     assert of_kind(events, "drew")[0].public["count"] == 1
     assert codes(match.hand(2)) == ["B2", "B3", "Y7"]
-    assert match.view(None, 0)["skip_marks"] == [0, 0, 1, 0]
+    assert match.view(None, 0).to_data()["skip_marks"] == [0, 0, 1, 0]
     assert match.to_act() == 3
 
 
@@ -203,7 +203,7 @@ def test_ruling_24_the_second_mark_is_served_on_the_next_turn() -> None:
     events = ok(match.apply(1, Play(card("R7")), 0))
     assert kinds(events) == ["played", "skip-served", "drew", "turn"]
     assert codes(match.hand(2)) == ["B2", "B3", "Y7", "Y8"]
-    assert match.view(None, 0)["skip_marks"] == [0, 0, 0, 0]
+    assert match.view(None, 0).to_data()["skip_marks"] == [0, 0, 0, 0]
     assert match.to_act() == 3
 
 
@@ -218,7 +218,7 @@ def test_ruling_24_a_turn_lost_to_a_draw_two_does_not_serve_a_mark() -> None:
     events = ok(match.apply(1, Play(card("R+2")), 0))
     assert "skip-served" not in kinds(events)
     assert codes(match.hand(2)) == ["B2", "B3", "Y7", "Y8"]
-    assert match.view(None, 0)["skip_marks"] == [0, 0, 1, 0]
+    assert match.view(None, 0).to_data()["skip_marks"] == [0, 0, 1, 0]
     assert match.to_act() == 3
 
 
@@ -236,7 +236,7 @@ def test_ruling_24_unserved_marks_are_forgotten_at_the_round_end() -> None:
     ok(match.apply(1, Play(card("R7")), 0))
     assert match.phase is Phase.ROUND_OVER
     ok(match.apply(None, NextRound(), 0))
-    assert match.view(None, 0)["skip_marks"] == [0, 0, 0, 0]
+    assert match.view(None, 0).to_data()["skip_marks"] == [0, 0, 0, 0]
 
 
 # ---------------------------------------------------------------- ruling 25
@@ -246,10 +246,10 @@ def test_ruling_25_a_swap_ends_an_exposure() -> None:
     config = TableConfig(deck=DeckName.MODERN_SWAP, seats=3, turn_seconds=0)
     match = rig(config, hands=[["R3", "G5"], ["WSWAP", "Y1", "Y2"], ["B1", "B2"]], top="R5")
     ok(match.apply(0, Play(card("R3")), 0))
-    assert match.view(2, 0)["exposed"] == [0]
+    assert match.view(2, 0).to_data()["exposed"] == [0]
     events = ok(match.apply(1, Play(card("WSWAP"), color=Color.RED, target=0), 0))
     assert "hands-swapped" in kinds(events)
-    assert match.view(2, 0)["exposed"] == []
+    assert match.view(2, 0).to_data()["exposed"] == []
     assert Catch(0) not in match.legal_commands(2)
     rejected(match.apply(2, Catch(0), 0), RejectCode.NOT_EXPOSED)
     rejected(match.apply(1, Catch(0), 0), RejectCode.NOT_EXPOSED)
@@ -392,8 +392,8 @@ def test_ruling_30_an_eliminated_seat_never_deals_and_two_left_play_two_player_r
     match = rig(config, hands=[["R3"], ["Y1", "W"], ["B9", "GS"]], top="R5", dealer=0)
     ok(match.apply(0, Play(card("R3")), 0))
     ok(match.apply(None, NextRound(), 0))
-    assert match.view(None, 0)["eliminated"] == [1]
-    assert match.view(None, 0)["dealer"] == 2  # seat 1 is out: the deal skips it
+    assert match.view(None, 0).to_data()["eliminated"] == [1]
+    assert match.view(None, 0).to_data()["dealer"] == 2  # seat 1 is out: the deal skips it
     assert len(match.hand(1)) == 0
     # Two players left: a Reverse acts as a Skip.
     two = rig(
@@ -474,7 +474,7 @@ def test_ruling_25_an_early_call_lapses_when_the_player_draws_instead() -> None:
     match = rig(hands=[["R3", "G4"], ["Y1", "Y2"], ["B1"]], top="R5", draw=["R9"])
     ok(match.apply(0, CallUno(), 0))
     ok(match.apply(0, Draw(), 0))
-    assert match.view(None, 0)["counts"][0] == 3
+    assert match.view(None, 0).to_data()["counts"][0] == 3
     assert match.snapshot(with_history=False)["early_uno"] is False
 
 

@@ -31,11 +31,11 @@ def test_ruling_13_going_out_ends_the_round_and_the_winner_takes_the_others_poin
 
 def test_ruling_14_an_empty_draw_pile_is_rebuilt_from_the_discards_under_the_top() -> None:
     match = rig(hands=[["G3", "G4"], ["Y1"]], top="R5", rest="discard")
-    assert match.view(None, 0)["draw_count"] == 0
+    assert match.view(None, 0).to_data()["draw_count"] == 0
     events = ok(match.apply(0, Draw(), 0))
     assert kinds(events)[:2] == ["reshuffled", "drew"]
     assert match.top_card() == card("R5")
-    view = match.view(None, 0)
+    view = match.view(None, 0).to_data()
     assert view["discard_count"] == 1
     assert view["draw_count"] == events[0].public["count"] - 1
     assert match.cards_accounted_for()
@@ -151,7 +151,7 @@ def test_ruling_15_an_eliminated_seat_is_dealt_out_and_skipped() -> None:
     assert of_kind(events, "round-over")[0].public["eliminated"] == [1]
     ok(match.apply(None, NextRound(), 0))
     assert match.hand(1) == ()
-    assert match.view(None, 0)["eliminated"] == [1]
+    assert match.view(None, 0).to_data()["eliminated"] == [1]
     refused = match.apply(1, Draw(), 0)
     assert isinstance(refused, Rejected)
     assert refused.code is RejectCode.ELIMINATED
@@ -166,7 +166,7 @@ def test_ruling_18_between_rounds_only_the_tables_next_round_is_legal() -> None:
     refused = match.apply(1, Draw(), 1_000)
     assert isinstance(refused, Rejected)
     assert refused.code is RejectCode.ROUND_OVER
-    assert match.view(1, 1_000)["round_result"]["winner"] == 0
+    assert match.view(1, 1_000).to_data()["round_result"]["winner"] == 0
     assert match.deadline_ms() == 11_000
     events = ok(match.apply(None, Timeout(), 11_000))
     assert kinds(events)[0] == "round-started"
@@ -181,7 +181,8 @@ def test_ruling_18_the_match_ends_at_the_target_and_then_nothing_is_legal() -> N
     assert kinds(events)[-1] == "match-over"
     assert events[-1].public == {"winners": [0], "scores": [17, 0]}
     assert match.is_over
-    assert match.result == {"winners": [0], "scores": [17, 0]}
+    assert match.result is not None
+    assert match.result.to_data() == {"winners": [0], "scores": [17, 0]}
     assert match.legal_table_commands() == []
     refused = match.apply(None, NextRound(), 0)
     assert isinstance(refused, Rejected)

@@ -68,7 +68,7 @@ def test_points_and_phase_are_the_protocol_s_and_the_engine_re_exports_them() ->
         "paused",
     ]
     match = Match(TableConfig(seats=3), 1)
-    assert Phase(match.view(0, 0)["phase"]) is match.phase
+    assert Phase(match.view(0, 0).to_data()["phase"]) is match.phase
 
 
 def test_ruling_3_the_highest_number_deals_symbols_count_zero_ties_redraw() -> None:
@@ -185,7 +185,7 @@ def test_ruling_4_first_card_wild_the_first_player_chooses_the_colour_then_plays
     assert kinds(events)[:2] == ["color-chosen", "turn"]
     assert match.phase is Phase.TURN
     assert match.to_act() == first
-    assert match.view(None, 0)["color"] == "G"
+    assert match.view(None, 0).to_data()["color"] == "G"
     assert not of_kind(match.events, "dance-called")
 
 

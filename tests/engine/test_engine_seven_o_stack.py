@@ -48,7 +48,7 @@ def test_ruling_32_a_zero_passes_every_hand_on_in_the_direction_of_play() -> Non
     assert passed.public["direction"] == -1
     # Going right: seat 0 gives to 3, 3 to 2, 2 to 1, 1 to 0.
     assert [codes(match.hand(s)) for s in range(4)] == [["Y1"], ["B1", "B2"], hands[3], ["G5"]]
-    assert passed.private[3] == {"hand": ["G5"]}
+    assert passed.private[3].to_data() == {"hand": ["G5"]}
     assert match.to_act() == 3
 
 
@@ -118,7 +118,7 @@ def test_ruling_33_the_victim_of_a_wild_draw_four_may_challenge_accept_or_stack(
     hands = [["W+4", "G5", "G6"], ["W+4", "Y1", "Y2"], ["B1", "B2"]]
     match = rig(stack(Stack.DRAW_FOUR), hands=hands, top="R5")
     ok(match.apply(0, Play(card("W+4"), Color.BLUE), 0))
-    assert match.phase is Phase.CHALLENGE and match.view(1, 0)["pending_draw"] == 4
+    assert match.phase is Phase.CHALLENGE and match.view(1, 0).to_data()["pending_draw"] == 4
     legal = match.legal_commands(1)
     assert legal[:2] == [Accept(), Challenge()]
     assert Play(card("W+4"), Color.RED) in legal
@@ -159,7 +159,7 @@ def test_ruling_33_expiry_of_the_decision_takes_the_total() -> None:
     ok(match.apply(0, Play(card("W+4"), Color.BLUE), 0))
     events = ok(match.apply(None, Timeout(), 5_000))
     assert of_kind(events, "drew")[0].public["count"] == 4
-    assert match.view(None, 5_000)["pending_draw"] == 0 and match.to_act() == 2
+    assert match.view(None, 5_000).to_data()["pending_draw"] == 0 and match.to_act() == 2
 
 
 def test_ruling_33_a_challenge_of_a_stack_opening_wild_draw_four_is_as_before() -> None:
@@ -169,7 +169,7 @@ def test_ruling_33_a_challenge_of_a_stack_opening_wild_draw_four_is_as_before() 
     events = ok(match.apply(1, Challenge(), 0))
     assert of_kind(events, "challenged")[0].public["guilty"]
     assert len(match.hand(0)) == 6 and match.to_act() == 1
-    assert match.view(None, 0)["pending_draw"] == 0
+    assert match.view(None, 0).to_data()["pending_draw"] == 0
 
 
 def test_ruling_33_a_last_card_onto_a_stack_passes_the_total_on() -> None:

@@ -39,7 +39,7 @@ def test_ruling_7_stacking_passes_the_total_on_to_the_next_player() -> None:
     assert refused.code is RejectCode.MUST_ANSWER_DRAW_TWO
     ok(match.apply(1, Play(card("G+2")), 0))
     assert match.to_act() == 2
-    assert match.view(2, 0)["pending_draw"] == 4
+    assert match.view(2, 0).to_data()["pending_draw"] == 4
     events = ok(match.apply(2, Draw(), 0))
     assert of_kind(events, "drew")[0].public["count"] == 4
     assert len(match.hand(2)) == 6
@@ -66,7 +66,7 @@ def test_ruling_9_a_dancing_wild_shows_a_sequence_of_four_to_eight_steps_to_ever
     assert 4 <= len(called.public["steps"]) <= 8
     assert called.for_seat(None)["steps"] == called.public["steps"]
     assert match.phase is Phase.DANCE
-    assert match.view(2, 0)["dance"]["steps"] == called.public["steps"]
+    assert match.view(2, 0).to_data()["dance"]["steps"] == called.public["steps"]
 
 
 def test_ruling_9_the_right_steps_dance_and_then_the_dancer_takes_their_turn() -> None:
@@ -221,7 +221,7 @@ def test_ruling_11_shuffle_hands_deals_all_cards_from_the_players_left() -> None
     for seat in range(3):
         assert shuffled.for_seat(seat)["hand"] == codes(match.hand(seat))
     assert "hand" not in shuffled.for_seat(None)
-    assert match.view(None, 0)["color"] == "G"
+    assert match.view(None, 0).to_data()["color"] == "G"
     assert match.to_act() == 1
 
 
@@ -229,7 +229,7 @@ def test_ruling_11_a_one_card_hand_from_a_shuffle_needs_no_uno_call() -> None:
     match = rig(modern(DeckName.MODERN_SHUFFLE), hands=[["WSHUF", "G5"], ["Y1"], ["B1"]], top="R5")
     events = ok(match.apply(0, Play(card("WSHUF"), color=Color.GREEN), 0))
     assert "exposed" not in kinds(events)
-    assert match.view(None, 0)["exposed"] == []
+    assert match.view(None, 0).to_data()["exposed"] == []
 
 
 def test_ruling_11_customizable_plain_is_a_wild() -> None:

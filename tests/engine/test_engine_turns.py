@@ -119,7 +119,7 @@ def test_draw_two_makes_the_next_player_draw_two_and_lose_the_turn() -> None:
 def test_a_wild_sets_the_colour_in_force() -> None:
     match = three_seats()
     ok(match.apply(0, Play(card("W"), color=Color.BLUE), 0))
-    assert match.view(None, 0)["color"] == "B"
+    assert match.view(None, 0).to_data()["color"] == "B"
     rejected(match.apply(1, Play(card("Y1")), 0), RejectCode.CARD_DOES_NOT_MATCH)
 
 

@@ -51,13 +51,13 @@ def test_ruling_12_an_undeclared_last_but_one_play_exposes_and_may_be_caught_for
     match = table()
     events = ok(match.apply(0, Play(R3), 100))
     assert of_kind(events, "exposed")[0].public == {"seat": 0}
-    assert match.view(2, 100)["exposed"] == [0]
+    assert match.view(2, 100).to_data()["exposed"] == [0]
     assert Catch(0) in match.legal_commands(2)
     assert Catch(0) in match.legal_commands(1)
     events = ok(match.apply(2, Catch(0), 200))
     assert of_kind(events, "caught")[0].public == {"seat": 0, "by": 2, "penalty": 2}
     assert len(match.hand(0)) == 3
-    assert match.view(1, 200)["exposed"] == []
+    assert match.view(1, 200).to_data()["exposed"] == []
     assert match.to_act() == 1  # a catch is not a turn
 
 
@@ -92,7 +92,7 @@ def test_ruling_12_the_window_closes_at_the_later_of_next_command_and_grace() ->
     ok(Match.restore(match.snapshot()).apply(2, Catch(0), 60_000))
     ok(match.apply(1, Play(Card.parse("R1")), 1200))
     rejected(match.apply(2, Catch(0), 2500), RejectCode.CATCH_TOO_LATE)
-    assert match.view(2, 2500)["exposed"] == []
+    assert match.view(2, 2500).to_data()["exposed"] == []
 
 
 def test_ruling_12_with_no_grace_the_window_closes_when_the_next_player_starts() -> None:
@@ -126,8 +126,8 @@ def test_ruling_12_a_hand_that_grows_again_can_no_longer_be_caught() -> None:
     )
     ok(match.apply(0, Play(Card.parse("RS")), 0))
     ok(match.apply(0, Play(R3), 0))  # two players: the Skip gave another turn
-    assert match.view(1, 0)["exposed"] == [0]
+    assert match.view(1, 0).to_data()["exposed"] == [0]
     ok(match.apply(1, Draw(), 0))  # B9 cannot be played: the turn passes
     ok(match.apply(0, Draw(), 0))  # seat 0 holds two again
-    assert match.view(1, 0)["exposed"] == []
+    assert match.view(1, 0).to_data()["exposed"] == []
     rejected(match.apply(1, Catch(0), 0), RejectCode.NOT_EXPOSED)

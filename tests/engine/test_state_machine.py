@@ -317,7 +317,7 @@ class EngineMachine(RuleBasedStateMachine):
     @invariant()
     def every_card_is_accounted_for(self) -> None:
         match = self.match
-        view = match.view(None, self.now_ms)
+        view = match.view(None, self.now_ms).to_data()
         counted = sum(view["counts"]) + view["draw_count"] + view["discard_count"]
         assert counted == match.deck_size == match.card_count_total()
         assert match.cards_accounted_for(), "hands and piles are not exactly the deck"
@@ -358,8 +358,8 @@ class EngineMachine(RuleBasedStateMachine):
         match = self.match
         shared = match.shared_view(self.now_ms)
         for seat in [None, *range(self.config.seats)]:
-            view = match.view(seat, self.now_ms)
-            assert match.seat_view(shared, seat) == view, "a view built from the shared part"
+            view = match.view(seat, self.now_ms).to_data()
+            assert match.seat_view(shared, seat).to_data() == view, "built from the shared part"
             if seat is None:
                 assert "hand" not in view and view["legal"] == []
             else:
@@ -388,7 +388,8 @@ class EngineMachine(RuleBasedStateMachine):
         self.events_checked = len(events)
 
     def _check_event(self, event: Event) -> None:
-        public, private = event.public, event.private
+        public = event.public
+        private = {seat: secret.to_data() for seat, secret in event.private.items()}
         if event.kind not in PUBLIC_CARD_EVENTS:
             assert not card_codes_in(dict(public)), f"{event.kind} shows cards to all"
         seats = range(self.config.seats)
@@ -418,14 +419,15 @@ class EngineMachine(RuleBasedStateMachine):
         changed_later: set[int] = set()
         for event in reversed(new):
             kind, public = event.kind, event.public
+            secrets = {seat: secret.to_data() for seat, secret in event.private.items()}
             if kind in HAND_DEALING_EVENTS:
-                for seat, secret in event.private.items():
+                for seat, secret in secrets.items():
                     if seat not in changed_later:
                         live = [card.code for card in self.match.hand(seat)]
                         assert Counter(secret["hand"]) == Counter(live), f"{kind} to {seat}"
                 counts = public.get("counts")
                 if counts is not None:
-                    for seat, secret in event.private.items():
+                    for seat, secret in secrets.items():
                         assert len(secret["hand"]) == counts[seat]
                 changed_later.update(event.private)
             elif kind in (EventKind.DREW, EventKind.PLAYED):
@@ -438,7 +440,7 @@ class EngineMachine(RuleBasedStateMachine):
         scores = match.scores
         assert len(scores) == config.seats and all(score >= 0 for score in scores)
         target = config.target_score
-        view = match.view(None, self.now_ms)
+        view = match.view(None, self.now_ms).to_data()
         eliminated = set(view["eliminated"])
         if config.scoring is Scoring.ELIMINATION:
             for seat in range(config.seats):
@@ -452,8 +454,8 @@ class EngineMachine(RuleBasedStateMachine):
             assert all(scores[seat] == scores[seat + half] for seat in range(half))
         assert match.is_over == over, f"over={match.is_over} with scores {scores}"
         if match.is_over:
-            assert match.result is not None and match.result["winners"]
-            assert match.result["scores"] == scores
+            assert match.result is not None and match.result.winners
+            assert list(match.result.scores) == scores
 
 
 TestEngineStateMachine = EngineMachine.TestCase

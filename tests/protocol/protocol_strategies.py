@@ -11,12 +11,13 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
+from collections.abc import Callable
 from enum import StrEnum
 from typing import Any
 
 from hypothesis import strategies as st
 
-from protocol.cards import COLORS, all_cards
+from protocol.cards import COLORS, Card, all_cards
 from protocol.commands import (
     Accept,
     Arrow,
@@ -31,8 +32,10 @@ from protocol.commands import (
     RefuseDance,
     SeatCommand,
 )
+from protocol.events import EVENT_TYPES, EventBody, SeenEvent
 from protocol.messages import ClientMessage, Message, ServerMessage
 from protocol.schema import Limits, Record
+from protocol.views import SharedView, View
 
 __all__ = [
     "ALL_MESSAGE_CLASSES",
@@ -110,6 +113,8 @@ def _for_hint(hint: Any, limits: Limits) -> st.SearchStrategy[Any]:
         return st.integers(limits.low, limits.high)
     if issubclass(hint, StrEnum):
         return st.sampled_from(list(hint))
+    if hint in _SPECIAL:
+        return _SPECIAL[hint]()
     if issubclass(hint, SeatCommand):
         return seat_commands
     if issubclass(hint, Record):
@@ -125,6 +130,47 @@ def records(cls: type[Record]) -> st.SearchStrategy[Any]:
         for field in dataclasses.fields(cls)
     }
     return st.builds(cls, **fields)
+
+
+_SPECIAL: dict[type, Callable[[], st.SearchStrategy[Any]]] = {
+    Card: lambda: st.sampled_from(all_cards()),
+    EventBody: lambda: st.one_of([records(cls) for cls in EVENT_TYPES.values()]),
+    SeenEvent: lambda: seen_events,
+    View: lambda: views,
+}
+"""Kinds of field drawn by hand: cards, any event kind, and the two records whose parts
+depend on each other."""
+
+
+def _seen(body: EventBody) -> st.SearchStrategy[SeenEvent]:
+    secrets = st.none() if body.SECRET is None else st.none() | records(body.SECRET)
+    return st.builds(SeenEvent, seq=st.integers(1, 2**63 - 1), body=st.just(body), secret=secrets)
+
+
+seen_events: st.SearchStrategy[SeenEvent] = _for_hint(EventBody, Limits()).flatmap(_seen)
+"""An event as one seat sees it: any kind, with that kind's secret or none."""
+
+views: st.SearchStrategy[View] = st.builds(
+    View,
+    seat=st.none() | st.integers(0, 9),
+    shared=records(SharedView),
+    hand=st.none() | st.lists(st.sampled_from(all_cards()), max_size=8).map(tuple),
+    legal=st.lists(seat_commands, max_size=4).map(tuple),
+).flatmap(
+    lambda view: (
+        st.just(view)
+        if view.hand is None
+        else st.builds(
+            dataclasses.replace, st.just(view), drawn=st.none() | st.sampled_from(all_cards())
+        )
+    )
+)
+"""Views; the drawn card only beside a hand (a spectator's view has neither)."""
+
+
+def _with_drawn(view: View) -> st.SearchStrategy[View]:
+    drawn = st.none() | st.sampled_from(all_cards())
+    return st.builds(dataclasses.replace, st.just(view), drawn=drawn)
 
 
 def messages(classes: tuple[type[Message], ...] = ALL_MESSAGE_CLASSES) -> st.SearchStrategy[Any]:

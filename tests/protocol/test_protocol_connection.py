@@ -6,10 +6,12 @@ from typing import Any
 
 import pytest
 
+from protocol.cards import Card
 from protocol.codec import encode_body
 from protocol.commands import Draw
 from protocol.connection import ClientConnection, ConnectionState, ServerConnection
 from protocol.errors import ErrorCode, LocalProtocolError, RemoteProtocolError
+from protocol.events import DealerChosen, DealerDraw, SeenEvent, Turn
 from protocol.framing import encode_frame
 from protocol.limits import MAX_ID, MAX_PENDING_REQUESTS
 from protocol.messages import (
@@ -27,6 +29,7 @@ from protocol.messages import (
     Rejected,
     Welcome,
 )
+from protocol.phase import Phase
 
 
 def _raw(data: dict[str, Any]) -> bytes:
@@ -207,7 +210,8 @@ def test_every_command_gets_exactly_one_reply() -> None:
     first, second = client.next_request_id(), client.next_request_id()
     _pass(client.send(Game(id=first, command=Draw())) + client.send(Leave(id=second)), server)
     assert server.pending_requests == {first, second}
-    data = server.send(GameEvent(seq=1, body={"kind": "draw"}, cause=first))
+    turn = SeenEvent(1, Turn(seat=0, direction=1, phase=Phase.TURN))
+    data = server.send(GameEvent(seq=1, body=turn, cause=first))
     data += server.send(Ok(id=first)) + server.send(Rejected(id=second, code="not-at-table"))
     with pytest.raises(LocalProtocolError) as caught:
         server.send(Ok(id=first))
@@ -257,7 +261,9 @@ def test_request_ids_count_up_wrap_and_skip_waiting_ones() -> None:
 def test_a_failed_send_changes_nothing() -> None:
     server, client = _handshake()
     with pytest.raises(LocalProtocolError):
-        server.send(GameEvent(seq=1, body={"blob": "x" * 70_000}))
+        draws = ((DealerDraw(0, Card.parse("R1")),) * 10,) * 2000  # over 64 KiB encoded
+        big = SeenEvent(1, DealerChosen(dealer=0, draws=draws))
+        server.send(GameEvent(seq=1, body=big))
     assert server.state is ConnectionState.READY
     assert _pass(server.send(Ping(nonce=1)), client) == [Ping(nonce=1)]
 

@@ -20,6 +20,7 @@ from protocol.cards import Card
 from protocol.codec import decode_body, encode_body
 from protocol.connection import ClientConnection, ServerConnection
 from protocol.errors import ErrorCode, LocalProtocolError, RemoteProtocolError
+from protocol.events import SeenEvent, Turn
 from protocol.framing import FrameDecoder, encode_frame
 from protocol.messages import (
     CreateTable,
@@ -33,6 +34,7 @@ from protocol.messages import (
     Welcome,
     message_from_data,
 )
+from protocol.phase import Phase
 from protocol.schema import Record
 
 
@@ -129,8 +131,9 @@ def test_decoding_stays_strict(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_a_message_is_encoded_once_however_many_connections_send_it() -> None:
     first, _ = _handshake()
     second, _ = _handshake()
-    event = GameEvent.trusted(seq=1, body={"kind": "turn", "seat": 0})
+    body = SeenEvent(1, Turn(seat=0, direction=1, phase=Phase.TURN))
+    event = GameEvent.trusted(seq=1, body=body)
     sent = first.send(event)
     assert sent == encode_frame(encode_body(event.to_data()))
     assert second.send(event) is sent
-    assert GameEvent(seq=1, body={"kind": "turn", "seat": 0}).frame() == sent
+    assert GameEvent(seq=1, body=body).frame() == sent

@@ -12,6 +12,7 @@ from e2e_client import FAST_OPTIONS, Hub, Player
 
 from protocol.messages import AddBot, CreateTable, Join, Start
 from protocol.options import TableConfig
+from protocol.views import View
 from server.engine.deck import build_deck
 
 __all__ = ["cards_in_view", "deck_size", "seat_locked_table"]
@@ -55,6 +56,7 @@ def deck_size(options: dict[str, Any]) -> int:
     return len(build_deck(TableConfig.from_data(options)))
 
 
-def cards_in_view(view: dict[str, Any]) -> int:
+def cards_in_view(view: View) -> int:
     """Every card a view accounts for: the hands' counts, the draw pile, the discards."""
-    return int(sum(view["counts"]) + view["draw_count"] + view["discard_count"])
+    shared = view.shared
+    return sum(shared.counts) + shared.draw_count + shared.discard_count

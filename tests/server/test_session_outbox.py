@@ -10,10 +10,10 @@ import pytest
 import trio
 import trio.testing
 from test_session import IDENTITY, LIMITS, served
-from test_session_wire import EchoLobby, WireClient
+from test_session_wire import EchoLobby, WireClient, padded_event
 
 from protocol.errors import ErrorCode
-from protocol.messages import Chat, Error, GameView, Message, Ping
+from protocol.messages import Chat, Error, Message, Ping
 from server.limits import MAX_FRAME, LimitsError, SessionLimits
 from server.outbox import Outbox, OutboxFull
 from server.peer import Peer
@@ -109,7 +109,7 @@ def test_session_limits_want_room_for_the_largest_frame() -> None:
 
 # --- the outbox in a session -------------------------------------------------------------
 
-BIG = "x" * 30_000  # a frame of about 30 KB: three of them pass one largest frame
+BIG = 30_000  # a frame of about 30 KB: three of them pass one largest frame
 
 
 async def test_a_few_big_frames_past_the_byte_bound_close_with_too_slow() -> None:
@@ -118,7 +118,7 @@ async def test_a_few_big_frames_past_the_byte_bound_close_with_too_slow() -> Non
 
     def flood(peer: Peer, message: Message) -> None:
         for seq in range(3):  # far fewer than outbox_size messages
-            peer.send(GameView.trusted(seq=seq, body={"last_seq": seq, "pad": BIG}))
+            peer.send(padded_event(seq, BIG))
 
     lobby.on_message = flood
     async with served(lobby, limits) as (client, session, _):
@@ -149,7 +149,7 @@ async def test_the_message_bound_still_names_messages() -> None:
 async def test_held_frames_are_dropped_when_the_session_is_closed() -> None:
     async with served() as (client, session, _):
         await client.hello()
-        session.hold(GameView.trusted(seq=1, body={"last_seq": 1}))
+        session.hold(padded_event(1))
         session.close(ErrorCode.SERVER_FULL, "go away")
         session.send(Ping(nonce=1))  # after the close: dropped too
         messages = await client.receive_all()

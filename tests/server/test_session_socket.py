@@ -13,10 +13,10 @@ import pytest
 import trio
 import trio.testing
 from test_session import IDENTITY, LIMITS
-from test_session_wire import EchoLobby, WireClient
+from test_session_wire import EchoLobby, WireClient, padded_event
 
 from protocol.errors import ErrorCode
-from protocol.messages import Closing, Error, GameView, Ping
+from protocol.messages import Closing, Error, GameEvent, Ping
 from server.limits import SessionLimits
 from server.session import Session
 
@@ -46,27 +46,27 @@ async def test_held_frames_wait_for_the_next_send_and_leave_first_in_its_write()
             client = WireClient(client_stream)
             await client.hello()
 
-            session.hold(GameView.trusted(seq=1, body={"last_seq": 1}))
-            session.hold(GameView.trusted(seq=2, body={"last_seq": 2}))
+            session.hold(padded_event(1))
+            session.hold(padded_event(2))
             # Loopback hands written bytes to the peer inside the write, and the client's
             # socket does not block (Trio's never do): nothing has arrived.
             client_fd = client_stream.socket.fileno()
             with pytest.raises(BlockingIOError):
                 os.read(client_fd, 1)
-            session.send(GameView.trusted(seq=3, body={"last_seq": 3}))
+            session.send(padded_event(3))
             # All three arrived with that send, the held ones first.
             client.conn.receive_data(os.read(client_fd, 1 << 16))
             seqs = []
             while (message := client.conn.next_message()) is not None:
-                assert isinstance(message, GameView)
+                assert isinstance(message, GameEvent)
                 seqs.append(message.seq)
             assert seqs == [1, 2, 3]
 
             # A shutdown still delivers what is held, before its last words.
-            session.hold(GameView.trusted(seq=4, body={"last_seq": 4}))
+            session.hold(padded_event(4))
             session.shut_down("maintenance")
             last = await client.receive_all()
-            assert [type(message) for message in last] == [GameView, Closing]
+            assert [type(message) for message in last] == [GameEvent, Closing]
             nursery.cancel_scope.cancel()
     for listener in listeners:
         await listener.aclose()
@@ -87,10 +87,10 @@ async def test_a_client_that_stops_reading_later_gets_every_frame_whole_and_in_o
             client = WireClient(client_stream)
             await client.hello()
 
-            pad = "x" * 3_000
+            pad = 3_000
             count = 60  # about 180 KB, several times what both buffers hold
             for seq in range(count):
-                session.send(GameView.trusted(seq=seq, body={"last_seq": seq, "pad": pad}))
+                session.send(padded_event(seq, pad))
             # The socket took a part at once; the rest, a partly written frame's tail
             # first, waits in the outbox for the writer task.
             assert session.queued_bytes, "every frame fitted: the test exercised nothing"
@@ -101,8 +101,8 @@ async def test_a_client_that_stops_reading_later_gets_every_frame_whole_and_in_o
                 assert message is not None, "the server closed the connection"
                 if isinstance(message, Ping):
                     continue
-                assert isinstance(message, GameView), message
-                assert message.body == {"last_seq": message.seq, "pad": pad}
+                assert isinstance(message, GameEvent), message
+                assert message.body == padded_event(message.seq, pad).body
                 seen.append(message.seq)
             assert seen == list(range(count))
             assert session.queued_bytes == 0
@@ -140,8 +140,8 @@ async def test_a_close_after_a_partial_write_finishes_the_cut_frame_before_the_e
     limits = dataclasses.replace(LIMITS, outbox_bytes=1 << 20)
     async with served_over_tcp(limits) as (client, session):
         # One send of four large frames: the socket takes a part, most likely cutting a frame.
-        pad = "y" * 60_000
-        session.send(*(GameView.trusted(seq=n, body={"last_seq": n, "pad": pad}) for n in range(4)))
+        pad = 60_000
+        session.send(*(padded_event(n, pad) for n in range(4)))
         assert session.queued_bytes, "every frame fitted: the test exercised nothing"
         session.close(ErrorCode.TOO_SLOW, "test")
         # Every byte the client gets parses: the cut frame is finished, the frames not yet
@@ -149,14 +149,14 @@ async def test_a_close_after_a_partial_write_finishes_the_cut_frame_before_the_e
         messages = await client.receive_all()
         assert isinstance(messages[-1], Error)
         assert messages[-1].code == ErrorCode.TOO_SLOW
-        seqs = [message.seq for message in messages[:-1] if isinstance(message, GameView)]
+        seqs = [message.seq for message in messages[:-1] if isinstance(message, GameEvent)]
         assert seqs == list(range(len(messages) - 1))
         assert len(seqs) < 4
 
 
 async def test_the_direct_write_sends_the_bytes_the_writer_task_would() -> None:
     messages = [
-        *(GameView.trusted(seq=n, body={"last_seq": n, "pad": "p" * n}) for n in range(20)),
+        *(padded_event(n, 51 * n) for n in range(20)),
         Ping(nonce=7),
     ]
 

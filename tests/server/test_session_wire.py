@@ -10,10 +10,12 @@ from typing import Any
 
 import trio
 
+from protocol.cards import Card
 from protocol.codec import encode_body
 from protocol.connection import ClientConnection
+from protocol.events import DealerChosen, DealerDraw, SeenEvent
 from protocol.framing import encode_frame
-from protocol.messages import Error, Hello, Message, Ok, Request, Welcome
+from protocol.messages import Error, GameEvent, Hello, Message, Ok, Request, Welcome
 from server.peer import Peer
 
 
@@ -107,3 +109,11 @@ class EchoLobby:
         self.resumes.append((peer, token, last_seq))
         # The real lobby only queues the resume for the table; nothing is sent here.
         return token == "good-token"
+
+
+def padded_event(seq: int, pad_bytes: int = 0) -> GameEvent:
+    """An event numbered ``seq`` whose frame is about ``pad_bytes`` long (at least a few):
+    a dealer chosen after many tied draws, each round 51 bytes on the wire."""
+    draws = ((DealerDraw(0, Card.parse("R1")),) * 10,) * (pad_bytes // 51)
+    body = SeenEvent(max(seq, 1), DealerChosen(dealer=0, draws=draws))  # a body counts from 1
+    return GameEvent.trusted(seq=seq, body=body)

@@ -67,7 +67,7 @@ async def test_a_bot_seat_plays_its_turns_over_the_protocol(
     rigged(table, hands=[["R1", "G2", "B3"], ["Y4", "Y5", "R6"]], top="R9", current=0)
     await play(lobby, ann, Play(Card.parse("R1")))
     await ann.wait_for(lambda: ann.view["to_act"] == 0)
-    played = [e.body for e in ann.events if e.body["kind"] == "played"]
+    played = [e.body.to_data() for e in ann.events if e.body.kind == "played"]
     assert played[-1]["seat"] == 1 and played[-1]["card"] == "R6"
     # The bot's command came through its own session: the event names no cause for Ann.
     assert ann.events[-1].cause is None
@@ -156,6 +156,6 @@ async def test_a_server_bot_forgets_uno_at_its_strategys_rate(
     rigged(table, hands=[["R1", "G2", "B3"], ["Y4", "R6"]], top="R9", current=0)
     await play(lobby, ann, Play(Card.parse("R1")))
     await ann.wait_for(lambda: ann.view["to_act"] == 0)
-    kinds = [e.body["kind"] for e in ann.events]
+    kinds = [e.body.kind for e in ann.events]
     assert "exposed" in kinds and "uno-called" not in kinds
-    assert [e.body["seat"] for e in ann.events if e.body["kind"] == "exposed"] == [1]
+    assert [e.body.to_data()["seat"] for e in ann.events if e.body.kind == "exposed"] == [1]

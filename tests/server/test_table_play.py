@@ -21,6 +21,7 @@ from test_table_rig import (
 from protocol.cards import Card, Color
 from protocol.commands import Catch, Challenge, Draw, Play
 from protocol.errors import LobbyRejectCode
+from protocol.events import Played
 from protocol.messages import (
     AddBot,
     Chat,
@@ -54,7 +55,7 @@ def card(code: str) -> Card:
 
 
 def kinds_after(peer: FakePeer, seq: int) -> list[str]:
-    return [str(e.body["kind"]) for e in peer.events if e.seq > seq]
+    return [str(e.body.kind) for e in peer.events if e.seq > seq]
 
 
 def assert_gap_free(peer: FakePeer) -> None:
@@ -71,23 +72,26 @@ def assert_redacted(table: Table, peer: FakePeer, seat: int | None) -> None:
     assert peer.events, "nothing to check"
     for message in peer.events:
         event = events[message.seq]
-        mine = event.private.get(seat, {}) if seat is not None else {}
-        for other, secret in event.private.items():
+        body = message.body.to_data()
+        secrets = {other: secret.to_data() for other, secret in event.private.items()}
+        mine = secrets.get(seat, {}) if seat is not None else {}
+        for other, secret in secrets.items():
             if other == seat:
                 continue
             for key, value in secret.items():
                 if key in event.public or key in mine:
                     continue
-                assert key not in message.body, (seat, other, key, message.body)
-                assert value not in message.body.values()
+                assert key not in body, (seat, other, key, body)
+                assert value not in body.values()
         for key, value in mine.items():
-            assert message.body[key] == value  # a seat does get its own secrets
-    for view in peer.of(GameView):
-        assert view.body["seat"] == seat
+            assert body[key] == value  # a seat does get its own secrets
+    for view_message in peer.of(GameView):
+        view = view_message.body
+        assert view.seat == seat
         if seat is None:
-            assert "hand" not in view.body and view.body["legal"] == []
+            assert view.hand is None and view.legal == ()
         else:
-            assert len(view.body["hand"]) == view.body["counts"][seat]
+            assert view.hand is not None and len(view.hand) == view.shared.counts[seat]
 
 
 async def test_start_needs_the_host_and_two_seats(nursery: trio.Nursery) -> None:
@@ -104,7 +108,7 @@ async def test_start_needs_the_host_and_two_seats(nursery: trio.Nursery) -> None
     assert bob.seat == 1 and bob.token == bob.of(Joined)[0].resume_token
     assert ann.state.state is TableStatus.PLAYING and ann.state.options["seats"] == 2
     assert bob.view["seat"] == 1 and len(bob.view["hand"]) == 7
-    assert ann.events[0].seq == 1 and ann.events[0].body["kind"] == "dealer-chosen"
+    assert ann.events[0].seq == 1 and ann.events[0].body.kind == "dealer-chosen"
     assert await refused(lobby, ann, lambda i: Start(id=i)) == "wrong-table-state"
     code = await refused(lobby, FakePeer("Cat"), lambda i: Join(id=i, table_id=table.table_id))
     assert code == LobbyRejectCode.WRONG_TABLE_STATE
@@ -132,7 +136,7 @@ async def test_whole_match_with_bot_seats_reaches_the_end_redacted_for_everyone(
     assert ann.events[-1].seq == table.broadcast.last_seq
     assert_redacted(table, ann, 0)
     assert_redacted(table, sue, None)
-    result = ann.events[-1].body
+    result = ann.events[-1].body.to_data()
     assert max(result["scores"]) >= 60
 
 
@@ -184,7 +188,7 @@ async def test_a_legal_move_reaches_everyone_numbered_with_the_cause_for_the_sen
     new_for_ann = [e for e in ann.events if e.seq > last]
     new_for_bob = [e for e in bob.events if e.seq > last]
     assert [e.seq for e in new_for_ann] == [e.seq for e in new_for_bob]
-    assert new_for_ann[0].seq == last + 1 and new_for_ann[0].body["kind"] == "played"
+    assert new_for_ann[0].seq == last + 1 and new_for_ann[0].body.kind == "played"
     assert {e.cause for e in new_for_ann} == {reply.id} and {e.cause for e in new_for_bob} == {None}
     # The reply comes after the events and the fresh view.
     assert ann.received[-1] == reply and isinstance(ann.received[-2], GameView)
@@ -243,7 +247,7 @@ async def test_a_move_that_ends_the_round_answers_its_sender_in_one_write(
 
     events, answer = ann.writes[before:]
     assert all(isinstance(m, GameEvent) for m in events)
-    assert "round-over" in [m.body["kind"] for m in events if isinstance(m, GameEvent)]
+    assert "round-over" in [m.body.kind for m in events if isinstance(m, GameEvent)]
     # The round's end changed the table state: it goes between the view and the reply.
     assert [type(m) for m in answer] == [GameView, TableState, Ok] and answer[-1] == reply
     state = answer[1]
@@ -286,7 +290,7 @@ async def test_turn_clock_plays_for_a_silent_player(
     last = table.broadcast.last_seq
 
     await ann.wait_for(lambda: "timed-out" in kinds_after(ann, last))
-    expired = [e.body for e in ann.events if e.seq > last]
+    expired = [e.body.to_data() for e in ann.events if e.seq > last]
     assert expired[0] == {"seq": last + 1, "kind": "timed-out", "seat": 0, "phase": "turn"}
     assert "drew" in kinds_after(ann, last) and "passed" in kinds_after(ann, last)
     await settle()
@@ -325,7 +329,7 @@ async def test_draw_four_decision_clock_accepts_for_a_silent_victim(
     last = table.broadcast.last_seq
 
     await bob.wait_for(lambda: "draw-four-accepted" in kinds_after(bob, last))
-    bodies = [e.body for e in bob.events if e.seq > last]
+    bodies = [e.body.to_data() for e in bob.events if e.seq > last]
     assert bodies[0]["kind"] == "timed-out" and bodies[0]["phase"] == "challenge"
     await settle()
     assert bob.view["counts"][1] == 7
@@ -339,7 +343,7 @@ async def test_catch_inside_the_window_costs_two_cards(nursery: trio.Nursery) ->
 
     reply = await play(lobby, bob, Catch(0))
     assert reply.__class__.__name__ == "Ok"
-    caught = [e.body for e in bob.events if e.body["kind"] == "caught"]
+    caught = [e.body.to_data() for e in bob.events if e.body.kind == "caught"]
     assert caught[-1]["seat"] == 0 and caught[-1]["by"] == 1 and caught[-1]["penalty"] == 2
     assert ann.view["counts"][0] == 3 and len(ann.view["hand"]) == 3
 
@@ -435,7 +439,7 @@ async def test_rematch_numbers_events_on_from_the_last_match(
 
     await ok(lobby, ann, lambda i: Rematch(id=i))
     first_new = next(e for e in ann.events if e.seq > last)
-    assert first_new.seq == last + 1 and first_new.body["kind"] == "dealer-chosen"
+    assert first_new.seq == last + 1 and first_new.body.kind == "dealer-chosen"
     assert ann.state.state is TableStatus.PLAYING
     assert_gap_free(ann)
     assert table.game.matches_played == 2
@@ -456,7 +460,7 @@ async def test_kicked_person_loses_the_seat_to_a_bot_mid_match(
     await play(lobby, ann, Play(card("R1")))
     # The server's bot answers for seat 1 after its think delay.
     await ann.wait_for(lambda: ann.view["to_act"] == 0)
-    assert any(e.body == {**e.body, "kind": "played", "seat": 1} for e in ann.events)
+    assert any(isinstance(e.body.body, Played) and e.body.body.seat == 1 for e in ann.events)
     assert not [e for e in bob.events if e.seq > before]
 
 
@@ -482,7 +486,7 @@ async def test_a_challenge_shows_the_hand_to_the_challenger_alone(nursery: trio.
     await play(lobby, bob, Challenge())
 
     def challenged(peer: FakePeer) -> dict[str, Any]:
-        return next(e.body for e in peer.events if e.body["kind"] == "challenged")
+        return next(e.body.to_data() for e in peer.events if e.body.kind == "challenged")
 
     assert challenged(bob)["hand"] == ["R5", "G7"] and challenged(bob)["guilty"] is True
     for other in (ann, cat, sue):
@@ -500,7 +504,7 @@ async def test_the_server_seed_fixes_every_shuffle(nursery: trio.Nursery) -> Non
         await ok(lobby, ann, lambda i: AddBot(id=i, strategy="random"))
         await ok(lobby, ann, lambda i: Start(id=i))
         await settle()
-        return [event.body for event in ann.events[:4]] + [ann.view["hand"]]
+        return [event.body.to_data() for event in ann.events[:4]] + [ann.view["hand"]]
 
     assert await first_deal(5) == await first_deal(5)
     assert await first_deal(5) != await first_deal(6)

@@ -67,7 +67,7 @@ async def test_resume_gives_the_same_hand_and_every_missed_event(
     assert again.last(Joined).seat == 1 and again.last(Joined).resume_token == token
     missed = [event.seq for event in again.events]
     assert missed == list(range(seen + 1, table.broadcast.last_seq + 1))
-    kinds = [event.body["kind"] for event in again.events]
+    kinds = [event.body.kind for event in again.events]
     assert "away" in kinds and "played" in kinds and kinds[-1] == "back"
     # Order: who and where first, then the missed events, then the view, then the reply.
     assert isinstance(again.received[0], Joined) and isinstance(again.received[1], TableState)
@@ -99,7 +99,7 @@ async def test_a_lost_seat_is_played_by_a_server_bot_until_its_owner_returns(
     await play(lobby, ann, Play(Card.parse("R1")))
     # Nobody answers for seat 1 but the server's bot, after its think delay.
     await ann.wait_for(lambda: ann.view["to_act"] == 0)
-    played = [e.body for e in ann.events if e.body["kind"] == "played"]
+    played = [e.body.to_data() for e in ann.events if e.body.kind == "played"]
     assert played[-1]["seat"] == 1 and played[-1]["card"] == "R6"
 
     token = bob.token
@@ -108,7 +108,7 @@ async def test_a_lost_seat_is_played_by_a_server_bot_until_its_owner_returns(
     await ok(lobby, again, lambda i: ResumeSeat(id=i, token=token, last_seq=0))
     assert again.events[0].seq == 1  # from the start: the whole stream, gap-free
     assert [e.seq for e in again.events] == list(range(1, table.broadcast.last_seq + 1))
-    assert again.events[-1].body["kind"] == "back"
+    assert again.events[-1].body.kind == "back"
 
     await play(lobby, ann, Draw())
     await play(lobby, ann, Pass())
@@ -186,7 +186,7 @@ async def test_an_owner_marked_away_by_the_clock_takes_back_the_seat_by_playing(
     await bob.wait_for(lambda: bob.view["to_act"] == 1 and bob.view["phase"] == "turn")
     last = table.broadcast.last_seq
     await play(lobby, bob, Draw())
-    kinds = [e.body["kind"] for e in bob.events if e.seq > last]
+    kinds = [e.body.kind for e in bob.events if e.seq > last]
     assert kinds[:2] == ["back", "drew"]
     assert not bob.state.seats[1].away and not match.away[1]
 
@@ -213,7 +213,7 @@ async def test_a_resume_after_a_long_absence_gets_the_view_as_a_fresh_base(
     assert len(again.received) < SessionLimits().outbox_size // 2
     assert again.events == [] or again.events[0].seq > table.broadcast.last_seq - 5
     view = again.last(GameView)
-    assert view.seq == table.broadcast.last_seq == view.body["last_seq"]
+    assert view.seq == table.broadcast.last_seq == view.body.to_data()["last_seq"]
     assert again.view["hand"] == ["Y4", "Y5", "Y6"] == hand_of(table, 1)
 
 

@@ -102,6 +102,6 @@ async def test_a_resumed_seat_gets_its_missed_events_then_one_view_then_ok() -> 
     assert kinds[0] is Joined and kinds[-2:] == [GameView, Ok]
     events = [m for m in answer if isinstance(m, GameEvent)]
     assert [e.seq for e in events] == list(range(seen + 1, seen + 1 + len(events)))
-    assert [e.body["kind"] for e in events][-1] == "back"
+    assert [e.body.kind for e in events][-1] == "back"
     view = answer[-2]
     assert isinstance(view, GameView) and view.seq == events[-1].seq

@@ -110,7 +110,7 @@ class FakePeer:
 
     @property
     def view(self) -> dict[str, Any]:
-        return self.last(GameView).body
+        return self.last(GameView).body.to_data()
 
     @property
     def seat(self) -> int | None:
@@ -125,7 +125,7 @@ class FakePeer:
         return self.last(TableState)
 
     def event_kinds(self) -> list[str]:
-        return [str(event.body["kind"]) for event in self.events]
+        return [str(event.body.kind) for event in self.events]
 
 
 async def call(lobby: Lobby, peer: FakePeer, make: Callable[[int], Request]) -> Ok | Rejected:

@@ -16,7 +16,7 @@ from test_table_rig import FakePeer, create, ok, open_lobby, play, rigged, settl
 
 from protocol.cards import Card
 from protocol.commands import Draw, Play
-from protocol.events import Event, EventKind
+from protocol.events import Drew, Event, SecretCards
 from protocol.messages import Join, Ready, Spectate, Start, TableState
 from server.lobby import Lobby
 from server.table import Table
@@ -25,22 +25,30 @@ from server.table.history import EventHistory
 
 def test_the_public_message_goes_only_where_it_reveals_nothing_and_names_no_cause() -> None:
     history = EventHistory(10)
-    drew = Event(1, EventKind.DREW, {"seat": 0, "count": 1}, {0: {"cards": ["R5"]}, 2: {}})
+    drew = Event(1, Drew(seat=0, count=1, reason="draw"), {0: SecretCards((Card.parse("R5"),))})
     (item,) = history.extend([drew], cause_peer=7, cause_id=42)
     public = item.public_message()
-    assert public.body == {"seq": 1, "kind": "drew", "seat": 0, "count": 1}
+    assert public.body.to_data() == {
+        "seq": 1,
+        "kind": "drew",
+        "seat": 0,
+        "count": 1,
+        "reason": "draw",
+    }
     assert public.cause is None and b"R5" not in public.frame()
 
     assert item.message_for(1, 8, public) is public
-    assert item.message_for(2, 9, public) is public  # an empty secret is no secret
+    assert item.message_for(2, 9, public) is public
     assert item.message_for(None, 10, public) is public
     drawer = item.message_for(0, 11, public)
-    assert drawer is not public and drawer.body["cards"] == ["R5"] and drawer.cause is None
+    assert drawer is not public and drawer.body.secret == SecretCards((Card.parse("R5"),))
+    assert drawer.cause is None
     sender = item.message_for(1, 7, public)
     assert sender is not public and sender.cause == 42 and sender.body == public.body
     for seat in (None, 0, 1, 2):
-        expected = {**drew.for_seat(seat), "seq": 1}
-        assert item.message_for(seat, 8, public).body == expected == item.message_for(seat, 8).body
+        expected = drew.for_seat(seat)
+        assert item.message_for(seat, 8, public).body.to_data() == expected
+        assert item.message_for(seat, 8).body.to_data() == expected
 
 
 async def _table_of_two(
@@ -63,12 +71,12 @@ async def test_seats_without_a_secret_share_one_message_per_event(nursery: trio.
 
     await play(lobby, ann, Draw())
     news = {who.name: [e for e in who.events if e.seq > last] for who in (ann, bob, sue)}
-    assert news["Bob"] and news["Bob"][0].body["kind"] == "drew"
+    assert news["Bob"] and news["Bob"][0].body.kind == "drew"
     for mine, bobs, sues in zip(news["Ann"], news["Bob"], news["Sue"], strict=True):
         assert bobs is sues  # one message, so one frame, for both
         assert mine is not bobs and mine.cause is not None and bobs.cause is None
-    drawn = news["Ann"][0].body["cards"]
-    assert len(drawn) == 1 and "cards" not in news["Bob"][0].body
+    drawn = news["Ann"][0].body.to_data()["cards"]
+    assert len(drawn) == 1 and "cards" not in news["Bob"][0].body.to_data()
     assert Card.parse(drawn[0]).code.encode() not in news["Bob"][0].frame()
 
 
