@@ -87,9 +87,9 @@ def _next_command(match: Match, rng: random.Random, now_ms: int) -> tuple[int | 
     deadline = match.deadline_ms()
     if roll < 0.2 and deadline is not None:
         return None, Timeout()
-    seat = match.to_act()
-    if seat is not None:
-        return seat, rng.choice(match.legal_commands(seat))
+    to_act = match.to_act()
+    if to_act is not None:
+        return to_act, rng.choice(match.legal_commands(to_act))
     return None, rng.choice(match.legal_table_commands(now_ms + 60_000))
 
 
