@@ -6,7 +6,9 @@ table, chat between people at no table) and forwards the rest to the table conce
 through that table's bounded inbox: a full inbox is refused with ``slow-down`` ("the table
 is busy") rather than waited on, so one flooded table never stalls a session.
 
-The lobby keeps one fact per connection: the table it is at (or on its way to, while its
+Every connection is in the lobby from the moment its hello is answered (``arrived``):
+it hears the lobby's chat until it sits at a table, and again once it leaves it. The
+lobby keeps one fact per connection: the table it is at (or on its way to, while its
 join waits in the inbox). A second join elsewhere is refused until the first is settled;
 the table reports back through ``TableHooks`` when a peer leaves or is refused.
 
@@ -144,9 +146,14 @@ class Lobby:
         self._tables[table.table_id] = table
         return table
 
+    def arrived(self, peer: Peer) -> None:
+        """``peer``'s hello is answered: it is in the lobby, and hears the lobby's chat,
+        from now until it sits at a table (and again once it leaves it)."""
+        self._peers[peer.peer_id] = peer
+
     async def handle(self, peer: Peer, message: Message) -> None:
         """Act on one message from ``peer``; every command gets its one reply."""
-        self._peers[peer.peer_id] = peer
+        self._peers[peer.peer_id] = peer  # a peer the lobby's own tests hand in unannounced
         if not isinstance(message, Request):
             log.debug("ignoring a %s from %s: not a command", message.TYPE, peer.name)
             return
@@ -216,7 +223,6 @@ class Lobby:
         The seat's table then sends joined, the table state, the missed events and the
         view. False if the token opens nothing or the table is busy.
         """
-        self._peers[peer.peer_id] = peer
         request = ResumeSeat(id=0, token=token, last_seq=last_seq)
         return self._resume(peer, request, reply=False)
 
