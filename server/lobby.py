@@ -147,13 +147,12 @@ class Lobby:
         return table
 
     def arrived(self, peer: Peer) -> None:
-        """``peer``'s hello is answered: it is in the lobby, and hears the lobby's chat,
-        from now until it sits at a table (and again once it leaves it)."""
+        """``peer``'s hello is answered: it is in the lobby (see the module docstring)."""
         self._peers[peer.peer_id] = peer
 
     async def handle(self, peer: Peer, message: Message) -> None:
         """Act on one message from ``peer``; every command gets its one reply."""
-        self._peers[peer.peer_id] = peer  # a peer the lobby's own tests hand in unannounced
+        self._peers[peer.peer_id] = peer  # also for peers handed in without ``arrived``
         if not isinstance(message, Request):
             log.debug("ignoring a %s from %s: not a command", message.TYPE, peer.name)
             return
