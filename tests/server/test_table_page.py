@@ -17,6 +17,7 @@ from protocol.messages import (
     Joined,
     Kick,
     Leave,
+    ResumeSeat,
     Spectate,
     Start,
     TableState,
@@ -98,6 +99,25 @@ async def test_the_host_role_passes_to_the_next_connected_person_in_seat_order(
     await settle()
     # Nobody is connected: the next person in order after seat 3 (wrapping round) holds it.
     assert table.seating.host == 1
+
+
+async def test_the_host_role_passes_to_a_person_who_comes_back_while_the_host_is_gone(
+    nursery: trio.Nursery,
+) -> None:
+    lobby = await open_lobby(nursery)
+    ann = FakePeer("Ann")
+    table = await create(lobby, ann, seats=3)
+    bob, cat = await seated(lobby, table, "Bob", "Cat")
+    lobby.disconnected(bob)
+    lobby.disconnected(ann)
+    await settle()
+    assert cat.state.host_seat == 2
+    lobby.disconnected(cat)
+    await settle()
+    assert table.seating.host == 0  # nobody connected: the next person after seat 2
+    back = FakePeer("Bob")
+    await ok(lobby, back, lambda i: ResumeSeat(id=i, token=bob.token or "", last_seq=0))
+    assert back.state.host_seat == 1
 
 
 async def test_a_seat_left_or_kicked_in_a_match_is_a_bot_and_a_lost_one_is_away(
