@@ -55,3 +55,24 @@ def test_cleaned_text_holds_no_control_and_is_stable(raw: str) -> None:
     assert all(unicodedata.category(char) not in {"Cc", "Cf", "Zl", "Zp"} for char in cleaned)
     assert cleaned == cleaned.strip()
     assert clean_text(cleaned) == cleaned
+
+
+PAGE_WHITESPACE = [
+    *range(0x09, 0x0E),
+    *range(0x1C, 0x21),
+    0x85,
+    0xA0,
+    0x1680,
+    *range(0x2000, 0x200B),
+    0x2028,
+    0x2029,
+    0x202F,
+    0x205F,
+    0x3000,
+]
+"""docs/protocol.md section 9's list of the characters that become a space."""
+
+
+def test_exactly_the_pages_whitespace_becomes_a_space() -> None:
+    spaced = [code for code in range(0x110000) if clean_text(f"a{chr(code)}b") == "a b"]
+    assert spaced == PAGE_WHITESPACE
