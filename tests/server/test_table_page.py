@@ -156,3 +156,14 @@ async def test_precedence_of_a_join_password_then_seat_then_name(nursery: trio.N
     assert await join("Ann", seat=0, password="pw") == "seat-taken"
     await ok(lobby, FakePeer("Bob"), partial(Join, table_id=table.table_id, password="pw"))
     assert await join("Ann", password="pw") == "table-full"
+
+
+async def test_precedence_the_lobby_answers_before_the_table(nursery: trio.Nursery) -> None:
+    lobby = await open_lobby(nursery)
+    ann = FakePeer("Ann")
+    await create(lobby, ann, seats=2)
+    other = await create(lobby, FakePeer("Bob"), password="pw", seats=2)
+    assert await refused(lobby, ann, partial(Join, table_id="404")) == "table-not-found"
+    # At another table: refused before the table would look at the password.
+    assert await refused(lobby, ann, partial(Join, table_id=other.table_id)) == ("already-at-table")
+    assert await refused(lobby, FakePeer("Cat"), partial(Start)) == "not-at-table"
