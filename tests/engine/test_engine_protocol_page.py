@@ -6,9 +6,9 @@ two-player Reverse."""
 from __future__ import annotations
 
 import pytest
-from engine_rig import kinds, of_kind, ok, rig
+from engine_rig import first_card_match, kinds, of_kind, ok, rig
 
-from protocol.cards import Card, Color
+from protocol.cards import Card, Color, Rank
 from protocol.commands import (
     CallUno,
     Catch,
@@ -240,3 +240,11 @@ def test_a_reverse_with_three_players_sends_direction_and_flips_the_view() -> No
     assert of_kind(events, "direction")[0].public == {"direction": -1}
     assert match.view(1, 0)["direction"] == -1
     assert match.to_act() == 2
+
+
+def test_a_two_player_reverse_turned_up_first_skips_and_keeps_the_direction() -> None:
+    config = TableConfig(seats=2, turn_seconds=0)
+    match = first_card_match(config, lambda first: first.rank is Rank.REVERSE)
+    assert "direction" not in kinds(match.events)
+    assert of_kind(match.events, "skipped")
+    assert match.view(0, 0)["direction"] == 1
