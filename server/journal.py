@@ -261,15 +261,37 @@ class Journal:
         )
         return number, saved
 
-    def history(self) -> list[dict[str, Any]]:
-        """Every finished match, oldest first: when, table, and its result."""
+    def history(self, *, before: int | None = None, limit: int = -1) -> list[dict[str, Any]]:
+        """Finished matches, the latest first: when, table, options, and the result.
+
+        Each has a ``ref`` that orders it; ``before`` a ref gives the matches that finished
+        before that one (none if it is no longer kept). ``limit`` -1: every one.
+        """
+        where = "m.result IS NOT NULL"
+        values: tuple[Any, ...] = ()
+        if before is not None:
+            where += (
+                " AND (m.finished_at, m.rowid) <"
+                " (SELECT finished_at, rowid FROM matches WHERE rowid = ?)"
+            )
+            values = (before,)
         rows = self._db.execute(
-            "SELECT m.table_id, t.name, m.number, m.finished_at, m.result FROM matches m"
-            " JOIN tables t USING (table_id) WHERE m.result IS NOT NULL ORDER BY m.finished_at"
+            "SELECT m.rowid, m.table_id, t.name, m.number, m.finished_at, m.config, m.result"
+            f" FROM matches m JOIN tables t USING (table_id) WHERE {where}"
+            " ORDER BY m.finished_at DESC, m.rowid DESC LIMIT ?",
+            (*values, limit),
         )
         return [
-            {"table_id": tid, "table": name, "match": number, "finished_at": at, **json.loads(r)}
-            for tid, name, number, at, r in rows
+            {
+                "ref": ref,
+                "table_id": tid,
+                "table": name,
+                "match": number,
+                "finished_at": at,
+                "options": json.loads(config),
+                **json.loads(result),
+            }
+            for ref, tid, name, number, at, config, result in rows
         ]
 
     def forget_history(self) -> None:

@@ -29,7 +29,9 @@ from protocol.messages import (
     ChatMessage,
     CreateTable,
     Game,
+    GetStandings,
     Join,
+    ListMatches,
     ListTables,
     Message,
     Ok,
@@ -47,6 +49,7 @@ from server.identity import ServerIdentity
 from server.journal import Journal, SavedTable
 from server.memory import give_back_memory
 from server.peer import Peer
+from server.records import answer_records
 from server.settings import LobbySettings, LobbySummary
 from server.table import Table
 
@@ -162,6 +165,8 @@ class Lobby:
                 self._enter(peer, message, self._tables.get(message.table_id))
             case ResumeSeat():
                 self._resume(peer, message, reply=True)
+            case GetStandings() | ListMatches():
+                answer_records(self._journal, peer, message)
             case Chat() if peer.peer_id not in self._where:
                 self._lobby_chat(peer, message)
             case _:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from server.journal import Journal, JournalLocked
-from server.table.names import name_key
+from server.table.names import name_keys
 
 __all__ = ["Standing", "history_main", "standings"]
 
@@ -38,21 +38,39 @@ class Standing:
 
 def standings(matches: Sequence[dict[str, Any]], since: float | None = None) -> list[Standing]:
     """Everyone who played the finished ``matches`` (those after ``since``, a Unix time, if
-    given), people first, then by wins, points and name."""
-    table: dict[tuple[bool, str], Standing] = {}
-    for match in matches:
+    given), people first, then by wins, points and name.
+
+    People are one player when their names read alike, as ``name-taken`` compares them
+    (``name_keys``); the name shown is the one of their latest match. A bot is counted by
+    its name as written.
+    """
+    people: dict[tuple[int, str], Standing] = {}
+    bots: dict[str, Standing] = {}
+    board: list[Standing] = []
+    for match in sorted(matches, key=lambda m: -(m.get("finished_at") or 0)):
         if since is not None and (match.get("finished_at") or 0) < since:
             continue
         winners = set(match.get("winners", []))
         for player in match.get("players", []):
-            bot = bool(player.get("bot"))
-            key = (bot, name_key(player["name"]))
-            standing = table.setdefault(key, Standing(player["name"], bot))
+            name = player["name"]
+            if player.get("bot"):
+                standing = bots.get(name)
+                if standing is None:
+                    standing = bots[name] = Standing(name, True)
+                    board.append(standing)
+            else:
+                keys = name_keys(name)
+                standing = next((people[key] for key in keys if key in people), None)
+                if standing is None:
+                    standing = Standing(name, False)
+                    board.append(standing)
+                for key in keys:
+                    people.setdefault(key, standing)
             standing.matches += 1
             standing.points += int(player.get("score", 0))
-            if player["name"] in winners:
+            if name in winners:
                 standing.wins += 1
-    return sorted(table.values(), key=lambda s: (s.bot, -s.wins, -s.points, s.name.casefold()))
+    return sorted(board, key=lambda s: (s.bot, -s.wins, -s.points, s.name.casefold()))
 
 
 def history_main(argv: Sequence[str], default_state: Path) -> int:

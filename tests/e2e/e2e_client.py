@@ -99,12 +99,14 @@ class Player:
         *,
         resume_token: str | None = None,
         last_seq: int | None = None,
+        versions: tuple[str, ...] = ("1.0",),
     ) -> Player:
-        """Connect and say hello; the welcome is awaited here, before the reader starts."""
+        """Connect and say hello (offering ``versions``); the welcome is awaited here,
+        before the reader starts."""
         stream = await trio.open_tcp_stream("127.0.0.1", port)
         player = cls(stream, name, hub or Hub())
         await player.send(
-            Hello(versions=("1.0",), name=name, resume_token=resume_token, last_seq=last_seq)
+            Hello(versions=versions, name=name, resume_token=resume_token, last_seq=last_seq)
         )
         welcome = await player.receive()
         assert isinstance(welcome, Welcome), welcome
