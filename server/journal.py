@@ -11,9 +11,10 @@ loses only moves nobody was told about. ``synchronous=NORMAL`` with WAL: a commi
 the process being killed; a power cut may lose the last commits (those since the last
 checkpoint), never the file's consistency.
 
-One server holds the file: the connection takes SQLite's exclusive lock, and a second
-server on the same file gets ``JournalLocked``. A file that cannot be read as a journal is
-moved aside (never overwritten) and a fresh one started.
+One server holds the file: it keeps a lock file beside it (``_hold_lock``), and a second
+server on the same file gets ``JournalLocked``; ``uno-server history`` reads the file
+beside the running server (``Journal.for_reading``). A file that cannot be read as a
+journal is moved aside (never overwritten) and a fresh one started.
 """
 
 from __future__ import annotations
@@ -123,6 +124,36 @@ class SavedTable:
     """The latest match, if it is still to be replayed."""
 
 
+def _hold_lock(path: Path) -> sqlite3.Connection:
+    """Hold the lock that makes one server the journal's only writer, for as long as the
+    connection returned stays open; raises JournalLocked if another server holds it.
+
+    The lock is a small SQLite file beside the journal (``server.sqlite3.lock``) opened in
+    exclusive locking mode: SQLite takes the operating system's file lock on every
+    platform, and the system drops it when the process ends, however it ends. The journal
+    itself is then left to WAL's ordinary locks, so ``uno-server history`` can read it
+    while the server runs.
+    """
+    lock_path = path.with_name(path.name + ".lock")
+    fresh = not lock_path.exists()
+    lock = sqlite3.connect(str(lock_path), isolation_level=None, timeout=0.2)
+    try:
+        lock.execute("PRAGMA locking_mode=EXCLUSIVE")
+        lock.execute("BEGIN EXCLUSIVE")  # the first write keeps the lock for good
+        lock.execute("CREATE TABLE IF NOT EXISTS holder (pid INTEGER NOT NULL)")
+        lock.execute("DELETE FROM holder")
+        lock.execute("INSERT INTO holder VALUES (?)", (os.getpid(),))
+        lock.execute("COMMIT")
+    except sqlite3.OperationalError as error:
+        lock.close()
+        if "locked" in str(error):
+            raise JournalLocked(f"another uno-server is using {path}") from None
+        raise
+    if fresh:
+        os.chmod(lock_path, 0o600)
+    return lock
+
+
 class Journal:
     """The journal file; see the module docstring. Every call commits before it returns."""
 
@@ -132,14 +163,26 @@ class Journal:
 
     @classmethod
     def open(cls, path: Path) -> Journal:
-        """The journal at ``path`` (created with its folder, private to this user)."""
+        """The journal at ``path`` (created with its folder, private to this user), held by
+        this server; raises JournalLocked if another server holds it."""
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        lock = _hold_lock(path)
+        try:
+            journal = cls._open_held(path)
+        except BaseException:
+            lock.close()
+            raise
+        journal._lock = lock
+        return journal
+
+    @classmethod
+    def _open_held(cls, path: Path) -> Journal:
         fresh = not path.exists()
         try:
             journal = cls._connect(path)
         except sqlite3.DatabaseError as error:
-            if "locked" in str(error):
-                raise JournalLocked(f"another uno-server is using {path}") from None
+            if "locked" in str(error):  # someone resetting the history this very moment
+                raise JournalLocked(f"{path} is busy; try again") from None
             aside = path.with_name(f"{path.name}.damaged-{int(time.time())}")
             path.rename(aside)
             journal = cls._connect(path)
@@ -150,6 +193,23 @@ class Journal:
         return journal
 
     @classmethod
+    def for_reading(cls, path: Path) -> Journal:
+        """The journal at ``path`` (which exists) for ``uno-server history``, beside the
+        server that may hold it: no lock is taken, and WAL lets this connection read (or
+        reset the history) while the server writes."""
+        db = sqlite3.connect(str(path), isolation_level=None, timeout=5.0)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            found = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+        except BaseException:
+            db.close()
+            raise
+        if found is None or int(found[0]) != SCHEMA_VERSION:
+            db.close()
+            raise sqlite3.DatabaseError(f"{path} holds no journal this release can read")
+        return cls(db, path)
+
+    @classmethod
     def in_memory(cls) -> Journal:
         """A journal that lives only as long as the process (for tests)."""
         return cls._connect(None)
@@ -157,15 +217,12 @@ class Journal:
     @classmethod
     def _connect(cls, path: Path | None) -> Journal:
         where = str(path) if path is not None else ":memory:"
-        db = sqlite3.connect(where, isolation_level=None, timeout=0.5)
+        db = sqlite3.connect(where, isolation_level=None, timeout=2.0)
         try:
-            # Exclusive before WAL: the lock is then held for the connection's life, and
-            # WAL needs no shared memory (nothing else may open the file meanwhile).
-            db.execute("PRAGMA locking_mode=EXCLUSIVE")
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
             db.executescript(_SCHEMA)
-            db.execute("BEGIN EXCLUSIVE")  # takes the lock now, and keeps it
+            db.execute("BEGIN IMMEDIATE")
             found = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
             if found is None:
                 db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
@@ -180,8 +237,12 @@ class Journal:
     damaged: Path | None = None
     """Where a damaged file was moved aside when this journal was opened, if one was."""
 
+    _lock: sqlite3.Connection | None = None
+
     def close(self) -> None:
         self._db.close()
+        if self._lock is not None:
+            self._lock.close()
 
     def for_table(self, table_id: str) -> TableJournal:
         return TableJournal(self, table_id)

@@ -2,14 +2,15 @@
 
 Every finished match stays in the journal with its players, final scores and winners.
 Standings count people by name as the tables compare names (``Ann`` and ``ANN`` are one
-player); bots are listed apart, since a bot's name says nothing about who played it. The
-journal is held by the running server, so this reads it while the server is stopped.
+player); bots are listed apart, since a bot's name says nothing about who played it. It reads
+the journal beside a running server (WAL lets a reader in while the server writes).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 import sys
 import time
 from collections.abc import Sequence
@@ -17,7 +18,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from server.journal import Journal, JournalLocked
+from server.journal import Journal
 from server.table.names import name_keys
 
 __all__ = ["Standing", "history_main", "standings"]
@@ -87,9 +88,9 @@ def history_main(argv: Sequence[str], default_state: Path) -> int:
         print(f"uno-server history: no journal at {args.state}", file=sys.stderr)
         return 1
     try:
-        journal = Journal.open(args.state)
-    except JournalLocked as error:
-        print(f"uno-server history: {error}; stop the server first", file=sys.stderr)
+        journal = Journal.for_reading(args.state)
+    except sqlite3.DatabaseError as error:
+        print(f"uno-server history: cannot read {args.state}: {error}", file=sys.stderr)
         return 1
     try:
         if args.reset:

@@ -34,6 +34,30 @@ def test_a_second_server_on_the_same_file_is_refused(tmp_path: Path) -> None:
     Journal.open(path).close()  # free again once the first has closed it
 
 
+def test_the_history_is_read_while_the_server_holds_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "server.sqlite3"
+    server = Journal.open(path)
+    try:
+        table = server.for_table("1")
+        table.opened("Kitchen", TableConfig(seats=2), None, "10.0.0.2")
+        table.match_started(1, 99, 0, 1, TableConfig(seats=2))
+        reader = Journal.for_reading(path)
+        try:
+            assert reader.history() == []
+            table.match_finished({"deck": "classic", "players": [], "winners": []})
+            (match,) = reader.history()
+            assert match["table"] == "Kitchen"
+            reader.forget_history()  # a reset beside the server
+            assert server.history() == []
+            table.closed()  # and the server writes on
+        finally:
+            reader.close()
+        with pytest.raises(JournalLocked):
+            Journal.open(path)
+    finally:
+        server.close()
+
+
 def test_a_damaged_file_is_kept_aside_and_a_fresh_one_started(tmp_path: Path) -> None:
     path = tmp_path / "server.sqlite3"
     path.write_bytes(b"this is not a database at all, but it is someone's file" * 100)
