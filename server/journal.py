@@ -11,10 +11,14 @@ loses only moves nobody was told about. ``synchronous=NORMAL`` with WAL: a commi
 the process being killed; a power cut may lose the last commits (those since the last
 checkpoint), never the file's consistency.
 
-One server holds the file: it keeps a lock file beside it (``_hold_lock``), and a second
+One server holds the file: it keeps a lock file beside it (``server.journal_lock``), and a second
 server on the same file gets ``JournalLocked``; ``uno-server history`` reads the file
 beside the running server (``Journal.for_reading``). A file that cannot be read as a
-journal is moved aside (never overwritten) and a fresh one started.
+journal is moved aside (never overwritten) and a fresh one started. The layout of the
+tables, and its migration from older releases, is ``server.journal_schema``.
+
+Why this module is long: it is every read and write of the file, each one SQL statement
+or a few beside the record it fills; the lock and the schema are modules of their own.
 """
 
 from __future__ import annotations
@@ -32,6 +36,8 @@ import platformdirs
 
 from protocol.commands import Command, command_from_data
 from protocol.options import TableConfig
+from server.journal_lock import JournalLocked, hold_lock
+from server.journal_schema import SCHEMA_VERSION, prepare, schema_of
 
 __all__ = [
     "ENGINE_VERSION",
@@ -45,33 +51,9 @@ __all__ = [
     "token_hash",
 ]
 
-SCHEMA_VERSION = 1
 ENGINE_VERSION = "1"
 """Bump when a change to the engine would replay an old command log differently: open
 matches written by another engine version are closed on start, not replayed."""
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS tables (
-    table_id TEXT PRIMARY KEY, name TEXT NOT NULL, config TEXT NOT NULL,
-    password TEXT, created_from TEXT NOT NULL, host INTEGER, open INTEGER NOT NULL DEFAULT 1,
-    engine TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS seats (
-    table_id TEXT NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL, strategy TEXT,
-    token_hash TEXT, PRIMARY KEY (table_id, seat));
-CREATE TABLE IF NOT EXISTS matches (
-    table_id TEXT NOT NULL, number INTEGER NOT NULL, seed TEXT NOT NULL,
-    start_ms INTEGER NOT NULL, first_seq INTEGER NOT NULL, config TEXT NOT NULL,
-    finished_at REAL, result TEXT, PRIMARY KEY (table_id, number));
-CREATE TABLE IF NOT EXISTS commands (
-    table_id TEXT NOT NULL, number INTEGER NOT NULL, position INTEGER NOT NULL,
-    actor INTEGER, command TEXT NOT NULL, now_ms INTEGER NOT NULL,
-    PRIMARY KEY (table_id, number, position));
-"""
-
-
-class JournalLocked(Exception):
-    """Another server holds the journal file."""
 
 
 def default_state_path() -> Path:
@@ -124,36 +106,6 @@ class SavedTable:
     """The latest match, if it is still to be replayed."""
 
 
-def _hold_lock(path: Path) -> sqlite3.Connection:
-    """Hold the lock that makes one server the journal's only writer, for as long as the
-    connection returned stays open; raises JournalLocked if another server holds it.
-
-    The lock is a small SQLite file beside the journal (``server.sqlite3.lock``) opened in
-    exclusive locking mode: SQLite takes the operating system's file lock on every
-    platform, and the system drops it when the process ends, however it ends. The journal
-    itself is then left to WAL's ordinary locks, so ``uno-server history`` can read it
-    while the server runs.
-    """
-    lock_path = path.with_name(path.name + ".lock")
-    fresh = not lock_path.exists()
-    lock = sqlite3.connect(str(lock_path), isolation_level=None, timeout=0.2)
-    try:
-        lock.execute("PRAGMA locking_mode=EXCLUSIVE")
-        lock.execute("BEGIN EXCLUSIVE")  # the first write keeps the lock for good
-        lock.execute("CREATE TABLE IF NOT EXISTS holder (pid INTEGER NOT NULL)")
-        lock.execute("DELETE FROM holder")
-        lock.execute("INSERT INTO holder VALUES (?)", (os.getpid(),))
-        lock.execute("COMMIT")
-    except sqlite3.OperationalError as error:
-        lock.close()
-        if "locked" in str(error):
-            raise JournalLocked(f"another uno-server is using {path}") from None
-        raise
-    if fresh:
-        os.chmod(lock_path, 0o600)
-    return lock
-
-
 class Journal:
     """The journal file; see the module docstring. Every call commits before it returns."""
 
@@ -166,7 +118,7 @@ class Journal:
         """The journal at ``path`` (created with its folder, private to this user), held by
         this server; raises JournalLocked if another server holds it."""
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        lock = _hold_lock(path)
+        lock = hold_lock(path)
         try:
             journal = cls._open_held(path)
         except BaseException:
@@ -200,14 +152,16 @@ class Journal:
         db = sqlite3.connect(str(path), isolation_level=None, timeout=5.0)
         try:
             db.execute("PRAGMA journal_mode=WAL")
-            found = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+            version = schema_of(db)
         except BaseException:
             db.close()
             raise
-        if found is None or int(found[0]) != SCHEMA_VERSION:
-            db.close()
+        db.close()
+        if version is not None and version < SCHEMA_VERSION:
+            return cls.open(path)  # no server runs on it (it would have migrated it)
+        if version != SCHEMA_VERSION:
             raise sqlite3.DatabaseError(f"{path} holds no journal this release can read")
-        return cls(db, path)
+        return cls(sqlite3.connect(str(path), isolation_level=None, timeout=5.0), path)
 
     @classmethod
     def in_memory(cls) -> Journal:
@@ -221,21 +175,18 @@ class Journal:
         try:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
-            db.executescript(_SCHEMA)
-            db.execute("BEGIN IMMEDIATE")
-            found = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-            if found is None:
-                db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-            elif int(found[0]) != SCHEMA_VERSION:
-                raise sqlite3.DatabaseError(f"unknown journal schema {found[0]}")
-            db.execute("COMMIT")
+            migrated = prepare(db, path)
         except BaseException:
             db.close()
             raise
-        return cls(db, path)
+        journal = cls(db, path)
+        journal.migrated = migrated
+        return journal
 
     damaged: Path | None = None
     """Where a damaged file was moved aside when this journal was opened, if one was."""
+    migrated: Path | None = None
+    """The copy made before an older file was migrated when it was opened, if one was."""
 
     _lock: sqlite3.Connection | None = None
 
@@ -292,8 +243,50 @@ class Journal:
                 )
             )
         for table_id in stale:
-            self._write("UPDATE tables SET open = 0 WHERE table_id = ?", (table_id,))
+            self._close_stale(table_id)
         return tables, stale
+
+    def _close_stale(self, table_id: str) -> None:
+        """Close a table written by another engine version: its unfinished match goes into
+        the history with the scores of its last finished round and a note saying why."""
+        db = self._db
+        engine, config = db.execute(
+            "SELECT engine, config FROM tables WHERE table_id = ?", (table_id,)
+        ).fetchone()
+        row = db.execute(
+            "SELECT number, scores FROM matches WHERE table_id = ? AND result IS NULL"
+            " ORDER BY number DESC LIMIT 1",
+            (table_id,),
+        ).fetchone()
+        with db:
+            db.execute("BEGIN")
+            if row is not None:
+                number, scores_text = row
+                scores = json.loads(scores_text) if scores_text else []
+                seats = db.execute(
+                    "SELECT seat, name, strategy FROM seats WHERE table_id = ? ORDER BY seat",
+                    (table_id,),
+                ).fetchall()
+                result = {
+                    "deck": json.loads(config).get("deck", "classic"),
+                    "players": [
+                        {
+                            "name": name,
+                            "bot": strategy is not None,
+                            "score": scores[seat] if seat < len(scores) else 0,
+                        }
+                        for seat, name, strategy in seats
+                    ],
+                    "winners": [],
+                    "note": f"not finished: the server was upgraded (engine {engine} to"
+                    f" {ENGINE_VERSION}); the scores are those after the last finished round",
+                }
+                db.execute(
+                    "UPDATE matches SET finished_at = ?, result = ? WHERE table_id = ?"
+                    " AND number = ?",
+                    (time.time(), json.dumps(result), table_id, number),
+                )
+            db.execute("UPDATE tables SET open = 0 WHERE table_id = ?", (table_id,))
 
     def _latest_match(self, table_id: str) -> tuple[int, SavedMatch | None]:
         row = self._db.execute(
@@ -410,7 +403,8 @@ class TableJournal:
         self._match = number
         self._position = 0
         self._journal._write(
-            "INSERT OR REPLACE INTO matches VALUES (?, ?, ?, ?, ?, ?, NULL, NULL)",
+            "INSERT OR REPLACE INTO matches (table_id, number, seed, start_ms, first_seq, config)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
             (
                 self._table_id,
                 number,
@@ -439,6 +433,14 @@ class TableJournal:
                 json.dumps(command.to_data()),
                 now_ms,
             ),
+        )
+
+    def round_scores(self, scores: list[int]) -> None:
+        """The match's scores after a round: what the history keeps of the match if it
+        cannot be played to its end (written by another engine version)."""
+        self._journal._write(
+            "UPDATE matches SET scores = ? WHERE table_id = ? AND number = ?",
+            (json.dumps(scores), self._table_id, self._match),
         )
 
     def match_finished(self, result: dict[str, Any]) -> None:

@@ -104,7 +104,7 @@ class Lobby:
             return
         saved_tables, stale = journal.open_tables()
         for table_id in stale:
-            log.warning("table %s was written by another engine version; closed", table_id)
+            log.warning("table %s: another engine's; closed into the history", table_id)
         for saved in saved_tables:
             try:
                 table = self._new_table(
