@@ -51,6 +51,7 @@ __all__ = [
     "Chat",
     "ChatMessage",
     "ClientMessage",
+    "CloseTable",
     "Closing",
     "CreateTable",
     "Error",
@@ -421,6 +422,17 @@ class Game(Request):
 
 
 @dataclass(frozen=True, slots=True)
+class CloseTable(Request):
+    """(1.2) Host only, at a table rebuilt after a server restart, until its restart grace
+    is over: close it for good instead of playing on. Its unfinished match goes into the
+    history with the scores after its last finished round; everyone at the table gets
+    ``left`` (``table-closed``) after the host's ``ok``."""
+
+    TYPE: ClassVar[str] = "close-table"
+    SINCE: ClassVar[Version] = (1, 2)
+
+
+@dataclass(frozen=True, slots=True)
 class GetStandings(Request):
     """(1.2) Ask for one page of the standings: wins, matches and points by player."""
 
@@ -770,6 +782,7 @@ ClientMessage: TypeAlias = (
     | Game
     | GetStandings
     | ListMatches
+    | CloseTable
     | Ping
     | Pong
     | Bye

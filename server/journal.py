@@ -247,11 +247,22 @@ class Journal:
         return tables, stale
 
     def _close_stale(self, table_id: str) -> None:
-        """Close a table written by another engine version: its unfinished match goes into
-        the history with the scores of its last finished round and a note saying why."""
+        """Close a table written by another engine version (see ``close_unfinished``)."""
+        engine = self._db.execute(
+            "SELECT engine FROM tables WHERE table_id = ?", (table_id,)
+        ).fetchone()[0]
+        note = (
+            f"not finished: the server was upgraded (engine {engine} to {ENGINE_VERSION});"
+            " the scores are those after the last finished round"
+        )
+        self.close_unfinished(table_id, note)
+
+    def close_unfinished(self, table_id: str, note: str) -> None:
+        """Close a table for good: its unfinished match goes into the history with the
+        scores of its last finished round, no winner, and ``note`` saying why."""
         db = self._db
-        engine, config = db.execute(
-            "SELECT engine, config FROM tables WHERE table_id = ?", (table_id,)
+        (config,) = db.execute(
+            "SELECT config FROM tables WHERE table_id = ?", (table_id,)
         ).fetchone()
         row = db.execute(
             "SELECT number, scores FROM matches WHERE table_id = ? AND result IS NULL"
@@ -278,8 +289,7 @@ class Journal:
                         for seat, name, strategy in seats
                     ],
                     "winners": [],
-                    "note": f"not finished: the server was upgraded (engine {engine} to"
-                    f" {ENGINE_VERSION}); the scores are those after the last finished round",
+                    "note": note,
                 }
                 db.execute(
                     "UPDATE matches SET finished_at = ?, result = ? WHERE table_id = ?"
@@ -448,6 +458,11 @@ class TableJournal:
             "UPDATE matches SET finished_at = ?, result = ? WHERE table_id = ? AND number = ?",
             (time.time(), json.dumps(result), self._table_id, self._match),
         )
+
+    def abandoned(self, note: str) -> None:
+        """The table closes before its match ended: the match goes into the history as it
+        stood after its last finished round, with ``note``."""
+        self._journal.close_unfinished(self._table_id, note)
 
     def closed(self) -> None:
         """The table is gone for good (not a shutdown: those tables come back)."""

@@ -318,11 +318,12 @@ async def seat_table(
     table_name: str = "e2e",
     start: bool = True,
     hub: Hub | None = None,
+    versions: tuple[str, ...] = ("1.0",),
 ) -> tuple[list[Player], list[Player]]:
     """Connect people (the first is the host), create a table, seat them, add bots and
     spectators, and start the match. Returns (seated people, spectators)."""
     hub = hub or Hub()
-    people = [await Player.connect(port, name, hub) for name in names]
+    people = [await Player.connect(port, name, hub, versions=versions) for name in names]
     watchers = [await Player.connect(port, f"watcher{n}", hub) for n in range(spectators)]
     for player in people + watchers:
         nursery.start_soon(player.read_forever)
