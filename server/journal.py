@@ -358,6 +358,16 @@ class Journal:
             for ref, tid, name, number, at, config, result in rows
         ]
 
+    def backup(self, copy: Path) -> None:
+        """Copy the whole journal to the new file ``copy`` (private to this user), consistent
+        even while a server writes: SQLite's online backup, what the WAL holds included."""
+        target = sqlite3.connect(str(copy))
+        try:
+            os.chmod(copy, 0o600)
+            self._db.backup(target)
+        finally:
+            target.close()
+
     def forget_history(self) -> None:
         """Drop every finished match (the standings start afresh); open tables stay."""
         self._write("DELETE FROM matches WHERE result IS NOT NULL", ())

@@ -75,7 +75,7 @@ def standings(matches: Sequence[dict[str, Any]], since: float | None = None) -> 
 
 
 def history_main(argv: Sequence[str], default_state: Path) -> int:
-    """``uno-server history [--state PATH] [--week] [--json] [--reset]``."""
+    """``uno-server history [--state PATH] [--week] [--json] [--reset] [--backup COPY]``."""
     parser = argparse.ArgumentParser(
         prog="uno-server history", description="finished matches and standings"
     )
@@ -83,6 +83,12 @@ def history_main(argv: Sequence[str], default_state: Path) -> int:
     parser.add_argument("--week", action="store_true", help="only the last seven days")
     parser.add_argument("--json", action="store_true", help="one JSON object")
     parser.add_argument("--reset", action="store_true", help="forget every finished match")
+    parser.add_argument(
+        "--backup",
+        type=Path,
+        metavar="COPY",
+        help="copy the whole journal to COPY (a new file), safely while the server runs",
+    )
     args = parser.parse_args(argv)
     if not args.state.exists():
         print(f"uno-server history: no journal at {args.state}", file=sys.stderr)
@@ -93,6 +99,8 @@ def history_main(argv: Sequence[str], default_state: Path) -> int:
         print(f"uno-server history: cannot read {args.state}: {error}", file=sys.stderr)
         return 1
     try:
+        if args.backup is not None:
+            return _backup(journal, args.backup)
         if args.reset:
             journal.forget_history()
             print("uno-server history: the standings start afresh")
@@ -110,4 +118,17 @@ def history_main(argv: Sequence[str], default_state: Path) -> int:
     for standing in board:
         name = standing.name + (" (bot)" if standing.bot else "")
         print(f"{name:<24} {standing.matches:>7} {standing.wins:>5} {standing.points:>7}")
+    return 0
+
+
+def _backup(journal: Journal, copy: Path) -> int:
+    if copy.exists():
+        print(f"uno-server history: {copy} exists; give a new file", file=sys.stderr)
+        return 1
+    try:
+        journal.backup(copy)
+    except (OSError, sqlite3.Error) as error:
+        print(f"uno-server history: cannot write {copy}: {error}", file=sys.stderr)
+        return 1
+    print(f"uno-server history: the journal is copied to {copy}")
     return 0

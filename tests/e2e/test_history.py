@@ -34,6 +34,13 @@ async def test_a_finished_match_is_in_the_standings_until_they_are_reset(tmp_pat
                 nursery.cancel_scope.cancel()
         shown = history(state, "--json")  # while the server runs
         assert shown.returncode == 0, shown.stderr
+        copy = tmp_path / "copy.sqlite3"
+        assert history(state, "--backup", str(copy)).returncode == 0
+        assert (
+            json.loads(history(copy, "--json").stdout)["matches"]
+            == json.loads(shown.stdout)["matches"]
+        )
+        assert history(state, "--backup", str(copy)).returncode == 1  # never over a file
         flags = ["--host", "127.0.0.1", "--port", "0", "--no-mdns", "--state", str(state)]
         second = subprocess.run(
             [sys.executable, "-m", "server", *flags],
