@@ -43,7 +43,7 @@ from client.ui.model import (
     apply_view,
     clear_table,
 )
-from client.ui.records import apply_records, speaks_records
+from client.ui.records import apply_records, records_refused, speaks_records
 from protocol.errors import ErrorCode, RemoteProtocolError
 from protocol.messages import (
     AddBot,
@@ -380,7 +380,8 @@ class Network:
                 return
             if isinstance(message, CreateTable | Join | Spectate):
                 self._left_table = None
-            await self._request(session, message)
+            if not await self._request(session, message):
+                records_refused(model.records, message)
         elif isinstance(intent, LeaveTable):
             if await self._request(session, Leave(id=session.next_id())):
                 self._left_table = session.table

@@ -12,15 +12,17 @@ from dataclasses import dataclass
 
 from protocol.messages import (
     GetStandings,
+    ListMatches,
     MatchList,
     MatchRecord,
+    Request,
     Standing,
     Standings,
     StandingsPeriod,
 )
 from protocol.version import parse_version
 
-__all__ = ["Records", "apply_records", "speaks_records"]
+__all__ = ["Records", "apply_records", "records_refused", "speaks_records"]
 
 
 @dataclass(slots=True)
@@ -41,6 +43,9 @@ class Records:
     """The match chosen in the list."""
     showing_match: bool = False
     """The chosen match's final table is shown instead of the list."""
+    refused: bool = False
+    """The server refused to give the standings (it keeps no history); the message line
+    says why."""
 
     @property
     def chosen(self) -> MatchRecord | None:
@@ -67,3 +72,10 @@ def apply_records(
     if match_list is not None:
         records.matches = match_list.matches
         records.match_index = min(records.match_index, max(0, len(match_list.matches) - 1))
+
+
+def records_refused(records: Records, request: Request) -> None:
+    """The server refused ``request``; if it asked for the standings or the matches, the
+    screen stops waiting for them."""
+    if isinstance(request, GetStandings | ListMatches):
+        records.refused = True

@@ -33,6 +33,7 @@ class RecordsController:
             return
         model.mode = Mode.STANDINGS
         model.records.showing_match = False
+        model.records.refused = False
         self.refresh()
 
     def refresh(self) -> None:

@@ -31,7 +31,12 @@ def standings_screen(model: Model, height: int) -> list[Line]:
     lines.append(rule(f"standings · {_PERIOD_TITLES[records.period]}"))
     below = _final_table(records.chosen) if records.showing_match else _match_rows(model)
     room = max(3, height - len(below) - 6)
-    lines += _standing_rows(records.players, records.loaded, room)
+    if records.refused:
+        lines.append(
+            text_line("  The server gives no standings (the line below says why).", "class:hint")
+        )
+    else:
+        lines += _standing_rows(records.players, records.loaded, room)
     lines.append(rule("final table" if records.showing_match else "latest matches"))
     lines += below[: max(1, height - len(lines) - 2)]
     lines += footer(model, height - len(lines), STANDINGS_KEYS)

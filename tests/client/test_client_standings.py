@@ -129,7 +129,44 @@ def test_the_standings_screen_shows_the_week_all_time_and_a_final_table(tmp_path
     assert [i.fields.get("period") for i in asked] == ["week", None, "all"]
 
 
-def test_an_older_server_or_one_without_history_says_so(drive) -> None:
+async def ask_without_history(host: str, port: int) -> str:
+    model = Model(name="Tester")
+
+    def network(model: Model, redraw: Callable[[], None]) -> Network:
+        return Network(model, redraw, time.monotonic, address=(host, port))
+
+    with create_pipe_input() as keys:
+        client = ClientApp(model, network, input=keys, output=DummyOutput())
+        changed = asyncio.Event()
+        client.app.on_invalidate += lambda _app: changed.set()
+        running = asyncio.create_task(client.run())
+        async with asyncio.timeout(SECONDS):
+            while not (model.screen is Screen.LOBBY and model.records.available):
+                changed.clear()
+                await changed.wait()
+            keys.send_text("h")
+            while not model.records.refused:
+                changed.clear()
+                await changed.wait()
+            shown = screen_text(model)
+            keys.send_text("\x1b")
+            keys.send_text("q")
+            await running
+    return shown
+
+
+def test_a_server_without_a_journal_says_it_keeps_no_history() -> None:
+    server = ServerChild(["--no-state"])
+    try:
+        host, port = server.start()
+        shown = asyncio.run(ask_without_history(host, port))
+    finally:
+        server.stop()
+    assert "gives no standings" in shown and "keeps no history" in shown
+    assert "asking the server" not in shown
+
+
+def test_an_older_server_says_it_has_no_standings(drive) -> None:
     model = Model(name="Tester", connected=True)
     controller, sent = drive(model)
     controller.records.open()
