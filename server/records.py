@@ -10,11 +10,13 @@ protocol's largest page.
 
 from __future__ import annotations
 
+import logging
 import re
+import sqlite3
 import time
 from typing import Any
 
-from protocol.errors import LobbyRejectCode
+from protocol.errors import LobbyRejectCode, LocalProtocolError
 from protocol.messages import (
     GetStandings,
     ListMatches,
@@ -32,6 +34,8 @@ from server.peer import Peer
 from server.standings import WEEK_SECONDS, standings
 
 __all__ = ["RecordsRefused", "answer_records", "match_list", "standings_page"]
+
+log = logging.getLogger("uno.server.lobby")
 
 _CURSOR = re.compile(r"[0-9]{1,18}")
 
@@ -56,6 +60,11 @@ def answer_records(
             page = match_list(journal, request)
     except RecordsRefused as refused:
         peer.send(Rejected(id=request.id, code=refused.code.value, message=refused.message))
+        return
+    except (LocalProtocolError, sqlite3.Error, ValueError, KeyError, TypeError):
+        log.exception("the history could not be read for %s", request.TYPE)
+        code = LobbyRejectCode.INTERNAL_ERROR.value
+        peer.send(Rejected(id=request.id, code=code, message="the history could not be read"))
         return
     peer.send(page)
     peer.send(Ok(id=request.id))
