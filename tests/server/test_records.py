@@ -23,7 +23,7 @@ def finish(journal: Journal, table_id: str, player: str) -> None:
 
 def page(journal: Journal, peer: FakePeer, cursor: str | None, limit: int) -> MatchList:
     peer.received.clear()
-    answer_records(journal, peer, ListMatches(id=1, cursor=cursor, limit=limit))  # type: ignore[arg-type]
+    answer_records(journal, peer, ListMatches(id=1, cursor=cursor, limit=limit))
     listing, reply = peer.received
     assert isinstance(listing, MatchList) and isinstance(reply, Ok)
     return listing
@@ -46,6 +46,6 @@ def test_a_history_the_protocol_cannot_carry_is_refused_not_a_crash() -> None:
     journal = Journal.in_memory()
     peer = FakePeer("Ann")
     finish(journal, "1", "x" * 100)  # longer than any name the protocol carries
-    answer_records(journal, peer, ListMatches(id=7))  # type: ignore[arg-type]
+    answer_records(journal, peer, ListMatches(id=7))
     (reply,) = peer.received
     assert isinstance(reply, Rejected) and reply.code == "internal-error" and reply.id == 7
