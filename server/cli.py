@@ -385,6 +385,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
         if journal.damaged is not None:
             log.warning("the journal could not be read; it was kept as %s", journal.damaged)
+        if journal.migrated is not None:
+            log.warning("the journal was brought up to date; its old copy is %s", journal.migrated)
     try:
         trio.run(serve, config, journal)
     except OSError as error:

@@ -31,7 +31,9 @@ from protocol.messages import (
     ChatMessage,
     CreateTable,
     Game,
+    GetStandings,
     Join,
+    ListMatches,
     ListTables,
     Message,
     Ok,
@@ -49,6 +51,7 @@ from server.identity import ServerIdentity
 from server.journal import Journal, SavedTable
 from server.memory import give_back_memory
 from server.peer import Peer
+from server.records import answer_records
 from server.settings import LobbySettings, LobbySummary
 from server.table import Table
 
@@ -103,7 +106,7 @@ class Lobby:
             return
         saved_tables, stale = journal.open_tables()
         for table_id in stale:
-            log.warning("table %s was written by another engine version; closed", table_id)
+            log.warning("table %s: another engine's; closed into the history", table_id)
         for saved in saved_tables:
             try:
                 table = self._new_table(
@@ -168,6 +171,8 @@ class Lobby:
                 self._enter(peer, message, self._tables.get(message.table_id))
             case ResumeSeat():
                 self._resume(peer, message, reply=True)
+            case GetStandings() | ListMatches():
+                answer_records(self._journal, peer, message)
             case Chat() if peer.peer_id not in self._where:
                 self._lobby_chat(peer, message)
             case _:
