@@ -18,10 +18,8 @@ logged and dropped; the others play on.
 
 from __future__ import annotations
 
-import importlib.metadata
 import logging
 import re
-import secrets
 
 import trio
 
@@ -74,7 +72,7 @@ class Lobby:
         one by default: only the bots see it). With a ``journal``, every table is written
         to it, and the open tables it holds are rebuilt when the lobby starts."""
         self.settings = settings or LobbySettings()
-        self._bots = BotLauncher(self, identity or _bot_identity(self.settings.server_name))
+        self._bots = BotLauncher(self, identity or ServerIdentity.fresh(self.settings.server_name))
         self.chat_budget = ChatBudget()
         """What each address may have repeated to others, shared by the lobby and its
         tables."""
@@ -376,14 +374,6 @@ class Lobby:
             if table.holds_token(token) and found is None:
                 found = table
         return found
-
-
-def _bot_identity(server_name: str) -> ServerIdentity:
-    try:
-        version = importlib.metadata.version("uno-lan")
-    except importlib.metadata.PackageNotFoundError:
-        version = "0"
-    return ServerIdentity(name=server_name[:32], server_id=secrets.token_hex(8), version=version)
 
 
 def _number_of(table_id: str) -> int:
