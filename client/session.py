@@ -43,6 +43,7 @@ from protocol.messages import (
     Hello,
     Joined,
     Left,
+    MatchList,
     Message,
     Ok,
     Ping,
@@ -50,6 +51,7 @@ from protocol.messages import (
     Rejected,
     Request,
     ResumeSeat,
+    Standings,
     TableList,
     TableState,
     Welcome,
@@ -149,7 +151,8 @@ class ClientSession:
     """One greeted connection. Build it with :func:`open_session` or :func:`connect`.
 
     Read-only state kept up to date by the receive loop: ``welcome``, ``table`` (the last
-    table-state), ``table_list``, ``seat``, ``table_id``, ``resume_token``, ``view`` and
+    table-state), ``table_list``, ``standings`` and ``match_list`` (the latest pages of
+    the history, protocol 1.2), ``seat``, ``table_id``, ``resume_token``, ``view`` and
     ``view_seq``, ``events`` (the latest event bodies, oldest first, each with ``seq``),
     ``last_seq``, ``gaps`` (the latest missing event ranges; ``gap_count`` counts every
     one), ``chat``, ``latencies_ms`` (the latest reply latencies), ``closed``,
@@ -167,6 +170,8 @@ class ClientSession:
         self.welcome: Welcome | None = None
         self.table: TableState | None = None
         self.table_list: TableList | None = None
+        self.standings: Standings | None = None
+        self.match_list: MatchList | None = None
         self.table_id: str | None = None
         self.seat: int | None = None
         self.resume_token: str | None = None
@@ -329,6 +334,10 @@ class ClientSession:
             self.table = message
         elif isinstance(message, TableList):
             self.table_list = message
+        elif isinstance(message, Standings):
+            self.standings = message
+        elif isinstance(message, MatchList):
+            self.match_list = message
         elif isinstance(message, Joined):
             self.table_id = message.table_id
             self.seat = message.seat

@@ -92,6 +92,8 @@ class LobbyRejectCode(StrEnum):
     SLOW_DOWN = "slow-down"
     BANNED = "banned"
     """(1.2) The host has banned this address or name from the table."""
+    NO_HISTORY = "no-history"
+    """(1.2) The server keeps no history (it runs with ``--no-state``)."""
     INTERNAL_ERROR = "internal-error"
     """The server failed on this command (its bug, not the client's); the connection
     stays open and the client is not at the table it tried to enter."""

@@ -78,8 +78,10 @@ MAX_PENDING_REQUESTS = 64
 
 
 # Terminal escape sequences (ECMA-48), in their 7-bit (ESC ...) and 8-bit (C1) forms:
-# - control strings (OSC, DCS, SOS, PM, APC) run to their terminator (BEL or ST); an
-#   unterminated one swallows the rest of the text, as a terminal would;
+# - control strings run to their terminator (BEL, or ST: ESC \ or 0x9C); an unterminated
+#   one swallows the rest of the text, as a terminal would. Their introducers: OSC
+#   (ESC ] or 0x9D), DCS (ESC P or 0x90), SOS (ESC X or 0x98), PM (ESC ^ or 0x9E) and
+#   APC (ESC _ or 0x9F);
 # - CSI: parameter bytes, intermediate bytes, one final byte;
 # - any other escape: intermediate bytes and one final byte.
 _ESCAPE_SEQUENCE = re.compile(
@@ -102,8 +104,10 @@ def clean_text(text: str) -> str:
     """Text safe to show on anyone's terminal, and that shows everything it holds.
 
     Escape sequences are removed whole; tabs, newlines and other whitespace become plain
-    spaces; every other character that is not printable (C0 and C1 controls, DEL, format
-    characters such as bidirectional overrides, unassigned code points) is removed, and so
+    spaces (U+0085, NEXT LINE, is a C1 control and whitespace both: as a line break it
+    becomes a space, like a newline); every other character that is not printable (C0 and
+    C1 controls, DEL, format characters such as bidirectional overrides, unassigned code
+    points) is removed, and so
     are the blank look-alikes (``_BLANK_LOOKALIKES``) and combining marks with no letter
     to sit on (at the start, or after a space); leading and trailing spaces are stripped.
     Real scripts, accents on their letters and emoji stay.

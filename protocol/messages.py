@@ -45,18 +45,22 @@ from protocol.version import Version, parse_version
 from protocol.views import View
 
 __all__ = [
+    "MAX_MATCHES_PER_PAGE",
+    "MAX_STANDINGS_PER_PAGE",
     "MAX_TABLES_PER_PAGE",
     "AddBot",
     "Bye",
     "Chat",
     "ChatMessage",
     "ClientMessage",
+    "CloseTable",
     "Closing",
     "CreateTable",
     "Error",
     "Game",
     "GameEvent",
     "GameView",
+    "GetStandings",
     "Hello",
     "Join",
     "Joined",
@@ -64,7 +68,11 @@ __all__ = [
     "Leave",
     "Left",
     "LeftReason",
+    "ListMatches",
     "ListTables",
+    "MatchList",
+    "MatchPlayer",
+    "MatchRecord",
     "Message",
     "Ok",
     "PauseTable",
@@ -81,6 +89,9 @@ __all__ = [
     "Sender",
     "ServerMessage",
     "Spectate",
+    "Standing",
+    "Standings",
+    "StandingsPeriod",
     "Start",
     "TableList",
     "TableState",
@@ -93,10 +104,15 @@ __all__ = [
 
 MAX_TABLES_PER_PAGE = 100
 """Most tables one table-list page holds (and the largest ``limit`` a client may ask)."""
+MAX_STANDINGS_PER_PAGE = 100
+"""Most players one standings page holds."""
+MAX_MATCHES_PER_PAGE = 50
+"""Most finished matches one match-list page holds."""
 
 _SEAT = number(0, MAX_SEATS - 1)
 _SEQ = number(0, 2**63 - 1)
 _COUNT = number(0, 1_000_000)
+_TALLY = number(0, 2**53)
 _TOKEN = text(MAX_TOKEN_LEN)
 _CODE = text(MAX_CODE_LEN)
 _SENTENCE = text(MAX_MESSAGE_LEN, min_len=0, clean=True)
@@ -132,6 +148,15 @@ class LeftReason(StrEnum):
     """The host removed the client from its seat (a bot plays it from now on)."""
     TABLE_CLOSED = "table-closed"
     """The table closed (its last player left, nobody came back, or the server stops)."""
+
+
+class StandingsPeriod(StrEnum):
+    """Which finished matches the standings count."""
+
+    WEEK = "week"
+    """Those of the last seven days."""
+    ALL = "all"
+    """Every match the server remembers (since its host last reset the standings)."""
 
 
 _M = TypeVar("_M", bound="Message")
@@ -399,6 +424,43 @@ class Game(Request):
 
 
 @dataclass(frozen=True, slots=True)
+class CloseTable(Request):
+    """(1.2) Host only, at a table rebuilt after a server restart, until its restart grace
+    is over: close it for good instead of playing on. Its unfinished match goes into the
+    history with the scores after its last finished round; everyone at the table gets
+    ``left`` (``table-closed``) after the host's ``ok``."""
+
+    TYPE: ClassVar[str] = "close-table"
+    SINCE: ClassVar[Version] = (1, 2)
+
+
+@dataclass(frozen=True, slots=True)
+class GetStandings(Request):
+    """(1.2) Ask for one page of the standings: wins, matches and points by player."""
+
+    TYPE: ClassVar[str] = "get-standings"
+    SINCE: ClassVar[Version] = (1, 2)
+    period: StandingsPeriod = StandingsPeriod.ALL
+    """``week`` or ``all``."""
+    cursor: str | None = field(default=None, metadata=_TOKEN)
+    """``next_cursor`` of the previous page; None for the first page."""
+    limit: int = field(default=20, metadata=number(1, MAX_STANDINGS_PER_PAGE))
+    """Most players wanted on this page."""
+
+
+@dataclass(frozen=True, slots=True)
+class ListMatches(Request):
+    """(1.2) Ask for one page of the finished matches, the latest first."""
+
+    TYPE: ClassVar[str] = "list-matches"
+    SINCE: ClassVar[Version] = (1, 2)
+    cursor: str | None = field(default=None, metadata=_TOKEN)
+    """``next_cursor`` of the previous page; None for the latest matches."""
+    limit: int = field(default=10, metadata=number(1, MAX_MATCHES_PER_PAGE))
+    """Most matches wanted on this page."""
+
+
+@dataclass(frozen=True, slots=True)
 class Bye(Message):
     """The client is leaving; the server closes the connection (a seat goes away)."""
 
@@ -623,6 +685,84 @@ class Left(Message):
     """The same in words, for people (who kicked, why the table closed)."""
 
 
+@dataclass(frozen=True, slots=True)
+class Standing(Record):
+    """One player's line of the standings."""
+
+    name: str = field(metadata=_NAME)
+    """The name as last played (people whose names read alike are one player)."""
+    bot: bool = False
+    """True for a bot: bots are counted apart from people, by name as written."""
+    matches: int = field(default=0, metadata=_TALLY)
+    """Finished matches played."""
+    wins: int = field(default=0, metadata=_TALLY)
+    """Matches won."""
+    points: int = field(default=0, metadata=_TALLY)
+    """Final scores added up."""
+
+
+@dataclass(frozen=True, slots=True)
+class Standings(Message):
+    """(1.2) One page of the standings, in answer to get-standings (sent before its Ok).
+    People come first, then bots; each by wins, then points, then name."""
+
+    TYPE: ClassVar[str] = "standings"
+    SINCE: ClassVar[Version] = (1, 2)
+    period: StandingsPeriod
+    """The period asked for."""
+    players: tuple[Standing, ...] = field(metadata=items(MAX_STANDINGS_PER_PAGE))
+    """The players on this page."""
+    next_cursor: str | None = field(default=None, metadata=_TOKEN)
+    """Pass it to get-standings for the next page; None on the last page."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchPlayer(Record):
+    """One seat of a finished match."""
+
+    name: str = field(metadata=_NAME)
+    """Who sat there at the end."""
+    bot: bool = False
+    """True for a bot."""
+    score: int = field(default=0, metadata=_TALLY)
+    """The seat's final score."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord(Record):
+    """One finished match of the history."""
+
+    finished_at: int = field(metadata=_SEQ)
+    """When it ended, in seconds since 1970 (UTC), by the server's clock."""
+    table_id: str = field(metadata=_TOKEN)
+    """The table it was played at."""
+    table: str = field(metadata=_TABLE_NAME)
+    """That table's name."""
+    deck: str = field(metadata=_CODE)
+    """The deck played."""
+    options: dict[str, Any]
+    """The table's options for the match (``TableConfig.to_data()``)."""
+    players: tuple[MatchPlayer, ...] = field(metadata=items(MAX_SEATS))
+    """Every seat, in seat order, with its final score."""
+    winners: tuple[str, ...] = field(default=(), metadata=items(MAX_SEATS, item=_NAME))
+    """The winners' names (a team match has several); empty if the match was cut short."""
+    note: str = field(default="", metadata=_SENTENCE)
+    """Why the match is unusual, for people: empty for one played to its end."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchList(Message):
+    """(1.2) One page of finished matches, the latest first, in answer to list-matches
+    (sent before its Ok)."""
+
+    TYPE: ClassVar[str] = "match-list"
+    SINCE: ClassVar[Version] = (1, 2)
+    matches: tuple[MatchRecord, ...] = field(metadata=items(MAX_MATCHES_PER_PAGE))
+    """The matches on this page."""
+    next_cursor: str | None = field(default=None, metadata=_TOKEN)
+    """Pass it to list-matches for the next page; None on the last page."""
+
+
 ClientMessage: TypeAlias = (
     Hello
     | ListTables
@@ -642,6 +782,9 @@ ClientMessage: TypeAlias = (
     | TakeBotSeat
     | ResumeSeat
     | Game
+    | GetStandings
+    | ListMatches
+    | CloseTable
     | Ping
     | Pong
     | Bye
@@ -660,6 +803,8 @@ ServerMessage: TypeAlias = (
     | GameView
     | ChatMessage
     | Left
+    | Standings
+    | MatchList
     | Ping
     | Pong
     | Closing

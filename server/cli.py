@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import gc
 import logging
-import secrets
 import signal
 import socket
 import sqlite3
@@ -19,7 +18,6 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import partial
-from importlib import metadata
 from pathlib import Path
 
 import trio
@@ -260,7 +258,7 @@ def config_from_args(args: argparse.Namespace) -> Config:
         empty_table_seconds=args.empty_table_seconds,
         bot_think_ms=args.bot_think_ms,
     )
-    identity = ServerIdentity(name=name, server_id=secrets.token_hex(8), version=_version())
+    identity = ServerIdentity.fresh(name)
     return Config(
         server=server,
         lobby=lobby,
@@ -270,13 +268,6 @@ def config_from_args(args: argparse.Namespace) -> Config:
         advertise_ips=ip_addresses(args.advertise_ip, "--advertise-ip"),
         state=None if args.no_state else (args.state or default_state_path()),
     )
-
-
-def _version() -> str:
-    try:
-        return metadata.version("uno-lan")
-    except metadata.PackageNotFoundError:
-        return "0+unknown"
 
 
 def announce(addresses: list[tuple[str, int]], hosts: tuple[str, ...]) -> None:
@@ -385,6 +376,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
         if journal.damaged is not None:
             log.warning("the journal could not be read; it was kept as %s", journal.damaged)
+        if journal.migrated is not None:
+            log.warning("the journal was brought up to date; its old copy is %s", journal.migrated)
     try:
         trio.run(serve, config, journal)
     except OSError as error:

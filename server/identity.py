@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
+from importlib import metadata
 
-__all__ = ["ServerIdentity"]
+__all__ = ["ServerIdentity", "package_version"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,3 +21,17 @@ class ServerIdentity:
     """The package version."""
     features: tuple[str, ...] = ()
     """Optional abilities, by name."""
+
+    @classmethod
+    def fresh(cls, name: str) -> ServerIdentity:
+        """A new identity for this process: ``name`` cut to 32 characters, a random id, and
+        the installed package's version."""
+        return cls(name=name[:32], server_id=secrets.token_hex(8), version=package_version())
+
+
+def package_version() -> str:
+    """The installed uno-lan version, or ``0+unknown`` when run from a bare source tree."""
+    try:
+        return metadata.version("uno-lan")
+    except metadata.PackageNotFoundError:
+        return "0+unknown"

@@ -11,9 +11,14 @@ loses only moves nobody was told about. ``synchronous=NORMAL`` with WAL: a commi
 the process being killed; a power cut may lose the last commits (those since the last
 checkpoint), never the file's consistency.
 
-One server holds the file: the connection takes SQLite's exclusive lock, and a second
-server on the same file gets ``JournalLocked``. A file that cannot be read as a journal is
-moved aside (never overwritten) and a fresh one started.
+One server holds the file: it keeps a lock file beside it (``server.journal_lock``), and a second
+server on the same file gets ``JournalLocked``; ``uno-server history`` reads the file
+beside the running server (``Journal.for_reading``). A file that cannot be read as a
+journal is moved aside (never overwritten) and a fresh one started. The layout of the
+tables, and its migration from older releases, is ``server.journal_schema``.
+
+Why this module is long: it is every read and write of the file, each one SQL statement
+or a few beside the record it fills; the lock and the schema are modules of their own.
 """
 
 from __future__ import annotations
@@ -31,6 +36,8 @@ import platformdirs
 
 from protocol.commands import Command, command_from_data
 from protocol.options import TableConfig
+from server.journal_lock import JournalLocked, hold_lock
+from server.journal_schema import SCHEMA_VERSION, prepare, schema_of
 
 __all__ = [
     "ENGINE_VERSION",
@@ -44,33 +51,9 @@ __all__ = [
     "token_hash",
 ]
 
-SCHEMA_VERSION = 1
 ENGINE_VERSION = "1"
 """Bump when a change to the engine would replay an old command log differently: open
 matches written by another engine version are closed on start, not replayed."""
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS tables (
-    table_id TEXT PRIMARY KEY, name TEXT NOT NULL, config TEXT NOT NULL,
-    password TEXT, created_from TEXT NOT NULL, host INTEGER, open INTEGER NOT NULL DEFAULT 1,
-    engine TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS seats (
-    table_id TEXT NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL, strategy TEXT,
-    token_hash TEXT, PRIMARY KEY (table_id, seat));
-CREATE TABLE IF NOT EXISTS matches (
-    table_id TEXT NOT NULL, number INTEGER NOT NULL, seed TEXT NOT NULL,
-    start_ms INTEGER NOT NULL, first_seq INTEGER NOT NULL, config TEXT NOT NULL,
-    finished_at REAL, result TEXT, PRIMARY KEY (table_id, number));
-CREATE TABLE IF NOT EXISTS commands (
-    table_id TEXT NOT NULL, number INTEGER NOT NULL, position INTEGER NOT NULL,
-    actor INTEGER, command TEXT NOT NULL, now_ms INTEGER NOT NULL,
-    PRIMARY KEY (table_id, number, position));
-"""
-
-
-class JournalLocked(Exception):
-    """Another server holds the journal file."""
 
 
 def default_state_path() -> Path:
@@ -132,14 +115,26 @@ class Journal:
 
     @classmethod
     def open(cls, path: Path) -> Journal:
-        """The journal at ``path`` (created with its folder, private to this user)."""
+        """The journal at ``path`` (created with its folder, private to this user), held by
+        this server; raises JournalLocked if another server holds it."""
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        lock = hold_lock(path)
+        try:
+            journal = cls._open_held(path)
+        except BaseException:
+            lock.close()
+            raise
+        journal._lock = lock
+        return journal
+
+    @classmethod
+    def _open_held(cls, path: Path) -> Journal:
         fresh = not path.exists()
         try:
             journal = cls._connect(path)
         except sqlite3.DatabaseError as error:
-            if "locked" in str(error):
-                raise JournalLocked(f"another uno-server is using {path}") from None
+            if "locked" in str(error):  # someone resetting the history this very moment
+                raise JournalLocked(f"{path} is busy; try again") from None
             aside = path.with_name(f"{path.name}.damaged-{int(time.time())}")
             path.rename(aside)
             journal = cls._connect(path)
@@ -150,6 +145,25 @@ class Journal:
         return journal
 
     @classmethod
+    def for_reading(cls, path: Path) -> Journal:
+        """The journal at ``path`` (which exists) for ``uno-server history``, beside the
+        server that may hold it: no lock is taken, and WAL lets this connection read (or
+        reset the history) while the server writes."""
+        db = sqlite3.connect(str(path), isolation_level=None, timeout=5.0)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            version = schema_of(db)
+        except BaseException:
+            db.close()
+            raise
+        db.close()
+        if version is not None and version < SCHEMA_VERSION:
+            return cls.open(path)  # no server runs on it (it would have migrated it)
+        if version != SCHEMA_VERSION:
+            raise sqlite3.DatabaseError(f"{path} holds no journal this release can read")
+        return cls(sqlite3.connect(str(path), isolation_level=None, timeout=5.0), path)
+
+    @classmethod
     def in_memory(cls) -> Journal:
         """A journal that lives only as long as the process (for tests)."""
         return cls._connect(None)
@@ -157,31 +171,29 @@ class Journal:
     @classmethod
     def _connect(cls, path: Path | None) -> Journal:
         where = str(path) if path is not None else ":memory:"
-        db = sqlite3.connect(where, isolation_level=None, timeout=0.5)
+        db = sqlite3.connect(where, isolation_level=None, timeout=2.0)
         try:
-            # Exclusive before WAL: the lock is then held for the connection's life, and
-            # WAL needs no shared memory (nothing else may open the file meanwhile).
-            db.execute("PRAGMA locking_mode=EXCLUSIVE")
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
-            db.executescript(_SCHEMA)
-            db.execute("BEGIN EXCLUSIVE")  # takes the lock now, and keeps it
-            found = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-            if found is None:
-                db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-            elif int(found[0]) != SCHEMA_VERSION:
-                raise sqlite3.DatabaseError(f"unknown journal schema {found[0]}")
-            db.execute("COMMIT")
+            migrated = prepare(db, path)
         except BaseException:
             db.close()
             raise
-        return cls(db, path)
+        journal = cls(db, path)
+        journal.migrated = migrated
+        return journal
 
     damaged: Path | None = None
     """Where a damaged file was moved aside when this journal was opened, if one was."""
+    migrated: Path | None = None
+    """The copy made before an older file was migrated when it was opened, if one was."""
+
+    _lock: sqlite3.Connection | None = None
 
     def close(self) -> None:
         self._db.close()
+        if self._lock is not None:
+            self._lock.close()
 
     def for_table(self, table_id: str) -> TableJournal:
         return TableJournal(self, table_id)
@@ -231,8 +243,60 @@ class Journal:
                 )
             )
         for table_id in stale:
-            self._write("UPDATE tables SET open = 0 WHERE table_id = ?", (table_id,))
+            self._close_stale(table_id)
         return tables, stale
+
+    def _close_stale(self, table_id: str) -> None:
+        """Close a table written by another engine version (see ``close_unfinished``)."""
+        engine = self._db.execute(
+            "SELECT engine FROM tables WHERE table_id = ?", (table_id,)
+        ).fetchone()[0]
+        note = (
+            f"not finished: the server was upgraded (engine {engine} to {ENGINE_VERSION});"
+            " the scores are those after the last finished round"
+        )
+        self.close_unfinished(table_id, note)
+
+    def close_unfinished(self, table_id: str, note: str) -> None:
+        """Close a table for good: its unfinished match goes into the history with the
+        scores of its last finished round, no winner, and ``note`` saying why."""
+        db = self._db
+        (config,) = db.execute(
+            "SELECT config FROM tables WHERE table_id = ?", (table_id,)
+        ).fetchone()
+        row = db.execute(
+            "SELECT number, scores FROM matches WHERE table_id = ? AND result IS NULL"
+            " ORDER BY number DESC LIMIT 1",
+            (table_id,),
+        ).fetchone()
+        with db:
+            db.execute("BEGIN")
+            if row is not None:
+                number, scores_text = row
+                scores = json.loads(scores_text) if scores_text else []
+                seats = db.execute(
+                    "SELECT seat, name, strategy FROM seats WHERE table_id = ? ORDER BY seat",
+                    (table_id,),
+                ).fetchall()
+                result = {
+                    "deck": json.loads(config).get("deck", "classic"),
+                    "players": [
+                        {
+                            "name": name,
+                            "bot": strategy is not None,
+                            "score": scores[seat] if seat < len(scores) else 0,
+                        }
+                        for seat, name, strategy in seats
+                    ],
+                    "winners": [],
+                    "note": note,
+                }
+                db.execute(
+                    "UPDATE matches SET finished_at = ?, result = ? WHERE table_id = ?"
+                    " AND number = ?",
+                    (time.time(), json.dumps(result), table_id, number),
+                )
+            db.execute("UPDATE tables SET open = 0 WHERE table_id = ?", (table_id,))
 
     def _latest_match(self, table_id: str) -> tuple[int, SavedMatch | None]:
         row = self._db.execute(
@@ -261,16 +325,48 @@ class Journal:
         )
         return number, saved
 
-    def history(self) -> list[dict[str, Any]]:
-        """Every finished match, oldest first: when, table, and its result."""
+    def history(self, *, before: int | None = None, limit: int = -1) -> list[dict[str, Any]]:
+        """Finished matches, the latest first: when, table, options, and the result.
+
+        Each has a ``ref`` that orders it; ``before`` a ref gives the matches that finished
+        before that one (none if it is no longer kept). ``limit`` -1: every one.
+        """
+        where = "m.result IS NOT NULL"
+        values: tuple[Any, ...] = ()
+        if before is not None:
+            where += (
+                " AND (m.finished_at, m.rowid) <"
+                " (SELECT finished_at, rowid FROM matches WHERE rowid = ?)"
+            )
+            values = (before,)
         rows = self._db.execute(
-            "SELECT m.table_id, t.name, m.number, m.finished_at, m.result FROM matches m"
-            " JOIN tables t USING (table_id) WHERE m.result IS NOT NULL ORDER BY m.finished_at"
+            "SELECT m.rowid, m.table_id, t.name, m.number, m.finished_at, m.config, m.result"
+            f" FROM matches m JOIN tables t USING (table_id) WHERE {where}"
+            " ORDER BY m.finished_at DESC, m.rowid DESC LIMIT ?",
+            (*values, limit),
         )
         return [
-            {"table_id": tid, "table": name, "match": number, "finished_at": at, **json.loads(r)}
-            for tid, name, number, at, r in rows
+            {
+                "ref": ref,
+                "table_id": tid,
+                "table": name,
+                "match": number,
+                "finished_at": at,
+                "options": json.loads(config),
+                **json.loads(result),
+            }
+            for ref, tid, name, number, at, config, result in rows
         ]
+
+    def backup(self, copy: Path) -> None:
+        """Copy the whole journal to the new file ``copy`` (private to this user), consistent
+        even while a server writes: SQLite's online backup, what the WAL holds included."""
+        target = sqlite3.connect(str(copy))
+        try:
+            os.chmod(copy, 0o600)
+            self._db.backup(target)
+        finally:
+            target.close()
 
     def forget_history(self) -> None:
         """Drop every finished match (the standings start afresh); open tables stay."""
@@ -327,7 +423,8 @@ class TableJournal:
         self._match = number
         self._position = 0
         self._journal._write(
-            "INSERT OR REPLACE INTO matches VALUES (?, ?, ?, ?, ?, ?, NULL, NULL)",
+            "INSERT OR REPLACE INTO matches (table_id, number, seed, start_ms, first_seq, config)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
             (
                 self._table_id,
                 number,
@@ -358,11 +455,24 @@ class TableJournal:
             ),
         )
 
+    def round_scores(self, scores: list[int]) -> None:
+        """The match's scores after a round: what the history keeps of the match if it
+        cannot be played to its end (written by another engine version)."""
+        self._journal._write(
+            "UPDATE matches SET scores = ? WHERE table_id = ? AND number = ?",
+            (json.dumps(scores), self._table_id, self._match),
+        )
+
     def match_finished(self, result: dict[str, Any]) -> None:
         self._journal._write(
             "UPDATE matches SET finished_at = ?, result = ? WHERE table_id = ? AND number = ?",
             (time.time(), json.dumps(result), self._table_id, self._match),
         )
+
+    def abandoned(self, note: str) -> None:
+        """The table closes before its match ended: the match goes into the history as it
+        stood after its last finished round, with ``note``."""
+        self._journal.close_unfinished(self._table_id, note)
 
     def closed(self) -> None:
         """The table is gone for good (not a shutdown: those tables come back)."""

@@ -6,7 +6,9 @@ table, chat between people at no table) and forwards the rest to the table conce
 through that table's bounded inbox: a full inbox is refused with ``slow-down`` ("the table
 is busy") rather than waited on, so one flooded table never stalls a session.
 
-The lobby keeps one fact per connection: the table it is at (or on its way to, while its
+Every connection is in the lobby from the moment its hello is answered (``arrived``):
+it hears the lobby's chat until it sits at a table, and again once it leaves it. The
+lobby keeps one fact per connection: the table it is at (or on its way to, while its
 join waits in the inbox). A second join elsewhere is refused until the first is settled;
 the table reports back through ``TableHooks`` when a peer leaves or is refused.
 
@@ -16,10 +18,8 @@ logged and dropped; the others play on.
 
 from __future__ import annotations
 
-import importlib.metadata
 import logging
 import re
-import secrets
 
 import trio
 
@@ -29,7 +29,9 @@ from protocol.messages import (
     ChatMessage,
     CreateTable,
     Game,
+    GetStandings,
     Join,
+    ListMatches,
     ListTables,
     Message,
     Ok,
@@ -47,6 +49,7 @@ from server.identity import ServerIdentity
 from server.journal import Journal, SavedTable
 from server.memory import give_back_memory
 from server.peer import Peer
+from server.records import answer_records
 from server.settings import LobbySettings, LobbySummary
 from server.table import Table
 
@@ -69,7 +72,7 @@ class Lobby:
         one by default: only the bots see it). With a ``journal``, every table is written
         to it, and the open tables it holds are rebuilt when the lobby starts."""
         self.settings = settings or LobbySettings()
-        self._bots = BotLauncher(self, identity or _bot_identity(self.settings.server_name))
+        self._bots = BotLauncher(self, identity or ServerIdentity.fresh(self.settings.server_name))
         self.chat_budget = ChatBudget()
         """What each address may have repeated to others, shared by the lobby and its
         tables."""
@@ -101,7 +104,7 @@ class Lobby:
             return
         saved_tables, stale = journal.open_tables()
         for table_id in stale:
-            log.warning("table %s was written by another engine version; closed", table_id)
+            log.warning("table %s: another engine's; closed into the history", table_id)
         for saved in saved_tables:
             try:
                 table = self._new_table(
@@ -144,9 +147,13 @@ class Lobby:
         self._tables[table.table_id] = table
         return table
 
+    def arrived(self, peer: Peer) -> None:
+        """``peer``'s hello is answered: it is in the lobby (see the module docstring)."""
+        self._peers[peer.peer_id] = peer
+
     async def handle(self, peer: Peer, message: Message) -> None:
         """Act on one message from ``peer``; every command gets its one reply."""
-        self._peers[peer.peer_id] = peer
+        self._peers[peer.peer_id] = peer  # also for peers handed in without ``arrived``
         if not isinstance(message, Request):
             log.debug("ignoring a %s from %s: not a command", message.TYPE, peer.name)
             return
@@ -162,6 +169,8 @@ class Lobby:
                 self._enter(peer, message, self._tables.get(message.table_id))
             case ResumeSeat():
                 self._resume(peer, message, reply=True)
+            case GetStandings() | ListMatches():
+                answer_records(self._journal, peer, message)
             case Chat() if peer.peer_id not in self._where:
                 self._lobby_chat(peer, message)
             case _:
@@ -216,7 +225,6 @@ class Lobby:
         The seat's table then sends joined, the table state, the missed events and the
         view. False if the token opens nothing or the table is busy.
         """
-        self._peers[peer.peer_id] = peer
         request = ResumeSeat(id=0, token=token, last_seq=last_seq)
         return self._resume(peer, request, reply=False)
 
@@ -366,14 +374,6 @@ class Lobby:
             if table.holds_token(token) and found is None:
                 found = table
         return found
-
-
-def _bot_identity(server_name: str) -> ServerIdentity:
-    try:
-        version = importlib.metadata.version("uno-lan")
-    except importlib.metadata.PackageNotFoundError:
-        version = "0"
-    return ServerIdentity(name=server_name[:32], server_id=secrets.token_hex(8), version=version)
 
 
 def _number_of(table_id: str) -> int:

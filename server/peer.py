@@ -50,6 +50,10 @@ class Peer(Protocol):
 class LobbyPort(Protocol):
     """What a session needs of the lobby (``server.lobby.Lobby`` provides it)."""
 
+    def arrived(self, peer: Peer) -> None:
+        """``peer``'s hello is answered: it is in the lobby (and hears its chat) until it
+        sits at a table."""
+
     async def handle(self, peer: Peer, message: Message) -> None:
         """Act on one message from ``peer``; replies go back through ``peer.send``."""
 

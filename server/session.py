@@ -329,6 +329,7 @@ class Session:
         # only queues the resume in the table's inbox, and nothing here awaits between
         # the two, so the table cannot act before the welcome is queued.
         resumed = False
+        self._lobby.arrived(self)
         if hello.resume_token is not None:
             resumed = self._lobby.resume(self, hello.resume_token, hello.last_seq or 0)
         self.send(

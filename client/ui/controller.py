@@ -18,6 +18,7 @@ from client.ui.host_controller import HostController
 from client.ui.intents import GameIntent, Intent, LeaveTable, Quit, RememberSetting, TableRequest
 from client.ui.lobby_controller import LobbyController
 from client.ui.model import Mode, Model, Picker, Screen
+from client.ui.records_controller import RecordsController
 from protocol.commands import (
     Accept,
     Arrow,
@@ -65,6 +66,8 @@ class Controller:
         """The keys of the find screen, the server's lobby and the new-table form."""
         self.host = HostController(model, emit)
         """The host's keys at a table: bots, start, kick, pause, rematch."""
+        self.records = RecordsController(model, emit)
+        """The keys of the standings screen."""
 
     def emit(self, intent: Intent) -> None:
         """Hand ``intent`` to the network side; while the server is away a command is not

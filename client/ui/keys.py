@@ -40,6 +40,7 @@ KEY_HINTS: list[tuple[str, str]] = [
     ("q", "leave the table (asks first during a match); Ctrl-C quits"),
     ("lobby", "↑/↓ choose a table · Enter join (asks a locked table's password)"),
     ("", "s spectate · n new table (type its name and password) · r refresh"),
+    ("", "h standings: w this week / all time, ↑/↓ and Enter a match's final table"),
     ("find", "↑/↓ choose a server found on the network · Enter join · a type an address"),
 ]
 
@@ -159,6 +160,15 @@ def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:  # 
     bind(["s"], lambda: c.lobby.join_selected(True), lobby)
     bind(["n"], c.lobby.open_form, lobby)
     bind(["r"], c.lobby.refresh, lobby)
+    bind(["h"], c.records.open, lobby)
+
+    # the standings screen
+    standings = mode_is(Mode.STANDINGS)
+    bind(["w"], c.records.toggle_period, standings)
+    bind(["up", "k"], lambda: c.records.move(-1), standings)
+    bind(["down", "j"], lambda: c.records.move(1), standings)
+    bind(["enter"], c.records.toggle_match, standings)
+    bind(["r"], c.records.refresh, standings)
 
     # the new-table form
     form = mode_is(Mode.CREATE)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from client.ui.describe import describe_event, describe_seats
 from client.ui.faces import sort_hand
+from client.ui.records import Records
 from protocol.commands import Dance, Play
 from protocol.messages import TableState, TableStatus, TableSummary
 from protocol.phase import Phase
@@ -66,6 +67,7 @@ class Mode(StrEnum):
     CREATE = "create"  # the new-table form
     HELP = "help"
     CONFIRM_LEAVE = "confirm-leave"
+    STANDINGS = "standings"  # the standings screen, over the lobby
 
 
 @dataclass(slots=True)
@@ -98,6 +100,8 @@ class Model:
     # the server's lobby
     tables: list[TableSummary] = field(default_factory=list)
     table_index: int = 0
+    records: Records = field(default_factory=Records)
+    """The standings and the latest matches (the standings screen)."""
     # the find screen: servers found on the LAN (client.discovery), live
     discovered: list[FoundServer] = field(default_factory=list)
     server_index: int = 0

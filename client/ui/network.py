@@ -43,6 +43,7 @@ from client.ui.model import (
     apply_view,
     clear_table,
 )
+from client.ui.records import apply_records, records_refused, speaks_records
 from protocol.errors import ErrorCode, RemoteProtocolError
 from protocol.messages import (
     AddBot,
@@ -292,6 +293,8 @@ class Network:
             apply_connection(model, True, "connected")
         if welcome is not None:
             model.server_name = welcome.server_name
+            model.records.available = speaks_records(welcome.version)
+        apply_records(model.records, session.standings, session.match_list)
         if session.table_list is not None and session.table_list is not self._seen_list:
             self._seen_list = session.table_list
             apply_table_list(model, list(session.table_list.tables))
@@ -377,7 +380,8 @@ class Network:
                 return
             if isinstance(message, CreateTable | Join | Spectate):
                 self._left_table = None
-            await self._request(session, message)
+            if not await self._request(session, message):
+                records_refused(model.records, message)
         elif isinstance(intent, LeaveTable):
             if await self._request(session, Leave(id=session.next_id())):
                 self._left_table = session.table

@@ -28,6 +28,7 @@ from client.ui.screens import (
     lobby_screen,
     too_small_screen,
 )
+from client.ui.standings_screen import standings_screen
 from protocol.commands import (
     Play,
 )
@@ -48,6 +49,8 @@ def render(
         lines = too_small_screen(width, height)
     elif model.mode is Mode.HELP:
         lines = help_screen(model, now)
+    elif model.mode is Mode.STANDINGS and model.screen is Screen.LOBBY:
+        lines = standings_screen(model, height)
     elif model.screen is Screen.FIND:
         lines = find_screen(model, height)
     elif model.screen is Screen.LOBBY:

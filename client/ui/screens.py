@@ -159,7 +159,10 @@ def lobby_screen(model: Model, height: int) -> list[Line]:
     elif model.mode is Mode.CHAT:
         keys = "Enter send · Esc cancel"
     else:
-        keys = "↑/↓ table · Enter join · s spectate · n new table · r refresh · t chat · q quit"
+        keys = (
+            "↑/↓ table · Enter join · s spectate · n new table · r refresh · h standings"
+            " · t chat · q quit"
+        )
     lines += footer(model, height - len(lines), keys)
     return lines
 

@@ -8,6 +8,14 @@ was, RNG included. The predicates at the top (does a card match, may a seat play
 which cards name a seat) are the rules' vocabulary; ``legal`` lists the legal commands
 with the same predicates.
 
+Which code wins when a command breaks several rules is the order of the checks, and
+docs/protocol.md section 10 states it as one list: ``check_sender`` (who sends) before the
+command's check, and each check top to bottom, returning the first refusal. For a play:
+the turn and the phase, then the card (``_check_card``), then what the play names, field
+by field (``_check_what_it_names``: colour, seat, dance, UNO), the Wild Draw Four's own
+rule last. A new check goes where the page says, and ``test_engine_protocol_page`` holds
+the two to agreeing.
+
 Why this module is long: legality is one idea, and its home is meant to be one place; the
 checks share the predicates at the top, which ``legal`` uses too.
 """

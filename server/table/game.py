@@ -201,6 +201,9 @@ class TableGame:
             for seat in self._seating:
                 seat.ready = False
         match = self.match
+        round_over = any(event.kind is EventKind.ROUND_OVER for event in outcome.events)
+        if journal is not None and match is not None and round_over:
+            journal.round_scores(list(match.scores))
         if journal is not None and match is not None and match.is_over:
             journal.match_finished(self._result(match))
 

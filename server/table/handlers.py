@@ -214,6 +214,7 @@ class RequestHandlers:
         self._game.set_away(seat.index, False)  # numbered before the replay below
         seat.peer = peer
         seat.token = message.token  # known again (a table rebuilt from the journal had lost it)
+        self._pass_host()  # a host who is not connected gives way to one who is
         log.info("%s resumed seat %d at table %s", peer.name, seat.index, self._label)
         peer.send(Joined(table_id=self._table_id, seat=seat.index, resume_token=seat.token))
         self._public.tell(peer)
@@ -223,6 +224,7 @@ class RequestHandlers:
     def _welcome(self, seat: Seat) -> None:
         """Tell a person who just sat down their seat and token, the state; a view is owed."""
         assert seat.peer is not None
+        self._pass_host()  # a host who is not connected gives way to one who is
         seat.peer.send(Joined(table_id=self._table_id, seat=seat.index, resume_token=seat.token))
         self._public.tell(seat.peer)
         self._broadcast.owe_view(seat.peer, seat.index)

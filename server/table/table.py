@@ -34,6 +34,7 @@ import trio
 
 from protocol.errors import LobbyRejectCode
 from protocol.messages import (
+    CloseTable,
     Game,
     Left,
     LeftReason,
@@ -147,11 +148,13 @@ class Table:
         self._journal = journal
         self._recorder = TableRecorder(journal, self.seating, self.game) if journal else None
         self._grace: RestartGrace | None = None
+        self._closable_until = -math.inf  # the host may close a rebuilt table until then
         if saved is not None:
             rebuild(self.seating, self.game, saved)
             self._opened = True
             until = trio.current_time() + settings.restart_grace_seconds
             self._grace = RestartGrace(self.seating, self.game, until)
+            self._closable_until = until
         elif journal is not None:
             journal.opened(name, config, password, created_from)
 
@@ -338,7 +341,11 @@ class Table:
             return None  # the peer disconnected while its request waited in the inbox
         self._opened = True
         try:
-            result = self.handlers.handle(peer, message)
+            result = None
+            if isinstance(message, CloseTable):
+                self._close_rebuilt(peer)
+            else:
+                result = self.handlers.handle(peer, message)
         except RequestRefused as refusal:
             log.debug(
                 "table %s refused %s from %s: %s", self._label, message.TYPE, peer.name, refusal
@@ -357,6 +364,21 @@ class Table:
         if isinstance(answer, Rejected) and entering and not self.seating.is_member(peer):
             self._departed(peer)  # or the lobby thinks it is still arriving
         return Reply(peer, answer) if request.reply else None
+
+    def _close_rebuilt(self, peer: Peer) -> None:
+        """The host closes a table rebuilt after a restart instead of playing on; the
+        task then ends, sending everyone ``left`` after the host's reply."""
+        self.seating.require_host(peer)
+        if trio.current_time() >= self._closable_until:
+            raise RequestRefused(
+                LobbyRejectCode.WRONG_TABLE_STATE,
+                "only a table rebuilt after a restart can be closed, during its restart grace",
+            )
+        log.info("table %s: closed by its host after the restart", self._label)
+        if self._journal is not None and self.game.running() is not None:
+            self._journal.abandoned("not finished: its host closed it after a server restart")
+        self._grace = None
+        self._closing = True
 
     async def _deliver(self, reply: Reply | None) -> None:
         """After any change: the fresh views, the table state, then the reply, in that order.

@@ -1,5 +1,5 @@
 """The match history and standings a real server keeps in its journal, read back with
-``uno-server history``."""
+``uno-server history`` while the server runs (a second server on the file is refused)."""
 
 from __future__ import annotations
 
@@ -32,13 +32,26 @@ async def test_a_finished_match_is_in_the_standings_until_they_are_reset(tmp_pat
                 players, _ = await seat_table(server.port, nursery, ["ann", "bob"], bots=1)
                 await drive(players, lambda: players[0].match_over, random.Random(2))
                 nursery.cancel_scope.cancel()
-        held = history(state, "--json")
-        assert held.returncode == 1 and "stop the server first" in held.stderr
+        shown = history(state, "--json")  # while the server runs
+        assert shown.returncode == 0, shown.stderr
+        copy = tmp_path / "copy.sqlite3"
+        assert history(state, "--backup", str(copy)).returncode == 0
+        assert (
+            json.loads(history(copy, "--json").stdout)["matches"]
+            == json.loads(shown.stdout)["matches"]
+        )
+        assert history(state, "--backup", str(copy)).returncode == 1  # never over a file
+        flags = ["--host", "127.0.0.1", "--port", "0", "--no-mdns", "--state", str(state)]
+        second = subprocess.run(
+            [sys.executable, "-m", "server", *flags],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert second.returncode != 0 and "another uno-server is using" in second.stderr
     finally:
         server.stop()
-
-    shown = history(state, "--json")
-    assert shown.returncode == 0, shown.stderr
     report = json.loads(shown.stdout)
     (match,) = report["matches"]
     names = {player["name"] for player in match["players"]}

@@ -24,6 +24,15 @@ from protocol.limits import clean_text
         ("unterminated\x1b]0;title forever", "unterminated"),
         ("\x9b31m8-bit csi", "8-bit csi"),
         ("\x9d0;title\x9cok", "ok"),
+        ("a\x9d0;title\x07b", "ab"),
+        ("a\x90q#0;2\x1b\\b", "ab"),
+        ("a\x98start of string\x9cb", "ab"),
+        ("a\x9eprivacy message\x9cb", "ab"),
+        ("a\x9fapplication command\x9cb", "ab"),
+        ("kept\x9funterminated swallows the rest", "kept"),
+        ("stray\x9c st\x8d ri", "stray st ri"),
+        ("next\x85line", "next line"),
+        ("line\u2028and paragraph\u2029end", "line and paragraph end"),
         ("keep\x1bcreset", "keepreset"),
         ("\x1b7saved\x1b8", "saved"),
         ("bell\x07 nul\x00 del\x7f", "bell nul del"),
@@ -46,3 +55,24 @@ def test_cleaned_text_holds_no_control_and_is_stable(raw: str) -> None:
     assert all(unicodedata.category(char) not in {"Cc", "Cf", "Zl", "Zp"} for char in cleaned)
     assert cleaned == cleaned.strip()
     assert clean_text(cleaned) == cleaned
+
+
+PAGE_WHITESPACE = [
+    *range(0x09, 0x0E),
+    *range(0x1C, 0x21),
+    0x85,
+    0xA0,
+    0x1680,
+    *range(0x2000, 0x200B),
+    0x2028,
+    0x2029,
+    0x202F,
+    0x205F,
+    0x3000,
+]
+"""docs/protocol.md section 9's list of the characters that become a space."""
+
+
+def test_exactly_the_pages_whitespace_becomes_a_space() -> None:
+    spaced = [code for code in range(0x110000) if clean_text(f"a{chr(code)}b") == "a b"]
+    assert spaced == PAGE_WHITESPACE

@@ -375,8 +375,7 @@ async def test_lobby_chat_from_many_connections_is_not_repeated_to_everyone(
                         server.port, f"127.0.0.{150 + number}", f"ear{number}", hub
                     )
                     nursery.start_soon(listener.read_forever)
-                    # Like any client, it lists the tables first: from then on the lobby
-                    # counts it as listening.
+                    # In the lobby since its welcome; it lists the tables like any client.
                     await listener.ok(lambda id_: ListTables(id=id_))
                     listeners.append(listener)
                 flooders = []

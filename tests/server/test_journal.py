@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import sqlite3
 import stat
 from pathlib import Path
 
@@ -32,6 +34,30 @@ def test_a_second_server_on_the_same_file_is_refused(tmp_path: Path) -> None:
     finally:
         first.close()
     Journal.open(path).close()  # free again once the first has closed it
+
+
+def test_the_history_is_read_while_the_server_holds_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "server.sqlite3"
+    server = Journal.open(path)
+    try:
+        table = server.for_table("1")
+        table.opened("Kitchen", TableConfig(seats=2), None, "10.0.0.2")
+        table.match_started(1, 99, 0, 1, TableConfig(seats=2))
+        reader = Journal.for_reading(path)
+        try:
+            assert reader.history() == []
+            table.match_finished({"deck": "classic", "players": [], "winners": []})
+            (match,) = reader.history()
+            assert match["table"] == "Kitchen"
+            reader.forget_history()  # a reset beside the server
+            assert server.history() == []
+            table.closed()  # and the server writes on
+        finally:
+            reader.close()
+        with pytest.raises(JournalLocked):
+            Journal.open(path)
+    finally:
+        server.close()
 
 
 def test_a_damaged_file_is_kept_aside_and_a_fresh_one_started(tmp_path: Path) -> None:
@@ -77,3 +103,116 @@ def test_what_a_table_writes_is_what_comes_back(tmp_path: Path) -> None:
         assert again.open_tables() == ([], [])
     finally:
         again.close()
+
+
+SCHEMA_1 = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE tables (
+    table_id TEXT PRIMARY KEY, name TEXT NOT NULL, config TEXT NOT NULL,
+    password TEXT, created_from TEXT NOT NULL, host INTEGER, open INTEGER NOT NULL DEFAULT 1,
+    engine TEXT NOT NULL);
+CREATE TABLE seats (
+    table_id TEXT NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL, strategy TEXT,
+    token_hash TEXT, PRIMARY KEY (table_id, seat));
+CREATE TABLE matches (
+    table_id TEXT NOT NULL, number INTEGER NOT NULL, seed TEXT NOT NULL,
+    start_ms INTEGER NOT NULL, first_seq INTEGER NOT NULL, config TEXT NOT NULL,
+    finished_at REAL, result TEXT, PRIMARY KEY (table_id, number));
+CREATE TABLE commands (
+    table_id TEXT NOT NULL, number INTEGER NOT NULL, position INTEGER NOT NULL,
+    actor INTEGER, command TEXT NOT NULL, now_ms INTEGER NOT NULL,
+    PRIMARY KEY (table_id, number, position));
+INSERT INTO meta VALUES ('schema', '1');
+"""
+"""The layout the first release with a journal wrote."""
+
+
+def a_schema_1_file(path: Path) -> None:
+    """A journal as the first release left it: a finished match and an open table."""
+    config = json.dumps(TableConfig(seats=2).to_data())
+    result = {"deck": "classic", "players": [{"name": "Ann", "bot": False, "score": 520}]}
+    result["winners"] = ["Ann"]
+    db = sqlite3.connect(path)
+    with db:
+        db.executescript(SCHEMA_1)
+        db.execute("INSERT INTO tables VALUES ('1', 'Old', ?, NULL, 'x', 0, 0, ?)", (config, "1"))
+        db.execute(
+            "INSERT INTO matches VALUES ('1', 1, '5', 0, 1, ?, 1000.0, ?)",
+            (config, json.dumps(result)),
+        )
+        db.execute("INSERT INTO tables VALUES ('2', 'Open', ?, NULL, 'x', 0, 1, ?)", (config, "1"))
+        db.execute("INSERT INTO seats VALUES ('2', 0, 'Bob', NULL, NULL)")
+        db.execute("INSERT INTO matches VALUES ('2', 1, '9', 0, 1, ?, NULL, NULL)", (config,))
+    db.close()
+
+
+def test_an_older_file_is_copied_then_migrated_in_place(tmp_path: Path) -> None:
+    path = tmp_path / "server.sqlite3"
+    a_schema_1_file(path)
+    journal = Journal.open(path)
+    try:
+        assert journal.migrated == tmp_path / "server.sqlite3.schema-1.bak"
+        ((match,), (saved,)) = journal.history(), journal.open_tables()[0]
+        assert match["winners"] == ["Ann"] and match["table"] == "Old"
+        assert saved.table_id == "2" and saved.match is not None and saved.match.seed == 9
+        table = journal.for_table("2")
+        table.resumed_match(1, 0)
+        table.round_scores([40, 0])  # the new layout's column is there
+    finally:
+        journal.close()
+    copy = sqlite3.connect(tmp_path / "server.sqlite3.schema-1.bak")
+    try:
+        assert copy.execute("SELECT value FROM meta").fetchone() == ("1",)
+        assert copy.execute("SELECT COUNT(*) FROM matches").fetchone() == (2,)
+    finally:
+        copy.close()
+    again = Journal.open(path)  # migrated once: no second copy
+    try:
+        assert again.migrated is None and len(again.history()) == 1
+    finally:
+        again.close()
+
+
+def test_an_open_match_of_another_engine_is_closed_with_its_scores_kept(tmp_path: Path) -> None:
+    path = tmp_path / "server.sqlite3"
+    journal = Journal.open(path)
+    config = TableConfig(seats=2)
+    table = journal.for_table("3")
+    table.opened("Kitchen", config, None, "10.0.0.2")
+    table.seats(
+        [SavedSeat(0, "Ann", None, token_hash("t")), SavedSeat(1, "Bot 1", "basic", None)],
+        0,
+        config,
+    )
+    table.match_started(1, 77, 0, 1, config)
+    table.command(0, Draw(), 100)
+    table.round_scores([0, 35])
+    journal.close()
+    db = sqlite3.connect(path)
+    with db:
+        db.execute("UPDATE tables SET engine = '0'")  # as an older release wrote it
+    db.close()
+
+    again = Journal.open(path)
+    try:
+        assert again.open_tables() == ([], ["3"])
+        (match,) = again.history()
+        assert match["winners"] == [] and "upgraded" in match["note"]
+        assert match["players"] == [
+            {"name": "Ann", "bot": False, "score": 0},
+            {"name": "Bot 1", "bot": True, "score": 35},
+        ]
+        assert again.open_tables() == ([], [])  # closed for good
+    finally:
+        again.close()
+
+
+def test_uno_server_history_migrates_an_older_file_no_server_holds(tmp_path: Path) -> None:
+    path = tmp_path / "server.sqlite3"
+    a_schema_1_file(path)
+    reader = Journal.for_reading(path)
+    try:
+        assert reader.migrated is not None and reader.migrated.exists()
+        assert [match["table"] for match in reader.history()] == ["Old"]
+    finally:
+        reader.close()

@@ -92,8 +92,12 @@ class EchoLobby:
     def __init__(self) -> None:
         self.handled: list[tuple[Peer, Message]] = []
         self.gone: list[Peer] = []
+        self.arrivals: list[Peer] = []
         self.resumes: list[tuple[Peer, str, int]] = []
         self.on_message: Callable[[Peer, Message], None] | None = None
+
+    def arrived(self, peer: Peer) -> None:
+        self.arrivals.append(peer)
 
     async def handle(self, peer: Peer, message: Message) -> None:
         self.handled.append((peer, message))

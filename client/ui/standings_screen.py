@@ -1,0 +1,117 @@
+"""The standings screen, opened from the lobby with ``h``: who is winning, and the latest
+matches with their final tables.
+
+The top half lists wins, matches and points by player (people, then bots), this week or
+all time (``w`` switches); the bottom half the latest finished matches, or the chosen
+match's final table (Enter). What its keys do is ``client.ui.records_controller``; the
+server's answers arrive in ``model.records`` (``client.ui.records``).
+"""
+
+from __future__ import annotations
+
+import time
+
+from client.ui.layout import Line, rule, text_line
+from client.ui.model import Model
+from client.ui.screens import footer, header
+from protocol.messages import MatchRecord, Standing, StandingsPeriod
+from protocol.options import TableConfig
+
+__all__ = ["STANDINGS_KEYS", "standings_screen"]
+
+STANDINGS_KEYS = "w this week / all time · ↑/↓ match · Enter final table · r refresh · Esc back"
+
+_PERIOD_TITLES = {StandingsPeriod.WEEK: "this week", StandingsPeriod.ALL: "all time"}
+
+
+def standings_screen(model: Model, height: int) -> list[Line]:
+    """The standings screen (see the module docstring); ``height`` lines at most."""
+    records = model.records
+    lines = [header(model, f"{model.server_name or 'server'} · standings")]
+    lines.append(rule(f"standings · {_PERIOD_TITLES[records.period]}"))
+    below = _final_table(records.chosen) if records.showing_match else _match_rows(model)
+    room = max(3, height - len(below) - 6)
+    if records.refused:
+        lines.append(
+            text_line("  The server gives no standings (the line below says why).", "class:hint")
+        )
+    else:
+        lines += _standing_rows(records.players, records.loaded, room)
+    lines.append(rule("final table" if records.showing_match else "latest matches"))
+    lines += below[: max(1, height - len(lines) - 2)]
+    lines += footer(model, height - len(lines), STANDINGS_KEYS)
+    return lines
+
+
+def _standing_rows(players: tuple[Standing, ...], loaded: bool, room: int) -> list[Line]:
+    if not loaded:
+        return [text_line("  (asking the server...)", "class:hint")]
+    if not players:
+        return [text_line("  No finished matches in this period yet.", "class:hint")]
+    rows = [text_line(f"   {'player':<24} {'wins':>5} {'matches':>8} {'points':>8}", "class:hint")]
+    for index, standing in enumerate(players):
+        if standing.bot and (index == 0 or not players[index - 1].bot):
+            rows.append(text_line("   bots", "class:hint"))
+        rows.append(
+            text_line(
+                f"   {standing.name:<24} {standing.wins:>5} {standing.matches:>8} "
+                f"{standing.points:>8}"
+            )
+        )
+    if len(rows) > room:
+        hidden = len(rows) - room + 1
+        rows = [*rows[: room - 1], text_line(f"   ... and {hidden} more", "class:hint")]
+    return rows
+
+
+def _match_rows(model: Model) -> list[Line]:
+    records = model.records
+    if not records.matches:
+        return [text_line("  No finished matches yet.", "class:hint")]
+    chosen = min(records.match_index, len(records.matches) - 1)
+    start = max(0, chosen - 4)
+    rows = []
+    for index, match in enumerate(records.matches[start:], start):
+        marker = "▶" if index == chosen else " "
+        winners = ", ".join(match.winners) or "none"
+        text = f" {marker} {_when(match)}  {match.table:<16} {match.deck:<14} won by {winners}"
+        rows.append(text_line(text, "class:picked" if index == chosen else ""))
+    return rows
+
+
+def _final_table(match: MatchRecord | None) -> list[Line]:
+    if match is None:
+        return []
+    rows = [
+        text_line(f"  {match.table} (table {match.table_id}) · {_when(match)} · {match.deck} deck")
+    ]
+    changed = _options_changed(match)
+    if changed:
+        rows.append(text_line(f"  options: {changed}", "class:hint"))
+    rows.append(text_line(f"   {'player':<24} {'score':>7}", "class:hint"))
+    for player in sorted(match.players, key=lambda p: -p.score):
+        mark = "★" if player.name in match.winners else " "
+        name = player.name + (" (bot)" if player.bot else "")
+        won = "  winner" if player.name in match.winners else ""
+        rows.append(text_line(f" {mark} {name:<24} {player.score:>7}{won}"))
+    if match.note:
+        rows.append(text_line(f"  {match.note}", "class:hint"))
+    return rows
+
+
+def _options_changed(match: MatchRecord) -> str:
+    """The match's options that differ from a new table's, as ``name value`` pairs."""
+    defaults = TableConfig().to_data()
+    shown = []
+    for name, value in match.options.items():
+        if name in ("deck", "seats") or defaults.get(name) == value:
+            continue
+        if isinstance(value, bool):
+            shown.append(name.replace("_", " ") + (" on" if value else " off"))
+        elif isinstance(value, str | int):
+            shown.append(f"{name.replace('_', ' ')} {value}")
+    return " · ".join(shown)
+
+
+def _when(match: MatchRecord) -> str:
+    return time.strftime("%a %d %b %H:%M", time.localtime(match.finished_at))

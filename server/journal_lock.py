@@ -1,0 +1,43 @@
+"""One server per journal: a lock held for the server's life on a file beside it.
+
+The lock is a small SQLite file beside the journal (``server.sqlite3.lock``) opened in
+exclusive locking mode: SQLite takes the operating system's file lock on every platform,
+and the system drops it when the process ends, however it ends. The journal itself is
+left to WAL's ordinary locks, so ``uno-server history`` can read it while the server runs.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+__all__ = ["JournalLocked", "hold_lock"]
+
+
+class JournalLocked(Exception):
+    """Another server holds the journal file."""
+
+
+def hold_lock(path: Path) -> sqlite3.Connection:
+    """Hold the lock that makes this process the only server of the journal at ``path``,
+    for as long as the connection returned stays open; raises JournalLocked if another
+    server holds it."""
+    lock_path = path.with_name(path.name + ".lock")
+    fresh = not lock_path.exists()
+    lock = sqlite3.connect(str(lock_path), isolation_level=None, timeout=0.2)
+    try:
+        lock.execute("PRAGMA locking_mode=EXCLUSIVE")
+        lock.execute("BEGIN EXCLUSIVE")  # the first write keeps the lock for good
+        lock.execute("CREATE TABLE IF NOT EXISTS holder (pid INTEGER NOT NULL)")
+        lock.execute("DELETE FROM holder")
+        lock.execute("INSERT INTO holder VALUES (?)", (os.getpid(),))
+        lock.execute("COMMIT")
+    except sqlite3.OperationalError as error:
+        lock.close()
+        if "locked" in str(error):
+            raise JournalLocked(f"another uno-server is using {path}") from None
+        raise
+    if fresh:
+        os.chmod(lock_path, 0o600)
+    return lock

@@ -1,0 +1,115 @@
+"""The journal's tables, and bringing a file written by an older release up to date.
+
+``SCHEMA_VERSION`` numbers the layout of the tables. ``prepare`` gives a fresh file every
+table; a file of an older layout is first copied beside itself, whole
+(``server.sqlite3.schema-1.bak``, never overwriting a copy already there), then migrated
+in place, one step per version, in one transaction: the history survives every upgrade,
+and the copy is there if anything still goes wrong. A layout newer than this release
+knows is refused (the journal then keeps the file aside, unread).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from pathlib import Path
+
+__all__ = ["SCHEMA_VERSION", "backup_path", "prepare", "schema_of"]
+
+SCHEMA_VERSION = 2
+
+SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE tables (
+    table_id TEXT PRIMARY KEY, name TEXT NOT NULL, config TEXT NOT NULL,
+    password TEXT, created_from TEXT NOT NULL, host INTEGER, open INTEGER NOT NULL DEFAULT 1,
+    engine TEXT NOT NULL);
+CREATE TABLE seats (
+    table_id TEXT NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL, strategy TEXT,
+    token_hash TEXT, PRIMARY KEY (table_id, seat));
+CREATE TABLE matches (
+    table_id TEXT NOT NULL, number INTEGER NOT NULL, seed TEXT NOT NULL,
+    start_ms INTEGER NOT NULL, first_seq INTEGER NOT NULL, config TEXT NOT NULL,
+    finished_at REAL, result TEXT, scores TEXT, PRIMARY KEY (table_id, number));
+CREATE TABLE commands (
+    table_id TEXT NOT NULL, number INTEGER NOT NULL, position INTEGER NOT NULL,
+    actor INTEGER, command TEXT NOT NULL, now_ms INTEGER NOT NULL,
+    PRIMARY KEY (table_id, number, position));
+"""
+"""The tables as this release writes them.
+
+``matches.scores``: the match's scores after its last finished round (JSON, one per seat),
+what the history keeps of a match that cannot be played to its end."""
+
+MIGRATIONS: dict[int, tuple[str, ...]] = {
+    1: ("ALTER TABLE matches ADD COLUMN scores TEXT",),
+}
+"""From each older version, the statements that bring it to the next."""
+
+
+def schema_of(db: sqlite3.Connection) -> int | None:
+    """The layout version of the file ``db`` opened; None for a file without tables."""
+    has_meta = db.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'"
+    ).fetchone()
+    if has_meta is None:
+        return None
+    found = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+    if found is None or not str(found[0]).isdecimal():
+        raise sqlite3.DatabaseError("the journal names no schema version")
+    return int(found[0])
+
+
+def prepare(db: sqlite3.Connection, path: Path | None) -> Path | None:
+    """Bring the file ``db`` opened (at ``path``; None in memory) to ``SCHEMA_VERSION``;
+    the backup copy made before a migration, if one was. Raises DatabaseError for a
+    layout this release does not know."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        version = schema_of(db)
+        if version is None:
+            for statement in SCHEMA.split(";"):
+                if statement.strip():
+                    db.execute(statement)
+            db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        elif version > SCHEMA_VERSION or (version not in MIGRATIONS and version != SCHEMA_VERSION):
+            raise sqlite3.DatabaseError(f"unknown journal schema {version}")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+    if version is None or version == SCHEMA_VERSION:
+        return None
+    copy = _backup(db, path, version) if path is not None else None
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        while version < SCHEMA_VERSION:
+            for statement in MIGRATIONS[version]:
+                db.execute(statement)
+            version += 1
+        db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(version),))
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+    return copy
+
+
+def backup_path(path: Path, version: int) -> Path:
+    """Where the copy of ``path`` made before migrating it from ``version`` goes: beside it,
+    never onto an earlier copy."""
+    copy = path.with_name(f"{path.name}.schema-{version}.bak")
+    if copy.exists():
+        copy = path.with_name(f"{path.name}.schema-{version}-{int(time.time())}.bak")
+    return copy
+
+
+def _backup(db: sqlite3.Connection, path: Path, version: int) -> Path:
+    copy_path = backup_path(path, version)
+    copy = sqlite3.connect(str(copy_path))
+    try:
+        db.backup(copy)  # whole and consistent, with what the WAL holds too
+    finally:
+        copy.close()
+    copy_path.chmod(0o600)
+    return copy_path

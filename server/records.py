@@ -1,0 +1,137 @@
+"""The history and standings as the lobby answers for them (``get-standings``,
+``list-matches``, protocol 1.2).
+
+Both read the journal: the standings are counted afresh from every finished match of the
+period asked for (``server.standings``), then cut into pages by position; the match list
+pages by the journal's own order of matches, so a match that finishes between two pages
+neither repeats nor hides one. A page is bounded by the message's limit and the
+protocol's largest page.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import sqlite3
+import time
+from typing import Any
+
+from protocol.errors import LobbyRejectCode, LocalProtocolError
+from protocol.messages import (
+    GetStandings,
+    ListMatches,
+    MatchList,
+    MatchPlayer,
+    MatchRecord,
+    Ok,
+    Rejected,
+    Standing,
+    Standings,
+    StandingsPeriod,
+)
+from server.journal import Journal
+from server.peer import Peer
+from server.standings import WEEK_SECONDS, standings
+
+__all__ = ["RecordsRefused", "answer_records", "match_list", "standings_page"]
+
+log = logging.getLogger("uno.server.lobby")
+
+_CURSOR = re.compile(r"[0-9]{1,18}")
+
+
+class RecordsRefused(Exception):
+    """A history request that cannot be answered; ``code`` says why."""
+
+    def __init__(self, code: LobbyRejectCode, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def answer_records(
+    journal: Journal | None, peer: Peer, request: GetStandings | ListMatches
+) -> None:
+    """Send ``peer`` the page ``request`` asks for and its ``ok``, or the refusal."""
+    try:
+        if isinstance(request, GetStandings):
+            page: Standings | MatchList = standings_page(journal, request)
+        else:
+            page = match_list(journal, request)
+    except RecordsRefused as refused:
+        peer.send(Rejected(id=request.id, code=refused.code.value, message=refused.message))
+        return
+    except (LocalProtocolError, sqlite3.Error, ValueError, KeyError, TypeError):
+        log.exception("the history could not be read for %s", request.TYPE)
+        code = LobbyRejectCode.INTERNAL_ERROR.value
+        peer.send(Rejected(id=request.id, code=code, message="the history could not be read"))
+        return
+    peer.send(page)
+    peer.send(Ok(id=request.id))
+
+
+def standings_page(journal: Journal | None, request: GetStandings) -> Standings:
+    """One page of the standings for ``request``'s period; raises RecordsRefused."""
+    journal = _kept(journal)
+    start = _cursor(request.cursor)
+    since = time.time() - WEEK_SECONDS if request.period is StandingsPeriod.WEEK else None
+    board = standings(journal.history(), since)
+    page = board[start : start + request.limit]
+    later = start + request.limit < len(board)
+    return Standings(
+        period=request.period,
+        players=tuple(
+            Standing(
+                name=s.name, bot=s.bot, matches=s.matches, wins=s.wins, points=max(0, s.points)
+            )
+            for s in page
+        ),
+        next_cursor=str(start + request.limit) if later else None,
+    )
+
+
+def match_list(journal: Journal | None, request: ListMatches) -> MatchList:
+    """One page of finished matches, the latest first; raises RecordsRefused."""
+    journal = _kept(journal)
+    before = None if request.cursor is None else _cursor(request.cursor)
+    found = journal.history(before=before, limit=request.limit + 1)
+    page = found[: request.limit]
+    return MatchList(
+        matches=tuple(_record(match) for match in page),
+        next_cursor=str(page[-1]["ref"]) if len(found) > request.limit else None,
+    )
+
+
+def _kept(journal: Journal | None) -> Journal:
+    if journal is None:
+        raise RecordsRefused(
+            LobbyRejectCode.NO_HISTORY, "this server keeps no history (it runs with --no-state)"
+        )
+    return journal
+
+
+def _cursor(text: str | None) -> int:
+    if text is None:
+        return 0
+    if not _CURSOR.fullmatch(text):
+        raise RecordsRefused(LobbyRejectCode.BAD_CURSOR, "that cursor is not one of ours")
+    return int(text)
+
+
+def _record(match: dict[str, Any]) -> MatchRecord:
+    options = match.get("options") or {}
+    return MatchRecord(
+        finished_at=int(match.get("finished_at") or 0),
+        table_id=match["table_id"],
+        table=match["table"],
+        deck=str(match.get("deck") or options.get("deck") or "classic"),
+        options=options,
+        players=tuple(
+            MatchPlayer(
+                name=player["name"], bot=bool(player.get("bot")), score=int(player.get("score", 0))
+            )
+            for player in match.get("players", [])
+        ),
+        winners=tuple(match.get("winners", [])),
+        note=str(match.get("note") or ""),
+    )
