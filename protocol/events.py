@@ -73,6 +73,7 @@ __all__ = [
     "Skipped",
     "TimedOut",
     "Turn",
+    "UnknownEvent",
     "UnoCalled",
 ]
 
@@ -170,6 +171,11 @@ class EventBody(Record):
 
     KIND: ClassVar[EventKind]
     SECRET: ClassVar[type[EventSecret] | None] = None
+
+    @property
+    def kind_name(self) -> str:
+        """The ``kind`` sent on the wire."""
+        return self.KIND.value
 
 
 @dataclass(frozen=True, slots=True)
@@ -582,6 +588,24 @@ class MatchOver(EventBody):
     """Each seat's total."""
 
 
+@dataclass(frozen=True, slots=True)
+class UnknownEvent(EventBody):
+    """An event of a kind this release does not know (a later minor version's): a client
+    counts its ``seq`` and skips the rest; the next view holds its effect. Never sent."""
+
+    name: str = field(metadata=text(64))
+    """The ``kind`` it was sent with."""
+
+    @property
+    def kind_name(self) -> str:
+        """The ``kind`` it was sent with."""
+        return self.name
+
+    def to_data(self) -> dict[str, Any]:
+        """Nothing: its fields were not read."""
+        return {}
+
+
 EVENT_TYPES: Mapping[EventKind, type[EventBody]] = MappingProxyType(
     {
         cls.KIND: cls
@@ -627,6 +651,9 @@ EVENT_TYPES: Mapping[EventKind, type[EventBody]] = MappingProxyType(
 assert len(EVENT_TYPES) == len(EventKind), "an event kind has no record"
 
 
+_KIND_NAMES = frozenset(kind.value for kind in EventKind)
+
+
 def body_from_data(data: Mapping[str, Any]) -> EventBody:
     """The body a received map describes, by its ``kind``; raises RemoteProtocolError."""
     kind = data.get("kind")
@@ -664,13 +691,13 @@ class SeenEvent(Record):
             )
 
     @property
-    def kind(self) -> EventKind:
-        """The event's kind."""
-        return self.body.KIND
+    def kind(self) -> EventKind | None:
+        """The event's kind; None for a kind this release does not know."""
+        return None if isinstance(self.body, UnknownEvent) else self.body.KIND
 
     def to_data(self) -> dict[str, Any]:
         """The flat wire map (see the class docstring)."""
-        data: dict[str, Any] = {"seq": self.seq, "kind": self.body.KIND.value}
+        data: dict[str, Any] = {"seq": self.seq, "kind": self.body.kind_name}
         data.update(self.body.to_data())
         if self.secret is not None:
             data.update(self.secret.to_data())
@@ -679,8 +706,14 @@ class SeenEvent(Record):
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> SeenEvent:
         """Read the flat wire map; raises RemoteProtocolError(bad-message). A secret is
-        read when the kind has one and its fields are there."""
-        body = body_from_data(data)
+        read when the kind has one and its fields are there; a kind this release does not
+        know gives an ``UnknownEvent`` (docs/protocol.md section 13)."""
+        kind = data.get("kind")
+        body: EventBody
+        if isinstance(kind, str) and kind not in _KIND_NAMES:
+            body = record_from_data(UnknownEvent, {"name": kind})
+        else:
+            body = body_from_data(data)
         secret_type = body.SECRET
         secret: EventSecret | None = None
         if secret_type is not None and any(key in data for key in _field_names(secret_type)):

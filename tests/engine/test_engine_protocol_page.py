@@ -97,14 +97,14 @@ def test_a_draw_that_empties_the_pile_sends_reshuffled_then_one_drew_with_every_
         draw=["G9"],
         rest="discard",
     )
-    under_top = match.view(0, 0)["discard_count"]  # after the play, all but the new top
+    under_top = match.view(0, 0).to_data()["discard_count"]  # after the play, all but the new top
     events = ok(match.apply(0, Play(card("R+2")), 0))
     assert kinds(events) == ["played", "reshuffled", "drew", "skipped", "turn"]
     assert of_kind(events, "reshuffled")[0].public == {"count": under_top}
     drew = of_kind(events, "drew")[0]
     assert drew.public == {"seat": 1, "count": 2, "reason": "draw-two"}
-    assert drew.private[1]["cards"][0] == "G9"  # the card from before the reshuffle first
-    assert match.view(0, 0)["draw_count"] == under_top - 1
+    assert drew.private[1].to_data()["cards"][0] == "G9"  # the card from before the reshuffle first
+    assert match.view(0, 0).to_data()["draw_count"] == under_top - 1
 
 
 # ---------------------------------------------------------------- lost-race
@@ -229,7 +229,7 @@ def test_a_two_player_reverse_sends_no_direction_event_and_keeps_the_direction()
     assert kinds(events) == ["played", "skipped", "turn"]
     assert of_kind(events, "skipped")[0].public == {"seat": 1}
     assert of_kind(events, "turn")[0].public == {"seat": 0, "direction": 1, "phase": "turn"}
-    assert match.view(1, 0)["direction"] == 1
+    assert match.view(1, 0).to_data()["direction"] == 1
     assert match.to_act() == 0
 
 
@@ -238,7 +238,7 @@ def test_a_reverse_with_three_players_sends_direction_and_flips_the_view() -> No
     events = ok(match.apply(0, Play(card("RR")), 0))
     assert kinds(events) == ["played", "direction", "turn"]
     assert of_kind(events, "direction")[0].public == {"direction": -1}
-    assert match.view(1, 0)["direction"] == -1
+    assert match.view(1, 0).to_data()["direction"] == -1
     assert match.to_act() == 2
 
 
@@ -247,4 +247,4 @@ def test_a_two_player_reverse_turned_up_first_skips_and_keeps_the_direction() ->
     match = first_card_match(config, lambda first: first.rank is Rank.REVERSE)
     assert "direction" not in kinds(match.events)
     assert of_kind(match.events, "skipped")
-    assert match.view(0, 0)["direction"] == 1
+    assert match.view(0, 0).to_data()["direction"] == 1
