@@ -58,6 +58,7 @@ from protocol.messages import (
 )
 from protocol.rejections import RejectCode
 from protocol.version import SUPPORTED_VERSIONS
+from protocol.views import View
 
 __all__ = [
     "ClientSession",
@@ -153,7 +154,8 @@ class ClientSession:
     Read-only state kept up to date by the receive loop: ``welcome``, ``table`` (the last
     table-state), ``table_list``, ``standings`` and ``match_list`` (the latest pages of
     the history, protocol 1.2), ``seat``, ``table_id``, ``resume_token``, ``view`` and
-    ``view_seq``, ``events`` (the latest event bodies, oldest first, each with ``seq``),
+    ``view_seq``, ``events`` (the latest ``event`` messages, oldest first: ``seq``, the
+    typed ``body``, this client's ``cause``),
     ``last_seq``, ``gaps`` (the latest missing event ranges; ``gap_count`` counts every
     one), ``chat``, ``latencies_ms`` (the latest reply latencies), ``closed``,
     ``left`` (the last ``left`` message: protocol 1.1 says why we are no longer at a
@@ -175,9 +177,9 @@ class ClientSession:
         self.table_id: str | None = None
         self.seat: int | None = None
         self.resume_token: str | None = None
-        self.view: dict[str, Any] | None = None
+        self.view: View | None = None
         self.view_seq = 0
-        self.events: deque[dict[str, Any]] = deque(maxlen=MAX_KEPT_EVENTS)
+        self.events: deque[GameEvent] = deque(maxlen=MAX_KEPT_EVENTS)
         self.event_count = 0
         self.last_seq = 0
         self.gaps: deque[tuple[int, int]] = deque(maxlen=MAX_KEPT_GAPS)
@@ -274,9 +276,9 @@ class ClientSession:
             await self._changed.wait()
         return self.changes
 
-    def latest_event(self, kind: str) -> dict[str, Any] | None:
-        """The most recent kept event of ``kind``, or None."""
-        return next((event for event in reversed(self.events) if event.get("kind") == kind), None)
+    def latest_event(self, kind: str) -> GameEvent | None:
+        """The most recent kept event of ``kind`` (an ``EventKind`` or its name), or None."""
+        return next((event for event in reversed(self.events) if event.body.kind == kind), None)
 
     # -- the receive loop ----------------------------------------------------------------
 
@@ -320,7 +322,7 @@ class ClientSession:
         if isinstance(message, GameEvent):
             self._on_event(message)
         elif isinstance(message, GameView):
-            self.view = message.body.to_data()
+            self.view = message.body
             self.view_seq = message.seq
             # The server sends a view after the events it covers, so one numbered beyond
             # our last event is a fresh base: the first view at a table, or a resume after
@@ -362,11 +364,7 @@ class ClientSession:
             self.gaps.append((self.last_seq + 1, seq - 1))
             self.gap_count += 1
         self.last_seq = seq
-        body = message.body.to_data()
-        body["seq"] = seq
-        if message.cause is not None:
-            body["cause"] = message.cause
-        self.events.append(body)
+        self.events.append(message)
         self.event_count += 1
 
     def _on_left(self, message: Left) -> None:

@@ -196,7 +196,7 @@ async def play_seat(
         view = client.view
         assert view is not None
         acted_on = view
-        command = await _choose(view, rng, strategy)
+        command = await _choose(view.to_data(), rng, strategy)
         if command is None:
             continue
         if think_seconds > 0:

@@ -23,6 +23,7 @@ from typing import Any
 import trio
 
 from client.session import ClientSession, Reply, ResumeState, connect, open_session
+from protocol.events import SeenEvent
 from protocol.messages import (
     AddBot,
     CreateTable,
@@ -35,6 +36,7 @@ from protocol.messages import (
     Start,
     TakeBotSeat,
 )
+from protocol.views import View
 
 __all__ = ["Bot", "RefusedError", "TableNotFoundError", "connect_bot", "open_bot"]
 
@@ -59,6 +61,7 @@ class Bot:
 
     def __init__(self, session: ClientSession) -> None:
         self.session = session
+        self._plain: tuple[View | None, Mapping[str, Any]] = (None, {})
 
     # -- what the bot knows --------------------------------------------------------------
 
@@ -77,8 +80,16 @@ class Bot:
 
     @property
     def view(self) -> Mapping[str, Any]:
-        """The latest view the server sent (empty before the match starts)."""
-        return self.session.view or {}
+        """The latest view the server sent, as its wire map (empty before the match
+        starts); ``session.view`` is the typed ``View`` it came from."""
+        typed = self.session.view
+        if typed is None:
+            return {}
+        seen, plain = self._plain
+        if seen is not typed:  # once per view: strategies read it many times
+            plain = typed.to_data()
+            self._plain = (typed, plain)
+        return plain
 
     @property
     def legal(self) -> list[dict[str, Any]]:
@@ -91,18 +102,23 @@ class Bot:
         return list(self.view.get("hand") or ())
 
     @property
-    def events(self) -> list[dict[str, Any]]:
-        """The event bodies received, oldest first, each with its ``seq``."""
-        return list(self.session.events)
+    def events(self) -> list[SeenEvent]:
+        """The events received, oldest first."""
+        return [message.body for message in self.session.events]
 
     @property
     def fresh(self) -> bool:
         """True when the view includes every event received (it is not stale)."""
         return self.session.view is not None and self.session.view_seq >= self.session.last_seq
 
-    def events_of(self, kind: str, after: int = 0) -> list[dict[str, Any]]:
-        """The received events of ``kind`` with a number above ``after``."""
-        return [e for e in self.session.events if e.get("kind") == kind and e["seq"] > after]
+    def events_of(self, kind: str, after: int = 0) -> list[SeenEvent]:
+        """The received events of ``kind`` (an ``EventKind`` or its name) numbered above
+        ``after``."""
+        return [
+            message.body
+            for message in self.session.events
+            if message.body.kind == kind and message.seq > after
+        ]
 
     # -- waiting -------------------------------------------------------------------------
 
@@ -111,7 +127,7 @@ class Bot:
         await self.session.wait_for(lambda _: self.fresh and condition(self.view))
         return self.view
 
-    async def wait_event(self, kind: str, after: int = 0) -> dict[str, Any]:
+    async def wait_event(self, kind: str, after: int = 0) -> SeenEvent:
         """Wait for an event of ``kind`` numbered above ``after``; return the first."""
         await self.session.wait_for(lambda _: self.events_of(kind, after))
         return self.events_of(kind, after)[0]

@@ -32,7 +32,7 @@ from client.session import (
 )
 from protocol.commands import Catch
 from protocol.errors import ErrorCode, LocalProtocolError
-from protocol.events import EventKind
+from protocol.events import MatchOver, RoundOver
 from protocol.messages import Closing, Ready
 from protocol.phase import Phase
 
@@ -239,13 +239,13 @@ def _record_close(stats: Stats, bot: Bot) -> None:
     stats.gaps += bot.session.gap_count
 
 
-def _match_result(bot: Bot, event: Mapping[str, Any]) -> dict[str, Any]:
+def _match_result(bot: Bot, event: MatchOver) -> dict[str, Any]:
     names: dict[int, str] = {}
     table = bot.session.table
     if table is not None:
         names = {s.seat: s.name or f"seat {s.seat}" for s in table.seats}
-    scores = list(event.get("scores") or ())
-    winners = [names.get(seat, f"seat {seat}") for seat in event.get("winners") or ()]
+    scores = event.scores
+    winners = [names.get(seat, f"seat {seat}") for seat in event.winners]
     return {
         "winner": winners[0] if len(winners) == 1 else winners,
         "scores": {names.get(seat, f"seat {seat}"): score for seat, score in enumerate(scores)},
@@ -261,12 +261,13 @@ async def _host(bot: Bot, settings: RunSettings, stats: Stats, counted: int) -> 
         fresh = min(session.event_count - counted, len(session.events))
         counted = session.event_count
         # Only the newest events: the kept list is long and this runs after every change.
-        for event in list(islice(reversed(session.events), fresh))[::-1]:
-            if event.get("kind") == EventKind.ROUND_OVER:
+        for message in list(islice(reversed(session.events), fresh))[::-1]:
+            body = message.body.body
+            if isinstance(body, RoundOver):
                 stats.rounds += 1
-            elif event.get("kind") == EventKind.MATCH_OVER:
+            elif isinstance(body, MatchOver):
                 stats.matches += 1
-                stats.results.append(_match_result(bot, event))
+                stats.results.append(_match_result(bot, body))
                 if stats.matches < settings.games and settings.create:
                     await bot.rematch()
 

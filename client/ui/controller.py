@@ -114,8 +114,8 @@ class Controller:
     def _why_not(self, code: str) -> str:
         """The rule that keeps ``code`` from being played now, in words."""
         model = self.model
-        view = model.view or {}
-        if model.spectating:
+        view = model.view
+        if model.spectating or view is None:
             return "you are watching"
         if not model.my_turn:
             return (
@@ -123,9 +123,9 @@ class Controller:
                 if model.to_act is not None
                 else "it is nobody's turn"
             )
-        drawn = view.get("drawn")
-        if drawn:
-            return f"only the drawn {card_label(drawn)} may be played now (or p to pass)"
+        if view.drawn is not None:
+            drawn = card_label(view.drawn.code)
+            return f"only the drawn {drawn} may be played now (or p to pass)"
         phase = model.phase
         if phase == Phase.CHALLENGE:
             return "first answer the Wild Draw Four: y challenge, n accept"
@@ -135,8 +135,8 @@ class Controller:
             return "you must dance first"
         if not model.legal_of(Play.TYPE):
             return "no play is open to you now"
-        top = view.get("top")
-        colour = color_name(view.get("color"))
+        top = None if view.shared.top is None else view.shared.top.code
+        colour = color_name(None if view.shared.color is None else view.shared.color.value)
         if top and code.startswith("W") and "+4" in card_label(code):
             return f"a Wild Draw Four needs a hand without {colour} (bluffing is off)"
         on = f"the {card_label(top)}" if top else "the discard"
@@ -164,8 +164,8 @@ class Controller:
             return color_name(value)
         if name == "target":
             count = ""
-            if self.model.view and isinstance(value, int):
-                counts = self.model.view.get("counts") or []
+            if self.model.view is not None and isinstance(value, int):
+                counts = self.model.view.shared.counts
                 if value < len(counts):
                     count = f" ({counts[value]} cards)"
             return self.model.seat_name(value) + count

@@ -1,18 +1,58 @@
 """Events in plain words, for the table's log.
 
-``describe_event(body, name_of)`` turns one event body (as the server sent it to this
-seat) into one line such as ``Ann played red 7`` or ``you drew 2 cards (penalty)``.
-``name_of(seat)`` gives a seat's name (``you`` for one's own seat).
+``describe_event(event, name_of)`` turns one event (as the server sent it to this seat)
+into one line such as ``Ann played red 7`` or ``you drew 2 cards (penalty)``, by the
+event's record type. ``name_of(seat)`` gives a seat's name (``you`` for one's own seat).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
 
 from client.ui.faces import card_label, card_name, color_name
+from protocol.cards import Card
 from protocol.commands import Arrow
-from protocol.events import EventKind
+from protocol.events import (
+    Away,
+    Back,
+    Caught,
+    Challenged,
+    ColorChosen,
+    CreeperRevealed,
+    DanceCalled,
+    Danced,
+    DanceRefused,
+    DealerChosen,
+    DirectionChanged,
+    DrawFourAccepted,
+    Drew,
+    EventBody,
+    Exposed,
+    FalseCatch,
+    FirstCard,
+    FirstCardReturned,
+    HandsPassed,
+    HandsShuffled,
+    HandsSwapped,
+    MatchOver,
+    Passed,
+    Paused,
+    Played,
+    Reshuffled,
+    Resumed,
+    RoundOver,
+    RoundStarted,
+    SecretCards,
+    SecretHand,
+    SeenEvent,
+    SkipMarked,
+    Skipped,
+    SkipServed,
+    TimedOut,
+    Turn,
+    UnknownEvent,
+    UnoCalled,
+)
 
 __all__ = ["describe_event", "describe_seats"]
 
@@ -23,33 +63,29 @@ def _cards(count: int) -> str:
     return "1 card" if count == 1 else f"{count} cards"
 
 
-def _direction(value: Any) -> str:
-    return "clockwise" if value == 1 else "counter-clockwise"
+def _labels(cards: Sequence[Card]) -> str:
+    return " ".join(card_label(card.code) for card in cards)
 
 
-def _played(e: Mapping[str, Any], name: NameOf) -> str:
-    text = f"{name(e.get('seat'))} played {card_name(str(e.get('card')))}"
-    card = str(e.get("card", ""))
-    if card.startswith("W") and e.get("color"):
-        text += f", calling {color_name(e.get('color'))}"
-    if e.get("target") is not None:
-        text += f" on {name(e.get('target'))}"
-    if e.get("dance"):
-        text += f" (dance: {e.get('dance')})"
-    if e.get("uno"):
+def _played(e: Played, name: NameOf) -> str:
+    text = f"{name(e.seat)} played {card_name(e.card.code)}"
+    if e.card.is_wild and e.color is not None:
+        text += f", calling {color_name(e.color.value)}"
+    if e.target is not None:
+        text += f" on {name(e.target)}"
+    if e.dance:
+        text += f" (dance: {e.dance})"
+    if e.uno:
         text += " and said UNO!"
     return text
 
 
-def _drew(e: Mapping[str, Any], name: NameOf) -> str:
-    who = name(e.get("seat"))
-    text = f"{who} drew {_cards(int(e.get('count', 0)))}"
-    cards = e.get("cards")
-    if cards:
-        text += ": " + " ".join(card_label(str(card)) for card in cards)
-    reason = str(e.get("reason") or "")
-    if reason and reason != "draw":
-        text += f" ({_DRAW_REASONS.get(reason, reason.replace('-', ' '))})"
+def _drew(e: Drew, secret: SecretCards | None, name: NameOf) -> str:
+    text = f"{name(e.seat)} drew {_cards(e.count)}"
+    if secret is not None and secret.cards:
+        text += ": " + _labels(secret.cards)
+    if e.reason and e.reason != "draw":
+        text += f" ({_DRAW_REASONS.get(e.reason, e.reason.replace('-', ' '))})"
     return text
 
 
@@ -67,113 +103,134 @@ _DRAW_REASONS = {
 """Why cards were drawn, in words (the engine's reasons; an unknown one is shown plainly)."""
 
 
-def _exposed(e: Mapping[str, Any], name: NameOf) -> str:
-    who = name(e.get("seat"))
+def _exposed(e: Exposed, name: NameOf) -> str:
+    who = name(e.seat)
     if who == "you":
         return "you forgot to say UNO! press u before someone catches you"
     return f"{who} forgot to say UNO! (c to catch)"
 
 
-def _round_over(e: Mapping[str, Any], name: NameOf) -> str:
-    winner = e.get("winner")
-    gained = e.get("gained") or []
-    text = f"round over: {name(winner)} won" if winner is not None else "round over"
-    if isinstance(winner, int) and winner < len(gained) and gained[winner]:
-        text += f" and scored {gained[winner]}"
+def _round_over(e: RoundOver, name: NameOf) -> str:
+    text = f"round over: {name(e.winner)} won"
+    if e.winner < len(e.gained) and e.gained[e.winner]:
+        text += f" and scored {e.gained[e.winner]}"
     return text
 
 
-def _match_over(e: Mapping[str, Any], name: NameOf) -> str:
-    winners = e.get("winners") or []
-    who = " and ".join(name(seat) for seat in winners) or "nobody"
+def _match_over(e: MatchOver, name: NameOf) -> str:
+    who = " and ".join(name(seat) for seat in e.winners) or "nobody"
     return f"match over: {who} won the match"
 
 
-_ARROWS: dict[str, str] = {Arrow.UP: "↑", Arrow.DOWN: "↓", Arrow.LEFT: "←", Arrow.RIGHT: "→"}
-
-_SIMPLE: dict[EventKind, Callable[[Mapping[str, Any], NameOf], str]] = {
-    EventKind.DEALER_CHOSEN: lambda e, n: f"the dealer is {n(e.get('dealer'))}",
-    EventKind.ROUND_STARTED: lambda e, n: (
-        f"round {e.get('round')} begins (dealer: {n(e.get('dealer'))})"
-    ),
-    EventKind.FIRST_CARD: lambda e, n: f"first card: {card_name(str(e.get('card')))}",
-    EventKind.FIRST_CARD_RETURNED: lambda e, n: "a Wild Draw Four turned up; it goes back",
-    EventKind.TURN: lambda e, n: "",
-    EventKind.PLAYED: _played,
-    EventKind.COLOR_CHOSEN: lambda e, n: f"{n(e.get('seat'))} chose {color_name(e.get('color'))}",
-    EventKind.DREW: _drew,
-    EventKind.PASSED: lambda e, n: (
-        f"{n(e.get('seat'))} passed" + (" (stuck)" if e.get("stuck") else "")
-    ),
-    EventKind.DIRECTION: lambda e, n: f"play now goes {_direction(e.get('direction'))}",
-    EventKind.SKIPPED: lambda e, n: f"{n(e.get('seat'))} skipped",
-    EventKind.UNO_CALLED: lambda e, n: f"{n(e.get('seat'))} said UNO!",
-    EventKind.EXPOSED: _exposed,
-    EventKind.CAUGHT: lambda e, n: (
-        f"{n(e.get('by'))} caught {n(e.get('seat'))}: draws {e.get('penalty', 2)}"
-    ),
-    EventKind.FALSE_CATCH: lambda e, n: (
-        f"{n(e.get('seat'))} wrongly caught {n(e.get('target'))}: draws {e.get('penalty')}"
-    ),
-    EventKind.CHALLENGED: lambda e, n: (
-        f"{n(e.get('seat'))} challenged {n(e.get('target'))}'s Wild Draw Four: "
-        + ("guilty!" if e.get("guilty") else "it was legal")
-        + (
-            " (hand: " + " ".join(card_label(str(c)) for c in e.get("hand") or ()) + ")"
-            if e.get("hand")
-            else ""
-        )
-    ),
-    EventKind.DRAW_FOUR_ACCEPTED: lambda e, n: f"{n(e.get('seat'))} took the Wild Draw Four",
-    EventKind.DANCE_CALLED: lambda e, n: (
-        f"{n(e.get('seat'))} must dance {e.get('dance')}: "
-        + " ".join(_ARROWS.get(str(s), str(s)) for s in e.get("steps") or ())
-    ),
-    EventKind.DANCED: lambda e, n: f"{n(e.get('seat'))} danced!",
-    EventKind.DANCE_REFUSED: lambda e, n: f"{n(e.get('seat'))} did not dance and draws 3",
-    EventKind.CREEPER_REVEALED: lambda e, n: f"{n(e.get('seat'))} drew a Creeper! 3 more cards",
-    EventKind.HANDS_SWAPPED: lambda e, n: (
-        f"{n(e.get('seat'))} swapped hands with {n(e.get('target'))}"
-    ),
-    EventKind.HANDS_SHUFFLED: lambda e, n: f"{n(e.get('seat'))} shuffled everyone's hands",
-    EventKind.HANDS_PASSED: lambda e, n: (
-        f"{n(e.get('seat'))} played a 0: every hand moves on to the next player"
-    ),
-    EventKind.SKIP_MARKED: lambda e, n: f"{n(e.get('seat'))} will skip {n(e.get('target'))}",
-    EventKind.SKIP_SERVED: lambda e, n: f"{n(e.get('seat'))} draws 1 and loses the turn (skip)",
-    EventKind.RESHUFFLED: lambda e, n: "the discards were shuffled into a new draw pile",
-    EventKind.TIMED_OUT: lambda e, n: f"{n(e.get('seat'))} ran out of time",
-    EventKind.AWAY: lambda e, n: f"{n(e.get('seat'))} is away; a bot plays for now",
-    EventKind.BACK: lambda e, n: f"{n(e.get('seat'))} is back",
-    EventKind.PAUSED: lambda e, n: "the game is paused",
-    EventKind.RESUMED: lambda e, n: "the game goes on",
-    EventKind.ROUND_OVER: _round_over,
-    EventKind.MATCH_OVER: _match_over,
-}
+def _challenged(e: Challenged, secret: SecretHand | None, name: NameOf) -> str:
+    text = f"{name(e.seat)} challenged {name(e.target)}'s Wild Draw Four: "
+    text += "guilty!" if e.guilty else "it was legal"
+    if secret is not None and secret.hand:
+        text += f" (hand: {_labels(secret.hand)})"
+    return text
 
 
-def describe_event(
-    body: Mapping[str, Any], name_of: NameOf, previous: Mapping[str, Any] | None = None
-) -> str:
-    """One log line for an event body; empty for events not worth a line (turns).
+_ARROWS: dict[Arrow, str] = {Arrow.UP: "↑", Arrow.DOWN: "↓", Arrow.LEFT: "←", Arrow.RIGHT: "→"}
+
+
+def _direction(value: int) -> str:
+    return "clockwise" if value == 1 else "counter-clockwise"
+
+
+def _line(body: EventBody, n: NameOf) -> str:  # noqa: C901 (one case per event kind)
+    """The line of an event without secrets (``describe_event`` handles those with)."""
+    match body:
+        case DealerChosen():
+            return f"the dealer is {n(body.dealer)}"
+        case RoundStarted():
+            return f"round {body.round} begins (dealer: {n(body.dealer)})"
+        case FirstCard():
+            return f"first card: {card_name(body.card.code)}"
+        case FirstCardReturned():
+            return "a Wild Draw Four turned up; it goes back"
+        case Turn():
+            return ""
+        case Played():
+            return _played(body, n)
+        case ColorChosen():
+            return f"{n(body.seat)} chose {color_name(body.color.value)}"
+        case Passed():
+            return f"{n(body.seat)} passed" + (" (stuck)" if body.stuck else "")
+        case DirectionChanged():
+            return f"play now goes {_direction(body.direction)}"
+        case Skipped():
+            return f"{n(body.seat)} skipped"
+        case UnoCalled():
+            return f"{n(body.seat)} said UNO!"
+        case Exposed():
+            return _exposed(body, n)
+        case Caught():
+            return f"{n(body.by)} caught {n(body.seat)}: draws {body.penalty}"
+        case FalseCatch():
+            return f"{n(body.seat)} wrongly caught {n(body.target)}: draws {body.penalty}"
+        case DrawFourAccepted():
+            return f"{n(body.seat)} took the Wild Draw Four"
+        case DanceCalled():
+            steps = " ".join(_ARROWS[step] for step in body.steps or ())
+            return f"{n(body.seat)} must dance {body.dance}: {steps}"
+        case Danced():
+            return f"{n(body.seat)} danced!"
+        case DanceRefused():
+            return f"{n(body.seat)} did not dance and draws 3"
+        case CreeperRevealed():
+            return f"{n(body.seat)} drew a Creeper! 3 more cards"
+        case HandsSwapped():
+            return f"{n(body.seat)} swapped hands with {n(body.target)}"
+        case HandsShuffled():
+            return f"{n(body.seat)} shuffled everyone's hands"
+        case HandsPassed():
+            return f"{n(body.seat)} played a 0: every hand moves on to the next player"
+        case SkipMarked():
+            return f"{n(body.seat)} will skip {n(body.target)}"
+        case SkipServed():
+            return f"{n(body.seat)} draws 1 and loses the turn (skip)"
+        case Reshuffled():
+            return "the discards were shuffled into a new draw pile"
+        case TimedOut():
+            return f"{n(body.seat)} ran out of time"
+        case Away():
+            return f"{n(body.seat)} is away; a bot plays for now"
+        case Back():
+            return f"{n(body.seat)} is back"
+        case Paused():
+            return "the game is paused"
+        case Resumed():
+            return "the game goes on"
+        case RoundOver():
+            return _round_over(body, n)
+        case MatchOver():
+            return _match_over(body, n)
+    return body.kind_name.replace("-", " ")  # a kind newer than this client
+
+
+def describe_event(event: SeenEvent, name_of: NameOf, previous: SeenEvent | None = None) -> str:
+    """One log line for an event; empty for events not worth a line (turns).
 
     ``previous`` is the event before it: a UNO said with a play is already in the play's
     line, so the call that follows it adds none.
     """
-    kind = str(body.get("kind", ""))
-    if (
-        kind == EventKind.UNO_CALLED
-        and previous is not None
-        and previous.get("kind") == EventKind.PLAYED
-        and previous.get("uno")
-        and previous.get("seat") == body.get("seat")
-    ):
-        return ""
-    try:
-        describe = _SIMPLE[EventKind(kind)]
-    except (ValueError, KeyError):  # a kind newer than this client
-        return kind.replace("-", " ")
-    return describe(body, name_of)
+    body, secret = event.body, event.secret
+    match body:
+        case UnoCalled() if (
+            previous is not None
+            and isinstance(previous.body, Played)
+            and previous.body.uno
+            and previous.body.seat == body.seat
+        ):
+            return ""
+        case Drew():
+            return _drew(body, secret if isinstance(secret, SecretCards) else None, name_of)
+        case Challenged():
+            hand = secret if isinstance(secret, SecretHand) else None
+            return _challenged(body, hand, name_of)
+        case UnknownEvent():
+            return body.name.replace("-", " ")
+    return _line(body, name_of)
 
 
 def describe_seats(

@@ -59,7 +59,8 @@ def _game_keys(model: Model) -> list[str]:
     kinds = {command.get("type") for command in model.legal}
     keys = ["←/→ select"] if model.hand else []
     if model.my_turn:
-        drawn = (model.view or {}).get("drawn")
+        view = model.view
+        drawn = None if view is None or view.drawn is None else view.drawn.code
         if ChooseColor.TYPE in kinds:
             keys.append("Enter choose the colour")
         elif drawn and Play.TYPE in kinds:

@@ -20,9 +20,11 @@ from client.ui.describe import describe_event, describe_seats
 from client.ui.faces import sort_hand
 from client.ui.records import Records
 from protocol.commands import Dance, Play
+from protocol.events import SeenEvent
 from protocol.messages import TableState, TableStatus, TableSummary
 from protocol.phase import Phase
 from protocol.rejections import RejectCode
+from protocol.views import View
 
 if TYPE_CHECKING:
     from client.discovery import FoundServer
@@ -111,7 +113,7 @@ class Model:
     table: TableState | None = None
     seat: int | None = None
     spectating: bool = False
-    view: dict[str, Any] | None = None
+    view: View | None = None
     view_at: float = 0.0
     view_behind: bool = False
     """Events newer than the view have arrived (its view follows them): act on nothing yet."""
@@ -130,7 +132,7 @@ class Model:
     entering: tuple[str, str, bool] | None = None
     """The table a password is being typed for: (table id, name, spectate)."""
     finished: bool = False
-    last_event: dict[str, Any] | None = None
+    last_event: SeenEvent | None = None
     bell: bool = True
     """Ring the terminal bell when the game waits for you (the ``m`` key, the config)."""
     bells: int = 0
@@ -163,24 +165,24 @@ class Model:
     @property
     def hand(self) -> list[str]:
         """My cards in display order (grouped by colour, sorted by rank)."""
-        if not self.view:
+        if self.view is None:
             return []
-        return sort_hand(list(self.view.get("hand") or ()))
+        return sort_hand([card.code for card in self.view.hand or ()])
 
     @property
     def legal(self) -> list[dict[str, Any]]:
-        if not self.view or self.view_behind:
+        if self.view is None or self.view_behind:
             return []
-        return list(self.view.get("legal") or ())
+        return [command.to_data() for command in self.view.legal]
 
     @property
-    def phase(self) -> str | None:
-        return None if not self.view else self.view.get("phase")
+    def phase(self) -> Phase | None:
+        return None if self.view is None else self.view.shared.phase
 
     @property
     def my_turn(self) -> bool:
         return (
-            bool(self.view)
+            self.view is not None
             and not self.view_behind
             and self.seat is not None
             and self.to_act == self.seat
@@ -188,7 +190,7 @@ class Model:
 
     @property
     def to_act(self) -> int | None:
-        return None if not self.view else self.view.get("to_act")
+        return None if self.view is None else self.view.shared.to_act
 
     @property
     def selected_card(self) -> str | None:
@@ -235,11 +237,11 @@ class Model:
     def remaining_ms(self, now: float) -> int | None:
         """The clock now: the view's remaining time less the time since it arrived; None
         while the server is away (no clock runs for a server that is gone)."""
-        if not self.view or not self.connected:
+        if self.view is None or not self.connected:
             return None
-        pending = self.view.get("pending") or {}
+        shared = self.view.shared
         # Between rounds nothing is pending, but the pause before the next round runs.
-        remaining = pending.get("remaining_ms", self.view.get("remaining_ms"))
+        remaining = shared.pending.remaining_ms if shared.pending else shared.remaining_ms
         if remaining is None:
             return None
         if self.phase == Phase.PAUSED:
@@ -255,7 +257,7 @@ class Model:
 
     def _message_context(self) -> tuple[Any, ...]:
         table_id = self.table.table_id if self.table is not None else None
-        return (self.screen, table_id, (self.view or {}).get("round"))
+        return (self.screen, table_id, None if self.view is None else self.view.shared.round)
 
     @property
     def shown_message(self) -> str:
@@ -319,10 +321,10 @@ def clear_table(model: Model) -> None:
     model.draft = []
 
 
-def apply_view(model: Model, body: dict[str, Any], now: float) -> None:
+def apply_view(model: Model, body: View, now: float) -> None:
     """A fresh view: keep the selected card selected if it is still in the hand."""
     previous = model.view
-    if previous is None or any(previous.get(k) != body.get(k) for k in _TURN_KEYS):
+    if _waited_on(previous) != _waited_on(body):
         model.turns += 1
     kept = model.selected_card
     model.view = body
@@ -349,30 +351,30 @@ def apply_view(model: Model, body: dict[str, Any], now: float) -> None:
         model.dance_steps = []
 
 
-_TURN_KEYS = ("round", "phase", "to_act")
+def _waited_on(view: View | None) -> tuple[int, Phase, int | None] | None:
+    """What the game waits for (round, phase, seat to act): a new value on my turn is a
+    new call for me (my turn, a Wild Draw Four to answer, a dance)."""
+    if view is None:
+        return None
+    return (view.shared.round, view.shared.phase, view.shared.to_act)
 
 
-def _waited_on(view: dict[str, Any] | None) -> tuple[Any, ...]:
-    """What the game waits for: a new value on my turn is a new call for me (my turn, a
-    Wild Draw Four to answer, a dance)."""
-    return (None,) if view is None else tuple(view.get(key) for key in _TURN_KEYS)
-
-
-def _select_for_turn(model: Model, previous: dict[str, Any] | None) -> None:
+def _select_for_turn(model: Model, previous: View | None) -> None:
     """A card just drawn is selected (only it may be played now); a turn that starts
     moves the selection to a playable card when the selected one is not."""
-    view = model.view or {}
+    view = model.view
     hand = model.hand
-    drawn = view.get("drawn")
-    if drawn and drawn in hand and (previous is None or previous.get("drawn") != drawn):
+    drawn = None if view is None or view.drawn is None else view.drawn.code
+    before = None if previous is None or previous.drawn is None else previous.drawn.code
+    if drawn and drawn in hand and (previous is None or before != drawn):
         model.selected = hand.index(drawn)
         return
-    if not model.my_turn:
+    if not model.my_turn or view is None:
         return
     continuing = (
         previous is not None
-        and previous.get("to_act") == model.seat
-        and previous.get("round") == view.get("round")
+        and previous.shared.to_act == model.seat
+        and previous.shared.round == view.shared.round
     )
     playable = {c.get("card") for c in model.legal_of(Play.TYPE)}
     if continuing or not playable or model.selected_card in playable:
@@ -389,7 +391,7 @@ def _draft_still_legal(model: Model) -> bool:
     return any(candidate in legal for candidate in model.draft)
 
 
-def apply_event(model: Model, body: dict[str, Any]) -> None:
+def apply_event(model: Model, body: SeenEvent) -> None:
     """One numbered event: a line in the log, in plain words."""
     line = describe_event(body, model.seat_name, model.last_event)
     model.last_event = body

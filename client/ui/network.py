@@ -61,6 +61,7 @@ from protocol.messages import (
     TableStatus,
     TableSummary,
 )
+from protocol.views import View
 
 __all__ = ["LEFT_MESSAGES", "Network", "Plan"]
 
@@ -116,7 +117,7 @@ class Network:
         self._intents_in, self._intents = trio.open_memory_channel[Intent](256)
         self._left_table: TableState | None = None
         self._seen_list: TableList | None = None
-        self._seen_view: dict[str, Any] | None = None
+        self._seen_view: View | None = None
         self._seen_events = 0
         self._seen_chat: ChatMessage | None = None
         self._seen_left = 0
@@ -305,8 +306,8 @@ class Network:
             apply_table_state(model, session.table, session.seat)
         fresh = session.event_count - self._seen_events
         if fresh > 0:
-            for body in list(session.events)[-fresh:]:
-                apply_event(model, body)
+            for message in list(session.events)[-fresh:]:
+                apply_event(model, message.body)
             self._seen_events = session.event_count
         model.view_behind = session.view_seq < session.last_seq
         view = session.view

@@ -38,10 +38,9 @@ def picker_pane(model: Model) -> list[Line]:
 
 def dance_pane(model: Model) -> list[Line]:
     """The dance to enter: the steps the server drew and the ones typed so far."""
-    view = model.view or {}
-    dance = view.get("dance") or {}
-    steps = dance.get("steps")
-    name = dance.get("dance") or "the dance"
+    dance = None if model.view is None else model.view.shared.dance
+    steps = None if dance is None else dance.steps
+    name = (dance.dance if dance is not None else None) or "the dance"
     if steps is None:
         return [
             text_line(f" Dance {name}! (honour rule) Enter: I danced · x refuse", "class:myturn"),
@@ -57,31 +56,30 @@ def dance_pane(model: Model) -> list[Line]:
 
 def results_pane(model: Model, width: int) -> list[Line]:
     """A round's (or the match's) results: every hand as counted, its points, the totals."""
-    view = model.view or {}
-    result = view.get("round_result") or {}
-    match = view.get("match_result")
+    shared = None if model.view is None else model.view.shared
+    result = None if shared is None else shared.round_result
+    match = None if shared is None else shared.match_result
     lines: list[Line] = []
-    winner = result.get("winner")
-    if winner is not None:
+    if result is not None:
         lines.append(
-            text_line(f" {model.seat_name(winner)} won round {result.get('round')}!", "class:title")
+            text_line(f" {model.seat_name(result.winner)} won round {result.round}!", "class:title")
         )
-    hands = result.get("hands") or []
-    points = result.get("points") or []
-    gained = result.get("gained") or []
-    scores = result.get("scores") or view.get("scores") or []
+    hands = [[card.code for card in hand] for hand in result.hands] if result else []
+    points = list(result.points) if result else []
+    gained = list(result.gained) if result else []
+    scores = list(result.scores if result else shared.scores if shared else ())
     for seat, hand in enumerate(hands):
         start = (
             f"   {model.seat_name(seat):<16} {_at(points, seat):>4} in hand "
             f"{'+' + str(_at(gained, seat)) if _at(gained, seat) else '':>6} "
             f"total {_at(scores, seat):>5}   "
         )
-        labels = [card_label(code) for code in sort_hand(list(hand))] or ["(out)"]
+        labels = [card_label(code) for code in sort_hand(hand)] or ["(out)"]
         rows = _wrap_labels(labels, width - get_cwidth(start) - 1)
         lines.append(text_line(start + rows[0]))
         lines += [text_line(" " * get_cwidth(start) + row) for row in rows[1:]]
     if match:
-        winners = " and ".join(model.seat_name(s) for s in match.get("winners") or [])
+        winners = " and ".join(model.seat_name(s) for s in match.winners)
         lines.append(text_line(f" {winners} won the match!", "class:myturn"))
         if model.is_host:
             lines.append(text_line(" r: rematch with the same seats · q: leave", "class:hint"))

@@ -35,6 +35,7 @@ from protocol.commands import (
 from protocol.messages import TableStatus
 from protocol.options import DeckName
 from protocol.phase import Phase
+from protocol.views import View
 
 __all__ = ["MIN_HEIGHT", "MIN_WIDTH", "CardClick", "render"]
 
@@ -69,8 +70,8 @@ def _table(
     table = model.table
     assert table is not None
     options = table.options
-    view = model.view or {}
-    round_no = view.get("round")
+    view = model.view
+    round_no = None if view is None else view.shared.round
     title = f"{table.name} · {options.get('deck', DeckName.CLASSIC.value)}"
     if round_no:
         title += f" · round {round_no}"
@@ -79,8 +80,8 @@ def _table(
     lines: list[Line] = [header(model, title), rule("players")]
     lines += _seats(model)
     lines.append(rule())
-    if view:
-        lines += _discard(model)
+    if view is not None:
+        lines += _discard(view)
         lines.append(_turn_line(model, now))
     else:
         lines += _waiting(model)
@@ -94,14 +95,15 @@ def _table(
 def _seats(model: Model) -> list[Line]:  # noqa: C901 (one mark per fact about a seat)
     table = model.table
     assert table is not None
-    view = model.view or {}
-    counts = view.get("counts") or []
-    scores = view.get("scores") or []
-    exposed = set(view.get("exposed") or ())
-    away = set(view.get("away") or ())
-    eliminated = set(view.get("eliminated") or ())
-    skip_marks = view.get("skip_marks") or []
-    to_act = view.get("to_act")
+    view = model.view
+    shared = None if view is None else view.shared
+    counts = shared.counts if shared else ()
+    scores = shared.scores if shared else ()
+    exposed = set(shared.exposed if shared else ())
+    away = set(shared.away if shared else ())
+    eliminated = set(shared.eliminated if shared else ())
+    skip_marks = shared.skip_marks if shared else ()
+    to_act = shared.to_act if shared else None
     lines: list[Line] = []
     for info in table.seats:
         seat = info.seat
@@ -146,8 +148,8 @@ def _seats(model: Model) -> list[Line]:  # noqa: C901 (one mark per fact about a
         if tags:
             line.append(("class:hint", "  " + " · ".join(tags)))
         lines.append(line)
-    if view:
-        direction = view.get("direction", 1)
+    if shared is not None:
+        direction = shared.direction
         arrow = "↻ clockwise" if direction == 1 else "↺ counter-clockwise"
         lines.append(text_line(f"   play goes {arrow}", "class:hint"))
     return lines
@@ -160,26 +162,26 @@ def _card_style(code: str, usable: bool) -> str:
     return f"class:card-{letter.lower()}" + ("" if usable else "-off")
 
 
-def _discard(model: Model) -> list[Line]:
-    view = model.view or {}
-    top = view.get("top")
-    color = view.get("color")
+def _discard(view: View) -> list[Line]:
+    shared = view.shared
     line: Line = [("", " Discard: ")]
-    if top:
+    if shared.top is not None:
+        top = shared.top.code
         line.append((_card_style(top, True), f" {card_label(top)} "))
     else:
         line.append(("class:hint", " none "))
+    color = None if shared.color is None else shared.color.value
     line.append(("", f"   colour in force: {color_name(color).upper()}"))
-    line.append(("class:hint", f"   draw pile {view.get('draw_count', 0)}"))
-    pending_draw = view.get("pending_draw") or 0
+    line.append(("class:hint", f"   draw pile {shared.draw_count}"))
+    pending_draw = shared.pending_draw
     if pending_draw:
         line.append(("class:exposed", f"   +{pending_draw} waiting"))
     return [line]
 
 
 def _turn_line(model: Model, now: float) -> Line:
-    view = model.view or {}
-    phase = view.get("phase")
+    view = model.view
+    phase = model.phase
     clock = clock_text(model.remaining_ms(now))
     clock_part: Line = [("class:clock", f"  ⏱ {clock}")] if clock else []
     if not model.connected:
@@ -191,7 +193,7 @@ def _turn_line(model: Model, now: float) -> Line:
     if phase == Phase.ROUND_OVER:
         countdown = f" · the next round starts in {clock}" if clock else ""
         return [("class:title", f" Round over{countdown} · Enter: ready for the next round")]
-    to_act = view.get("to_act")
+    to_act = model.to_act
     if model.my_turn:
         prompts: dict[str, str] = {
             Phase.TURN: "YOUR TURN: play a card (Enter) or draw (d)",
@@ -201,8 +203,9 @@ def _turn_line(model: Model, now: float) -> Line:
             Phase.STACK: "A Draw Two on you: answer with a +2 (Enter) or d to draw",
         }
         text = prompts.get(str(phase), "YOUR TURN")
-        if view.get("drawn"):
-            text = f"YOUR TURN: play the drawn {card_label(view['drawn'])} (Enter) or pass (p)"
+        if view is not None and view.drawn is not None:
+            drawn = card_label(view.drawn.code)
+            text = f"YOUR TURN: play the drawn {drawn} (Enter) or pass (p)"
         return [("class:myturn", f" ▶ {text}"), *clock_part]
     who = model.seat_name(to_act)
     waiting_for: dict[str, str] = {

@@ -15,7 +15,9 @@ import time
 from client.ui.model import Model, apply_event, apply_table_state, apply_view
 from client.ui.render import render
 from protocol.cards import all_cards
+from protocol.events import SeenEvent
 from protocol.messages import SeatInfo, TableState, TableStatus
+from protocol.views import View
 
 SEATS = 10
 HAND = 30
@@ -50,19 +52,24 @@ def build_model(seed: int = 1) -> Model:
         "color": "R",
         "counts": [HAND] + [rng.randint(1, 12) for _ in range(SEATS - 1)],
         "draw_count": 20,
+        "discard_count": 40,
+        "dealer": 1,
         "scores": [rng.randint(0, 400) for _ in range(SEATS)],
         "eliminated": [],
         "away": [3],
         "exposed": [4],
         "pending": {"kind": "turn", "seat": 0, "remaining_ms": 45_000},
+        "remaining_ms": 45_000,
         "pending_draw": 0,
         "skip_marks": [0] * SEATS,
+        "last_seq": 200,
         "hand": hand,
         "legal": legal,
     }
-    apply_view(model, view, 0.0)
-    for seq in range(200):
-        apply_event(model, {"seq": seq, "kind": "played", "seat": seq % SEATS, "card": "G7"})
+    apply_view(model, View.from_data(view), 0.0)
+    for seq in range(1, 201):
+        played = {"kind": "played", "seat": seq % SEATS, "card": "G7", "color": "G", "count": 5}
+        apply_event(model, SeenEvent.from_data({"seq": seq, **played}))
     return model
 
 

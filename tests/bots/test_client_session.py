@@ -170,8 +170,8 @@ async def test_a_command_gets_its_own_reply_while_events_flow() -> None:
             reply = await session.play({"type": "draw"})
             assert reply.ok and not reply.lost_race
             assert session.last_seq == 1 and not session.gaps
-            assert session.events[0]["cause"] == reply.id
-            assert session.view == _view(1, seat=2).body.to_data()
+            assert session.events[0].cause == reply.id
+            assert session.view == _view(1, seat=2).body
             assert len(session.latencies_ms) == 1
             assert session.resume_state() == ResumeState("tok", 1)
 
@@ -245,7 +245,7 @@ async def test_missing_event_numbers_are_recorded_as_a_gap() -> None:
         async with scripted(script) as session:
             await session.wait_for(lambda s: s.last_seq == 7)
             assert list(session.gaps) == [(5, 6)] and session.gap_count == 1
-            assert [event["seq"] for event in session.events] == [4, 7]
+            assert [event.seq for event in session.events] == [4, 7]
 
 
 async def test_pings_are_answered_with_the_same_nonce() -> None:
@@ -332,7 +332,7 @@ async def test_resume_sends_the_token_and_last_seq_in_the_hello() -> None:
         async with scripted(script, resume=ResumeState("tok", 5)) as session:
             await session.wait_for(lambda s: s.last_seq == 8)
             assert not session.gaps
-            assert [event["seq"] for event in session.events] == [6, 7, 8]
+            assert [event.seq for event in session.events] == [6, 7, 8]
     assert hellos[0].resume_token == "tok" and hellos[0].last_seq == 5
 
 
@@ -356,8 +356,8 @@ async def test_a_view_beyond_the_last_event_is_the_new_base_not_a_gap() -> None:
             assert session.resume_state() == ResumeState("tok", 700)
             checked.set()
             await session.wait_for(lambda s: s.event_count == 1)
-            assert not session.gaps and session.view == _view(700, hand=("R1",)).body.to_data()
-            assert [event["seq"] for event in session.events] == [701]
+            assert not session.gaps and session.view == _view(700, hand=("R1",)).body
+            assert [event.seq for event in session.events] == [701]
             assert session.resume_state() == ResumeState("tok", 701)
 
 

@@ -16,6 +16,7 @@ import trio
 
 from client.bots.api import Bot, connect_bot
 from client.bots.strategies import Knobs, choose
+from protocol.events import Away, Drew
 
 pytestmark = pytest.mark.e2e
 
@@ -39,7 +40,7 @@ async def test_a_forgetful_bot_is_caught_inside_the_window() -> None:
             forgetful, play = await table.drive_until(forgetful_number_play)
             reply = await forgetful.send(play)
             assert reply.ok
-            exposed = await forgetful.wait_event("exposed")
+            exposed = (await forgetful.wait_event("exposed")).to_data()
             assert exposed["seat"] == forgetful.seat
             catcher = next(bot for bot in table.bots if bot is not forgetful)
             view = await catcher.wait_for(
@@ -48,7 +49,7 @@ async def test_a_forgetful_bot_is_caught_inside_the_window() -> None:
             command = choose(view, random.Random(0), "basic")
             assert command == {"type": "catch", "target": forgetful.seat}
             assert (await catcher.send(command)).ok
-            caught = await catcher.wait_event("caught")
+            caught = (await catcher.wait_event("caught")).to_data()
             assert caught["seat"] == forgetful.seat and caught["penalty"] == 2
             await table.settle()
             assert table.view["counts"][forgetful.seat] == 3
@@ -101,14 +102,14 @@ async def test_a_challenged_wild_draw_four(bluff: bool) -> None:
             await victim.wait_for(lambda v: v["phase"] == "challenge")
             assert (await victim.send({"type": "challenge"})).ok
             await table.settle()
-            seen = victim.events_of("challenged")[-1]
+            seen = victim.events_of("challenged")[-1].to_data()
             assert seen["guilty"] is bluff
             # The challenged hand goes to the challenger alone.
             assert sorted(seen["hand"]) == sorted(
                 hand[: hand.index("W+4")] + hand[hand.index("W+4") + 1 :]
             )
-            assert "hand" not in bystander.events_of("challenged")[-1]
-            assert "hand" not in player.events_of("challenged")[-1]
+            assert "hand" not in bystander.events_of("challenged")[-1].to_data()
+            assert "hand" not in player.events_of("challenged")[-1].to_data()
             counts = table.view["counts"]
             mine, theirs = player.seat, victim.seat
             assert mine is not None and theirs is not None
@@ -145,7 +146,7 @@ async def test_a_dancing_wild_is_danced_or_refused(answer: str) -> None:
             before = table.view["counts"][victim.seat]
             assert (await dancer.send(play)).ok
             view = await victim.wait_for(lambda v: v["phase"] == "dance")
-            called = victim.events_of("dance-called")[-1]
+            called = victim.events_of("dance-called")[-1].to_data()
             assert called["dance"] == "butter" and 4 <= len(called["steps"]) <= 8
             knobs = Knobs(dance="correct" if answer == "dance" else "refuse")
             command = choose(view, random.Random(0), "basic", knobs)
@@ -173,13 +174,13 @@ async def test_a_wrong_dance_counts_as_refusing() -> None:
             command = choose(view, random.Random(0), "basic", Knobs(dance="wrong"))
             assert command is not None and command["steps"] != view["dance"]["steps"]
             assert (await victim.send(command)).ok
-            refused = await victim.wait_event("dance-refused")
+            refused = (await victim.wait_event("dance-refused")).to_data()
             assert refused["seat"] == victim.seat
 
 
 def creeper_revealed(table: drv.Table) -> dict[str, Any] | None:
     events = table.bots[0].events_of("creeper-revealed")
-    return events[0] if events else None
+    return events[0].to_data() if events else None
 
 
 async def test_a_creeper_drawn_is_shown_and_costs_three_more() -> None:
@@ -189,11 +190,11 @@ async def test_a_creeper_drawn_is_shown_and_costs_three_more() -> None:
             assert revealed["card"] == "WCREEP"
             for bot in table.bots:
                 # Everyone sees the Creeper, with the same number.
-                assert bot.events_of("creeper-revealed")[0]["seq"] == revealed["seq"]
+                assert bot.events_of("creeper-revealed")[0].to_data()["seq"] == revealed["seq"]
             owner = table.seat(revealed["seat"])
             extra = [
                 e
-                for e in owner.events_of("drew", revealed["seq"])
+                for e in (event.to_data() for event in owner.events_of("drew", revealed["seq"]))
                 if e["seat"] == owner.seat and e["seq"] == revealed["seq"] + 1
             ]
             assert extra and extra[0]["count"] == 3 and len(extra[0]["cards"]) == 3
@@ -259,8 +260,8 @@ async def test_stacked_draw_twos_pass_on_the_total() -> None:
             mark = third.session.last_seq
             assert (await third.send({"type": "draw"})).ok
             await table.settle()
-            drew = [e for e in third.events_of("drew", mark) if e["seat"] == third.seat]
-            assert sum(e["count"] for e in drew) >= 4
+            drew = [e.body for e in third.events_of("drew", mark)]
+            assert sum(e.count for e in drew if isinstance(e, Drew) and e.seat == third.seat) >= 4
             assert table.view["counts"][third.seat] >= before + 4
 
 
@@ -281,14 +282,14 @@ async def test_a_disconnect_mid_turn_and_a_resume() -> None:
             watcher = table.bots[0]
             # The seat goes away and the server's bot plays the turn for it.
             away = await watcher.wait_event("away", state.last_seq)
-            assert away["seat"] == 1
+            assert isinstance(away.body, Away) and away.body.seat == 1
             await watcher.wait_for(lambda v: v["to_act"] != 1)
             async with connect_bot(table.host, table.port, "p2", resume=state) as back:
                 assert back.session.welcome is not None and back.session.welcome.resumed
                 await back.wait_event("back", state.last_seq)
                 view = await back.wait_for(lambda v: 1 not in v["away"])
                 assert back.seat == 1 and not back.session.gaps
-                seqs = [event["seq"] for event in back.events]
+                seqs = [event.seq for event in back.events]
                 assert seqs == list(range(state.last_seq + 1, state.last_seq + 1 + len(seqs)))
                 assert len(view["hand"]) == view["counts"][1]
                 # The resumed seat plays on.

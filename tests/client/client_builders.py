@@ -6,8 +6,10 @@ from typing import Any
 
 from client.discovery import FoundServer
 from client.ui.model import Model, apply_table_state, apply_view
+from protocol.events import SeenEvent
 from protocol.messages import SeatInfo, TableState, TableStatus
 from protocol.options import TableConfig
+from protocol.views import View
 from server.engine import Match
 
 NAMES = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo"]
@@ -32,13 +34,13 @@ def table_state(
     )
 
 
-def engine_view(seats: int = 3, seed: int = 4, seat: int = 0, **options: Any) -> dict[str, Any]:
+def engine_view(seats: int = 3, seed: int = 4, seat: int = 0, **options: Any) -> View:
     """A real view from the engine (a fresh match), as the server would send it."""
     match = Match(TableConfig.from_data({"seats": seats, **options}), seed=seed)
-    return match.view(seat, 0).to_data()
+    return match.view(seat, 0)
 
 
-def model_with(view: dict[str, Any], seats: int = 3, seat: int = 0, **kw: Any) -> Model:
+def model_with(view: View, seats: int = 3, seat: int = 0, **kw: Any) -> Model:
     """A model seated at ``seat`` of a playing table showing ``view``."""
     model = Model(name=NAMES[seat], connected=True, address="127.0.0.1:7531", **kw)
     apply_table_state(model, table_state(seats), seat)
@@ -46,8 +48,9 @@ def model_with(view: dict[str, Any], seats: int = 3, seat: int = 0, **kw: Any) -
     return model
 
 
-def hand_view(hand: list[str], legal: list[Any], **extra: Any) -> dict[str, Any]:
-    """A hand-made view for seat 0 of three, on turn, with the given hand and legal list."""
+def hand_view(hand: list[str], legal: list[Any], **extra: Any) -> View:
+    """A hand-made view for seat 0 of three, on turn, with the given hand and legal list
+    (plain wire maps, as the server sends them; ``extra`` replaces keys)."""
     view: dict[str, Any] = {
         "seat": 0,
         "phase": "turn",
@@ -59,21 +62,29 @@ def hand_view(hand: list[str], legal: list[Any], **extra: Any) -> dict[str, Any]
         "color": "R",
         "counts": [len(hand), 5, 6],
         "draw_count": 50,
+        "discard_count": 1,
         "scores": [0, 0, 0],
         "eliminated": [],
         "away": [],
         "exposed": [],
         "pending": {"kind": "turn", "seat": 0, "remaining_ms": 30_000},
+        "remaining_ms": 30_000,
         "pending_draw": 0,
         "skip_marks": [0, 0, 0],
         "round_result": None,
         "match_result": None,
+        "last_seq": 1,
         "hand": hand,
         "drawn": None,
         "legal": legal,
     }
     view.update(extra)
-    return view
+    return View.from_data(view)
+
+
+def event(data: dict[str, Any]) -> SeenEvent:
+    """An event as a client decodes it, from its wire map (``seq`` 1 unless given)."""
+    return SeenEvent.from_data({"seq": 1, **data})
 
 
 def found_server(

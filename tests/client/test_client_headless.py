@@ -54,8 +54,9 @@ class Driver:
         legal = model.legal
         kinds = {command["type"] for command in legal}
         if model.mode is Mode.DANCE:
-            dance = (model.view or {}).get("dance") or {}
-            self.press(*(ARROW_KEYS[step] for step in dance.get("steps") or ()), "\r")
+            dance = None if model.view is None else model.view.shared.dance
+            wanted = () if dance is None else dance.steps or ()
+            self.press(*(ARROW_KEYS[step] for step in wanted), "\r")
         elif "choose-color" in kinds:
             self.press("\r")
             await self.confirm_pickers()

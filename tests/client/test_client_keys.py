@@ -106,7 +106,9 @@ def test_the_bell_rings_when_the_game_waits_for_you() -> None:
         mine = hand_view(["R1", "B2"], [{"type": "play", "card": "R1"}])
         apply_view(model, mine, 1.0)
         client.invalidate()
-        apply_view(model, {**mine, "exposed": [2]}, 2.0)  # the same turn: no second bell
+        apply_view(
+            model, hand_view(["R1", "B2"], [{"type": "play", "card": "R1"}], exposed=[2]), 2.0
+        )  # the same turn: no second bell
         client.invalidate()
         assert output.bells == 1
         challenged = hand_view(["R1", "B2"], [{"type": "challenge"}], phase="challenge")

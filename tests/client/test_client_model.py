@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+import typing
 
-from client_builders import engine_view, hand_view, model_with, table_state
+from client_builders import engine_view, event, hand_view, model_with, table_state
 
 from client.ui.describe import describe_event
 from client.ui.faces import card_label, card_name, sort_hand
@@ -19,7 +20,9 @@ from client.ui.model import (
     apply_view,
     clear_table,
 )
-from protocol.cards import all_cards
+from protocol.cards import Card, Color, all_cards
+from protocol.events import EVENT_TYPES, EventBody, EventKind, RoundOver, SeenEvent
+from protocol.phase import Phase
 
 
 def test_labels_read_without_colour() -> None:
@@ -68,7 +71,7 @@ def test_a_new_view_keeps_the_selected_card_selected() -> None:
 
 
 def test_a_view_behind_the_events_offers_no_move_until_its_successor_arrives() -> None:
-    play = {"type": "play", "card": "R1", "uno": False}
+    play = {"type": "play", "card": "R1"}
     model = model_with(hand_view(["R1", "B2"], [play]))
     assert model.my_turn and model.legal == [play]
     model.view_behind = True  # my own play's event is in; the view after it is not yet
@@ -97,27 +100,50 @@ def test_a_dance_for_me_switches_to_dance_mode() -> None:
 
 def test_events_become_plain_words_with_names() -> None:
     model = model_with(engine_view())
-    apply_event(model, {"seq": 9, "kind": "played", "seat": 1, "card": "W", "color": "G"})
-    apply_event(model, {"seq": 10, "kind": "drew", "seat": 0, "count": 2, "cards": ["R1", "BS"]})
-    apply_event(model, {"seq": 11, "kind": "turn", "seat": 2})
+    played = {"seq": 9, "kind": "played", "seat": 1, "card": "W", "color": "G", "count": 6}
+    apply_event(model, event(played))
+    drew = {"kind": "drew", "seat": 0, "count": 2, "reason": "draw", "cards": ["R1", "BS"]}
+    apply_event(model, event({"seq": 10, **drew}))
+    apply_event(
+        model, event({"seq": 11, "kind": "turn", "seat": 2, "direction": 1, "phase": "turn"})
+    )
     assert list(model.log)[-2:] == ["Bob played Wild, calling green", "you drew 2 cards: R1 B⊘"]
 
 
-def test_every_event_kind_has_words() -> None:
-    from protocol.events import EventKind
+def _sample(cls: type[EventBody]) -> EventBody:
+    """An event of ``cls`` with a plain value in every field."""
+    hints = typing.get_type_hints(cls)
+    plain: dict[object, object] = {int: 1, bool: False, str: "draw", Card: Card.parse("R1")}
+    plain |= {Color: Color.RED, Phase: Phase.TURN}
+    values = {}
+    for spec in dataclasses.fields(cls):
+        hint = hints[spec.name]
+        values[spec.name] = () if typing.get_origin(hint) is tuple else plain.get(hint)
+    return cls(**values)
 
+
+def test_every_event_kind_has_words() -> None:
     for kind in EventKind:
-        body = {"kind": kind.value, "seat": 1, "card": "R1", "winner": 1, "winners": [1]}
-        line = describe_event(body, str)
+        line = describe_event(SeenEvent(1, _sample(EVENT_TYPES[kind])), str)
         assert line or kind is EventKind.TURN, kind
         # Its own words, not the fallback for a kind this client does not know.
         assert line != kind.value.replace("-", " "), kind
-    assert describe_event({"kind": "from-the-future"}, str) == "from the future"
+    assert describe_event(event({"kind": "from-the-future"}), str) == "from the future"
 
 
 def test_round_over_names_the_winner_and_points() -> None:
-    body = {"kind": "round-over", "winner": 2, "gained": [0, 0, 37]}
-    assert describe_event(body, lambda s: f"seat{s}") == "round over: seat2 won and scored 37"
+    body = RoundOver(
+        round=1,
+        winner=2,
+        reason="out",
+        hands=((), (), ()),
+        points=(0, 0, 0),
+        gained=(0, 0, 37),
+        scores=(0, 0, 37),
+        eliminated=(),
+    )
+    line = describe_event(SeenEvent(1, body), lambda s: f"seat{s}")
+    assert line == "round over: seat2 won and scored 37"
 
 
 def test_rejections_are_short_message_lines() -> None:
@@ -138,8 +164,8 @@ def test_chat_goes_to_chat_and_log() -> None:
 
 def test_the_player_who_forgot_uno_is_told_to_press_u() -> None:
     model = model_with(engine_view())
-    apply_event(model, {"kind": "exposed", "seat": 0, "seq": 1})
-    apply_event(model, {"kind": "exposed", "seat": 1, "seq": 2})
+    apply_event(model, event({"kind": "exposed", "seat": 0, "seq": 1}))
+    apply_event(model, event({"kind": "exposed", "seat": 1, "seq": 2}))
     assert list(model.log)[-2:] == [
         "you forgot to say UNO! press u before someone catches you",
         "Bob forgot to say UNO! (c to catch)",
@@ -148,16 +174,18 @@ def test_the_player_who_forgot_uno_is_told_to_press_u() -> None:
 
 def test_a_uno_said_with_a_play_is_logged_once() -> None:
     model = model_with(engine_view())
-    apply_event(model, {"kind": "played", "seat": 1, "card": "G6", "uno": True, "seq": 1})
-    apply_event(model, {"kind": "uno-called", "seat": 1, "early": False, "seq": 2})
-    apply_event(model, {"kind": "uno-called", "seat": 2, "early": True, "seq": 3})
+    played = {"kind": "played", "seat": 1, "card": "G6", "color": "G", "count": 1, "uno": True}
+    apply_event(model, event(played))
+    apply_event(model, event({"kind": "uno-called", "seat": 1, "early": False, "seq": 2}))
+    apply_event(model, event({"kind": "uno-called", "seat": 2, "early": True, "seq": 3}))
     assert list(model.log)[-2:] == ["Bob played green 6 and said UNO!", "Cy said UNO!"]
 
 
 def test_draw_reasons_are_words_not_codes() -> None:
     model = model_with(engine_view())
     for seq, reason in enumerate(("draw-two", "wild-draw-four", "caught", "challenge", "skip")):
-        apply_event(model, {"kind": "drew", "seat": 1, "count": 2, "reason": reason, "seq": seq})
+        drew = {"kind": "drew", "seat": 1, "count": 2, "reason": reason, "seq": seq + 1}
+        apply_event(model, event(drew))
     lines = list(model.log)[-5:]
     assert lines == [
         "Bob drew 2 cards (Draw Two)",

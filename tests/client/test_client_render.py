@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from client_builders import engine_view, hand_view, model_with, table_state
+from client_builders import engine_view, event, hand_view, model_with, table_state
 from prompt_toolkit.utils import get_cwidth
 
 from client.ui.controller import Controller
@@ -103,8 +103,16 @@ def test_round_and_match_results() -> None:
         "scores": [10, 520, 40],
         "eliminated": [],
     }
-    view = hand_view([], [], phase="match-over", to_act=None, pending=None, round_result=result)
-    view["match_result"] = {"winners": [1], "scores": [10, 520, 40]}
+    match_result = {"winners": [1], "scores": [10, 520, 40]}
+    view = hand_view(
+        [],
+        [],
+        phase="match-over",
+        to_act=None,
+        pending=None,
+        round_result=result,
+        match_result=match_result,
+    )
     model = model_with(view)
     text = "\n".join(screen(model))
     assert "Bob won round 3!" in text and "Bob won the match!" in text
@@ -115,8 +123,9 @@ def test_round_and_match_results() -> None:
 def test_log_shows_the_latest_events() -> None:
     model = model_with(engine_view())
     for number in range(60):
-        apply_event(model, {"kind": "passed", "seat": 1, "seq": number})
-    apply_event(model, {"kind": "played", "seat": 2, "card": "B7", "seq": 61})
+        apply_event(model, event({"kind": "passed", "seat": 1, "stuck": False, "seq": number + 1}))
+    played = {"kind": "played", "seat": 2, "card": "B7", "color": "B", "count": 3, "seq": 61}
+    apply_event(model, event(played))
     lines = screen(model)
     assert any("Cy played blue 7" in line for line in lines)
 
@@ -205,15 +214,20 @@ def test_between_rounds_a_countdown_to_the_next_round() -> None:
 def test_the_log_scrolls_back_with_page_up(drive) -> None:
     model = model_with(engine_view())
     for number in range(60):
-        apply_event(model, {"kind": "passed", "seat": 1 + number % 2, "seq": number})
-        apply_event(model, {"kind": "played", "seat": 1, "card": f"B{number % 10}", "seq": number})
+        passed = {"kind": "passed", "seat": 1 + number % 2, "stuck": False, "seq": number + 1}
+        apply_event(model, event(passed))
+        card = f"B{number % 10}"
+        played = {"kind": "played", "seat": 1, "card": card, "color": "B", "count": 3}
+        apply_event(model, event({**played, "seq": number + 1}))
     assert model.log[0] == "Bob passed"
     controller, _ = drive(model)
     controller.scroll_log(1000)
     text = "\n".join(line.strip() for line in screen(model))
     assert "Bob passed\nBob played blue 0\nCy passed" in text
     assert "newer lines below" in text
-    apply_event(model, {"kind": "passed", "seat": 2, "seq": 99})  # news keeps the place
+    apply_event(
+        model, event({"kind": "passed", "seat": 2, "stuck": False, "seq": 99})
+    )  # news keeps the place
     assert "Bob passed\nBob played blue 0\nCy passed" in "\n".join(x.strip() for x in screen(model))
     controller.scroll_log(0)
     lines = screen(model)

@@ -51,7 +51,7 @@ def _settled(network: Network, lost: object) -> bool:
     if session is None or session is lost:
         return False
     return network.model.table is None or (
-        session.view is not None and session.view.get("phase") != "paused"
+        session.view is not None and session.view.shared.phase != "paused"
     )
 
 
