@@ -9,7 +9,7 @@ never sends anything itself: ``emit(intent)`` hands the intent to the network si
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from client.ui.faces import card_label, color_name
@@ -31,6 +31,7 @@ from protocol.commands import (
     Pass,
     Play,
     RefuseDance,
+    SeatCommand,
 )
 from protocol.limits import MAX_PASSWORD_LEN
 from protocol.messages import (
@@ -53,6 +54,11 @@ _FIELD_TITLES = {
     "target": "Choose a player",
     "dance": "Choose the dance",
 }
+
+
+def _says_uno(command: SeatCommand) -> bool:
+    """Whether ``command`` is a play that declares UNO with it."""
+    return isinstance(command, Play) and command.uno
 
 
 class Controller:
@@ -142,7 +148,7 @@ class Controller:
         on = f"the {card_label(top)}" if top else "the discard"
         return f"it matches neither the colour in force ({colour}) nor {on}"
 
-    def _start_draft(self, candidates: list[dict[str, Any]]) -> None:
+    def _start_draft(self, candidates: Sequence[SeatCommand]) -> None:
         self.model.draft = list(candidates)
         self._narrow()
 
@@ -150,7 +156,7 @@ class Controller:
         """Ask for the next field that still differs among the candidates, or send."""
         model = self.model
         for name in DRAFT_FIELDS:
-            values = list(dict.fromkeys(c.get(name) for c in model.draft))
+            values = list(dict.fromkeys(getattr(c, name, None) for c in model.draft))
             if len(values) > 1:
                 model.picker = Picker(
                     _FIELD_TITLES[name], name, [(v, self._label(name, v)) for v in values]
@@ -175,11 +181,11 @@ class Controller:
         model = self.model
         draft = model.draft
         wanted_uno = model.uno_armed
-        chosen = next((c for c in draft if bool(c.get("uno")) == wanted_uno), draft[0])
+        chosen = next((c for c in draft if _says_uno(c) == wanted_uno), draft[0])
         model.draft = []
         model.picker = None
         model.mode = Mode.NORMAL
-        if chosen.get("uno"):
+        if _says_uno(chosen):
             model.uno_armed = False
         self.emit(GameIntent(chosen))
 
@@ -210,14 +216,14 @@ class Controller:
             return
         value = picker.value
         if picker.purpose in DRAFT_FIELDS:
-            model.draft = [c for c in model.draft if c.get(picker.purpose) == value]
+            model.draft = [c for c in model.draft if getattr(c, picker.purpose, None) == value]
             model.picker = None
             self._narrow()
             return
         model.picker = None
         model.mode = Mode.NORMAL
         if picker.purpose == Catch.TYPE:
-            self.emit(GameIntent({"type": Catch.TYPE, "target": value}))
+            self.emit(GameIntent(Catch(target=value)))
         elif picker.purpose in (Kick.TYPE, RemoveBot.TYPE):
             self.emit(TableRequest(picker.purpose, {"seat": value}))
 
@@ -252,9 +258,9 @@ class Controller:
         """u: declare UNO now if that is legal, else arm it for the next play."""
         model = self.model
         if model.legal_of(CallUno.TYPE):
-            self.emit(GameIntent({"type": CallUno.TYPE}))
+            self.emit(GameIntent(CallUno()))
             return
-        if any(c.get("uno") for c in model.legal_of(Play.TYPE)):
+        if any(_says_uno(c) for c in model.legal_of(Play.TYPE)):
             model.uno_armed = not model.uno_armed
             model.notify("UNO will be said with your play" if model.uno_armed else "UNO unarmed")
             return
@@ -269,7 +275,7 @@ class Controller:
         if len(catches) == 1:
             self.emit(GameIntent(catches[0]))
             return
-        targets = [c["target"] for c in catches]
+        targets = [c.target for c in catches if isinstance(c, Catch)]
         self.model.picker = Picker(
             "Catch whom?", Catch.TYPE, [(t, self.model.seat_name(t)) for t in targets]
         )
@@ -296,10 +302,10 @@ class Controller:
         if not model.legal_of(Dance.TYPE):
             model.notify("there is no dance to answer", error=True)
             return
-        steps = list(model.dance_steps)
+        steps = tuple(Arrow(step) for step in model.dance_steps)
         model.dance_steps = []
         model.mode = Mode.NORMAL
-        self.emit(GameIntent({"type": Dance.TYPE, "steps": steps}))
+        self.emit(GameIntent(Dance(steps=steps)))
 
     def refuse_dance(self) -> None:
         self.model.mode = Mode.NORMAL

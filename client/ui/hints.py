@@ -56,7 +56,7 @@ def _game_keys(model: Model) -> list[str]:
         return ["Enter ready for the next round"]
     if phase in (Phase.MATCH_OVER, Phase.PAUSED):
         return []
-    kinds = {command.get("type") for command in model.legal}
+    kinds = {command.TYPE for command in model.legal}
     keys = ["←/→ select"] if model.hand else []
     if model.my_turn:
         view = model.view
@@ -73,7 +73,7 @@ def _game_keys(model: Model) -> list[str]:
             keys.append("p pass")
         if Challenge.TYPE in kinds or Accept.TYPE in kinds:
             keys.append("y challenge · n accept")
-    if CallUno.TYPE in kinds or any(c.get("uno") for c in model.legal_of(Play.TYPE)):
+    if CallUno.TYPE in kinds or any(isinstance(c, Play) and c.uno for c in model.legal):
         keys.append("u UNO")
     if Catch.TYPE in kinds:
         keys.append("c catch")

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from protocol.commands import SeatCommand
 from protocol.messages import Message, Request, Sender, message_from_data
 
 __all__ = [
@@ -26,13 +27,13 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class GameIntent:
-    """Send one game command (a map from the view's ``legal`` list, or a dance)."""
+    """Send one game command (one of the view's ``legal`` commands, or a dance)."""
 
-    command: Mapping[str, Any]
+    command: SeatCommand
 
     @property
     def kind(self) -> str:
-        return str(self.command.get("type", ""))
+        return self.command.TYPE
 
 
 @dataclass(frozen=True, slots=True)

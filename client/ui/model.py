@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from client.ui.describe import describe_event, describe_seats
 from client.ui.faces import sort_hand
 from client.ui.records import Records
-from protocol.commands import Dance, Play
+from protocol.commands import Dance, Play, SeatCommand
 from protocol.events import SeenEvent
 from protocol.messages import TableState, TableStatus, TableSummary
 from protocol.phase import Phase
@@ -123,7 +123,7 @@ class Model:
     mode: Mode = Mode.NORMAL
     selected: int = 0
     picker: Picker | None = None
-    draft: list[dict[str, Any]] = field(default_factory=list)
+    draft: list[SeatCommand] = field(default_factory=list)
     uno_armed: bool = False
     dance_steps: list[str] = field(default_factory=list)
     text: str = ""
@@ -170,10 +170,10 @@ class Model:
         return sort_hand([card.code for card in self.view.hand or ()])
 
     @property
-    def legal(self) -> list[dict[str, Any]]:
+    def legal(self) -> list[SeatCommand]:
         if self.view is None or self.view_behind:
             return []
-        return [command.to_data() for command in self.view.legal]
+        return list(self.view.legal)
 
     @property
     def phase(self) -> Phase | None:
@@ -214,13 +214,13 @@ class Model:
             TableStatus.BETWEEN_ROUNDS,
         )
 
-    def legal_of(self, kind: str) -> list[dict[str, Any]]:
+    def legal_of(self, kind: str) -> list[SeatCommand]:
         """The legal commands of one type (``play``, ``draw``, ``catch``...)."""
-        return [command for command in self.legal if command.get("type") == kind]
+        return [command for command in self.legal if kind == command.TYPE]
 
-    def plays_of(self, code: str) -> list[dict[str, Any]]:
+    def plays_of(self, code: str) -> list[Play]:
         """Every legal play of the card ``code`` (its colour, target, dance, UNO variants)."""
-        return [c for c in self.legal if c.get("type") == Play.TYPE and c.get("card") == code]
+        return [c for c in self.legal if isinstance(c, Play) and c.card.code == code]
 
     def seat_name(self, seat: int | None) -> str:
         """A seat's name as the log says it: ``you`` for my own seat."""
@@ -376,7 +376,7 @@ def _select_for_turn(model: Model, previous: View | None) -> None:
         and previous.shared.to_act == model.seat
         and previous.shared.round == view.shared.round
     )
-    playable = {c.get("card") for c in model.legal_of(Play.TYPE)}
+    playable = {c.card.code for c in model.legal if isinstance(c, Play)}
     if continuing or not playable or model.selected_card in playable:
         return
     model.selected = next(i for i, code in enumerate(hand) if code in playable)

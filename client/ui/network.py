@@ -363,7 +363,7 @@ class Network:
         model = self.model
         if isinstance(intent, GameIntent):
             try:
-                reply = await session.play(dict(intent.command))
+                reply = await session.play(intent.command)
             except InvalidLocalCommandError as error:
                 model.notify(str(error), error=True)
                 self.redraw()

@@ -294,7 +294,7 @@ def _bottom(model: Model, width: int, on_card: CardClick | None) -> list[Line]:
 
 def _hand(model: Model, width: int, on_card: CardClick | None) -> list[Line]:
     hand = model.hand
-    playable = {c.get("card") for c in model.legal_of(Play.TYPE)}
+    playable = {c.card.code for c in model.legal if isinstance(c, Play)}
     selected = min(model.selected, max(len(hand) - 1, 0))
     title = f" Your hand ({len(hand)})"
     if model.uno_armed:

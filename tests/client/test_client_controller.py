@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from client_builders import engine_view, hand_view, model_with, table_state
 
 from client.ui.intents import GameIntent, LeaveTable, Quit, TableRequest
 from client.ui.lobby_controller import FORM_STEPS, FORM_TEXT_ROWS, form_fields
 from client.ui.model import Mode, Model, apply_table_state, apply_view
+from protocol.commands import SeatCommand, command_from_data
 from protocol.messages import TableStatus
+
+
+def intent(data: dict[str, Any]) -> GameIntent:
+    """The intent to send the command ``data`` describes."""
+    command = command_from_data(data)
+    assert isinstance(command, SeatCommand)
+    return GameIntent(command)
 
 
 def _wild_plays(card: str, uno: bool = False) -> list[dict[str, object]]:
@@ -21,7 +31,7 @@ def test_enter_plays_a_plain_card_at_once(drive) -> None:
     model = model_with(hand_view(["R1", "B2"], [{"type": "play", "card": "R1"}]))
     controller, sent = drive(model)
     controller.play_selected()
-    assert sent == [GameIntent({"type": "play", "card": "R1"})]
+    assert sent == [intent({"type": "play", "card": "R1"})]
 
 
 def test_an_unplayable_card_is_refused_locally(drive) -> None:
@@ -40,7 +50,7 @@ def test_a_wild_asks_for_the_colour(drive) -> None:
     assert model.mode is Mode.PICK and model.picker is not None
     assert [label for _, label in model.picker.options] == ["red", "yellow", "green", "blue"]
     controller.pick_value("G")
-    assert sent == [GameIntent({"type": "play", "card": "W", "color": "G"})]
+    assert sent == [intent({"type": "play", "card": "W", "color": "G"})]
     assert model.mode is Mode.NORMAL
 
 
@@ -57,7 +67,7 @@ def test_swap_hands_asks_colour_then_player(drive) -> None:
     assert model.picker.options[1][1] == "Cy (6 cards)"
     controller.pick_move(1)
     controller.pick_confirm()
-    assert sent == [GameIntent({"type": "play", "card": "WSWAP", "color": "Y", "target": 2})]
+    assert sent == [intent({"type": "play", "card": "WSWAP", "color": "Y", "target": 2})]
 
 
 def test_dancing_wild_asks_for_the_dance(drive) -> None:
@@ -70,7 +80,7 @@ def test_dancing_wild_asks_for_the_dance(drive) -> None:
     assert model.picker is not None and model.picker.purpose == "dance"
     controller.pick_move(1)
     controller.pick_confirm()
-    assert sent == [GameIntent({"type": "play", "card": "WDANCE", "color": "R", "dance": "fire"})]
+    assert sent == [intent({"type": "play", "card": "WDANCE", "color": "R", "dance": "fire"})]
 
 
 def test_uno_arms_the_declaring_variant(drive) -> None:
@@ -81,7 +91,7 @@ def test_uno_arms_the_declaring_variant(drive) -> None:
     assert model.selected_card == "W"  # the turn starts on the playable wild
     controller.play_selected()
     controller.pick_value("B")
-    assert sent == [GameIntent({"type": "play", "card": "W", "color": "B", "uno": True})]
+    assert sent == [intent({"type": "play", "card": "W", "color": "B", "uno": True})]
     assert not model.uno_armed
 
 
@@ -89,20 +99,20 @@ def test_uno_after_the_play_is_a_call(drive) -> None:
     model = model_with(hand_view(["R3"], [{"type": "call-uno"}], to_act=1))
     controller, sent = drive(model)
     controller.uno()
-    assert sent == [GameIntent({"type": "call-uno"})]
+    assert sent == [intent({"type": "call-uno"})]
 
 
 def test_catch_one_or_choose_among_several(drive) -> None:
     model = model_with(hand_view(["R3"], [{"type": "catch", "target": 2}], to_act=1))
     controller, sent = drive(model)
     controller.catch()
-    assert sent == [GameIntent({"type": "catch", "target": 2})]
+    assert sent == [intent({"type": "catch", "target": 2})]
     legal = [{"type": "catch", "target": 1}, {"type": "catch", "target": 2}]
     model.view = hand_view(["R3"], legal, to_act=1)
     controller.catch()
     assert model.mode is Mode.PICK
     controller.pick_value(1)
-    assert sent[-1] == GameIntent({"type": "catch", "target": 1})
+    assert sent[-1] == intent({"type": "catch", "target": 1})
 
 
 def test_nobody_to_catch_is_a_message(drive) -> None:
@@ -117,12 +127,12 @@ def test_draw_pass_and_challenge_send_the_legal_command(drive) -> None:
     controller, sent = drive(model)
     controller.draw()
     controller.pass_turn()
-    assert sent == [GameIntent({"type": "draw"})]
+    assert sent == [intent({"type": "draw"})]
     assert "only after drawing" in model.message
     model.view = hand_view(["R3"], [{"type": "accept"}, {"type": "challenge"}], phase="challenge")
     controller.challenge(True)
     controller.challenge(False)
-    assert sent[1:] == [GameIntent({"type": "challenge"}), GameIntent({"type": "accept"})]
+    assert sent[1:] == [intent({"type": "challenge"}), intent({"type": "accept"})]
 
 
 def test_the_dance_is_entered_step_by_step(drive) -> None:
@@ -136,7 +146,7 @@ def test_the_dance_is_entered_step_by_step(drive) -> None:
     controller.dance_undo()
     controller.dance_step("left")
     controller.dance_submit()
-    assert sent == [GameIntent({"type": "dance", "steps": ["up", "left", "left"]})]
+    assert sent == [intent({"type": "dance", "steps": ["up", "left", "left"]})]
 
 
 def test_first_card_wild_colour_choice(drive) -> None:
@@ -145,7 +155,7 @@ def test_first_card_wild_colour_choice(drive) -> None:
     controller, sent = drive(model)
     controller.play_selected()
     controller.pick_value("R")
-    assert sent == [GameIntent({"type": "choose-color", "color": "R"})]
+    assert sent == [intent({"type": "choose-color", "color": "R"})]
 
 
 def test_host_controls_and_their_refusal_for_guests(drive) -> None:
@@ -246,7 +256,7 @@ def test_after_a_draw_the_drawn_card_is_selected_and_enter_plays_it(drive) -> No
     assert model.selected_card == "Y5"
     controller, sent = drive(model)
     controller.play_selected()
-    assert sent == [GameIntent({"type": "play", "card": "Y5"})]
+    assert sent == [intent({"type": "play", "card": "Y5"})]
 
 
 def test_another_card_after_a_draw_is_refused_with_the_rule(drive) -> None:

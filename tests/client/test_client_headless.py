@@ -21,6 +21,7 @@ from client.ui.app import ClientApp
 from client.ui.intents import GameIntent, LeaveTable, Quit, TableRequest
 from client.ui.model import Mode, Model, Screen
 from client.ui.network import Network, Plan
+from protocol.commands import Play
 
 pytestmark = pytest.mark.e2e
 
@@ -52,7 +53,7 @@ class Driver:
         """One decision by keys, chosen from what the screen offers."""
         model = self.model
         legal = model.legal
-        kinds = {command["type"] for command in legal}
+        kinds = {command.TYPE for command in legal}
         if model.mode is Mode.DANCE:
             dance = None if model.view is None else model.view.shared.dance
             wanted = () if dance is None else dance.steps or ()
@@ -63,11 +64,11 @@ class Driver:
         elif "challenge" in kinds:
             self.press("n")
         elif "play" in kinds:
-            playable = {command["card"] for command in legal if command["type"] == "play"}
+            playable = {command.card.code for command in legal if isinstance(command, Play)}
             target = next(i for i, code in enumerate(model.hand) if code in playable)
             steps = (target - model.selected) % len(model.hand)
             code = model.hand[target]
-            if any(c.get("uno") for c in model.plays_of(code)) and not model.uno_armed:
+            if any(c.uno for c in model.plays_of(code)) and not model.uno_armed:
                 self.press("u")
             self.press(*([RIGHT] * steps), "\r")
             await self.confirm_pickers()

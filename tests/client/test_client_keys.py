@@ -18,6 +18,8 @@ from client.ui.app import ClientApp
 from client.ui.intents import GameIntent
 from client.ui.model import Mode, Model, apply_view
 from client.ui.network import Network
+from protocol.cards import Card, Color
+from protocol.commands import Play
 
 SECONDS = 20
 
@@ -78,7 +80,7 @@ def test_a_seat_digit_selects_in_the_player_picker_and_enter_confirms() -> None:
     )
     assert seen == {"mode": Mode.PICK, "sent": []}
     assert game_intents(client) == [
-        GameIntent({"type": "play", "card": "WSWAP", "color": "G", "target": 2})
+        GameIntent(Play(Card.parse("WSWAP"), color=Color.GREEN, target=2))
     ]
     assert model.mode is Mode.NORMAL and not model.message_is_error
 

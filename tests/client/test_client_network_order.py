@@ -16,6 +16,7 @@ from client_server import Watched
 from client.ui.intents import GameIntent, Quit
 from client.ui.model import Model
 from client.ui.network import Network
+from protocol.commands import Draw, Pass
 from protocol.connection import ServerConnection
 from protocol.errors import ErrorCode
 from protocol.messages import Error, Game, ListTables, Message, Ok, TableList, Welcome
@@ -84,8 +85,8 @@ async def test_two_quick_keys_reach_the_server_in_order_one_at_a_time(
             nursery.start_soon(network.run)
             await redraws.until(lambda: model.connected)
 
-            network.submit(GameIntent({"type": "draw"}))
-            network.submit(GameIntent({"type": "pass"}))
+            network.submit(GameIntent(Draw()))
+            network.submit(GameIntent(Pass()))
             await trio.testing.wait_all_tasks_blocked()
             assert server.commands == ["draw"]  # the pass waits for the draw's reply
 
