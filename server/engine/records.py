@@ -14,6 +14,14 @@ objects behind:
 
 ``build_event`` is the one place each of these events is made (a play is recorded only by
 ``effects.play``).
+
+Why the trick stays: the plain typed path (every event built at once through its checked
+constructor, no records) ran ``tests/bench/engine.py --json --seconds 3`` at 362 rounds a
+second against 1,224 for this scheme, 48 us a command against 14 (interleaved with the
+untyped engine at 1,371 rounds and 13 us, load 5 on two shared cores). A searching bot
+plays thousands of simulated commands per move and reads no events: a third of its speed
+is a weaker or slower hard bot, which players do feel. ``tests/engine/test_event_codec.py``
+holds the built events equal to their checked records.
 """
 
 from __future__ import annotations
