@@ -38,6 +38,7 @@ from protocol.messages import (
     Ready,
     RemoveBot,
     TableStatus,
+    TakeBotSeat,
 )
 from protocol.phase import Phase
 
@@ -92,6 +93,9 @@ class Controller:
     def play_selected(self) -> None:
         """Enter: play the selected card, asking for colour, seat and dance as needed."""
         model = self.model
+        if model.spectating:
+            self.lobby.offer_bot_seat()
+            return
         if model.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER) or model.view is None:
             self.ready()
             return
@@ -217,6 +221,8 @@ class Controller:
             self.emit(GameIntent({"type": Catch.TYPE, "target": value}))
         elif picker.purpose in (Kick.TYPE, RemoveBot.TYPE):
             self.emit(TableRequest(picker.purpose, {"seat": value}))
+        elif picker.purpose == TakeBotSeat.TYPE:
+            self.lobby.take_bot_seat(value)
 
     def cancel(self) -> None:
         """Escape: close a picker, the help, the chat line or the confirmation."""

@@ -34,7 +34,9 @@ def keys_hint(model: Model) -> str:
     if not model.connected:
         return "server away: ←/→ look at your cards · PgUp log · ? help · Ctrl-C quit"
     if model.spectating:
-        return "PgUp log · t chat · ? help · q leave"
+        bots = model.table is not None and any(seat.bot for seat in model.table.seats)
+        take = "Enter take a bot's seat · " if bots else ""
+        return f"{take}PgUp log · t chat · ? help · q leave"
     if model.view is None:
         host = "b bot · x remove bot · s start · k kick · " if model.is_host else ""
         return f"{host}t chat · ? help · q leave"

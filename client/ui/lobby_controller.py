@@ -13,9 +13,18 @@ from enum import StrEnum
 from typing import Any
 
 from client.ui.intents import Connect, Intent, TableRequest
-from client.ui.model import Mode, Model
+from client.ui.model import Mode, Model, Picker
 from protocol.limits import MAX_PASSWORD_LEN, MAX_TABLE_NAME_LEN
-from protocol.messages import CreateTable, Join, ListTables, Spectate
+from protocol.messages import (
+    CreateTable,
+    Join,
+    ListTables,
+    SeatInfo,
+    Spectate,
+    TableStatus,
+    TableSummary,
+    TakeBotSeat,
+)
 from protocol.options import TableConfig
 from protocol.version import SUPPORTED_VERSIONS
 
@@ -45,6 +54,8 @@ class LobbyController:
     def __init__(self, model: Model, emit: Callable[[Intent], None]) -> None:
         self.model = model
         self.emit = emit
+        self._passwords: dict[str, str] = {}
+        """The password typed for each locked table entered, for taking a seat there."""
 
     # -- finding a server ------------------------------------------------------------------
 
@@ -94,15 +105,26 @@ class LobbyController:
             self.model.table_index = (self.model.table_index + delta) % len(tables)
 
     def join_selected(self, spectate: bool = False) -> None:
-        tables = self.model.tables
+        """Enter (or s): join the chosen table; a table in play (or full) that has bot
+        seats is watched first, and Enter there takes a bot's seat."""
+        model = self.model
+        tables = model.tables
         if not tables:
-            self.model.notify("no table yet: press n to create one", error=True)
+            model.notify("no table yet: press n to create one", error=True)
             return
-        table = tables[min(self.model.table_index, len(tables) - 1)]
+        table = tables[min(model.table_index, len(tables) - 1)]
+        if not spectate and _late(table):
+            if not table.bot_seats and table.state is not TableStatus.LOBBY:
+                model.notify(
+                    f"{table.name} is playing and people hold every seat: s to watch it",
+                    error=True,
+                )
+                return
+            spectate = table.bot_seats > 0
         if table.locked:
-            self.model.entering = (table.table_id, table.name, spectate)
-            self.model.mode = Mode.PASSWORD
-            self.model.text = ""
+            model.entering = (table.table_id, table.name, spectate)
+            model.mode = Mode.PASSWORD
+            model.text = ""
             return
         kind = Spectate.TYPE if spectate else Join.TYPE
         self.emit(TableRequest(kind, {"table_id": table.table_id}))
@@ -117,8 +139,46 @@ class LobbyController:
             model.notify("no password typed: nothing sent", error=True)
             return
         table_id, _name, spectate = entering
+        self._passwords[table_id] = password
         kind = Spectate.TYPE if spectate else Join.TYPE
         self.emit(TableRequest(kind, {"table_id": table_id, "password": password}))
+
+    # -- a late-comer's seat ---------------------------------------------------------------
+
+    def offer_bot_seat(self) -> None:
+        """Enter while watching: choose a bot whose seat to take (its cards and points
+        shown), or hear that there is none."""
+        model = self.model
+        table = model.table
+        bots = [seat for seat in table.seats if seat.bot] if table is not None else []
+        if not bots:
+            model.notify("no bot holds a seat here: you can only watch", error=True)
+            return
+        options = [(seat.seat, self._bot_label(seat)) for seat in bots]
+        model.picker = Picker("Take which bot's seat?", TakeBotSeat.TYPE, options)
+        model.mode = Mode.PICK
+
+    def _bot_label(self, seat: SeatInfo) -> str:
+        view = self.model.view or {}
+        counts, scores = view.get("counts") or [], view.get("scores") or []
+        label = seat.name or f"seat {seat.seat}"
+        if seat.seat < len(counts):
+            cards = counts[seat.seat]
+            label += f" · {cards} card{'s' if cards != 1 else ''}"
+        if seat.seat < len(scores):
+            label += f" · {scores[seat.seat]} pts"
+        return label
+
+    def take_bot_seat(self, seat: int) -> None:
+        """Take the bot's seat chosen in the picker."""
+        table = self.model.table
+        if table is None:
+            return
+        fields: dict[str, Any] = {"table_id": table.table_id, "seat": seat}
+        password = self._passwords.get(table.table_id)
+        if password:
+            fields["password"] = password
+        self.emit(TableRequest(TakeBotSeat.TYPE, fields))
 
     def refresh(self) -> None:
         self.emit(TableRequest(ListTables.TYPE, {"limit": 100}))
@@ -207,6 +267,12 @@ def _int_step(name: str) -> int:
     if name.endswith("_seconds"):
         return 5
     return 1
+
+
+def _late(table: TableSummary) -> bool:
+    """Whether a newcomer can no longer simply sit down: the match started or the seats
+    are full."""
+    return table.state is not TableStatus.LOBBY or table.taken >= table.seats
 
 
 def parse_address(text: str) -> tuple[str, int] | None:

@@ -59,6 +59,7 @@ from protocol.messages import (
     TableState,
     TableStatus,
     TableSummary,
+    TakeBotSeat,
 )
 
 __all__ = ["LEFT_MESSAGES", "Network", "Plan"]
@@ -375,7 +376,7 @@ class Network:
                 model.notify(f"{intent.type}: {error}", error=True)
                 self.redraw()
                 return
-            if isinstance(message, CreateTable | Join | Spectate):
+            if isinstance(message, CreateTable | Join | Spectate | TakeBotSeat):
                 self._left_table = None
             await self._request(session, message)
         elif isinstance(intent, LeaveTable):

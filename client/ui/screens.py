@@ -137,16 +137,19 @@ def lobby_screen(model: Model, height: int) -> list[Line]:
     elif not model.tables:
         lines.append(text_line("  No tables yet. Press n to create one.", "class:hint"))
     else:
-        lines.append(text_line(f"   {'name':<22} {'state':<15} {'seats':<7} {'host':<16} lock"))
+        lines.append(text_line(f"   {'name':<22} {'state':<15} {'seats':<7} {'host':<16} notes"))
         for index, table in enumerate(model.tables):
             marker = "▶" if index == model.table_index else " "
             style = "class:picked" if index == model.table_index else ""
             seats = f"{table.taken}/{table.seats}"
-            lock = "password" if table.locked else ""
+            notes = ["password"] if table.locked else []
+            if table.bot_seats:
+                plural = "s" if table.bot_seats != 1 else ""
+                notes.append(f"{table.bot_seats} bot seat{plural} to take")
             lines.append(
                 text_line(
                     f" {marker} {table.name:<22} {table.state.value:<15} {seats:<7} "
-                    f"{(table.host or ''):<16} {lock}",
+                    f"{(table.host or ''):<16} {' · '.join(notes)}",
                     style,
                 )
             )
