@@ -526,6 +526,9 @@ class SeatInfo(Record):
     """True while its owner is disconnected or timed out (a bot plays for them)."""
     ready: bool = False
     """True once ready to start or to go on."""
+    level: str | None = field(default=None, metadata=_CODE)
+    """(1.2) A bot seat's level (``easy``, ``normal``, ``hard``, ``random``); None for a
+    person's seat."""
 
 
 @dataclass(frozen=True, slots=True)

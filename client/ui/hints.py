@@ -1,14 +1,14 @@
-"""The keys line at the bottom of the table screen: the keys that work now, and what a
-key that needs the server says while the server is away."""
+"""The keys line at the bottom of the table screen: the keys that work now, what a key
+that needs the server says while the server is away, and why a card cannot be played."""
 
 from __future__ import annotations
 
-from client.ui.faces import card_label
+from client.ui.faces import card_label, color_name
 from client.ui.model import Mode, Model
 from protocol.commands import Accept, CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Play
 from protocol.phase import Phase
 
-__all__ = ["keys_hint", "refused_while_away"]
+__all__ = ["keys_hint", "refused_while_away", "why_not_playable"]
 
 
 def refused_while_away(model: Model, what: str) -> bool:
@@ -79,3 +79,34 @@ def _game_keys(model: Model) -> list[str]:
     if Catch.TYPE in kinds:
         keys.append("c catch")
     return keys
+
+
+def why_not_playable(model: Model, code: str) -> str:
+    """The rule that keeps ``code`` from being played now, in words."""
+    view = model.view or {}
+    if model.spectating:
+        return "you are watching"
+    if not model.my_turn:
+        return (
+            f"it is {model.seat_name(model.to_act)}'s turn"
+            if model.to_act is not None
+            else "it is nobody's turn"
+        )
+    drawn = view.get("drawn")
+    if drawn:
+        return f"only the drawn {card_label(drawn)} may be played now (or p to pass)"
+    phase = model.phase
+    if phase == Phase.CHALLENGE:
+        return "first answer the Wild Draw Four: y challenge, n accept"
+    if phase == Phase.STACK:
+        return "only a Draw Two answers the Draw Two (or d to draw)"
+    if phase == Phase.DANCE:
+        return "you must dance first"
+    if not model.legal_of(Play.TYPE):
+        return "no play is open to you now"
+    top = view.get("top")
+    colour = color_name(view.get("color"))
+    if top and code.startswith("W") and "+4" in card_label(code):
+        return f"a Wild Draw Four needs a hand without {colour} (bluffing is off)"
+    on = f"the {card_label(top)}" if top else "the discard"
+    return f"it matches neither the colour in force ({colour}) nor {on}"

@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from client.ui.intents import Intent, TableRequest
 from client.ui.model import Mode, Model, Picker
+from client.ui.table_form import DEFAULT_LEVEL, LEVEL_CHOICES
 from protocol.messages import (
     AddBot,
     Kick,
@@ -36,8 +37,14 @@ class HostController:
             self.emit(TableRequest(Start.TYPE))
 
     def add_bot(self) -> None:
-        if self._host_only("add a bot"):
-            self.emit(TableRequest(AddBot.TYPE, {"strategy": "basic"}))
+        """b: a picker of the bot levels (normal first chosen); Enter adds one."""
+        if not self._host_only("add a bot"):
+            return
+        options: list[tuple[object, str]] = [(level, level) for level in LEVEL_CHOICES]
+        picker = Picker("Add a bot of which level?", AddBot.TYPE, options)
+        picker.index = LEVEL_CHOICES.index(DEFAULT_LEVEL)
+        self.model.picker = picker
+        self.model.mode = Mode.PICK
 
     def remove_bot(self) -> None:
         table = self.model.table

@@ -15,8 +15,8 @@ from prompt_toolkit.keys import Keys
 
 from client.ui.controller import Controller
 from client.ui.hints import refused_while_away
-from client.ui.lobby_controller import FORM_TEXT_ROWS
 from client.ui.model import Mode, Model, Screen
+from client.ui.table_form import FORM_TEXT_ROWS
 from protocol.commands import Arrow
 
 __all__ = ["KEY_HINTS", "build_key_bindings"]
@@ -34,11 +34,12 @@ KEY_HINTS: list[tuple[str, str]] = [
     ("PgUp / PgDn", "scroll the match log back and forward; End shows the newest"),
     ("m", "the bell on your turn: on / off (remembered)"),
     ("t", "chat"),
-    ("b / x / s", "host, before the match: add a bot / remove a bot / start"),
+    ("b / x / s", "host, before the match: add a bot (of a level) / remove a bot / start"),
     ("k / P / r", "host: kick a player / pause or go on / rematch after the match"),
     ("?", "this help"),
     ("q", "leave the table (asks first during a match); Ctrl-C quits"),
     ("lobby", "↑/↓ choose a table · Enter join (asks a locked table's password)"),
+    ("", "a table in play with bots: Enter watches, Enter again takes a bot's seat"),
     ("", "s spectate · n new table (type its name and password) · r refresh"),
     ("find", "↑/↓ choose a server found on the network · Enter join · a type an address"),
 ]

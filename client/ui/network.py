@@ -43,6 +43,7 @@ from client.ui.model import (
     apply_view,
     clear_table,
 )
+from client.ui.table_form import DEFAULT_LEVEL
 from protocol.errors import ErrorCode, RemoteProtocolError
 from protocol.messages import (
     AddBot,
@@ -89,6 +90,8 @@ class Plan:
     table_name: str = ""
     options: dict[str, Any] = field(default_factory=dict)
     bots: int = 0
+    level: str = DEFAULT_LEVEL
+    """The bots' level (a strategy name)."""
     start: bool = False
     join: str | None = None
     spectate: bool = False
@@ -378,7 +381,9 @@ class Network:
                 return
             if isinstance(message, CreateTable | Join | Spectate | TakeBotSeat):
                 self._left_table = None
-            await self._request(session, message)
+            if await self._request(session, message):
+                for follow in intent.then:
+                    await self._execute(session, follow)
         elif isinstance(intent, LeaveTable):
             if await self._request(session, Leave(id=session.next_id())):
                 self._left_table = session.table
@@ -404,7 +409,9 @@ class Network:
             if not created:
                 return
             for _ in range(plan.bots):
-                if not await self._request(session, AddBot(id=session.next_id(), strategy="basic")):
+                if not await self._request(
+                    session, AddBot(id=session.next_id(), strategy=plan.level)
+                ):
                     return
             if plan.start:
                 await self._request(session, Start(id=session.next_id()))

@@ -110,7 +110,7 @@ def _seats(model: Model) -> list[Line]:  # noqa: C901 (one mark per fact about a
         if table.host_seat == seat:
             tags.append("host")
         if info.bot:
-            tags.append("bot")
+            tags.append(f"bot · {info.level}" if info.level else "bot")
         if info.away or seat in away:
             tags.append("away")
         if seat in eliminated:

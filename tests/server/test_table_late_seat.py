@@ -29,6 +29,7 @@ async def test_a_late_comer_takes_a_bots_seat_on_the_bots_own_turn(
     await ok(lobby, ann, lambda i: AddBot(id=i, strategy="basic"))
     await ok(lobby, ann, lambda i: AddBot(id=i, strategy="easy"))
     assert await bot_seats_listed(lobby, cat) == 2
+    assert [seat.level for seat in ann.state.seats] == [None, "normal", "easy"]  # basic: normal
     await ok(lobby, ann, lambda i: Start(id=i))
     rigged(table, hands=[["R1", "G2"], ["Y4", "Y5", "R6"], ["B1", "B2"]], top="R9", current=1)
     await settle()
@@ -47,6 +48,7 @@ async def test_a_late_comer_takes_a_bots_seat_on_the_bots_own_turn(
     chair = table.seating[1]
     assert chair is not None and not chair.is_bot and chair.stand_in is None
     assert ann.state.seats[1].name == "Cat" and not ann.state.seats[1].away
+    assert ann.state.seats[1].level is None
     assert await bot_seats_listed(lobby, dan) == 1
     await play(lobby, cat, Play(Card.parse("R6")))
     assert [e.body for e in ann.events if e.body["kind"] == "played"][-1]["seat"] == 1
