@@ -14,7 +14,7 @@ from typing import Any
 
 from client.ui.faces import card_label, color_name
 from client.ui.hints import refused_while_away, why_not_playable
-from client.ui.host_controller import HostController
+from client.ui.host_controller import BAN, HostController
 from client.ui.intents import GameIntent, Intent, LeaveTable, Quit, RememberSetting, TableRequest
 from client.ui.lobby_controller import LobbyController
 from client.ui.model import Mode, Model, Picker, Screen
@@ -191,7 +191,9 @@ class Controller:
         model.mode = Mode.NORMAL
         if picker.purpose == Catch.TYPE:
             self.emit(GameIntent({"type": Catch.TYPE, "target": value}))
-        elif picker.purpose in (Kick.TYPE, RemoveBot.TYPE):
+        elif picker.purpose in (Kick.TYPE, BAN):
+            self.host.ask_kick(value, ban=picker.purpose == BAN)
+        elif picker.purpose == RemoveBot.TYPE:
             self.emit(TableRequest(picker.purpose, {"seat": value}))
         elif picker.purpose == TakeBotSeat.TYPE:
             self.lobby.take_bot_seat(value)

@@ -27,6 +27,8 @@ def keys_hint(model: Model) -> str:
         return "Enter send · Esc cancel"
     if model.mode is Mode.CONFIRM_LEAVE:
         return "y quit · n stay" if model.solo else "y leave · n stay"
+    if model.mode is Mode.CONFIRM:
+        return "y yes · n no"
     if model.mode is Mode.PICK:
         return "←/→ choose · Enter confirm · Esc cancel"
     if model.mode is Mode.DANCE:
@@ -38,7 +40,7 @@ def keys_hint(model: Model) -> str:
         take = "Enter take a bot's seat · " if bots else ""
         return f"{take}PgUp log · t chat · ? help · q leave"
     if model.view is None:
-        host = "b bot · x remove bot · s start · k kick · " if model.is_host else ""
+        host = "b bot · x remove bot · s start · k kick · K ban · " if model.is_host else ""
         return f"{host}t chat · ? help · q leave"
     keys = _game_keys(model)
     keys += ["PgUp log", "m bell off" if model.bell else "m bell on", "t chat", "? help"]

@@ -66,6 +66,7 @@ class Mode(StrEnum):
     CREATE = "create"  # the new-table form
     HELP = "help"
     CONFIRM_LEAVE = "confirm-leave"
+    CONFIRM = "confirm"  # y / n to the question in the picker's title (the host's kick, ban)
 
 
 @dataclass(slots=True)

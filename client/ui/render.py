@@ -219,7 +219,10 @@ def _waiting(model: Model) -> list[Line]:
     lines = [text_line(f" Waiting for the match to start: {taken}/{len(table.seats)} seats taken.")]
     if model.is_host:
         lines.append(
-            text_line(" You are the host: b add a bot · x remove a bot · s start", "class:hint")
+            text_line(
+                " You are the host: b add a bot · x remove a bot · s start · k kick · K ban",
+                "class:hint",
+            )
         )
     else:
         lines.append(text_line(" The host starts the match.", "class:hint"))
@@ -243,6 +246,8 @@ def _middle(model: Model, width: int, room: int) -> list[Line]:
         lines = picker_pane(model)
     elif model.mode is Mode.DANCE:
         lines = dance_pane(model)
+    elif model.mode is Mode.CONFIRM and model.picker is not None:
+        lines = [text_line(f" {model.picker.title} y yes · n no", "class:error")]
     elif model.mode is Mode.CONFIRM_LEAVE:
         question = (
             " Quit the game? The private server stops with it. y yes · n no"
