@@ -45,6 +45,15 @@ __all__ = [
 
 LOG_LINES = 200
 
+REFUSED = {
+    "join": "cannot join",
+    "spectate": "cannot watch the table",
+    "take-bot-seat": "cannot take the seat",
+    "create-table": "cannot create the table",
+}
+"""How a refusal of a way into a table begins on the message line (others: ``play
+refused``); Enter on a table in play watches it first, so "spectate" would puzzle."""
+
 
 class Screen(StrEnum):
     """Which screen is shown; derived from the model (see :attr:`Model.screen`)."""
@@ -410,4 +419,4 @@ def apply_reply(model: Model, what: str, ok: bool, code: str | None, message: st
     if code == RejectCode.LOST_RACE:
         model.notify(f"too late: {message or what}", error=True)
         return
-    model.notify(f"{what} refused: {message or code}", error=True)
+    model.notify(f"{REFUSED.get(what, what + ' refused')}: {message or code}", error=True)

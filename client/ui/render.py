@@ -257,6 +257,11 @@ def _middle(model: Model, width: int, room: int) -> list[Line]:
         lines = [text_line(question, "class:error")]
     elif model.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER):
         lines = results_pane(model, width)
+    elif model.spectating and model.table and any(seat.bot for seat in model.table.seats):
+        offer = (
+            " You are watching. Enter takes a bot's seat: you play on with its cards and points."
+        )
+        lines = [text_line(offer, "class:hint")]
     else:
         lines = []
     log_room = room - len(lines)

@@ -350,6 +350,8 @@ class RequestHandlers:
                 if self._game.match is not None
                 else f"{host.name} asked you to leave"
             )
+            if message.ban:
+                why += " and banned you from this table"
             kicked.send(Left(table_id=self._table_id, reason=LeftReason.KICKED, message=why))
 
     # ------------------------------------------------------------------ playing

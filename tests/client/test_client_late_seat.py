@@ -131,6 +131,7 @@ def test_a_locked_tables_password_goes_with_the_seat_taken_there(drive) -> None:
     state = table_state(3, TableStatus.BETWEEN_ROUNDS, bots=(1,))
     apply_table_state(model, dataclasses.replace(state, table_id="t2"), None)
     assert "Enter take a bot's seat" in "\n".join(screen(model))
+    assert "You are watching. Enter takes a bot's seat" in "\n".join(screen(model))
     controller.play_selected()
     assert model.mode is Mode.PICK and model.picker is not None
     controller.pick_confirm()
