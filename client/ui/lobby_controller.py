@@ -151,6 +151,8 @@ class LobbyController:
         view = self.model.view or {}
         counts, scores = view.get("counts") or [], view.get("scores") or []
         label = seat.name or f"seat {seat.seat}"
+        if seat.level:
+            label += f" ({seat.level})"
         if seat.seat < len(counts):
             cards = counts[seat.seat]
             label += f" · {cards} card{'s' if cards != 1 else ''}"

@@ -66,8 +66,8 @@ async def take_a_seat(host: str, port: int) -> ClientApp:
             await driver.until(lambda: model.mode is Mode.PICK)
             assert model.picker is not None
             assert [label.split(" · ")[0] for _, label in model.picker.options] == [
-                "Bot 1",
-                "Bot 2",
+                "Bot 1 (easy)",
+                "Bot 2 (hard)",
             ]
             driver.press("\x1b[C", "\r")  # the second bot
             await driver.until(lambda: model.seat == 2 and not model.spectating and model.hand)
