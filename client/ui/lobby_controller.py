@@ -105,7 +105,7 @@ class LobbyController:
         if not spectate and _late(table):
             if not table.bot_seats and table.state is not TableStatus.LOBBY:
                 model.notify(
-                    f"{table.name} is playing and people hold every seat: s to watch it",
+                    f"{table.name}'s match has begun and people hold every seat: s to watch",
                     error=True,
                 )
                 return
