@@ -375,10 +375,13 @@ def _select_for_turn(model: Model, previous: dict[str, Any] | None) -> None:
         return
     if not model.my_turn:
         return
+    # The same turn goes on (after a draw); a play that gives another turn (a Skip with
+    # two players) starts a new one, though the view waited on this seat all along.
     continuing = (
         previous is not None
         and previous.get("to_act") == model.seat
         and previous.get("round") == view.get("round")
+        and len(previous.get("hand") or ()) <= len(hand)
     )
     playable = {c.get("card") for c in model.legal_of(Play.TYPE)}
     if continuing or not playable or model.selected_card in playable:

@@ -293,3 +293,13 @@ def test_refusals_name_the_rule_that_applies(drive) -> None:
     model.selected = model.hand.index("B2")
     controller.play_selected()
     assert "matches neither the colour in force (red) nor the R5" in model.message
+
+
+def test_a_play_that_gives_another_turn_starts_it_on_a_playable_card() -> None:
+    # Two players: the Reverse acts as a Skip, and the turn comes straight back.
+    before = hand_view(["Y8", "YR", "B1"], [{"type": "play", "card": "YR"}])
+    model = model_with(before)
+    model.selected = model.hand.index("YR")
+    again = hand_view(["Y8", "B1"], [{"type": "play", "card": "Y8"}], top="YR", color="Y")
+    apply_view(model, again, 1.0)
+    assert model.selected_card == "Y8"
