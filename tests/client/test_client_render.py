@@ -109,7 +109,9 @@ def test_round_and_match_results() -> None:
     text = "\n".join(screen(model))
     assert "Bob won round 3!" in text and "Bob won the match!" in text
     assert "+71" in text and "520" in text and "R1 W" in text
-    assert "r: rematch" in text  # Ann hosts
+    assert "r: rematch with the same seats · q: leave" in text  # Ann hosts
+    model.solo = True  # q quits the program in solo play, and the pane says so
+    assert "r: rematch with the same seats · q: quit" in "\n".join(screen(model))
 
 
 def test_log_shows_the_latest_events() -> None:
