@@ -8,7 +8,7 @@ from client.ui.model import Mode, Model
 from protocol.commands import Accept, CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Play
 from protocol.phase import Phase
 
-__all__ = ["keys_hint", "refused_while_away", "why_not_playable"]
+__all__ = ["keys_hint", "ready_for_next_round", "refused_while_away", "why_not_playable"]
 
 
 def refused_while_away(model: Model, what: str) -> bool:
@@ -19,6 +19,14 @@ def refused_while_away(model: Model, what: str) -> bool:
         return False
     model.notify(f"{what}: not sent, the server is away (reconnecting…)", error=True)
     return True
+
+
+def ready_for_next_round(model: Model) -> bool:
+    """Whether my seat has said it is ready (between rounds: the others are waited for)."""
+    table, seat = model.table, model.seat
+    if table is None or seat is None or model.spectating or not 0 <= seat < len(table.seats):
+        return False
+    return table.seats[seat].ready
 
 
 def keys_hint(model: Model) -> str:
@@ -57,7 +65,7 @@ def _game_keys(model: Model) -> list[str]:
     """The game's keys that do something now, in the order a player needs them."""
     phase = model.phase
     if phase == Phase.ROUND_OVER:
-        return ["Enter ready for the next round"]
+        return [] if ready_for_next_round(model) else ["Enter ready for the next round"]
     if phase in (Phase.MATCH_OVER, Phase.PAUSED):
         return []
     kinds = {command.get("type") for command in model.legal}

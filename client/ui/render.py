@@ -15,7 +15,7 @@ from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.utils import get_cwidth
 
 from client.ui.faces import card_label, color_name
-from client.ui.hints import keys_hint
+from client.ui.hints import keys_hint, ready_for_next_round
 from client.ui.layout import Line, assemble, clock_text, rule, text_line, wrap_keys
 from client.ui.model import Mode, Model, Screen
 from client.ui.panes import dance_pane, picker_pane, results_pane
@@ -187,6 +187,10 @@ def _turn_line(model: Model, now: float) -> Line:
         return [("class:title", " Match over")]
     if phase == Phase.ROUND_OVER:
         countdown = f" · the next round starts in {clock}" if clock else ""
+        if ready_for_next_round(model):
+            return [
+                ("class:title", f" Round over{countdown} · you are ready; waiting for the others")
+            ]
         return [("class:title", f" Round over{countdown} · Enter: ready for the next round")]
     to_act = view.get("to_act")
     if model.my_turn:

@@ -247,3 +247,18 @@ def test_a_cut_header_ends_in_an_ellipsis() -> None:
     assert header.endswith("…") and len(header) == 60
     wide = screen(model, width=200, height=30)[0]
     assert "127.0.0.1:7531" in wide and "…" not in wide
+
+
+def test_between_rounds_a_ready_player_is_told_the_others_are_waited_for() -> None:
+    view = hand_view([], [], phase="round-over", to_act=None)
+    model = model_with(view)
+    assert model.table is not None
+    model.table = dataclasses.replace(model.table, state=TableStatus.BETWEEN_ROUNDS)
+    text = "\n".join(screen(model))
+    assert "Enter: ready for the next round" in text and "Enter ready for the next" in text
+    seats = list(model.table.seats)
+    seats[0] = dataclasses.replace(seats[0], ready=True)
+    model.table = dataclasses.replace(model.table, seats=tuple(seats))
+    text = "\n".join(screen(model))
+    assert "you are ready; waiting for the others" in text
+    assert "Enter ready for the next round" not in text and "Enter:" not in text
