@@ -28,6 +28,7 @@ __all__ = [
     "FORM_TEXT_ROWS",
     "LEVEL_CHOICES",
     "MAX_BOTS",
+    "TEXT_LIMITS",
     "bot_requests",
     "form_fields",
     "form_rows",
@@ -41,6 +42,7 @@ FORM_TEXT_ROWS = ("name", "password")
 """The form's typed rows, first; typing edits them."""
 
 TEXT_LIMITS = {"name": MAX_TABLE_NAME_LEN, "password": MAX_PASSWORD_LEN}
+"""How long each typed row may grow."""
 
 BOT_ROWS = ("bots", "bot_level")
 """How many server bots to seat once the table exists, and their level."""
