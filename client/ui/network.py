@@ -435,7 +435,8 @@ class Network:
         table_id = tables[0].table_id
         self._left_table = None
         password = plan.password or None
-        if plan.spectate:
+        late = tables[0].state is not TableStatus.LOBBY and tables[0].bot_seats > 0
+        if plan.spectate or late:  # late: watch; Enter there takes a bot's seat
             message: Request = Spectate(id=session.next_id(), table_id=table_id, password=password)
         else:
             message = Join(id=session.next_id(), table_id=table_id, password=password)

@@ -23,7 +23,7 @@ from client.bots.api import connect_bot
 from client.ui.app import ClientApp
 from client.ui.intents import TableRequest
 from client.ui.model import Mode, Model, Screen, apply_table_state
-from client.ui.network import Network
+from client.ui.network import Network, Plan
 from protocol.messages import TableStatus, TableSummary
 
 SECONDS = 60
@@ -47,20 +47,22 @@ def host_a_table_with_bots(
     trio.run(main)
 
 
-async def take_a_seat(host: str, port: int) -> ClientApp:
+async def take_a_seat(host: str, port: int, plan: Plan | None = None) -> ClientApp:
+    """From the lobby by keys (or, with ``plan``, from ``--table``: watched at once)."""
     model = Model(name="Late")
 
     def network(model: Model, redraw: Callable[[], None]) -> Network:
-        return Network(model, redraw, time.monotonic, address=(host, port))
+        return Network(model, redraw, time.monotonic, address=(host, port), plan=plan)
 
     with create_pipe_input() as keys:
         client = ClientApp(model, network, input=keys, output=DummyOutput())
         driver = Driver(client, keys)
         running = asyncio.create_task(client.run())
         async with asyncio.timeout(SECONDS):
-            await driver.until(lambda: model.tables and model.tables[0].bot_seats == 2)
-            assert model.tables[0].state is not TableStatus.LOBBY
-            driver.press("\r")
+            if plan is None:
+                await driver.until(lambda: model.tables and model.tables[0].bot_seats == 2)
+                assert model.tables[0].state is not TableStatus.LOBBY
+                driver.press("\r")
             await driver.until(lambda: model.spectating and model.view is not None)
             driver.press("\r")
             await driver.until(lambda: model.mode is Mode.PICK)
@@ -77,21 +79,24 @@ async def take_a_seat(host: str, port: int) -> ClientApp:
 
 
 @pytest.mark.e2e
-def test_a_late_comer_takes_a_bots_seat_from_the_lobby_by_keys() -> None:
+@pytest.mark.parametrize("by_name", [False, True], ids=["lobby-keys", "table-flag"])
+def test_a_late_comer_takes_a_bots_seat_from_the_lobby_by_keys(by_name: bool) -> None:
     started, done = threading.Event(), threading.Event()
+    plan = Plan(join="Late night") if by_name else None
     with running_server(["--bot-think-ms", "20"]) as (host, port):
         ann = threading.Thread(target=host_a_table_with_bots, args=(host, port, started, done))
         ann.start()
         try:
             assert started.wait(SECONDS)
-            client = asyncio.run(take_a_seat(host, port))
+            client = asyncio.run(take_a_seat(host, port, plan))
         finally:
             done.set()
             ann.join(SECONDS)
     model = client.model
     requests = [i for i in client.intents if isinstance(i, TableRequest)]
-    assert [r.type for r in requests] == ["spectate", "take-bot-seat"]
-    assert requests[1].fields["seat"] == 2
+    # --table watches at once (the network's own request, not a key's).
+    assert [r.type for r in requests] == [*([] if by_name else ["spectate"]), "take-bot-seat"]
+    assert requests[-1].fields["seat"] == 2
     assert model.screen is Screen.TABLE and model.table is not None
     seat = model.table.seats[2]
     assert seat.name == "Late" and not seat.bot
