@@ -23,6 +23,11 @@ def _cards(count: int) -> str:
     return "1 card" if count == 1 else f"{count} cards"
 
 
+def _whose(name: str) -> str:
+    """A name as an owner: ``your`` for ``you``, else ``Bob's``."""
+    return "your" if name == "you" else f"{name}'s"
+
+
 def _direction(value: Any) -> str:
     return "clockwise" if value == 1 else "counter-clockwise"
 
@@ -116,7 +121,7 @@ _SIMPLE: dict[EventKind, Callable[[Mapping[str, Any], NameOf], str]] = {
         f"{n(e.get('seat'))} wrongly caught {n(e.get('target'))}: draws {e.get('penalty')}"
     ),
     EventKind.CHALLENGED: lambda e, n: (
-        f"{n(e.get('seat'))} challenged {n(e.get('target'))}'s Wild Draw Four: "
+        f"{n(e.get('seat'))} challenged {_whose(n(e.get('target')))} Wild Draw Four: "
         + ("guilty!" if e.get("guilty") else "it was legal")
         + (
             " (hand: " + " ".join(card_label(str(c)) for c in e.get("hand") or ()) + ")"

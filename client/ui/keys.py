@@ -15,8 +15,8 @@ from prompt_toolkit.keys import Keys
 
 from client.ui.controller import Controller
 from client.ui.hints import refused_while_away
-from client.ui.lobby_controller import FORM_TEXT_ROWS
 from client.ui.model import Mode, Model, Screen
+from client.ui.table_form import FORM_TEXT_ROWS
 from protocol.commands import Arrow
 
 __all__ = ["KEY_HINTS", "build_key_bindings"]
@@ -34,11 +34,12 @@ KEY_HINTS: list[tuple[str, str]] = [
     ("PgUp / PgDn", "scroll the match log back and forward; End shows the newest"),
     ("m", "the bell on your turn: on / off (remembered)"),
     ("t", "chat"),
-    ("b / x / s", "host, before the match: add a bot / remove a bot / start"),
-    ("k / P / r", "host: kick a player / pause or go on / rematch after the match"),
+    ("b / x / s", "host, before the match: add a bot (of a level) / remove a bot / start"),
+    ("k / K / P / r", "host: kick / ban a person (asks first) / pause or go on / rematch"),
     ("?", "this help"),
     ("q", "leave the table (asks first during a match); Ctrl-C quits"),
     ("lobby", "↑/↓ choose a table · Enter join (asks a locked table's password)"),
+    ("", "a table in play with bots: Enter watches, Enter again takes a bot's seat"),
     ("", "s spectate · n new table (type its name and password) · r refresh"),
     ("", "h standings: w this week / all time, ↑/↓ and Enter a match's final table"),
     ("find", "↑/↓ choose a server found on the network · Enter join · a type an address"),
@@ -107,6 +108,7 @@ def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:  # 
     bind(["x"], c.host.remove_bot, table)
     bind(["s"], c.host.start, table)
     bind(["k"], c.host.kick, table)
+    bind(["K"], lambda: c.host.kick(ban=True), table)
     bind(["P"], c.host.pause, table)
     bind(["r"], c.host.rematch, table)
 
@@ -117,7 +119,7 @@ def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:  # 
 
         return say_why
 
-    for key in ("Enter", "d", "p", "u", "c", "y", "n", "t", "q", "b", "x", "s", "k", "P", "r"):
+    for key in ("Enter", "d", "p", "u", "c", "y", "n", "t", "q", "b", "x", "s", "k", "K", "P", "r"):
         on(key.lower() if key == "Enter" else key, filter=at_table & ~online)(refuse(key))
 
     # pickers
@@ -152,6 +154,9 @@ def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:  # 
     confirm = mode_is(Mode.CONFIRM_LEAVE)
     bind(["y"], lambda: c.confirm_leave(True), confirm)
     bind(["n", "q"], lambda: c.confirm_leave(False), confirm)
+    asked = mode_is(Mode.CONFIRM)
+    bind(["y"], lambda: c.host.confirm(True), asked)
+    bind(["n"], lambda: c.host.confirm(False), asked)
 
     # the server's lobby
     bind(["up", "k"], lambda: c.lobby.lobby_move(-1), lobby)

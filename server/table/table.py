@@ -191,6 +191,7 @@ class Table:
             spectators=len(seating.spectators),
             locked=self.locked,
             host=host.name if host is not None else None,
+            bot_seats=seating.bot_count(),
         )
 
     @property
