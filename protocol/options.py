@@ -123,6 +123,10 @@ class TableConfig:
     seven_o: bool = field(
         default=False, metadata={"doc": "a 7 swaps hands with a chosen player, a 0 passes them on"}
     )
+    jump_in: bool = field(
+        default=False,
+        metadata={"doc": "a card identical to the top card may be played out of turn"},
+    )
     draw_until_playable: bool = field(
         default=False, metadata={"doc": "a turn's draw goes on until a playable card comes"}
     )
@@ -228,16 +232,24 @@ _BOOLS = (
     "skip_any",
     "wd4_bluff",
     "seven_o",
+    "jump_in",
     "draw_until_playable",
     "force_play",
 )
 
-PRESET_OPTIONS = ("seven_o", "stack", "draw_until_playable", "force_play", "skip_any")
+PRESET_OPTIONS = (
+    "seven_o",
+    "jump_in",
+    "stack",
+    "draw_until_playable",
+    "force_play",
+    "skip_any",
+)
 """The options a preset sets; it leaves every other option as it is."""
 
 PRESETS: dict[str, dict[str, Any]] = {
     "official": {"stack": Stack.OFF.value},
-    "party": {"seven_o": True, "stack": Stack.PROGRESSIVE.value},
+    "party": {"seven_o": True, "jump_in": True, "stack": Stack.PROGRESSIVE.value},
     "family": {"stack": Stack.DRAW_TWO.value, "draw_until_playable": True},
 }
 """Presets for people: each sets ``PRESET_OPTIONS`` (those not named here off)."""
