@@ -275,12 +275,12 @@ def check_jump_in(state: MatchState, seat: int, play: Play) -> Rejected | None:
     by a jump-in lost the race, and so did a jump-in whose card was identical to the top
     card in the last view sent to its seat; any other is refused."""
     card = play.card
-    if card not in state.hands[seat]:
-        return Rejected(RejectCode.CARD_NOT_IN_HAND, f"{card.code} is not in your hand")
     if card in jump_in_cards(state, seat):
         return _check_what_it_names(state, seat, play)
-    if seat == state.overtaken:
+    if seat == state.overtaken:  # whatever it sent: its hand may have moved since
         return _not_your_turn(state, seat)
+    if card not in state.hands[seat]:
+        return Rejected(RejectCode.CARD_NOT_IN_HAND, f"{card.code} is not in your hand")
     if card.color is not None and card == state.jump_top_seen(seat):
         return Rejected(RejectCode.LOST_RACE, "the top card changed before your jump-in arrived")
     if not jump_open(state):
