@@ -89,8 +89,12 @@ SCENARIOS: dict[str, Scenario] = {
         _config(stack=Stack.PROGRESSIVE),
         [["R+2", "G5", "G6"], ["R+2", "Y2"], ["W+4", "B2", "B3"], ["Y3", "Y4"]],
         "R4",
-        [(0, Play(card("R+2"))), (1, Play(card("R+2"))), (2, Play(card("W+4"), Color.BLUE))]
-        + [(3, Draw())],
+        [
+            (0, Play(card("R+2"))),
+            (1, Play(card("R+2"))),
+            (2, Play(card("W+4"), Color.BLUE)),
+            (3, Draw()),
+        ],
     ),
     # Ruling 34: the draw goes on past two cards that do not play to a Creeper, which
     # shows itself and brings three more; it is the drawn card and is played.
