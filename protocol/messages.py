@@ -495,6 +495,9 @@ class TableSummary(Record):
     """True when a password is needed."""
     host: str | None = field(default=None, metadata=_NAME)
     """The host's name."""
+    house_rules: tuple[str, ...] = field(default=(), metadata=items(16, item=_CODE))
+    """1.2: the house rules it plays (``protocol.options.house_rules``: ``seven_o``,
+    ``jump_in``, ``stack:progressive``...); empty for the official rules."""
 
 
 @dataclass(frozen=True, slots=True)

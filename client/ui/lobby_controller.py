@@ -16,20 +16,25 @@ from client.ui.intents import Connect, Intent, TableRequest
 from client.ui.model import Mode, Model
 from protocol.limits import MAX_PASSWORD_LEN, MAX_TABLE_NAME_LEN
 from protocol.messages import CreateTable, Join, ListTables, Spectate
-from protocol.options import TableConfig
+from protocol.options import PRESETS, TableConfig, preset_options
 from protocol.version import SUPPORTED_VERSIONS
 
 __all__ = [
+    "FORM_PRESET_ROW",
     "FORM_STEPS",
     "FORM_TEXT_ROWS",
     "LobbyController",
     "address_problem",
     "form_fields",
+    "form_preset",
     "parse_address",
 ]
 
 FORM_TEXT_ROWS = ("name", "password")
 """The new-table form's typed rows, before the table options; typing edits them."""
+
+FORM_PRESET_ROW = "preset"
+"""The form's last row, after the options: ←/→ picks a preset, which fills the form."""
 
 _FORM_TEXT_LIMITS = {"name": MAX_TABLE_NAME_LEN, "password": MAX_PASSWORD_LEN}
 
@@ -37,6 +42,14 @@ _FORM_TEXT_LIMITS = {"name": MAX_TABLE_NAME_LEN, "password": MAX_PASSWORD_LEN}
 def form_fields() -> list[dataclasses.Field[Any]]:
     """The table options the new-table form edits, in TableConfig's order."""
     return list(dataclasses.fields(TableConfig))
+
+
+def form_preset(form: dict[str, Any]) -> str | None:
+    """The preset whose house rules the form holds now, or None (a mix of one's own)."""
+    for name in PRESETS:
+        if all(form.get(key) == value for key, value in preset_options(name).items()):
+            return name
+    return None
 
 
 class LobbyController:
@@ -135,7 +148,7 @@ class LobbyController:
         model.mode = Mode.CREATE
 
     def form_move(self, delta: int) -> None:
-        count = len(form_fields()) + len(FORM_TEXT_ROWS)
+        count = len(FORM_TEXT_ROWS) + len(form_fields()) + 1  # the preset row last
         self.model.form_index = (self.model.form_index + delta) % count
 
     @property
@@ -163,6 +176,9 @@ class LobbyController:
         model = self.model
         if model.form_index < len(FORM_TEXT_ROWS):
             return
+        if model.form_index == len(FORM_TEXT_ROWS) + len(form_fields()):
+            self._step_preset(delta)
+            return
         option = form_fields()[model.form_index - len(FORM_TEXT_ROWS)]
         value = model.form.get(option.name, option.default)
         default = option.default
@@ -174,6 +190,16 @@ class LobbyController:
         elif isinstance(default, int):
             step = _int_step(option.name)
             model.form[option.name] = max(0, int(value) + delta * step)
+
+    def _step_preset(self, delta: int) -> None:
+        """The preset row: the next preset fills in its house rules (Ruling 36)."""
+        form = self.model.form
+        names = list(PRESETS)
+        current = form_preset(form)
+        index = names.index(current) + delta if current is not None else 0 if delta > 0 else -1
+        expanded = preset_options(names[index % len(names)], form)
+        form.clear()
+        form.update(expanded)
 
     def submit_form(self) -> None:
         """Enter: create the table; a password, if typed, is needed by everyone else."""

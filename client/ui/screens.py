@@ -6,8 +6,9 @@ from typing import TYPE_CHECKING, Any
 
 from client.ui.keys import KEY_HINTS
 from client.ui.layout import Line, clock_text, rule, text_line
-from client.ui.lobby_controller import FORM_TEXT_ROWS, form_fields
+from client.ui.lobby_controller import FORM_PRESET_ROW, FORM_TEXT_ROWS, form_fields, form_preset
 from client.ui.model import Mode, Model
+from protocol.options import house_rule_words
 
 if TYPE_CHECKING:
     from client.discovery import FoundServer
@@ -150,6 +151,8 @@ def lobby_screen(model: Model, height: int) -> list[Line]:
                     style,
                 )
             )
+            if table.house_rules:
+                lines.append(text_line(f"     {house_rule_words(table.house_rules)}", "class:hint"))
     if model.mode is Mode.CHAT:
         lines += [[], text_line(f"  say: {model.text}▏", "class:input")]
     if model.mode is Mode.CREATE:
@@ -172,6 +175,7 @@ def _form(model: Model) -> list[Line]:
     ]
     rows: list[tuple[str, Any]] = [(row, model.form.get(row, "")) for row in FORM_TEXT_ROWS]
     rows += [(f.name, model.form.get(f.name, f.default)) for f in form_fields()]
+    rows.append((FORM_PRESET_ROW, form_preset(model.form) or "(your own mix)"))
     for index, (name, value) in enumerate(rows):
         selected = index == model.form_index
         marker = "▶" if selected else " "

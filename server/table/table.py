@@ -43,7 +43,7 @@ from protocol.messages import (
     TableStatus,
     TableSummary,
 )
-from protocol.options import TableConfig
+from protocol.options import TableConfig, house_rules
 from server.autoplay import BotLauncher, StandIn
 from server.chat_budget import ChatBudget
 from server.engine import Match
@@ -188,6 +188,7 @@ class Table:
             spectators=len(seating.spectators),
             locked=self.locked,
             host=host.name if host is not None else None,
+            house_rules=house_rules(self.game.config.to_data()),
         )
 
     @property

@@ -76,6 +76,13 @@ async def test_a_table_asking_for_no_stacking_gets_none_on_a_stacking_server(
     assert ann.state.options["stack"] == "off" and not ann.state.options["stack_draw_two"]
     await create(lobby, bob)
     assert bob.state.options["stack"] == "progressive" and bob.state.options["jump_in"]
+    reader = FakePeer("Reader")
+    await ok(lobby, reader, lambda i: ListTables(id=i, limit=10))
+    listed = {table.table_id: table.house_rules for table in reader.last(TableList).tables}
+    assert sorted(listed.values()) == [
+        ("seven_o", "jump_in"),
+        ("stack:progressive", "seven_o", "jump_in"),
+    ]
 
 
 async def test_list_tables_pages_with_a_cursor(nursery: trio.Nursery) -> None:
