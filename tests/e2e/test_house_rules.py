@@ -4,7 +4,9 @@ two connections, and a 1.1 client playing beside 1.2 ones."""
 
 from __future__ import annotations
 
+import json
 import random
+import sys
 from collections import Counter
 from typing import Any
 
@@ -284,3 +286,19 @@ async def test_an_old_client_plays_a_whole_party_match_beside_new_ones(
     old_seqs = {event["seq"] for event in old.events}
     missed = {e["kind"] for e in new[0].events if e["seq"] not in old_seqs and e["seq"] > 0}
     assert missed <= set(EVENTS_SINCE), missed
+
+
+async def test_uno_bot_plays_a_party_match_with_its_reaction_to_jump_ins(
+    uno_server: ServerProcess,
+) -> None:
+    """Four real ``uno-bot`` connections at a ``party`` table (``--preset``), jumping in
+    after their reaction: the match ends, and any refused command lost a race."""
+    command = [sys.executable, "-m", "client.bots", "--server", f"127.0.0.1:{uno_server.port}"]
+    command += ["--create", "--preset", "party", "--bots", "4", "--games", "1", "--json"]
+    command += ["--target-score", "60", "--seed", "5", "--jump-in-ms", "20", "60"]
+    with trio.fail_after(150):
+        done = await trio.run_process(command, capture_stdout=True, check=False)
+    assert done.returncode == 0, done.stdout
+    summary = json.loads(done.stdout)
+    assert summary["matches"] == 1 and summary["protocol_errors"] == 0
+    assert set(summary["rejection_codes"]) <= {"lost-race", "card-does-not-match"}
