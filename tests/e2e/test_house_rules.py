@@ -178,11 +178,12 @@ async def test_a_party_table_shows_every_house_rule_and_keeps_every_secret(
     log = PartyLog()
     with trio.fail_after(150):
         async with trio.open_nursery() as nursery:
-            players, _ = await seat_table(
+            players, spectators = await seat_table(
                 uno_server.port,
                 nursery,
                 [f"party{n}" for n in range(4)],
                 options=PARTY,
+                spectators=1,
                 versions=[NEW] * 4,
             )
 
@@ -197,7 +198,7 @@ async def test_a_party_table_shows_every_house_rule_and_keeps_every_secret(
 
             await play_party(players, rng, log, enough, 20_000)
             await settle(players)
-            problems = leaks(players)
+            problems = leaks(players, spectators)
             assert problems == [], "\n".join(problems[:20])
             nursery.cancel_scope.cancel()
     assert_settled_by_arrival(log)
