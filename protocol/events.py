@@ -29,6 +29,7 @@ class EventKind(StrEnum):
     FIRST_CARD_RETURNED = "first-card-returned"  # card (a Wild Draw Four goes back)
     TURN = "turn"  # seat, direction, phase
     PLAYED = "played"  # seat, card, color, target, dance, uno, count
+    JUMPED_IN = "jumped-in"  # seat (the jumper), overtaken (the seat that was to act)
     COLOR_CHOSEN = "color-chosen"  # seat, color (first card wild)
     DREW = "drew"  # seat, count, reason; private: cards
     PASSED = "passed"  # seat, stuck

@@ -561,6 +561,9 @@ class TableSummary(Record):
     bot_seats: int = field(default=0, metadata=number(0, MAX_SEATS))
     """(1.2) How many seats bots hold: a newcomer may take any of them with
     ``take-bot-seat``, at any time, a match running or not."""
+    house_rules: tuple[str, ...] = field(default=(), metadata=items(16, item=_CODE))
+    """1.2: the house rules it plays (``protocol.options.house_rules``: ``seven_o``,
+    ``jump_in``, ``stack:progressive``...); empty for the official rules."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -118,6 +118,19 @@ class Controller:
             return
         self._start_draft(plays)
 
+    def jump_in(self) -> None:
+        """j: jump in (Ruling 37) with the card identical to the top card, from anywhere
+        in the table screen: it is selected and played out of turn."""
+        model = self.model
+        jumps = [] if model.my_turn else model.legal_of(Play.TYPE)
+        if not jumps:
+            model.notify("no jump-in now: it needs a card identical to the top card", True)
+            return
+        code = jumps[0]["card"]
+        if code in model.hand:
+            model.selected = model.hand.index(code)
+        self._start_draft([c for c in jumps if c["card"] == code])
+
     def _start_draft(self, candidates: list[dict[str, Any]]) -> None:
         self.model.draft = list(candidates)
         self._narrow()

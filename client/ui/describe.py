@@ -144,6 +144,9 @@ _SIMPLE: dict[EventKind, Callable[[Mapping[str, Any], NameOf], str]] = {
     EventKind.HANDS_PASSED: lambda e, n: (
         f"{n(e.get('seat'))} played a 0: every hand moves on to the next player"
     ),
+    EventKind.JUMPED_IN: lambda e, n: (
+        f"{n(e.get('seat'))} jumped in ahead of {n(e.get('overtaken'))}!"
+    ),
     EventKind.SKIP_MARKED: lambda e, n: f"{n(e.get('seat'))} will skip {n(e.get('target'))}",
     EventKind.SKIP_SERVED: lambda e, n: f"{n(e.get('seat'))} draws 1 and loses the turn (skip)",
     EventKind.RESHUFFLED: lambda e, n: "the discards were shuffled into a new draw pile",

@@ -61,6 +61,14 @@ def keys_hint(model: Model) -> str:
     return " · ".join(keys)
 
 
+def _jump_in_key(model: Model, kinds: set[object]) -> list[str]:
+    """Ruling 37: out of turn, a play listed is a jump-in with the card identical to the top."""
+    if Play.TYPE not in kinds:
+        return []
+    top = (model.view or {}).get("top")
+    return [f"j jump in with the {card_label(top)}" if top else "j jump in"]
+
+
 def _game_keys(model: Model) -> list[str]:
     """The game's keys that do something now, in the order a player needs them."""
     phase = model.phase
@@ -84,6 +92,8 @@ def _game_keys(model: Model) -> list[str]:
             keys.append("p pass")
         if Challenge.TYPE in kinds or Accept.TYPE in kinds:
             keys.append("y challenge · n accept")
+    else:
+        keys += _jump_in_key(model, kinds)
     if CallUno.TYPE in kinds or any(c.get("uno") for c in model.legal_of(Play.TYPE)):
         keys.append("u UNO")
     if Catch.TYPE in kinds:

@@ -27,6 +27,7 @@ KEY_HINTS: list[tuple[str, str]] = [
     ("d", "draw a card"),
     ("p", "pass after drawing"),
     ("u", "say UNO (before your play, with it, or right after)"),
+    ("j", "jump in out of turn with the card identical to the top card (jump_in tables)"),
     ("c", "catch a player who forgot to say UNO"),
     ("y / n", "challenge / accept a Wild Draw Four"),
     ("r y g b", "pick a colour in the colour picker"),
@@ -95,6 +96,7 @@ def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:  # 
     bind(["d"], c.draw, table)
     bind(["p"], c.pass_turn, table)
     bind(["u"], c.uno, table)
+    bind(["j"], c.jump_in, table)
     bind(["c"], c.catch, table)
     bind(["y"], lambda: c.challenge(True), table)
     bind(["n"], lambda: c.challenge(False), table)
@@ -119,7 +121,25 @@ def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:  # 
 
         return say_why
 
-    for key in ("Enter", "d", "p", "u", "c", "y", "n", "t", "q", "b", "x", "s", "k", "K", "P", "r"):
+    for key in (
+        "Enter",
+        "d",
+        "p",
+        "u",
+        "j",
+        "c",
+        "y",
+        "n",
+        "t",
+        "q",
+        "b",
+        "x",
+        "s",
+        "k",
+        "K",
+        "P",
+        "r",
+    ):
         on(key.lower() if key == "Enter" else key, filter=at_table & ~online)(refuse(key))
 
     # pickers

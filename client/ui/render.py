@@ -33,7 +33,7 @@ from protocol.commands import (
     Play,
 )
 from protocol.messages import TableStatus
-from protocol.options import DeckName
+from protocol.options import DeckName, house_rule_words, house_rules
 from protocol.phase import Phase
 
 __all__ = ["MIN_HEIGHT", "MIN_WIDTH", "CardClick", "render"]
@@ -76,7 +76,11 @@ def _table(
         title += f" · round {round_no}"
     if model.spectating:
         title += " · watching"
-    lines: list[Line] = [header(model, title), rule("players")]
+    lines: list[Line] = [header(model, title)]
+    rules = house_rules(options)
+    if rules:
+        lines.append(text_line(f" house rules: {house_rule_words(rules)}", "class:hint"))
+    lines.append(rule("players"))
     lines += _seats(model)
     lines.append(rule())
     if view:

@@ -8,6 +8,7 @@ from client.ui.keys import KEY_HINTS
 from client.ui.layout import Line, clock_text, rule, text_line
 from client.ui.model import Mode, Model
 from client.ui.table_form import form_rows, row_text
+from protocol.options import house_rule_words
 
 if TYPE_CHECKING:
     from client.discovery import FoundServer
@@ -153,6 +154,8 @@ def lobby_screen(model: Model, height: int) -> list[Line]:
                     style,
                 )
             )
+            if table.house_rules:
+                lines.append(text_line(f"     {house_rule_words(table.house_rules)}", "class:hint"))
     if model.mode is Mode.CHAT:
         lines += [[], text_line(f"  say: {model.text}▏", "class:input")]
     if model.mode is Mode.CREATE:

@@ -4,9 +4,10 @@ The form is a plain map in the model (``Model.form``) that holds only what the p
 set: the table's name and password, how many bots of which level to seat, and each table
 option they changed. An option left alone is not sent, so it takes the server's own
 default (``uno-server --turn-seconds 20`` reaches tables made with this form too); its
-row says so, with the protocol's default as the usual value. A new row is a new name in
-:func:`form_rows` and, for a table option, nothing at all: every ``TableConfig`` field is
-a row.
+row says so, with the protocol's default as the usual value. The preset row fills in
+the house rules of ``official``, ``party`` or ``family`` (Ruling 36), which the person may
+then change one by one. A new row is a new name in :func:`form_rows` and, for a table
+option, nothing at all: every ``TableConfig`` field is a row.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 from client.ui.intents import TableRequest
 from protocol.limits import MAX_PASSWORD_LEN, MAX_TABLE_NAME_LEN
 from protocol.messages import AddBot
-from protocol.options import TableConfig
+from protocol.options import PRESET_OPTIONS, PRESETS, TableConfig, preset_options
 
 __all__ = [
     "BOT_ROWS",
@@ -28,9 +29,11 @@ __all__ = [
     "FORM_TEXT_ROWS",
     "LEVEL_CHOICES",
     "MAX_BOTS",
+    "PRESET_ROW",
     "TEXT_LIMITS",
     "bot_requests",
     "form_fields",
+    "form_preset",
     "form_rows",
     "new_form",
     "row_text",
@@ -51,6 +54,9 @@ LEVEL_CHOICES = ("easy", "normal", "hard", "random")
 """The server bots' levels (``client.bots.strategies.LEVELS``, a test checks that they are
 the same) in the order the form and the add-bot picker offer them."""
 
+PRESET_ROW = "preset"
+"""The row that fills in a preset's house rules; it comes before the options it sets."""
+
 DEFAULT_LEVEL = "normal"
 MAX_BOTS = 9
 
@@ -66,7 +72,7 @@ def form_fields() -> list[dataclasses.Field[Any]]:
 
 def form_rows() -> list[str]:
     """Every row of the form, top to bottom."""
-    return [*FORM_TEXT_ROWS, *BOT_ROWS, *(option.name for option in form_fields())]
+    return [*FORM_TEXT_ROWS, *BOT_ROWS, PRESET_ROW, *(option.name for option in form_fields())]
 
 
 def new_form(player: str) -> dict[str, Any]:
@@ -94,6 +100,9 @@ def step_row(form: dict[str, Any], name: str, delta: int) -> None:
         index = LEVEL_CHOICES.index(level) if level in LEVEL_CHOICES else 1
         form["bot_level"] = LEVEL_CHOICES[(index + delta) % len(LEVEL_CHOICES)]
         return
+    if name == PRESET_ROW:
+        _step_preset(form, delta)
+        return
     option = _option(name)
     if option is None:
         return
@@ -106,6 +115,29 @@ def step_row(form: dict[str, Any], name: str, delta: int) -> None:
         form[name] = values[(values.index(value) + delta) % len(values)]
     elif isinstance(default, int):
         form[name] = max(0, int(value) + delta * _int_step(name))
+
+
+def form_preset(form: Mapping[str, Any]) -> str | None:
+    """The preset whose house rules the form holds now, or None (none set, or a mix)."""
+    for name in PRESETS:
+        if all(form.get(key) == value for key, value in preset_options(name).items()):
+            return name
+    return None
+
+
+def _step_preset(form: dict[str, Any], delta: int) -> None:
+    names = list(PRESETS)
+    if not any(key in form for key in PRESET_OPTIONS):
+        current: str | None = "official"  # what the row says the server usually plays
+    else:
+        current = form_preset(form)
+    if current is None:  # a mix of one's own: the first step picks an end of the list
+        index = 0 if delta > 0 else len(names) - 1
+    else:
+        index = (names.index(current) + delta) % len(names)
+    expanded = preset_options(names[index], form)
+    form.clear()
+    form.update(expanded)
 
 
 def _int_step(name: str) -> int:
@@ -127,6 +159,10 @@ def row_text(form: Mapping[str, Any], name: str, selected: bool) -> str:
         return str(form.get("bots", 0))
     if name == "bot_level":
         return str(form.get("bot_level", DEFAULT_LEVEL))
+    if name == PRESET_ROW:
+        if not any(key in form for key in PRESET_OPTIONS):
+            return "server's default (usually official)"
+        return form_preset(form) or "(your own mix)"
     option = _option(name)
     if name not in form:
         usual = _shown(option.default) if option is not None else "?"
