@@ -34,6 +34,7 @@ from client.ui.app import ClientApp
 from client.ui.lobby_controller import address_problem, parse_address
 from client.ui.model import Model, apply_discovered
 from client.ui.network import Network, Plan
+from client.ui.table_form import DEFAULT_LEVEL, LEVEL_CHOICES
 from protocol.limits import clean_text
 from protocol.options import ConfigError, DeckName, TableConfig
 
@@ -70,6 +71,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--bots", type=int, default=None, help="bots at the table (--solo: 3, --serve: 0)"
+    )
+    parser.add_argument(
+        "--level",
+        choices=LEVEL_CHOICES,
+        default=DEFAULT_LEVEL,
+        help=f"--solo, --serve: the bots' level (default {DEFAULT_LEVEL})",
     )
     parser.add_argument(
         "--deck",
@@ -133,12 +140,20 @@ def discovery_text(args: argparse.Namespace) -> str:
     return f"looking on {where}…"
 
 
-def _plan(args: argparse.Namespace, name: str) -> Plan:
+def start_plan(args: argparse.Namespace, name: str) -> Plan:
+    """What the network does once connected, from the command line."""
     table_name = f"{name}'s table"[:32]
     if args.solo:
         bots = 3 if args.bots is None else args.bots
         options = {"deck": args.deck, "seats": bots + 1}
-        return Plan(create=True, table_name=table_name, options=options, bots=bots, start=True)
+        return Plan(
+            create=True,
+            table_name=table_name,
+            options=options,
+            bots=bots,
+            level=args.level,
+            start=True,
+        )
     if args.serve:
         options = {"deck": args.deck, "seats": args.seats}
         return Plan(
@@ -146,6 +161,7 @@ def _plan(args: argparse.Namespace, name: str) -> Plan:
             table_name=table_name,
             options=options,
             bots=args.bots or 0,
+            level=args.level,
             password=args.password,
         )
     return Plan(join=args.table, spectate=args.spectate, password=args.password)
@@ -192,7 +208,7 @@ def _checked(
         address = parse_address(args.server)
         if problem is not None or address is None:
             parser.error(f"--server: {problem}")
-    plan = _plan(args, name)
+    plan = start_plan(args, name)
     if plan.create:
         try:
             TableConfig.from_data(plan.options)

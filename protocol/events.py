@@ -57,6 +57,7 @@ __all__ = [
     "HandsShuffled",
     "HandsSwapped",
     "InvalidEventError",
+    "JumpedIn",
     "MatchOver",
     "Passed",
     "Paused",
@@ -92,6 +93,7 @@ class EventKind(StrEnum):
     FIRST_CARD_RETURNED = "first-card-returned"
     TURN = "turn"
     PLAYED = "played"
+    JUMPED_IN = "jumped-in"
     COLOR_CHOSEN = "color-chosen"
     DREW = "drew"
     PASSED = "passed"
@@ -266,6 +268,18 @@ class Played(EventBody):
     """The dance a Dancing Wild calls for."""
     uno: bool = field(default=False, metadata=wire(sparse=True))
     """UNO was declared with the play (sent only when true)."""
+
+
+@dataclass(frozen=True, slots=True)
+class JumpedIn(EventBody):
+    """Ruling 37 (1.2, ``jump_in``): a seat played out of turn a card identical to the top
+    card; its ``played`` follows, and play goes on from it."""
+
+    KIND: ClassVar[EventKind] = EventKind.JUMPED_IN
+    seat: int = field(metadata=_SEAT)
+    """The seat that jumped in."""
+    overtaken: int = field(metadata=_SEAT)
+    """The seat whose move it was."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -616,6 +630,7 @@ EVENT_TYPES: Mapping[EventKind, type[EventBody]] = MappingProxyType(
             FirstCardReturned,
             Turn,
             Played,
+            JumpedIn,
             ColorChosen,
             Drew,
             Passed,

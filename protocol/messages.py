@@ -392,7 +392,8 @@ class Rematch(Request):
 
 @dataclass(frozen=True, slots=True)
 class TakeBotSeat(Request):
-    """Replace a bot with yourself, between rounds."""
+    """Replace a bot with yourself, at any time (in a running match you go on with the
+    seat's hand and score from where the bot left them)."""
 
     TYPE: ClassVar[str] = "take-bot-seat"
     table_id: str = field(metadata=_TOKEN)
@@ -559,6 +560,12 @@ class TableSummary(Record):
     """True when a password is needed."""
     host: str | None = field(default=None, metadata=_NAME)
     """The host's name."""
+    bot_seats: int = field(default=0, metadata=number(0, MAX_SEATS))
+    """(1.2) How many seats bots hold: a newcomer may take any of them with
+    ``take-bot-seat``, at any time, a match running or not."""
+    house_rules: tuple[str, ...] = field(default=(), metadata=items(16, item=_CODE))
+    """1.2: the house rules it plays (``protocol.options.house_rules``: ``seven_o``,
+    ``jump_in``, ``stack:progressive``...); empty for the official rules."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -586,6 +593,9 @@ class SeatInfo(Record):
     """True while its owner is disconnected or timed out (a bot plays for them)."""
     ready: bool = False
     """True once ready to start or to go on."""
+    level: str | None = field(default=None, metadata=_CODE)
+    """(1.2) A bot seat's level (``easy``, ``normal``, ``hard``, ``random``); None for a
+    person's seat."""
 
 
 @dataclass(frozen=True, slots=True)

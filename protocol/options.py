@@ -24,6 +24,8 @@ __all__ = [
     "Scoring",
     "Stack",
     "TableConfig",
+    "house_rule_words",
+    "house_rules",
     "preset_options",
 ]
 
@@ -122,6 +124,10 @@ class TableConfig:
     skip_any: bool = field(default=False, metadata={"doc": "a Skip names any opponent"})
     seven_o: bool = field(
         default=False, metadata={"doc": "a 7 swaps hands with a chosen player, a 0 passes them on"}
+    )
+    jump_in: bool = field(
+        default=False,
+        metadata={"doc": "a card identical to the top card may be played out of turn"},
     )
     draw_until_playable: bool = field(
         default=False, metadata={"doc": "a turn's draw goes on until a playable card comes"}
@@ -228,16 +234,24 @@ _BOOLS = (
     "skip_any",
     "wd4_bluff",
     "seven_o",
+    "jump_in",
     "draw_until_playable",
     "force_play",
 )
 
-PRESET_OPTIONS = ("seven_o", "stack", "draw_until_playable", "force_play", "skip_any")
+PRESET_OPTIONS = (
+    "seven_o",
+    "jump_in",
+    "stack",
+    "draw_until_playable",
+    "force_play",
+    "skip_any",
+)
 """The options a preset sets; it leaves every other option as it is."""
 
 PRESETS: dict[str, dict[str, Any]] = {
     "official": {"stack": Stack.OFF.value},
-    "party": {"seven_o": True, "stack": Stack.PROGRESSIVE.value},
+    "party": {"seven_o": True, "jump_in": True, "stack": Stack.PROGRESSIVE.value},
     "family": {"stack": Stack.DRAW_TWO.value, "draw_until_playable": True},
 }
 """Presets for people: each sets ``PRESET_OPTIONS`` (those not named here off)."""
@@ -257,6 +271,38 @@ def preset_options(name: str, options: Mapping[str, Any] | None = None) -> dict[
     for key in PRESET_OPTIONS:
         expanded[key] = PRESETS[name].get(key, Stack.OFF.value if key == "stack" else False)
     return expanded
+
+
+_HOUSE_RULE_WORDS = {
+    "seven_o": "7-0",
+    "jump_in": "jump-in",
+    "skip_any": "Skip names anyone",
+    "draw_until_playable": "draw until playable",
+    "force_play": "force play",
+}
+
+
+def house_rules(options: Mapping[str, Any]) -> tuple[str, ...]:
+    """The house rules a table's options (plain data) turn on, as codes: each of
+    ``seven_o``, ``jump_in``, ``skip_any``, ``draw_until_playable``, ``force_play`` that is
+    on, and ``stack:<kind>`` unless stacking is off (``table-list`` sends these)."""
+    codes = [name for name in _HOUSE_RULE_WORDS if options.get(name) is True]
+    stack = options.get("stack") or (
+        Stack.DRAW_TWO.value if options.get("stack_draw_two") else None
+    )
+    if stack and stack != Stack.OFF.value:
+        codes.insert(0, f"stack:{stack}")
+    return tuple(codes)
+
+
+def house_rule_words(codes: tuple[str, ...] | list[str]) -> str:
+    """``house_rules`` codes in words for people ("stacking progressive, 7-0, jump-in"); an
+    unknown code (a newer server's) is shown as it is."""
+    words = []
+    for code in codes:
+        kind, _, value = code.partition(":")
+        words.append(f"stacking {value}" if kind == "stack" else _HOUSE_RULE_WORDS.get(code, code))
+    return ", ".join(words) if words else "none (the official rules)"
 
 
 def _check_int(name: str, value: object, low: int, high: int) -> None:

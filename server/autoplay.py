@@ -33,7 +33,15 @@ from typing import Any
 import trio
 import trio.testing
 
-from client.bots.strategies import STRATEGIES, canonical_strategy, choose, table_knobs
+from client.bots.strategies import (
+    STRATEGIES,
+    Knobs,
+    canonical_strategy,
+    choose,
+    is_jump_in,
+    jump_in_seconds,
+    table_knobs,
+)
 from client.session import ClientSession, ResumeState, SessionError, open_session
 from server.identity import ServerIdentity
 from server.limits import SessionLimits
@@ -75,6 +83,8 @@ class BotOrder:
     """A strategy of ``client.bots.strategies``; an unknown one plays ``basic``."""
     think_seconds: float
     """How long it waits before each command."""
+    jump_in_ms: tuple[int, int]
+    """The range of its reaction before a jump-in (ruling 37), instead of the think."""
     seed: int
     """Seeds its choices."""
     last_seq: int
@@ -153,7 +163,13 @@ async def _serve_seat(stream: trio.abc.Stream, order: BotOrder) -> None:
             strategy = order.strategy if known_strategy(order.strategy) else "basic"
             if strategy != order.strategy:
                 log.warning("no bot strategy %r; %s plays basic", order.strategy, order.name)
-            await play_seat(client, strategy, random.Random(order.seed), order.think_seconds)
+            await play_seat(
+                client,
+                strategy,
+                random.Random(order.seed),
+                order.think_seconds,
+                Knobs(jump_in_ms=order.jump_in_ms),
+            )
     except SessionError as error:
         log.debug("bot %s stopped: %s", order.name, error)
 
@@ -179,11 +195,17 @@ async def _choose(view: Any, rng: random.Random, strategy: str) -> Any:
 
 
 async def play_seat(
-    client: ClientSession, strategy: str, rng: random.Random, think_seconds: float
+    client: ClientSession,
+    strategy: str,
+    rng: random.Random,
+    think_seconds: float,
+    reaction: Knobs | None = None,
 ) -> None:
     """Act on every fresh view (one that includes every event received) until the
-    connection ends: the strategy's pick among the legal commands, after the think delay.
-    Raises SessionError once the connection has ended."""
+    connection ends: the strategy's pick among the legal commands, after the think delay
+    (before a jump-in, after a reaction drawn from ``reaction.jump_in_ms``). Raises
+    SessionError once the connection has ended."""
+    reaction = reaction or Knobs()
     acted_on: object = None
 
     def news(session: ClientSession) -> bool:
@@ -196,11 +218,13 @@ async def play_seat(
         view = client.view
         assert view is not None
         acted_on = view
-        command = await _choose(view.to_data(), rng, strategy)
+        plain = view.to_data()
+        command = await _choose(plain, rng, strategy)
         if command is None:
             continue
-        if think_seconds > 0:
-            await trio.sleep(think_seconds)
+        delay = jump_in_seconds(reaction, rng) if is_jump_in(command, plain) else think_seconds
+        if delay > 0:
+            await trio.sleep(delay)
             if client.view is not acted_on:
                 acted_on = None  # the table moved on while the bot thought: look again
                 continue

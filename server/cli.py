@@ -166,6 +166,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="how long a server bot waits before it plays",
     )
     tables.add_argument(
+        "--bot-jump-in-ms",
+        type=int,
+        nargs=2,
+        default=_LOBBY.bot_jump_in_ms,
+        metavar=("LOW", "HIGH"),
+        help="the range of a server bot's reaction before it jumps in (jump_in tables)",
+    )
+    tables.add_argument(
         "--seed",
         type=int,
         default=None,
@@ -257,6 +265,7 @@ def config_from_args(args: argparse.Namespace) -> Config:
         restart_grace_seconds=args.restart_grace,
         empty_table_seconds=args.empty_table_seconds,
         bot_think_ms=args.bot_think_ms,
+        bot_jump_in_ms=tuple(args.bot_jump_in_ms),
     )
     identity = ServerIdentity.fresh(name)
     return Config(

@@ -290,10 +290,12 @@ class Lobby:
                 "the server has no room for another table",
             )
             return
+        defaults = self.settings.table_defaults.to_data()
+        # ``stack_draw_two`` only restates ``stack`` (for older clients): left in, the
+        # default would turn a request for ``stack`` ``off`` into ``draw-two``.
+        del defaults["stack_draw_two"]
         try:
-            config = TableConfig.from_data(
-                {**self.settings.table_defaults.to_data(), **message.options}
-            )
+            config = TableConfig.from_data({**defaults, **message.options})
         except (ConfigError, TypeError) as error:
             _refuse(peer, message, LobbyRejectCode.BAD_OPTIONS, str(error))
             return

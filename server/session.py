@@ -32,6 +32,7 @@ import math
 
 import trio
 
+from protocol.compat import CURRENT, for_version
 from protocol.connection import ConnectionState, ServerConnection
 from protocol.errors import ErrorCode, LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.limits import MAX_MESSAGE_LEN
@@ -122,8 +123,15 @@ class Session:
         for message in messages:
             if not self._speaks(message):
                 continue  # a message newer than the client's version: optional, not sent
+            negotiated = self._negotiated
+            sent = message
+            if negotiated is not None and negotiated < CURRENT:
+                older = for_version(message, negotiated)  # without what an older one lacks
+                if older is None:
+                    continue
+                sent = older
             try:
-                frames.append(self._conn.send(message))
+                frames.append(self._conn.send(sent))
             except LocalProtocolError as error:
                 # The server tried to say something the protocol forbids: a bug on our
                 # side. Dropping the message keeps the table that sent it alive.

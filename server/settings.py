@@ -44,6 +44,9 @@ class LobbySettings:
     """Requests waiting for one table; one more is refused as busy."""
     bot_think_ms: int = 800
     """How long a server bot waits before it acts, so people can follow the game."""
+    bot_jump_in_ms: tuple[int, int] = (600, 1200)
+    """The range of a server bot's reaction before a jump-in (ruling 37), drawn afresh
+    each time: human-scale, so that people at the table can win a race."""
     bot_strategy: str = "basic"
     """The strategy a server bot uses for an away seat (client/bots/strategies.py)."""
     empty_table_seconds: float = 60.0
@@ -75,6 +78,9 @@ class LobbySettings:
                 raise SettingsError(f"{name} must be at least 1, not {getattr(self, name)!r}")
         if self.bot_think_ms < 0:
             raise SettingsError("bot_think_ms cannot be negative")
+        low, high = self.bot_jump_in_ms
+        if not 0 <= low <= high:
+            raise SettingsError("bot_jump_in_ms must be a range 0 <= LOW <= HIGH")
         if not self.empty_table_seconds > 0:
             raise SettingsError("empty_table_seconds must be above 0")
 

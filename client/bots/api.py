@@ -191,7 +191,7 @@ class Bot:
         return self.session.seat
 
     async def take_bot_seat(self, table_id: str, seat: int, password: str | None = None) -> None:
-        """Replace a server bot (between rounds)."""
+        """Replace a server bot, at any time (mid-match: with its hand and score)."""
         await self._ask(TakeBotSeat(id=self._id(), table_id=table_id, seat=seat, password=password))
 
     async def add_bot(self, strategy: str = "basic") -> int:

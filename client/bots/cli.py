@@ -29,7 +29,7 @@ from client.bots.strategies import CHALLENGE_MODES, DANCE_MODES, STRATEGIES, Kno
 from client.discovery import describe, find_server
 from client.launch import ServerStartError, parse_address, running_server
 from client.session import SessionError
-from protocol.options import TableConfig
+from protocol.options import PRESETS, TableConfig, preset_options
 
 __all__ = ["build_parser", "main", "parse_address", "spawn_server"]
 
@@ -138,6 +138,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="time to think before each command of its own turn",
     )
     knobs.add_argument(
+        "--jump-in-ms",
+        type=int,
+        nargs=2,
+        default=(600, 1200),
+        metavar=("LOW", "HIGH"),
+        help="the reaction time before a jump-in (a play out of turn under jump_in)",
+    )
+    knobs.add_argument(
         "--forget-uno", type=float, default=0.0, help="probability of not declaring UNO"
     )
     knobs.add_argument(
@@ -165,7 +173,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _add_table_options(group: argparse._ArgumentGroup) -> None:
-    """One flag per TableConfig field; unset flags keep the server's defaults."""
+    """``--preset`` and one flag per TableConfig field; unset flags keep the server's
+    defaults (a preset sets its house rules; a flag given wins over it)."""
+    group.add_argument(
+        "--preset",
+        choices=list(PRESETS),
+        default=None,
+        help="the house rules of a preset: official, party or family",
+    )
     for option in dataclasses.fields(TableConfig):
         default = option.default
         flag = "--" + option.name.replace("_", "-")
@@ -186,7 +201,8 @@ def table_options(args: argparse.Namespace) -> dict[str, Any]:
     for option in dataclasses.fields(TableConfig):
         if hasattr(args, option.name):
             chosen[option.name] = getattr(args, option.name)
-    return chosen
+    preset = getattr(args, "preset", None)
+    return chosen if preset is None else {**preset_options(preset), **chosen}
 
 
 @asynccontextmanager
@@ -215,6 +231,7 @@ def settings_from_args(args: argparse.Namespace, host: str, port: int) -> RunSet
         raise ValueError(f"unknown strategies: {', '.join(unknown)}")
     knobs = Knobs(
         think_ms=tuple(args.think_ms),
+        jump_in_ms=tuple(args.jump_in_ms),
         forget_uno=args.forget_uno,
         catch=args.catch,
         catch_delay_ms=args.catch_delay_ms,

@@ -22,7 +22,7 @@ import trio
 
 from client.bots.api import Bot, RefusedError, connect_bot
 from client.bots.ride import SeatLostError, reconnected, worth_resuming
-from client.bots.strategies import Knobs, choose
+from client.bots.strategies import Knobs, choose, is_jump_in, jump_in_seconds
 from client.session import (
     ClientSession,
     ServerClosedError,
@@ -137,6 +137,8 @@ def _think_seconds(
 ) -> float:
     if command.get("type") == Catch.TYPE:
         return knobs.catch_delay_ms / 1000.0
+    if is_jump_in(command, view):
+        return jump_in_seconds(knobs, rng)
     if view.get("to_act") != seat:
         return 0.0
     low, high = knobs.think_ms

@@ -49,6 +49,8 @@ __all__ = [
     "canonical_strategy",
     "choose",
     "guilt_probability",
+    "is_jump_in",
+    "jump_in_seconds",
     "table_knobs",
 ]
 
@@ -74,9 +76,12 @@ class Knobs:
     ``wrong`` (sends a wrong sequence) or ``refuse``. ``playouts`` and ``budget_ms`` bound
     the ``hard`` level's search: a fixed number of sampled deals per decision (benchmarks
     and tests; 0 = use the budget), otherwise as many as fit in ``budget_ms``.
+    ``jump_in_ms`` is the range of the human-scale reaction a runner waits before a jump-in
+    (a play out of turn, ruling 37), so that people at a table with bots can win races.
     """
 
     think_ms: tuple[int, int] = (0, 0)
+    jump_in_ms: tuple[int, int] = (600, 1200)
     forget_uno: float = 0.0
     catch: bool = True
     catch_delay_ms: int = 0
@@ -91,6 +96,9 @@ class Knobs:
             raise ValueError(f"think_ms must be a range 0 <= low <= high, not {self.think_ms}")
         if not 0.0 <= self.forget_uno <= 1.0:
             raise ValueError("forget_uno is a probability from 0 to 1")
+        low, high = self.jump_in_ms
+        if not 0 <= low <= high:
+            raise ValueError(f"jump_in_ms must be a range 0 <= low <= high, not {self.jump_in_ms}")
         if self.catch_delay_ms < 0:
             raise ValueError("catch_delay_ms cannot be negative")
         if self.challenge not in CHALLENGE_MODES:
@@ -129,6 +137,17 @@ def choose(
     if command is not None and command.get("type") == Dance.TYPE and knobs.dance == "wrong":
         command = _spoil_dance(command, rng)
     return command
+
+
+def is_jump_in(command: Mapping[str, Any], view: Mapping[str, Any]) -> bool:
+    """Whether ``command`` is a jump-in: a play by a seat that is not to act (ruling 37)."""
+    return command.get("type") == Play.TYPE and view.get("to_act") != view.get("seat")
+
+
+def jump_in_seconds(knobs: Knobs, rng: random.Random) -> float:
+    """The reaction a bot waits before a jump-in, drawn from ``knobs.jump_in_ms``."""
+    low, high = knobs.jump_in_ms
+    return rng.uniform(low, high) / 1000.0
 
 
 # -- knobs shared by every strategy ---------------------------------------------------------

@@ -13,8 +13,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from client.ui.faces import card_label, color_name
-from client.ui.hints import refused_while_away
-from client.ui.host_controller import HostController
+from client.ui.hints import refused_while_away, why_not_playable
+from client.ui.host_controller import BAN, HostController
 from client.ui.intents import GameIntent, Intent, LeaveTable, Quit, RememberSetting, TableRequest
 from client.ui.lobby_controller import LobbyController
 from client.ui.model import Mode, Model, Picker, Screen
@@ -35,11 +35,13 @@ from protocol.commands import (
 )
 from protocol.limits import MAX_PASSWORD_LEN
 from protocol.messages import (
+    AddBot,
     Chat,
     Kick,
     Ready,
     RemoveBot,
     TableStatus,
+    TakeBotSeat,
 )
 from protocol.phase import Phase
 
@@ -101,6 +103,9 @@ class Controller:
     def play_selected(self) -> None:
         """Enter: play the selected card, asking for colour, seat and dance as needed."""
         model = self.model
+        if model.spectating:
+            self.lobby.offer_bot_seat()
+            return
         if model.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER) or model.view is None:
             self.ready()
             return
@@ -113,40 +118,25 @@ class Controller:
             return
         plays = model.plays_of(code)
         if not plays:
-            model.notify(f"{card_label(code)} cannot be played now: {self._why_not(code)}", True)
+            model.notify(
+                f"{card_label(code)} cannot be played now: {why_not_playable(model, code)}", True
+            )
             return
         self._start_draft(plays)
 
-    def _why_not(self, code: str) -> str:
-        """The rule that keeps ``code`` from being played now, in words."""
+    def jump_in(self) -> None:
+        """j: jump in (Ruling 37) with the card identical to the top card, from anywhere
+        in the table screen: it is selected and played out of turn."""
         model = self.model
-        view = model.view
-        if model.spectating or view is None:
-            return "you are watching"
-        if not model.my_turn:
-            return (
-                f"it is {model.seat_name(model.to_act)}'s turn"
-                if model.to_act is not None
-                else "it is nobody's turn"
-            )
-        if view.drawn is not None:
-            drawn = card_label(view.drawn.code)
-            return f"only the drawn {drawn} may be played now (or p to pass)"
-        phase = model.phase
-        if phase == Phase.CHALLENGE:
-            return "first answer the Wild Draw Four: y challenge, n accept"
-        if phase == Phase.STACK:
-            return "only a Draw Two answers the Draw Two (or d to draw)"
-        if phase == Phase.DANCE:
-            return "you must dance first"
-        if not model.legal_of(Play.TYPE):
-            return "no play is open to you now"
-        top = None if view.shared.top is None else view.shared.top.code
-        colour = color_name(None if view.shared.color is None else view.shared.color.value)
-        if top and code.startswith("W") and "+4" in card_label(code):
-            return f"a Wild Draw Four needs a hand without {colour} (bluffing is off)"
-        on = f"the {card_label(top)}" if top else "the discard"
-        return f"it matches neither the colour in force ({colour}) nor {on}"
+        jumps = [] if model.my_turn else model.legal_of(Play.TYPE)
+        if not jumps:
+            model.notify("no jump-in now: it needs a card identical to the top card", True)
+            return
+        plays = [c for c in jumps if isinstance(c, Play)]
+        code = plays[0].card.code
+        if code in model.hand:
+            model.selected = model.hand.index(code)
+        self._start_draft([c for c in plays if c.card.code == code])
 
     def _start_draft(self, candidates: Sequence[SeatCommand]) -> None:
         self.model.draft = list(candidates)
@@ -224,8 +214,14 @@ class Controller:
         model.mode = Mode.NORMAL
         if picker.purpose == Catch.TYPE:
             self.emit(GameIntent(Catch(target=value)))
-        elif picker.purpose in (Kick.TYPE, RemoveBot.TYPE):
+        elif picker.purpose in (Kick.TYPE, BAN):
+            self.host.ask_kick(value, ban=picker.purpose == BAN)
+        elif picker.purpose == RemoveBot.TYPE:
             self.emit(TableRequest(picker.purpose, {"seat": value}))
+        elif picker.purpose == TakeBotSeat.TYPE:
+            self.lobby.take_bot_seat(value)
+        elif picker.purpose == AddBot.TYPE:
+            self.emit(TableRequest(AddBot.TYPE, {"strategy": value}))
 
     def cancel(self) -> None:
         """Escape: close a picker, the help, the chat line or the confirmation."""

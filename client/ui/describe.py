@@ -34,6 +34,7 @@ from protocol.events import (
     HandsPassed,
     HandsShuffled,
     HandsSwapped,
+    JumpedIn,
     MatchOver,
     Passed,
     Paused,
@@ -65,6 +66,11 @@ def _cards(count: int) -> str:
 
 def _labels(cards: Sequence[Card]) -> str:
     return " ".join(card_label(card.code) for card in cards)
+
+
+def _whose(name: str) -> str:
+    """A name as an owner: ``your`` for ``you``, else ``Bob's``."""
+    return "your" if name == "you" else f"{name}'s"
 
 
 def _played(e: Played, name: NameOf) -> str:
@@ -123,7 +129,7 @@ def _match_over(e: MatchOver, name: NameOf) -> str:
 
 
 def _challenged(e: Challenged, secret: SecretHand | None, name: NameOf) -> str:
-    text = f"{name(e.seat)} challenged {name(e.target)}'s Wild Draw Four: "
+    text = f"{name(e.seat)} challenged {_whose(name(e.target))} Wild Draw Four: "
     text += "guilty!" if e.guilty else "it was legal"
     if secret is not None and secret.hand:
         text += f" (hand: {_labels(secret.hand)})"
@@ -152,6 +158,8 @@ def _line(body: EventBody, n: NameOf) -> str:  # noqa: C901 (one case per event 
             return ""
         case Played():
             return _played(body, n)
+        case JumpedIn():
+            return f"{n(body.seat)} jumped in ahead of {n(body.overtaken)}!"
         case ColorChosen():
             return f"{n(body.seat)} chose {color_name(body.color.value)}"
         case Passed():

@@ -1,14 +1,14 @@
-"""The keys line at the bottom of the table screen: the keys that work now, and what a
-key that needs the server says while the server is away."""
+"""The keys line at the bottom of the table screen: the keys that work now, what a key
+that needs the server says while the server is away, and why a card cannot be played."""
 
 from __future__ import annotations
 
-from client.ui.faces import card_label
+from client.ui.faces import card_label, color_name
 from client.ui.model import Mode, Model
 from protocol.commands import Accept, CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Play
 from protocol.phase import Phase
 
-__all__ = ["keys_hint", "refused_while_away"]
+__all__ = ["keys_hint", "ready_for_next_round", "refused_while_away", "why_not_playable"]
 
 
 def refused_while_away(model: Model, what: str) -> bool:
@@ -21,12 +21,22 @@ def refused_while_away(model: Model, what: str) -> bool:
     return True
 
 
+def ready_for_next_round(model: Model) -> bool:
+    """Whether my seat has said it is ready (between rounds: the others are waited for)."""
+    table, seat = model.table, model.seat
+    if table is None or seat is None or model.spectating or not 0 <= seat < len(table.seats):
+        return False
+    return table.seats[seat].ready
+
+
 def keys_hint(model: Model) -> str:
     """The keys line: the keys that work now, separated by ``·``."""
     if model.mode is Mode.CHAT:
         return "Enter send · Esc cancel"
     if model.mode is Mode.CONFIRM_LEAVE:
         return "y quit · n stay" if model.solo else "y leave · n stay"
+    if model.mode is Mode.CONFIRM:
+        return "y yes · n no"
     if model.mode is Mode.PICK:
         return "←/→ choose · Enter confirm · Esc cancel"
     if model.mode is Mode.DANCE:
@@ -34,9 +44,11 @@ def keys_hint(model: Model) -> str:
     if not model.connected:
         return "server away: ←/→ look at your cards · PgUp log · ? help · Ctrl-C quit"
     if model.spectating:
-        return "PgUp log · t chat · ? help · q leave"
+        bots = model.table is not None and any(seat.bot for seat in model.table.seats)
+        take = "Enter take a bot's seat · " if bots else ""
+        return f"{take}PgUp log · t chat · ? help · q leave"
     if model.view is None:
-        host = "b bot · x remove bot · s start · k kick · " if model.is_host else ""
+        host = "b bot · x remove bot · s start · k kick · K ban · " if model.is_host else ""
         return f"{host}t chat · ? help · q leave"
     keys = _game_keys(model)
     keys += ["PgUp log", "m bell off" if model.bell else "m bell on", "t chat", "? help"]
@@ -49,11 +61,19 @@ def keys_hint(model: Model) -> str:
     return " · ".join(keys)
 
 
+def _jump_in_key(model: Model, kinds: set[str]) -> list[str]:
+    """Ruling 37: out of turn, a play listed is a jump-in with the card identical to the top."""
+    if Play.TYPE not in kinds:
+        return []
+    top = None if model.view is None else model.view.shared.top
+    return [f"j jump in with the {card_label(top.code)}" if top else "j jump in"]
+
+
 def _game_keys(model: Model) -> list[str]:
     """The game's keys that do something now, in the order a player needs them."""
     phase = model.phase
     if phase == Phase.ROUND_OVER:
-        return ["Enter ready for the next round"]
+        return [] if ready_for_next_round(model) else ["Enter ready for the next round"]
     if phase in (Phase.MATCH_OVER, Phase.PAUSED):
         return []
     kinds = {command.TYPE for command in model.legal}
@@ -73,8 +93,41 @@ def _game_keys(model: Model) -> list[str]:
             keys.append("p pass")
         if Challenge.TYPE in kinds or Accept.TYPE in kinds:
             keys.append("y challenge · n accept")
+    else:
+        keys += _jump_in_key(model, kinds)
     if CallUno.TYPE in kinds or any(isinstance(c, Play) and c.uno for c in model.legal):
         keys.append("u UNO")
     if Catch.TYPE in kinds:
         keys.append("c catch")
     return keys
+
+
+def why_not_playable(model: Model, code: str) -> str:
+    """The rule that keeps ``code`` from being played now, in words."""
+    view = model.view
+    if model.spectating or view is None:
+        return "you are watching"
+    if not model.my_turn:
+        return (
+            f"it is {model.seat_name(model.to_act)}'s turn"
+            if model.to_act is not None
+            else "it is nobody's turn"
+        )
+    if view.drawn is not None:
+        drawn = card_label(view.drawn.code)
+        return f"only the drawn {drawn} may be played now (or p to pass)"
+    phase = model.phase
+    if phase == Phase.CHALLENGE:
+        return "first answer the Wild Draw Four: y challenge, n accept"
+    if phase == Phase.STACK:
+        return "only a Draw Two answers the Draw Two (or d to draw)"
+    if phase == Phase.DANCE:
+        return "you must dance first"
+    if not model.legal_of(Play.TYPE):
+        return "no play is open to you now"
+    top = None if view.shared.top is None else view.shared.top.code
+    colour = color_name(None if view.shared.color is None else view.shared.color.value)
+    if top and code.startswith("W") and "+4" in card_label(code):
+        return f"a Wild Draw Four needs a hand without {colour} (bluffing is off)"
+    on = f"the {card_label(top)}" if top else "the discard"
+    return f"it matches neither the colour in force ({colour}) nor {on}"

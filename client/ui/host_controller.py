@@ -1,4 +1,4 @@
-"""The host's keys at a table: add and remove bots, start, kick, pause, rematch.
+"""The host's keys at a table: add and remove bots, start, kick and ban, pause, rematch.
 
 ``HostController`` is the part of the controller (``client/ui/controller.py``) for the
 table's host; a guest pressing these keys gets a short "only the host" message.
@@ -7,9 +7,11 @@ table's host; a guest pressing these keys gets a short "only the host" message.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from client.ui.intents import Intent, TableRequest
 from client.ui.model import Mode, Model, Picker
+from client.ui.table_form import DEFAULT_LEVEL, LEVEL_CHOICES
 from protocol.messages import (
     AddBot,
     Kick,
@@ -21,7 +23,10 @@ from protocol.messages import (
     TableStatus,
 )
 
-__all__ = ["HostController"]
+__all__ = ["BAN", "HostController"]
+
+BAN = "ban"
+"""The purpose of the picker and the question that ban a person (a kick with ``ban``)."""
 
 
 class HostController:
@@ -36,8 +41,14 @@ class HostController:
             self.emit(TableRequest(Start.TYPE))
 
     def add_bot(self) -> None:
-        if self._host_only("add a bot"):
-            self.emit(TableRequest(AddBot.TYPE, {"strategy": "basic"}))
+        """b: a picker of the bot levels (normal first chosen); Enter adds one."""
+        if not self._host_only("add a bot"):
+            return
+        options: list[tuple[object, str]] = [(level, level) for level in LEVEL_CHOICES]
+        picker = Picker("Add a bot of which level?", AddBot.TYPE, options)
+        picker.index = LEVEL_CHOICES.index(DEFAULT_LEVEL)
+        self.model.picker = picker
+        self.model.mode = Mode.PICK
 
     def remove_bot(self) -> None:
         table = self.model.table
@@ -51,15 +62,45 @@ class HostController:
         else:
             self._seat_picker("Remove which bot?", RemoveBot.TYPE, bots)
 
-    def kick(self) -> None:
+    def kick(self, ban: bool = False) -> None:
+        """k (K: ban): choose the person (a picker when there are several), then confirm."""
         table = self.model.table
-        if table is None or not self._host_only("kick a player"):
+        if table is None or not self._host_only("ban a player" if ban else "kick a player"):
             return
-        others = [s.seat for s in table.seats if s.name and s.seat != self.model.seat]
-        if others:
-            self._seat_picker("Kick whom?", Kick.TYPE, others)
+        people = [s.seat for s in table.seats if s.name and not s.bot and s.seat != self.model.seat]
+        if not people:
+            self.model.notify("no other person is seated", error=True)
+        elif len(people) == 1:
+            self.ask_kick(people[0], ban)
         else:
-            self.model.notify("nobody else is seated", error=True)
+            self._seat_picker(
+                "Ban whom?" if ban else "Kick whom?", BAN if ban else Kick.TYPE, people
+            )
+
+    def ask_kick(self, seat: int, ban: bool) -> None:
+        """Ask the host to confirm the kick (or ban) of the person in ``seat``."""
+        model = self.model
+        name = model.seat_name(seat)
+        if ban:
+            question = f"Ban {name}? They leave and may not come back to this table."
+        elif model.match_running:
+            question = f"Kick {name}? A bot takes their seat."
+        else:
+            question = f"Kick {name}? They go back to the lobby."
+        model.picker = Picker(question, BAN if ban else Kick.TYPE, [(seat, name)])
+        model.mode = Mode.CONFIRM
+
+    def confirm(self, yes: bool) -> None:
+        """y / n to the kick or ban asked."""
+        model = self.model
+        picker, model.picker = model.picker, None
+        model.mode = Mode.NORMAL
+        if not yes or picker is None:
+            return
+        fields: dict[str, Any] = {"seat": picker.value}
+        if picker.purpose == BAN:
+            fields["ban"] = True
+        self.emit(TableRequest(Kick.TYPE, fields))
 
     def _seat_picker(self, title: str, purpose: str, seats: list[int]) -> None:
         options = [(seat, self.model.seat_name(seat)) for seat in seats]

@@ -42,6 +42,9 @@ class TableRequest:
 
     type: str
     fields: Mapping[str, Any] = field(default_factory=dict)
+    then: tuple[TableRequest, ...] = ()
+    """Requests sent after this one, in order, once the server accepted it (the bots of a
+    new table)."""
 
     def to_message(self, request_id: int) -> Request:
         """The protocol message, validated like any message; raises on bad fields."""

@@ -15,8 +15,8 @@ from prompt_toolkit.keys import Keys
 
 from client.ui.controller import Controller
 from client.ui.hints import refused_while_away
-from client.ui.lobby_controller import FORM_TEXT_ROWS
 from client.ui.model import Mode, Model, Screen
+from client.ui.table_form import FORM_TEXT_ROWS
 from protocol.commands import Arrow
 
 __all__ = ["KEY_HINTS", "build_key_bindings"]
@@ -27,6 +27,7 @@ KEY_HINTS: list[tuple[str, str]] = [
     ("d", "draw a card"),
     ("p", "pass after drawing"),
     ("u", "say UNO (before your play, with it, or right after)"),
+    ("j", "jump in out of turn with the card identical to the top card (jump_in tables)"),
     ("c", "catch a player who forgot to say UNO"),
     ("y / n", "challenge / accept a Wild Draw Four"),
     ("r y g b", "pick a colour in the colour picker"),
@@ -34,11 +35,12 @@ KEY_HINTS: list[tuple[str, str]] = [
     ("PgUp / PgDn", "scroll the match log back and forward; End shows the newest"),
     ("m", "the bell on your turn: on / off (remembered)"),
     ("t", "chat"),
-    ("b / x / s", "host, before the match: add a bot / remove a bot / start"),
-    ("k / P / r", "host: kick a player / pause or go on / rematch after the match"),
+    ("b / x / s", "host, before the match: add a bot (of a level) / remove a bot / start"),
+    ("k / K / P / r", "host: kick / ban a person (asks first) / pause or go on / rematch"),
     ("?", "this help"),
     ("q", "leave the table (asks first during a match); Ctrl-C quits"),
     ("lobby", "↑/↓ choose a table · Enter join (asks a locked table's password)"),
+    ("", "a table in play with bots: Enter watches, Enter again takes a bot's seat"),
     ("", "s spectate · n new table (type its name and password) · r refresh"),
     ("", "h standings: w this week / all time, ↑/↓ and Enter a match's final table"),
     ("find", "↑/↓ choose a server found on the network · Enter join · a type an address"),
@@ -94,6 +96,7 @@ def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:  # 
     bind(["d"], c.draw, table)
     bind(["p"], c.pass_turn, table)
     bind(["u"], c.uno, table)
+    bind(["j"], c.jump_in, table)
     bind(["c"], c.catch, table)
     bind(["y"], lambda: c.challenge(True), table)
     bind(["n"], lambda: c.challenge(False), table)
@@ -107,6 +110,7 @@ def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:  # 
     bind(["x"], c.host.remove_bot, table)
     bind(["s"], c.host.start, table)
     bind(["k"], c.host.kick, table)
+    bind(["K"], lambda: c.host.kick(ban=True), table)
     bind(["P"], c.host.pause, table)
     bind(["r"], c.host.rematch, table)
 
@@ -117,7 +121,25 @@ def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:  # 
 
         return say_why
 
-    for key in ("Enter", "d", "p", "u", "c", "y", "n", "t", "q", "b", "x", "s", "k", "P", "r"):
+    for key in (
+        "Enter",
+        "d",
+        "p",
+        "u",
+        "j",
+        "c",
+        "y",
+        "n",
+        "t",
+        "q",
+        "b",
+        "x",
+        "s",
+        "k",
+        "K",
+        "P",
+        "r",
+    ):
         on(key.lower() if key == "Enter" else key, filter=at_table & ~online)(refuse(key))
 
     # pickers
@@ -152,6 +174,9 @@ def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:  # 
     confirm = mode_is(Mode.CONFIRM_LEAVE)
     bind(["y"], lambda: c.confirm_leave(True), confirm)
     bind(["n", "q"], lambda: c.confirm_leave(False), confirm)
+    asked = mode_is(Mode.CONFIRM)
+    bind(["y"], lambda: c.host.confirm(True), asked)
+    bind(["n"], lambda: c.host.confirm(False), asked)
 
     # the server's lobby
     bind(["up", "k"], lambda: c.lobby.lobby_move(-1), lobby)

@@ -7,36 +7,34 @@ and emits intents, never sending anything itself.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
-from enum import StrEnum
 from typing import Any
 
 from client.ui.intents import Connect, Intent, TableRequest
-from client.ui.model import Mode, Model
-from protocol.limits import MAX_PASSWORD_LEN, MAX_TABLE_NAME_LEN
-from protocol.messages import CreateTable, Join, ListTables, Spectate
+from client.ui.model import Mode, Model, Picker
+from client.ui.table_form import (
+    FORM_TEXT_ROWS,
+    TEXT_LIMITS,
+    bot_requests,
+    form_rows,
+    new_form,
+    step_row,
+    table_options,
+)
+from protocol.messages import (
+    CreateTable,
+    Join,
+    ListTables,
+    SeatInfo,
+    Spectate,
+    TableStatus,
+    TableSummary,
+    TakeBotSeat,
+)
 from protocol.options import TableConfig
 from protocol.version import SUPPORTED_VERSIONS
 
-__all__ = [
-    "FORM_STEPS",
-    "FORM_TEXT_ROWS",
-    "LobbyController",
-    "address_problem",
-    "form_fields",
-    "parse_address",
-]
-
-FORM_TEXT_ROWS = ("name", "password")
-"""The new-table form's typed rows, before the table options; typing edits them."""
-
-_FORM_TEXT_LIMITS = {"name": MAX_TABLE_NAME_LEN, "password": MAX_PASSWORD_LEN}
-
-
-def form_fields() -> list[dataclasses.Field[Any]]:
-    """The table options the new-table form edits, in TableConfig's order."""
-    return list(dataclasses.fields(TableConfig))
+__all__ = ["LobbyController", "address_problem", "parse_address"]
 
 
 class LobbyController:
@@ -45,6 +43,8 @@ class LobbyController:
     def __init__(self, model: Model, emit: Callable[[Intent], None]) -> None:
         self.model = model
         self.emit = emit
+        self._passwords: dict[str, str] = {}
+        """The password typed for each locked table entered, for taking a seat there."""
 
     # -- finding a server ------------------------------------------------------------------
 
@@ -94,15 +94,26 @@ class LobbyController:
             self.model.table_index = (self.model.table_index + delta) % len(tables)
 
     def join_selected(self, spectate: bool = False) -> None:
-        tables = self.model.tables
+        """Enter (or s): join the chosen table; a table in play (or full) that has bot
+        seats is watched first, and Enter there takes a bot's seat."""
+        model = self.model
+        tables = model.tables
         if not tables:
-            self.model.notify("no table yet: press n to create one", error=True)
+            model.notify("no table yet: press n to create one", error=True)
             return
-        table = tables[min(self.model.table_index, len(tables) - 1)]
+        table = tables[min(model.table_index, len(tables) - 1)]
+        if not spectate and _late(table):
+            if not table.bot_seats and table.state is not TableStatus.LOBBY:
+                model.notify(
+                    f"{table.name}'s match has begun and people hold every seat: s to watch",
+                    error=True,
+                )
+                return
+            spectate = table.bot_seats > 0
         if table.locked:
-            self.model.entering = (table.table_id, table.name, spectate)
-            self.model.mode = Mode.PASSWORD
-            self.model.text = ""
+            model.entering = (table.table_id, table.name, spectate)
+            model.mode = Mode.PASSWORD
+            model.text = ""
             return
         kind = Spectate.TYPE if spectate else Join.TYPE
         self.emit(TableRequest(kind, {"table_id": table.table_id}))
@@ -117,26 +128,61 @@ class LobbyController:
             model.notify("no password typed: nothing sent", error=True)
             return
         table_id, _name, spectate = entering
+        self._passwords[table_id] = password
         kind = Spectate.TYPE if spectate else Join.TYPE
         self.emit(TableRequest(kind, {"table_id": table_id, "password": password}))
+
+    # -- a late-comer's seat ---------------------------------------------------------------
+
+    def offer_bot_seat(self) -> None:
+        """Enter while watching: choose a bot whose seat to take (its cards and points
+        shown), or hear that there is none."""
+        model = self.model
+        table = model.table
+        bots = [seat for seat in table.seats if seat.bot] if table is not None else []
+        if not bots:
+            model.notify("no bot holds a seat here: you can only watch", error=True)
+            return
+        options = [(seat.seat, self._bot_label(seat)) for seat in bots]
+        model.picker = Picker("Take which bot's seat?", TakeBotSeat.TYPE, options)
+        model.mode = Mode.PICK
+
+    def _bot_label(self, seat: SeatInfo) -> str:
+        shared = None if self.model.view is None else self.model.view.shared
+        counts, scores = (shared.counts, shared.scores) if shared else ((), ())
+        label = seat.name or f"seat {seat.seat}"
+        if seat.level:
+            label += f" ({seat.level})"
+        if seat.seat < len(counts):
+            cards = counts[seat.seat]
+            label += f" · {cards} card{'s' if cards != 1 else ''}"
+        if seat.seat < len(scores):
+            label += f" · {scores[seat.seat]} pts"
+        return label
+
+    def take_bot_seat(self, seat: int) -> None:
+        """Take the bot's seat chosen in the picker."""
+        table = self.model.table
+        if table is None:
+            return
+        fields: dict[str, Any] = {"table_id": table.table_id, "seat": seat}
+        password = self._passwords.get(table.table_id)
+        if password:
+            fields["password"] = password
+        self.emit(TableRequest(TakeBotSeat.TYPE, fields))
 
     def refresh(self) -> None:
         self.emit(TableRequest(ListTables.TYPE, {"limit": 100}))
 
     def open_form(self) -> None:
-        """n: the new-table form, every option at its default."""
+        """n: the new-table form; no option set (each takes the server's default)."""
         model = self.model
-        model.form = {
-            "name": f"{model.name}'s table"[:MAX_TABLE_NAME_LEN],
-            "password": "",
-            **TableConfig().to_data(),
-        }
+        model.form = new_form(model.name)
         model.form_index = 0
         model.mode = Mode.CREATE
 
     def form_move(self, delta: int) -> None:
-        count = len(form_fields()) + len(FORM_TEXT_ROWS)
-        self.model.form_index = (self.model.form_index + delta) % count
+        self.model.form_index = (self.model.form_index + delta) % len(form_rows())
 
     @property
     def form_text_row(self) -> str | None:
@@ -151,7 +197,7 @@ class LobbyController:
             return
         typed = "".join(ch for ch in text if ch.isprintable())
         current = str(self.model.form.get(row, ""))
-        self.model.form[row] = (current + typed)[: _FORM_TEXT_LIMITS[row]]
+        self.model.form[row] = (current + typed)[: TEXT_LIMITS[row]]
 
     def form_backspace(self) -> None:
         row = self.form_text_row
@@ -159,54 +205,44 @@ class LobbyController:
             self.model.form[row] = str(self.model.form.get(row, ""))[:-1]
 
     def form_change(self, delta: int) -> None:
-        """Left / right: step the selected option through its values."""
+        """Left / right: step the selected row through its values."""
         model = self.model
-        if model.form_index < len(FORM_TEXT_ROWS):
-            return
-        option = form_fields()[model.form_index - len(FORM_TEXT_ROWS)]
-        value = model.form.get(option.name, option.default)
-        default = option.default
-        if isinstance(default, bool):
-            model.form[option.name] = not value
-        elif isinstance(default, StrEnum):
-            values = [member.value for member in type(default)]
-            model.form[option.name] = values[(values.index(value) + delta) % len(values)]
-        elif isinstance(default, int):
-            step = _int_step(option.name)
-            model.form[option.name] = max(0, int(value) + delta * step)
+        step_row(model.form, form_rows()[model.form_index], delta)
 
     def submit_form(self) -> None:
-        """Enter: create the table; a password, if typed, is needed by everyone else."""
+        """Enter: create the table with the options set, then seat its bots; a password,
+        if typed, is needed by everyone else."""
         model = self.model
-        options = {k: v for k, v in model.form.items() if k not in FORM_TEXT_ROWS}
-        name = str(model.form.get("name", "")).strip()
+        form = model.form
+        options = table_options(form)
+        name = str(form.get("name", "")).strip()
         if not name:
             model.notify("cannot create: the table needs a name", error=True)
             return
         try:
-            TableConfig.from_data(options)
+            config = TableConfig.from_data(options)
         except ValueError as error:
             model.notify(f"cannot create: {error}", error=True)
             return
+        bots = bot_requests(form)
+        if "seats" in options and len(bots) >= config.seats:
+            model.notify(
+                f"cannot create: {len(bots)} bots leave no seat of {config.seats} for you",
+                error=True,
+            )
+            return
         model.mode = Mode.NORMAL
         fields: dict[str, Any] = {"name": name, "options": options}
-        password = str(model.form.get("password", ""))
+        password = str(form.get("password", ""))
         if password:
             fields["password"] = password
-        self.emit(TableRequest(CreateTable.TYPE, fields))
+        self.emit(TableRequest(CreateTable.TYPE, fields, then=bots))
 
 
-FORM_STEPS = {"target_score": 50, "catch_grace_ms": 250}
-"""How far one left / right moves a whole-number option, by TableConfig field name (a test
-checks each is one); other ``*_seconds`` options move by 5, the rest by 1."""
-
-
-def _int_step(name: str) -> int:
-    if name in FORM_STEPS:
-        return FORM_STEPS[name]
-    if name.endswith("_seconds"):
-        return 5
-    return 1
+def _late(table: TableSummary) -> bool:
+    """Whether a newcomer can no longer simply sit down: the match started or the seats
+    are full."""
+    return table.state is not TableStatus.LOBBY or table.taken >= table.seats
 
 
 def parse_address(text: str) -> tuple[str, int] | None:

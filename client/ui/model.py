@@ -48,6 +48,15 @@ __all__ = [
 
 LOG_LINES = 200
 
+REFUSED = {
+    "join": "cannot join",
+    "spectate": "cannot watch the table",
+    "take-bot-seat": "cannot take the seat",
+    "create-table": "cannot create the table",
+}
+"""How a refusal of a way into a table begins on the message line (others: ``play
+refused``); Enter on a table in play watches it first, so "spectate" would puzzle."""
+
 
 class Screen(StrEnum):
     """Which screen is shown; derived from the model (see :attr:`Model.screen`)."""
@@ -70,6 +79,7 @@ class Mode(StrEnum):
     HELP = "help"
     CONFIRM_LEAVE = "confirm-leave"
     STANDINGS = "standings"  # the standings screen, over the lobby
+    CONFIRM = "confirm"  # y / n to the question in the picker's title (the host's kick, ban)
 
 
 @dataclass(slots=True)
@@ -371,10 +381,13 @@ def _select_for_turn(model: Model, previous: View | None) -> None:
         return
     if not model.my_turn or view is None:
         return
+    # The same turn goes on (after a draw); a play that gives another turn (a Skip with
+    # two players) starts a new one, though the view waited on this seat all along.
     continuing = (
         previous is not None
         and previous.shared.to_act == model.seat
         and previous.shared.round == view.shared.round
+        and len(previous.hand or ()) <= len(hand)
     )
     playable = {c.card.code for c in model.legal if isinstance(c, Play)}
     if continuing or not playable or model.selected_card in playable:
@@ -415,4 +428,4 @@ def apply_reply(model: Model, what: str, ok: bool, code: str | None, message: st
     if code == RejectCode.LOST_RACE:
         model.notify(f"too late: {message or what}", error=True)
         return
-    model.notify(f"{what} refused: {message or code}", error=True)
+    model.notify(f"{REFUSED.get(what, what + ' refused')}: {message or code}", error=True)

@@ -44,6 +44,7 @@ from client.ui.model import (
     clear_table,
 )
 from client.ui.records import apply_records, records_refused, speaks_records
+from client.ui.table_form import DEFAULT_LEVEL
 from protocol.errors import ErrorCode, RemoteProtocolError
 from protocol.messages import (
     AddBot,
@@ -60,6 +61,7 @@ from protocol.messages import (
     TableState,
     TableStatus,
     TableSummary,
+    TakeBotSeat,
 )
 from protocol.views import View
 
@@ -90,6 +92,8 @@ class Plan:
     table_name: str = ""
     options: dict[str, Any] = field(default_factory=dict)
     bots: int = 0
+    level: str = DEFAULT_LEVEL
+    """The bots' level (a strategy name)."""
     start: bool = False
     join: str | None = None
     spectate: bool = False
@@ -379,9 +383,12 @@ class Network:
                 model.notify(f"{intent.type}: {error}", error=True)
                 self.redraw()
                 return
-            if isinstance(message, CreateTable | Join | Spectate):
+            if isinstance(message, CreateTable | Join | Spectate | TakeBotSeat):
                 self._left_table = None
-            if not await self._request(session, message):
+            if await self._request(session, message):
+                for follow in intent.then:
+                    await self._execute(session, follow)
+            else:
                 records_refused(model.records, message)
         elif isinstance(intent, LeaveTable):
             if await self._request(session, Leave(id=session.next_id())):
@@ -408,7 +415,9 @@ class Network:
             if not created:
                 return
             for _ in range(plan.bots):
-                if not await self._request(session, AddBot(id=session.next_id(), strategy="basic")):
+                if not await self._request(
+                    session, AddBot(id=session.next_id(), strategy=plan.level)
+                ):
                     return
             if plan.start:
                 await self._request(session, Start(id=session.next_id()))
@@ -432,7 +441,8 @@ class Network:
         table_id = tables[0].table_id
         self._left_table = None
         password = plan.password or None
-        if plan.spectate:
+        late = tables[0].state is not TableStatus.LOBBY and tables[0].bot_seats > 0
+        if plan.spectate or late:  # late: watch; Enter there takes a bot's seat
             message: Request = Spectate(id=session.next_id(), table_id=table_id, password=password)
         else:
             message = Join(id=session.next_id(), table_id=table_id, password=password)

@@ -81,10 +81,11 @@ def results_pane(model: Model, width: int) -> list[Line]:
     if match:
         winners = " and ".join(model.seat_name(s) for s in match.winners)
         lines.append(text_line(f" {winners} won the match!", "class:myturn"))
+        leave = "q: quit" if model.solo else "q: leave"
         if model.is_host:
-            lines.append(text_line(" r: rematch with the same seats · q: leave", "class:hint"))
+            lines.append(text_line(f" r: rematch with the same seats · {leave}", "class:hint"))
         else:
-            lines.append(text_line(" The host may start a rematch. q: leave", "class:hint"))
+            lines.append(text_line(f" The host may start a rematch. {leave}", "class:hint"))
     return lines
 
 

@@ -15,7 +15,7 @@ from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.utils import get_cwidth
 
 from client.ui.faces import card_label, color_name
-from client.ui.hints import keys_hint
+from client.ui.hints import keys_hint, ready_for_next_round
 from client.ui.layout import Line, assemble, clock_text, rule, text_line, wrap_keys
 from client.ui.model import Mode, Model, Screen
 from client.ui.panes import dance_pane, picker_pane, results_pane
@@ -33,7 +33,7 @@ from protocol.commands import (
     Play,
 )
 from protocol.messages import TableStatus
-from protocol.options import DeckName
+from protocol.options import DeckName, house_rule_words, house_rules
 from protocol.phase import Phase
 from protocol.views import View
 
@@ -77,7 +77,11 @@ def _table(
         title += f" · round {round_no}"
     if model.spectating:
         title += " · watching"
-    lines: list[Line] = [header(model, title), rule("players")]
+    lines: list[Line] = [header(model, title)]
+    rules = house_rules(options)
+    if rules:
+        lines.append(text_line(f" house rules: {house_rule_words(rules)}", "class:hint"))
+    lines.append(rule("players"))
     lines += _seats(model)
     lines.append(rule())
     if view is not None:
@@ -115,7 +119,7 @@ def _seats(model: Model) -> list[Line]:  # noqa: C901 (one mark per fact about a
         if table.host_seat == seat:
             tags.append("host")
         if info.bot:
-            tags.append("bot")
+            tags.append(f"bot · {info.level}" if info.level else "bot")
         if info.away or seat in away:
             tags.append("away")
         if seat in eliminated:
@@ -192,6 +196,10 @@ def _turn_line(model: Model, now: float) -> Line:
         return [("class:title", " Match over")]
     if phase == Phase.ROUND_OVER:
         countdown = f" · the next round starts in {clock}" if clock else ""
+        if ready_for_next_round(model):
+            return [
+                ("class:title", f" Round over{countdown} · you are ready; waiting for the others")
+            ]
         return [("class:title", f" Round over{countdown} · Enter: ready for the next round")]
     to_act = model.to_act
     if model.my_turn:
@@ -225,7 +233,10 @@ def _waiting(model: Model) -> list[Line]:
     lines = [text_line(f" Waiting for the match to start: {taken}/{len(table.seats)} seats taken.")]
     if model.is_host:
         lines.append(
-            text_line(" You are the host: b add a bot · x remove a bot · s start", "class:hint")
+            text_line(
+                " You are the host: b add a bot · x remove a bot · s start · k kick · K ban",
+                "class:hint",
+            )
         )
     else:
         lines.append(text_line(" The host starts the match.", "class:hint"))
@@ -249,6 +260,8 @@ def _middle(model: Model, width: int, room: int) -> list[Line]:
         lines = picker_pane(model)
     elif model.mode is Mode.DANCE:
         lines = dance_pane(model)
+    elif model.mode is Mode.CONFIRM and model.picker is not None:
+        lines = [text_line(f" {model.picker.title} y yes · n no", "class:error")]
     elif model.mode is Mode.CONFIRM_LEAVE:
         question = (
             " Quit the game? The private server stops with it. y yes · n no"
@@ -258,6 +271,11 @@ def _middle(model: Model, width: int, room: int) -> list[Line]:
         lines = [text_line(question, "class:error")]
     elif model.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER):
         lines = results_pane(model, width)
+    elif model.spectating and model.table and any(seat.bot for seat in model.table.seats):
+        offer = (
+            " You are watching. Enter takes a bot's seat: you play on with its cards and points."
+        )
+        lines = [text_line(offer, "class:hint")]
     else:
         lines = []
     log_room = room - len(lines)

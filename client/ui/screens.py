@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from client.ui.keys import KEY_HINTS
 from client.ui.layout import Line, clock_text, rule, text_line
-from client.ui.lobby_controller import FORM_TEXT_ROWS, form_fields
 from client.ui.model import Mode, Model
+from client.ui.table_form import form_rows, row_text
+from protocol.options import house_rule_words
 
 if TYPE_CHECKING:
     from client.discovery import FoundServer
@@ -128,7 +129,7 @@ def lobby_screen(model: Model, height: int) -> list[Line]:
     title = model.server_name or "server"
     lines = [header(model, title), rule("tables")]
     if model.mode is Mode.CREATE:
-        lines += _form(model)
+        lines += _form(model, height - len(lines) - 2)
     elif model.mode is Mode.PASSWORD and model.entering is not None:
         _, name, spectate = model.entering
         what = "watch" if spectate else "join"
@@ -137,23 +138,28 @@ def lobby_screen(model: Model, height: int) -> list[Line]:
     elif not model.tables:
         lines.append(text_line("  No tables yet. Press n to create one.", "class:hint"))
     else:
-        lines.append(text_line(f"   {'name':<22} {'state':<15} {'seats':<7} {'host':<16} lock"))
+        lines.append(text_line(f"   {'name':<22} {'state':<15} {'seats':<7} {'host':<16} notes"))
         for index, table in enumerate(model.tables):
             marker = "▶" if index == model.table_index else " "
             style = "class:picked" if index == model.table_index else ""
             seats = f"{table.taken}/{table.seats}"
-            lock = "password" if table.locked else ""
+            notes = ["password"] if table.locked else []
+            if table.bot_seats:
+                plural = "s" if table.bot_seats != 1 else ""
+                notes.append(f"{table.bot_seats} bot seat{plural} to take")
             lines.append(
                 text_line(
                     f" {marker} {table.name:<22} {table.state.value:<15} {seats:<7} "
-                    f"{(table.host or ''):<16} {lock}",
+                    f"{(table.host or ''):<16} {' · '.join(notes)}",
                     style,
                 )
             )
+            if table.house_rules:
+                lines.append(text_line(f"     {house_rule_words(table.house_rules)}", "class:hint"))
     if model.mode is Mode.CHAT:
         lines += [[], text_line(f"  say: {model.text}▏", "class:input")]
     if model.mode is Mode.CREATE:
-        keys = "↑/↓ option · type the name and password · ←/→ change · Enter create · Esc back"
+        keys = "↑/↓ row · ←/→ change · Enter create · Esc back"
     elif model.mode is Mode.PASSWORD:
         keys = "Enter join · Esc cancel"
     elif model.mode is Mode.CHAT:
@@ -167,25 +173,24 @@ def lobby_screen(model: Model, height: int) -> list[Line]:
     return lines
 
 
-def _form(model: Model) -> list[Line]:
-    lines = [
-        text_line(
-            "  New table (type the name and a password; ←/→ changes an option):", "class:title"
-        )
-    ]
-    rows: list[tuple[str, Any]] = [(row, model.form.get(row, "")) for row in FORM_TEXT_ROWS]
-    rows += [(f.name, model.form.get(f.name, f.default)) for f in form_fields()]
-    for index, (name, value) in enumerate(rows):
+def _form(model: Model, room: int) -> list[Line]:
+    """The new-table form in ``room`` lines: its title, then as many rows as fit, scrolled
+    so that the selected one shows (a last line says how many more are below)."""
+    title = "  New table (type the name and a password; ←/→ changes a row):"
+    lines = [text_line(title, "class:title")]
+    rows = form_rows()
+    fit = max(1, room - 2)  # the title, and a line for what is below
+    first = max(0, min(model.form_index - fit + 1, len(rows) - fit))
+    shown = rows[first : first + fit]
+    for index, name in enumerate(shown, start=first):
         selected = index == model.form_index
         marker = "▶" if selected else " "
         style = "class:picked" if selected else ""
-        if name in FORM_TEXT_ROWS:
-            shown = str(value) + ("▏" if selected else "")
-            if name == "password" and not value:
-                shown = "(none: anyone may join)" + (" type one▏" if selected else "")
-        else:
-            shown = ("on" if value else "off") if isinstance(value, bool) else str(value)
-        lines.append(text_line(f"  {marker} {name.replace('_', ' '):<22} {shown}", style))
+        value = row_text(model.form, name, selected)
+        lines.append(text_line(f"  {marker} {name.replace('_', ' '):<22} {value}", style))
+    below = len(rows) - first - len(shown)
+    if below:
+        lines.append(text_line(f"    ↓ {below} more below", "class:hint"))
     return lines
 
 

@@ -1,5 +1,5 @@
 """The rules engine: pure, deterministic, clockless (design.md section 5; docs/rules.md
-rulings 1-31).
+rulings 1-37).
 
 It imports only the standard library and ``protocol``'s pure vocabulary; it never reads a
 clock, logs or does I/O. All randomness comes from ``random.Random(seed)``, so the seed and
@@ -37,15 +37,22 @@ follows the ``drew``), otherwise the player plays that card or sends ``Pass``. A
 a turn or a Draw Two stack) and lapses when it draws; it never passes to the next seat.
 A Wild Draw Four asks for a decision (``CHALLENGE``) only when the table allows bluffing;
 otherwise the next seat draws four and is skipped at once (ruling 23). A ``skip_any`` mark
-costs its seat one card and one turn, one mark per turn (ruling 24).
+costs its seat one card and one turn, one mark per turn (ruling 24). Under ``jump_in``
+(ruling 37) a ``Play`` from a seat not to act is a jump-in: a card identical to the top
+card that a player put there, in a turn; a ``jumped-in`` event precedes its ``played``.
 
 ``m.events: list[Event]``
     Every event of the match, ``seq`` 1..N without gaps. ``Event.for_seat(seat)`` redacts.
 
 ``m.legal_commands(seat) -> list[SeatCommand]``
     Fully expanded: wild colours, swap / skip_any targets, dance names, ``uno=True``
-    variants when the play leaves one card, off-turn Catch(target) / CallUno. Anything
-    listed is accepted if sent next, at any time.
+    variants when the play leaves one card, off-turn Catch(target) / CallUno and jump-ins.
+    Anything listed is accepted if sent next, at any time.
+
+``m.saw(seat, count=None)``, ``m.event_count()``
+    Ruling 37: the table says which events the last view sent to ``seat`` included (by
+    default all so far), so that a jump-in whose card matched that view's top card and
+    arrives after the top changed is refused as ``lost-race``, not as not matching.
 
 ``m.playable_cards(seat) -> list[Card]``, ``m.may_draw(seat) -> bool``, ``m.hand_count(seat)``
     Cheap queries for bots and simulations: the distinct cards of the listed ``Play``

@@ -55,6 +55,7 @@ __all__ = [
     "check_dance",
     "check_decision",
     "check_draw",
+    "check_jump_in",
     "check_next_round",
     "check_pass",
     "check_pause",
@@ -66,6 +67,8 @@ __all__ = [
     "check_timeout",
     "forced",
     "holds_color",
+    "jump_in_cards",
+    "jump_open",
     "matches",
     "matching",
     "may_play",
@@ -163,6 +166,28 @@ def candidates(state: MatchState, hand: list[Card]) -> list[Card]:
     return hand
 
 
+def jump_open(state: MatchState) -> bool:
+    """Ruling 37: whether a jump-in is possible now (a player's card on top, in a turn:
+    no decision, dance or stack waiting, not paused, not between rounds)."""
+    return (
+        state.jump_in
+        and state.top_played
+        and state.phase is _TURN
+        and not state.paused
+        and state.discard[-1].color is not None
+    )
+
+
+def jump_in_cards(state: MatchState, seat: int) -> list[Card]:
+    """Ruling 37: the distinct cards ``seat``, out of turn, may jump in with now: those
+    identical to the top card (never a wild). Empty for the seat to act, whose plays are
+    ordinary, and for a seat out of play."""
+    if seat == state.current or not jump_open(state) or state.eliminated[seat]:
+        return []
+    top = state.discard[-1]
+    return [top] if top in state.hands[seat] else []
+
+
 def may_play(state: MatchState, seat: int) -> bool:
     """Whether ``seat``, to act now, has a card it may play (ruling 5: after a draw only
     the drawn card; in a stack only an answer to it; ruling 23: no barred Draw Four)."""
@@ -212,14 +237,17 @@ def check_table_sender(state: MatchState, actor: int | None) -> Rejected | None:
     return None
 
 
-def _not_your_turn() -> Rejected:
+def _not_your_turn(state: MatchState, seat: int) -> Rejected:
+    """Ruling 37: the seat a jump-in overtook lost the race; anyone else waits their turn."""
+    if seat == state.overtaken:
+        return Rejected(RejectCode.LOST_RACE, "another player jumped in before your move")
     return Rejected(RejectCode.NOT_YOUR_TURN, "it is not your move")
 
 
 def _answers(state: MatchState, seat: int, phase: Phase) -> Rejected | None:
     """Whether ``seat`` is the one the match waits on in ``phase``."""
     if seat != state.current:
-        return _not_your_turn()
+        return _not_your_turn(state, seat)
     if state.phase is not phase:
         return Rejected(
             RejectCode.NOT_NOW, f"that command does not answer the {state.phase.value} phase"
@@ -241,10 +269,34 @@ def check_play(state: MatchState, seat: int, play: Play, now_ms: int) -> Rejecte
     the card needs (a colour for a wild, a seat, a dance) and nothing else."""
     phase = state.phase
     if seat != state.current:
-        return _not_your_turn()
+        if state.jump_in:
+            return check_jump_in(state, seat, play)
+        return _not_your_turn(state, seat)
     if phase is not _TURN and not stacking(state):
         return _answers(state, seat, _TURN)
     return _check_card(state, seat, play) or _check_what_it_names(state, seat, play)
+
+
+def check_jump_in(state: MatchState, seat: int, play: Play) -> Rejected | None:
+    """Ruling 37: a play out of turn is a jump-in: a card identical to the top card while
+    a jump-in is possible. The server's arrival order settles races: the seat overtaken
+    by a jump-in lost the race, and so did a jump-in whose card was identical to the top
+    card in the last view sent to its seat; any other is refused."""
+    card = play.card
+    if card in jump_in_cards(state, seat):
+        return _check_what_it_names(state, seat, play)
+    if seat == state.overtaken:  # whatever it sent: its hand may have moved since
+        return _not_your_turn(state, seat)
+    if card not in state.hands[seat]:
+        return Rejected(RejectCode.CARD_NOT_IN_HAND, f"{card.code} is not in your hand")
+    if card.color is not None and card == state.jump_top_seen(seat):
+        return Rejected(RejectCode.LOST_RACE, "the top card changed before your jump-in arrived")
+    if not jump_open(state):
+        return _not_your_turn(state, seat)
+    return Rejected(
+        RejectCode.CARD_DOES_NOT_MATCH,
+        f"{card.code} is not identical to the top card: only such a card jumps in",
+    )
 
 
 def _check_card(state: MatchState, seat: int, play: Play) -> Rejected | None:
@@ -317,7 +369,7 @@ def _check_named_seat(state: MatchState, seat: int, play: Play) -> Rejected | No
 def check_draw(state: MatchState, seat: int, command: Draw, now_ms: int) -> Rejected | None:
     """Ruling 5: one draw per turn instead of playing; in a stack, take the total."""
     if seat != state.current:
-        return _not_your_turn()
+        return _not_your_turn(state, seat)
     phase = state.phase
     if phase is _STACK:
         return None

@@ -1,4 +1,4 @@
-"""A card played, and what it does (rulings 5-13, 16, 22-24, 32-34).
+"""A card played, and what it does (rulings 5-13, 16, 22-24, 32-34, 37).
 
 ``play`` applies a ``Play`` that ``checks.check_play`` accepted: the card goes on the
 discards, the colour changes, UNO is declared or the seat exposed, then the card acts
@@ -17,6 +17,7 @@ from protocol.events import (
     HandsPassed,
     HandsShuffled,
     HandsSwapped,
+    JumpedIn,
     SecretHand,
     SkipMarked,
     Skipped,
@@ -55,7 +56,29 @@ _ARROWS: tuple[Arrow, ...] = tuple(Arrow)
 
 
 def play(state: MatchState, seat: int, command: Play, now_ms: int) -> None:
-    """Apply a checked play."""
+    """Apply a checked play (ruling 37: out of turn, a jump-in)."""
+    if seat != state.current:
+        _jump_in(state, seat, command, now_ms)
+        return
+    _play(state, seat, command, now_ms)
+
+
+def _jump_in(state: MatchState, seat: int, command: Play, now_ms: int) -> None:
+    """Ruling 37: the jump-in is the jumper's play in turn. The seat it overtakes loses
+    its drawn card and early UNO call, and the jump-in counts as that seat's first
+    command for the catch window (ruling 12); the seats in between simply lose their turn.
+    """
+    overtaken = state.current
+    if state.exposures:
+        state.seat_acted(overtaken, state.event_count())
+    state.early_uno = False
+    state.emit(JumpedIn(seat, overtaken))
+    _play(state, seat, command, now_ms)
+    if state.current != overtaken:
+        state.overtaken = overtaken
+
+
+def _play(state: MatchState, seat: int, command: Play, now_ms: int) -> None:
     hand = state.hands[seat]
     card = hand.pop(hand.index(command.card))  # the engine's own instance of the card
     rank = card.rank
@@ -65,6 +88,7 @@ def play(state: MatchState, seat: int, command: Play, now_ms: int) -> None:
     state.drawn = None
     state.has_drawn = False
     state.stuck_passes = 0
+    state.top_played = True
     if state.exposures:
         state.exposures.pop(seat, None)
     left = len(hand)

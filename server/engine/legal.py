@@ -36,6 +36,7 @@ from server.engine.checks import (
     bluff_barred,
     candidates,
     forced,
+    jump_in_cards,
     matching,
     stack_answer,
     stacking,
@@ -77,27 +78,45 @@ def legal_seat_commands(state: MatchState, seat: int) -> list[SeatCommand]:  # n
     ):
         return []
     legal: list[SeatCommand] = []
-    if seat == state.current:
-        if phase is _TURN:
-            legal.extend(_turn_commands(state, seat))
-        elif phase is _STACK:
+    if seat != state.current:
+        if state.jump_in:
+            legal.extend(_jump_in_commands(state, seat))
+    elif phase is _TURN:
+        legal.extend(_turn_commands(state, seat))
+    elif phase is _STACK:
+        legal.extend(_stack_commands(state, seat))
+        legal.append(Draw())
+    elif phase is _CHALLENGE:
+        legal.extend((Accept(), Challenge()))
+        if state.stack_wd4:
             legal.extend(_stack_commands(state, seat))
-            legal.append(Draw())
-        elif phase is _CHALLENGE:
-            legal.extend((Accept(), Challenge()))
-            if state.stack_wd4:
-                legal.extend(_stack_commands(state, seat))
-        elif phase is _DANCE:
-            legal.append(Dance(state.dance_steps or ()))
-            legal.append(RefuseDance())
-        elif phase is _CHOOSE_COLOR:
-            if state.discard[-1].rank is _SWAP:
-                targets = state.opponents(seat)
-                legal.extend(ChooseColor(color, target) for color in COLORS for target in targets)
-            else:
-                legal.extend(ChooseColor(color) for color in COLORS)
+    elif phase is _DANCE:
+        legal.append(Dance(state.dance_steps or ()))
+        legal.append(RefuseDance())
+    elif phase is _CHOOSE_COLOR:
+        if state.discard[-1].rank is _SWAP:
+            targets = state.opponents(seat)
+            legal.extend(ChooseColor(color, target) for color in COLORS for target in targets)
+        else:
+            legal.extend(ChooseColor(color) for color in COLORS)
     if state.exposures:
         legal.extend(_exposure_commands(state, seat))
+    return legal
+
+
+def _jump_in_commands(state: MatchState, seat: int) -> list[SeatCommand]:
+    """Ruling 37: the jump-ins of a seat out of turn (UNO with it, never before it)."""
+    hand = state.hands[seat]
+    two = len(hand) == 2
+    legal: list[SeatCommand] = []
+    for card in jump_in_cards(state, seat):
+        if wants_target(state, card, hand):
+            legal.extend(_targeted(state, seat, card, two))
+        else:
+            plain, declaring = _VARIANTS_BY_ID.get(id(card)) or _variants(card)
+            legal.extend(plain)
+            if two:
+                legal.extend(declaring)
     return legal
 
 
@@ -133,10 +152,13 @@ def playable_cards(state: MatchState, seat: int) -> list[Card]:
 
     Exactly the cards of the ``Play`` commands in ``legal_seat_commands(state, seat)``,
     without expanding colours, targets, dances and UNO: empty unless ``seat`` is to act
-    in ``TURN`` (only the drawn card after a draw) or facing a stack (its answers).
+    in ``TURN`` (only the drawn card after a draw) or facing a stack (its answers), or
+    may jump in out of turn (ruling 37: the card identical to the top card).
     """
     phase = state.phase
-    if seat != state.current or state.paused:
+    if seat != state.current:
+        return jump_in_cards(state, seat) if state.jump_in else []
+    if state.paused:
         return []
     hand = state.hands[seat]
     if phase is not _TURN:

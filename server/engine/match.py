@@ -277,6 +277,19 @@ class Match:
         views of every seat for the price of one shared part."""
         return seat_view(self._state, shared, seat)
 
+    def event_count(self) -> int:
+        """How many events the match has produced (a view of now includes them all)."""
+        return self._state.event_count()
+
+    def saw(self, seat: int, count: int | None = None) -> None:
+        """The last view ``seat`` had been sent included the first ``count`` events (by
+        default all so far). Ruling 37: a jump-in whose card was identical to that view's
+        top card, arriving once the top has changed, is refused as a lost race rather than
+        as a card that does not match."""
+        state = self._state
+        if state.jump_in and 0 <= seat < state.seats:
+            state.seen[seat] = state.event_count() if count is None else count
+
     # ------------------------------------------------------------------ snapshots
 
     def snapshot(self, with_history: bool = True) -> dict[str, Any]:

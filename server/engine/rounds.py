@@ -63,6 +63,8 @@ def start_round(state: MatchState, now_ms: int) -> None:
     state.dance_name = None
     state.dance_steps = None
     state.wd4_hand = ()
+    state.top_played = False
+    state.jump_tops = []
     in_play = state.seats_in_play()
     state.two_player = len(in_play) == 2
     deck = build_deck(state.config)

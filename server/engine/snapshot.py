@@ -78,6 +78,8 @@ def dump_state(state: MatchState, with_history: bool = True) -> dict[str, Any]:
             None if state.dance_steps is None else [step.value for step in state.dance_steps],
         ],
         "skip_marks": list(state.skip_marks),
+        "top_played": state.top_played,
+        "overtaken": state.overtaken,
         "exposures": [
             [seat, rec.since_ms, rec.seq, rec.watch, rec.acted, rec.status]
             for seat, rec in state.exposures.items()
@@ -128,6 +130,9 @@ def load_state(state: MatchState, data: Mapping[str, Any]) -> None:
         state.dance_name = dance_name
         state.dance_steps = None if steps is None else tuple(Arrow(step) for step in steps)
         state.skip_marks = list(data["skip_marks"])
+        # Absent from positions written by hand: a first card, nobody overtaken.
+        state.top_played = bool(data.get("top_played", False))
+        state.overtaken = int(data.get("overtaken", -1))
         state.exposures = {}
         for seat, since_ms, seq, watch, acted, status in data["exposures"]:
             record = Exposure(since_ms, seq, watch)
@@ -146,6 +151,10 @@ def load_state(state: MatchState, data: Mapping[str, Any]) -> None:
         else:
             state.events = []
             state.log = []
+        state.jump_tops = []
+        if state.jump_in and state.phase is Phase.TURN:  # ruling 37: the position restored
+            top = state.discard[-1]
+            state.note_jump_top(top if state.top_played and top.color is not None else None)
     except (KeyError, TypeError, ValueError, RemoteProtocolError) as error:
         if isinstance(error, SnapshotError):
             raise

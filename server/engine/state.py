@@ -81,6 +81,7 @@ class MatchState:
         self.creepers = config.deck is DeckName.MINECRAFT
         self.skip_any = config.skip_any
         self.seven_o = config.seven_o
+        self.jump_in = config.jump_in
         self.stack_d2 = config.stack in (Stack.DRAW_TWO, Stack.PROGRESSIVE)
         """A Draw Two answers a Draw Two."""
         self.stack_wd4 = config.stack in (Stack.DRAW_FOUR, Stack.PROGRESSIVE)
@@ -119,6 +120,15 @@ class MatchState:
         self.dance_name: str | None = None
         self.dance_steps: tuple[Arrow, ...] | None = None
         self.skip_marks = [0] * self.seats
+        self.top_played = False
+        """Whether a player put the top card there (a first card turned up was not)."""
+        self.overtaken = -1
+        """Ruling 37: the seat a jump-in overtook, until the next turn or decision starts."""
+        self.seen = [0] * self.seats
+        """Ruling 37: per seat, the event count of the last view the table sent it."""
+        self.jump_tops: list[tuple[int, Card | None]] = []
+        """Ruling 37: this round's latest positions as (event count, the card a jump-in
+        could match then, or None), for telling a lost race from a card that never matched."""
         self.exposures: dict[int, Exposure] = {}
         self.round_result: RoundOver | None = None
         self.result: MatchOver | None = None
@@ -206,6 +216,10 @@ class MatchState:
         self.records.append((TURN_RECORD, seat, self.direction))
         turn_ms = self.turn_ms
         self.deadline = now_ms + turn_ms if turn_ms else None
+        if self.jump_in:
+            self.overtaken = -1
+            top = self.discard[-1]
+            self.note_jump_top(top if self.top_played and top.color is not None else None)
 
     def _serve_marks(self, seat: int) -> int:
         """Ruling 24: a marked seat whose turn comes serves one mark (draws one card and
@@ -225,6 +239,25 @@ class MatchState:
         self.deadline = deadline
         self.early_uno = False  # an early call belongs to the seat that made it
         self.emit(Turn(seat, self.direction, phase))
+        if self.jump_in:
+            self.overtaken = -1
+            self.note_jump_top(None)
+
+    def note_jump_top(self, card: Card | None) -> None:
+        """Ruling 37: from the events so far on, a jump-in may match ``card`` (None: no
+        jump-in is possible). Only the last few positions are kept."""
+        tops = self.jump_tops
+        tops.append((len(self.records), card))
+        if len(tops) > 8:
+            del tops[0]
+
+    def jump_top_seen(self, seat: int) -> Card | None:
+        """Ruling 37: the card a jump-in could match in the last view sent to ``seat``."""
+        seen = self.seen[seat]
+        for count, card in reversed(self.jump_tops):
+            if count <= seen:
+                return card
+        return None
 
     # ------------------------------------------------------------------ UNO exposures
 

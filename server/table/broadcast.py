@@ -36,6 +36,8 @@ class Broadcast:
         self._seating = seating
         self._everyone_owed = False  # events went out since the last views
         self._owed: dict[int, tuple[Peer, int | None]] = {}  # peer id -> (peer, seat)
+        self.seen: dict[int, int] = {}
+        """Per seat, the match's event count in the last view sent through its eyes."""
 
     def restore(self, events: Sequence[Event], first_seq: int) -> None:
         """Number a rebuilt match's events again, the first as ``first_seq``, sending them
@@ -124,6 +126,8 @@ class Broadcast:
             if not hold:
                 peer.send()  # no match, no view; but what was held for it goes
             return
+        if seat is not None:
+            self.seen[seat] = match.event_count()  # ruling 37: what a jump-in could see
         view = GameView.trusted(seq=shared.last_seq, body=match.seat_view(shared, seat))
         if hold:
             peer.hold(view)

@@ -58,6 +58,9 @@ class TableGame:
         self._last_ms = 0
         self._offset_ms = 0  # engine time minus Trio time (a match rebuilt goes on in time)
         self._refused_deadline: int | None = None
+        self.arrival_seen: int | None = None
+        """Ruling 37: for the game command being handled, the match's event count in the
+        last view sent through its seat when it arrived (``TableRequest.seen``)."""
 
     def status(self) -> TableStatus:
         """Where the table is in its life."""
@@ -113,6 +116,7 @@ class TableGame:
         match = Match(self.config, seed, start_ms)
         self.match = match
         self._refused_deadline = None
+        self._broadcast.seen.clear()  # the counts of the last match's views
         if self._journal is not None:
             first_seq = self._broadcast.last_seq + 1
             self._journal.match_started(self.matches_played, seed, start_ms, first_seq, self.config)
@@ -162,6 +166,8 @@ class TableGame:
         if match is None:
             raise RequestRefused(LobbyRejectCode.WRONG_TABLE_STATE, "the match has not started")
         now_ms = self.now_ms()
+        if actor is not None and self.arrival_seen is not None:
+            match.saw(actor, self.arrival_seen)
         outcome = match.apply(actor, command, now_ms)
         if not isinstance(outcome, Accepted):
             raise RequestRefused(outcome.code, outcome.message)

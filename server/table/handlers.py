@@ -58,8 +58,6 @@ __all__ = ["RequestHandlers"]
 
 log = logging.getLogger("uno.server.table")
 
-_BETWEEN_MATCHES_OR_ROUNDS = (TableStatus.LOBBY, TableStatus.BETWEEN_ROUNDS, TableStatus.OVER)
-
 
 class RequestHandlers:
     """The request handlers of one table, over its parts."""
@@ -150,7 +148,7 @@ class RequestHandlers:
         if self._game.match is not None:
             raise RequestRefused(
                 LobbyRejectCode.WRONG_TABLE_STATE,
-                "the match has started: spectate, or take a bot's seat between rounds",
+                "the match has started: spectate, or take a bot's seat",
             )
         index = self._seating.chair_for(message.seat)
         self._seating.check_name(peer.name)
@@ -170,21 +168,18 @@ class RequestHandlers:
         self._broadcast.owe_view(peer, None)
 
     def _on_take_bot_seat(self, peer: Peer, message: TakeBotSeat) -> dict[str, Any]:
-        self._seating.check_password(message.password)
-        self._seating.check_not_banned(peer)
-        self._seating.check_not_seated(peer)
-        if self._game.status() not in _BETWEEN_MATCHES_OR_ROUNDS:
-            raise RequestRefused(
-                LobbyRejectCode.WRONG_TABLE_STATE, "a bot's seat can be taken only between rounds"
-            )
         seating = self._seating
-        seat = seating[message.seat] if seating.valid(message.seat) else None
-        if seat is None or not seat.is_bot:
-            raise RequestRefused(LobbyRejectCode.NOT_A_BOT, f"no bot sits in seat {message.seat}")
+        seating.check_password(message.password)
+        seating.check_not_banned(peer)
+        seating.check_not_seated(peer)
+        seat = seating.bot_seat(message.seat)
         seating.check_name(peer.name)
         self._vacate(seat.index)
         taken = seating.seat_person(seat.index, peer.name, peer)
         seating.note_seated(taken, self._broadcast.last_seq)
+        # The hand and score stay the seat's; a seat the clock had marked away is played
+        # by its new owner, not by another server bot.
+        self._game.set_away(taken.index, False)
         log.info("%s took over the bot's seat %d at table %s", peer.name, seat.index, self._label)
         self._welcome(taken)
         return {"seat": taken.index}
@@ -333,11 +328,7 @@ class RequestHandlers:
     def _on_remove_bot(self, peer: Peer, message: RemoveBot) -> None:
         self._seating.require_host(peer)
         self._game.require_no_match("bots are removed before the match")
-        seating = self._seating
-        seat = seating[message.seat] if seating.valid(message.seat) else None
-        if seat is None or not seat.is_bot:
-            raise RequestRefused(LobbyRejectCode.NOT_A_BOT, f"no bot sits in seat {message.seat}")
-        self._vacate(seat.index)
+        self._vacate(self._seating.bot_seat(message.seat).index)
 
     def _on_kick(self, peer: Peer, message: Kick) -> None:
         host = self._seating.require_host(peer)
@@ -361,6 +352,8 @@ class RequestHandlers:
                 if self._game.match is not None
                 else f"{host.name} asked you to leave"
             )
+            if message.ban:
+                why += " and banned you from this table"
             kicked.send(Left(table_id=self._table_id, reason=LeftReason.KICKED, message=why))
 
     # ------------------------------------------------------------------ playing

@@ -58,6 +58,9 @@ class TableRequest:
     peer: Peer
     message: Request
     reply: bool = True
+    seen: int | None = None
+    """For a game command: the match's event count in the last view sent through the
+    sender's seat when the command arrived (ruling 37 judges a late jump-in by it)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,7 @@ change: the engine changes the status and who is away by itself.
 
 from __future__ import annotations
 
+from client.bots.strategies import canonical_strategy
 from protocol.messages import SeatInfo, TableState
 from server.peer import Peer
 from server.table.game import TableGame
@@ -15,7 +16,7 @@ from server.table.seating import Seating
 
 __all__ = ["PublicState"]
 
-_Shown = tuple[str, bool, bool, bool] | None  # a chair: name, bot, away, ready; or empty
+_Shown = tuple[str, str | None, bool, bool] | None  # a chair: name, level, away, ready; or empty
 
 
 class PublicState:
@@ -49,7 +50,8 @@ class PublicState:
                 continue
             engine_away = away is not None and away[index]
             seat_away = not seat.is_bot and (not seat.is_connected or engine_away)
-            shown.append((seat.name, seat.is_bot, seat_away, seat.ready))
+            level = canonical_strategy(seat.strategy) if seat.strategy is not None else None
+            shown.append((seat.name, level, seat_away, seat.ready))
         key = (status, tuple(shown), seating.host, len(seating.spectators), config)
         if self._cache is not None and self._cache[0] == key:
             return self._cache[1]
@@ -60,7 +62,14 @@ class PublicState:
             seats=tuple(
                 SeatInfo(seat=index)
                 if one is None
-                else SeatInfo(seat=index, name=one[0], bot=one[1], away=one[2], ready=one[3])
+                else SeatInfo(
+                    seat=index,
+                    name=one[0],
+                    bot=one[1] is not None,
+                    away=one[2],
+                    ready=one[3],
+                    level=one[1],
+                )
                 for index, one in enumerate(shown)
             ),
             options=config.to_data(),

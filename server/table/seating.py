@@ -325,6 +325,18 @@ class Seating:
         if peer.address in self._banned_addresses or banned_name:
             raise RequestRefused(LobbyRejectCode.BANNED, "the host has banned you from this table")
 
+    def bot_seat(self, index: int) -> Seat:
+        """The bot's seat a newcomer asked to take (at any time, a match running or not);
+        refused when no bot sits there."""
+        seat = self._chairs[index] if self.valid(index) else None
+        if seat is None or not seat.is_bot:
+            raise RequestRefused(LobbyRejectCode.NOT_A_BOT, f"no bot sits in seat {index}")
+        return seat
+
+    def bot_count(self) -> int:
+        """Bot seats a newcomer could take."""
+        return sum(1 for seat in self if seat.is_bot)
+
     def check_name(self, name: str) -> None:
         if self.name_taken(name):
             raise RequestRefused(LobbyRejectCode.NAME_TAKEN, f"someone called {name} sits here")

@@ -103,6 +103,7 @@ class StandIns:
             name=seat.name if seat.is_bot else f"stand-in {seat.index}",
             strategy=seat.strategy or self._settings.bot_strategy,
             think_seconds=self._settings.bot_think_ms / 1000,
+            jump_in_ms=self._settings.bot_jump_in_ms,
             seed=self._seeds.getrandbits(64),
             last_seq=self._broadcast.last_seq,
         )

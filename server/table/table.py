@@ -44,7 +44,7 @@ from protocol.messages import (
     TableStatus,
     TableSummary,
 )
-from protocol.options import TableConfig
+from protocol.options import TableConfig, house_rules
 from server.autoplay import BotLauncher, StandIn
 from server.chat_budget import ChatBudget
 from server.engine import Match
@@ -191,6 +191,8 @@ class Table:
             spectators=len(seating.spectators),
             locked=self.locked,
             host=host.name if host is not None else None,
+            bot_seats=seating.bot_count(),
+            house_rules=house_rules(self.game.config.to_data()),
         )
 
     @property
@@ -207,7 +209,11 @@ class Table:
         """Queue a request for the table's task; False when the inbox is full or closed."""
         if self._queued_requests >= self._settings.inbox_size:
             return False
-        request = TableRequest(peer, message, reply)
+        seen = None
+        if isinstance(message, Game):
+            seat = self.stand_ins.seat_played_by(peer) or self.seating.of_peer(peer)
+            seen = None if seat is None else self.broadcast.seen.get(seat.index)
+        request = TableRequest(peer, message, reply, seen)
         if self._parked and isinstance(message, Game):
             self._handle_now(request)
             return True
@@ -340,6 +346,7 @@ class Table:
         if entering and self._hooks.location(peer) is not self:
             return None  # the peer disconnected while its request waited in the inbox
         self._opened = True
+        self.game.arrival_seen = request.seen
         try:
             result = None
             if isinstance(message, CloseTable):

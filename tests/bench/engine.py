@@ -14,8 +14,10 @@ a draw and the play of the drawn card into one step, so the fair unit is the rou
 command. The two engines run in alternating slices so that machine noise falls on both.
 
 Mixed soak: rounds rotating through every deck, 2 to 10 seats and a spread of house rules,
-played with random legal commands from any seat (off-turn catches and UNO calls included)
-and the table's own commands (timeouts when a deadline has passed, next round). After every
+played with random legal commands from any seat (off-turn catches, UNO calls and jump-ins
+included) and the table's own commands (timeouts when a deadline has passed, next round),
+every house rule in the rotation (``stack``, ``seven_o``, ``jump_in``, draw until playable,
+force play). After every
 command the cards are counted; an exception, a rejection of a command the engine itself
 listed as legal, a miscount or a round that never ends is an ``error``.
 
@@ -55,6 +57,7 @@ from protocol.options import (  # noqa: E402
     DanceCheck,
     DeckName,
     Scoring,
+    Stack,
     TableConfig,
 )
 from server.engine import EventKind, Match, Rejected  # noqa: E402
@@ -330,8 +333,12 @@ def mixed_config(index: int, rng: random.Random) -> TableConfig:
         target_score=rng.choice([1, 50, 200, 500]),
         scoring=rng.choice(scorings),
         hand_size=hand_size,
-        stack_draw_two=rng.random() < 0.4,
+        stack=rng.choice(list(Stack)),
         skip_any=rng.random() < 0.3,
+        seven_o=rng.random() < 0.4,
+        jump_in=rng.random() < 0.4,
+        draw_until_playable=rng.random() < 0.3,
+        force_play=rng.random() < 0.3,
         wd4_bluff=rng.random() < 0.7,
         custom_wilds=rng.randint(1, 3),
         custom_rule=rng.choice(list(CustomRule)),
@@ -355,6 +362,7 @@ class MixedSoak:
         self.commands = 0
         self.errors = 0
         self.stalled = 0
+        self.jump_ins = 0
         self.error_samples: list[str] = []
 
     def run(self, rounds: int) -> None:
@@ -420,7 +428,9 @@ class MixedSoak:
         if isinstance(result, Rejected):
             self._error(f"listed command {command} by {actor} rejected: {result}")
             return now_ms, command, False
-        round_ended = any(event.kind is EventKind.ROUND_OVER for event in result.events)
+        kinds = [event.kind for event in result.events]
+        round_ended = EventKind.ROUND_OVER in kinds
+        self.jump_ins += EventKind.JUMPED_IN in kinds
         self._check_cards(match, thoroughly=round_ended)
         return now_ms, command, round_ended
 
@@ -472,6 +482,7 @@ def mixed(rounds: int, seed: int) -> dict[str, Any]:
         "mixed_commands": soak.commands,
         "mixed_rounds_per_s": round(soak.rounds / elapsed, 1),
         "mixed_stalled_tables": soak.stalled,
+        "mixed_jump_ins": soak.jump_ins,
         "errors": soak.errors,
         "error_samples": soak.error_samples,
     }
@@ -517,6 +528,7 @@ def print_summary(figures: dict[str, Any]) -> None:
         f"{figures['us_per_command']:.1f} us per command"
     )
     print(f"Mixed soak over every deck and option: {figures['mixed_rounds']} rounds")
+    print(f"  jump-ins  {figures['mixed_jump_ins']:>10,}")
     print(f"  rate      {figures['mixed_rounds_per_s']:>10,.1f} rounds/s")
     print(f"  errors    {figures['errors']:>10}")
     for sample in figures["error_samples"]:

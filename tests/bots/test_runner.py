@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 
@@ -10,7 +11,7 @@ import pytest
 import trio
 
 from client.bots.cli import build_parser, main, parse_address, settings_from_args, spawn_server
-from client.bots.runner import Pacer, RunSettings, run_bots
+from client.bots.runner import Pacer, RunSettings, _think_seconds, run_bots
 from client.bots.strategies import Knobs
 
 
@@ -136,3 +137,24 @@ def test_spawned_server_is_not_left_behind() -> None:
         check=False,
     )
     assert probe.returncode != 0
+
+
+def test_a_preset_sets_the_house_rules_and_a_flag_given_wins() -> None:
+    args = build_parser().parse_args(["--spawn-server", "--preset", "party", "--no-seven-o"])
+    options = settings_from_args(args, "127.0.0.1", 1).options
+    assert options["jump_in"] and options["stack"] == "progressive"
+    assert options["seven_o"] is False and options["force_play"] is False
+
+
+def test_a_jump_in_waits_a_human_reaction_drawn_from_its_knob() -> None:
+    args = build_parser().parse_args(["--spawn-server", "--jump-in-ms", "700", "900"])
+    knobs = settings_from_args(args, "127.0.0.1", 1).knobs
+    assert knobs.jump_in_ms == (700, 900)
+    assert Knobs().jump_in_ms == (600, 1200)  # the default: about 600-1,200 ms
+    view = {"seat": 2, "to_act": 1}
+    jump = {"type": "play", "card": "R5"}
+    rng = random.Random(1)
+    waits = {_think_seconds(jump, view, 2, rng, knobs) for _ in range(50)}
+    assert all(0.7 <= wait <= 0.9 for wait in waits) and len(waits) > 1
+    # On its own turn the same play waits the think time (none here).
+    assert _think_seconds(jump, {"seat": 2, "to_act": 2}, 2, rng, knobs) == 0.0

@@ -55,7 +55,7 @@ def test_each_key_that_needs_the_server_says_so_while_it_is_away() -> None:
         active[-1].handler(None)  # type: ignore[arg-type]  # the handlers ignore the event
 
     apply_connection(model, False, "connection lost; reconnecting in 2s")
-    for key in ("d", "p", "u", "c", "y", "n", "t", "b", "s", "P", "q"):
+    for key in ("d", "p", "u", "c", "y", "n", "t", "b", "s", "k", "K", "P", "q"):
         model.notify("")
         press(key)
         assert model.shown_message.startswith(f"{key}: not sent, the server is away"), key
@@ -63,5 +63,6 @@ def test_each_key_that_needs_the_server_says_so_while_it_is_away() -> None:
     assert model.selected == 1 and sent == []
     apply_connection(model, True, "connected")
     press("d")
-    press("b")
+    press("b")  # the level picker; Enter adds a bot of the level chosen
+    press("c-m")  # Enter
     assert [type(intent).__name__ for intent in sent] == ["GameIntent", "TableRequest"]

@@ -33,3 +33,15 @@ def test_typed_addresses_say_what_is_wrong() -> None:
     assert "must be a number" in str(address_problem("kitchen:x1"))
     assert "out of range" in str(address_problem("kitchen:0"))
     assert "brackets" in str(address_problem("::1:7531"))
+
+
+def test_solo_and_serve_seat_bots_of_the_level_asked_for() -> None:
+    from client.cli import build_parser, start_plan
+
+    assert start_plan(build_parser().parse_args(["--solo"]), "Ann").level == "normal"
+    solo = start_plan(build_parser().parse_args(["--solo", "--level", "hard"]), "Ann")
+    assert solo.level == "hard" and solo.bots == 3
+    serve = build_parser().parse_args(["--serve", "--bots", "1", "--level", "easy"])
+    assert start_plan(serve, "Ann").level == "easy"
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["--solo", "--level", "genius"])

@@ -7,10 +7,11 @@ from typing import Any
 from client_builders import engine_view, hand_view, model_with, table_state
 
 from client.ui.intents import GameIntent, LeaveTable, Quit, TableRequest
-from client.ui.lobby_controller import FORM_STEPS, FORM_TEXT_ROWS, form_fields
 from client.ui.model import Mode, Model, apply_table_state, apply_view
+from client.ui.table_form import FORM_STEPS, form_fields, form_rows
 from protocol.commands import SeatCommand, command_from_data
 from protocol.messages import TableStatus
+from protocol.options import TableConfig
 
 
 def intent(data: dict[str, Any]) -> GameIntent:
@@ -163,11 +164,15 @@ def test_host_controls_and_their_refusal_for_guests(drive) -> None:
     apply_table_state(model, table_state(3, TableStatus.LOBBY, bots=(1, 2)), 0)
     controller, sent = drive(model)
     controller.host.add_bot()
+    assert model.mode is Mode.PICK and model.picker is not None
+    assert model.picker.value == "normal"  # the level first offered
+    controller.pick_move(1)
+    controller.pick_confirm()
     controller.host.start()
     controller.host.remove_bot()
     controller.pick_value(2)
     assert sent == [
-        TableRequest("add-bot", {"strategy": "basic"}),
+        TableRequest("add-bot", {"strategy": "hard"}),
         TableRequest("start"),
         TableRequest("remove-bot", {"seat": 2}),
     ]
@@ -212,7 +217,7 @@ def test_new_table_form_cycles_options_and_creates(drive) -> None:
     controller, sent = drive(model)
     controller.lobby.open_form()
     assert model.mode is Mode.CREATE
-    controller.lobby.form_move(2)  # past the name and the password: the deck
+    controller.lobby.form_move(form_rows().index("deck"))  # past the name, password, bots
     controller.lobby.form_change(1)
     assert model.form["deck"] == "modern-swap"
     controller.lobby.submit_form()
@@ -229,8 +234,8 @@ def test_form_steps_name_table_options_and_move_them_by_their_step(drive) -> Non
     controller, _sent = drive(model)
     controller.lobby.open_form()
     for name, step in FORM_STEPS.items():
-        controller.model.form_index = len(FORM_TEXT_ROWS) + names.index(name)
-        before = model.form[name]
+        controller.model.form_index = form_rows().index(name)
+        before = model.form.get(name, TableConfig().to_data()[name])
         controller.lobby.form_change(1)
         assert model.form[name] == before + step
 
@@ -298,3 +303,13 @@ def test_refusals_name_the_rule_that_applies(drive) -> None:
     model.selected = model.hand.index("B2")
     controller.play_selected()
     assert "matches neither the colour in force (red) nor the R5" in model.message
+
+
+def test_a_play_that_gives_another_turn_starts_it_on_a_playable_card() -> None:
+    # Two players: the Reverse acts as a Skip, and the turn comes straight back.
+    before = hand_view(["Y8", "YR", "B1"], [{"type": "play", "card": "YR"}])
+    model = model_with(before)
+    model.selected = model.hand.index("YR")
+    again = hand_view(["Y8", "B1"], [{"type": "play", "card": "Y8"}], top="YR", color="Y")
+    apply_view(model, again, 1.0)
+    assert model.selected_card == "Y8"

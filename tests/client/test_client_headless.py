@@ -21,6 +21,7 @@ from client.ui.app import ClientApp
 from client.ui.intents import GameIntent, LeaveTable, Quit, TableRequest
 from client.ui.model import Mode, Model, Screen
 from client.ui.network import Network, Plan
+from client.ui.table_form import form_rows
 from protocol.commands import Play
 
 pytestmark = pytest.mark.e2e
@@ -194,10 +195,10 @@ async def lobby_to_match(host: str, port: int) -> ClientApp:
             await driver.until(lambda: model.screen is Screen.LOBBY)
             driver.press("n")
             await driver.until(lambda: model.mode is Mode.CREATE)
-            # past the name and password rows to the deck: the next one after classic
-            driver.press("\x1b[B", "\x1b[B", "\x1b[C", "\r")
+            # past the name, password and bot rows to the deck: the next one after classic
+            driver.press(*["\x1b[B"] * form_rows().index("deck"), "\x1b[C", "\r")
             await driver.until(lambda: model.screen is Screen.TABLE and model.is_host)
-            driver.press("b")
+            driver.press("b", "\r")  # a bot of the level first offered: normal
             await driver.until(
                 lambda: (
                     model.table is not None and sum(bool(s.name) for s in model.table.seats) == 2

@@ -237,3 +237,22 @@ def test_a_refusal_stays_for_its_turn_and_the_next() -> None:
     assert model.shown_message == "play refused: it does not match"
     apply_view(model, hand_view(["R1"], [], to_act=2), 3.0)
     assert model.shown_message == ""
+
+
+def test_a_challenge_of_your_own_wild_draw_four_reads_your() -> None:
+    body = {"kind": "challenged", "seat": 1, "target": 0, "guilty": False}
+
+    def name(seat: int | None) -> str:
+        return {0: "you", 1: "Bot 3"}.get(seat or 0, "?")
+
+    assert describe_event(event(body), name) == "Bot 3 challenged your Wild Draw Four: it was legal"
+    body = {"kind": "challenged", "seat": 0, "target": 1, "guilty": True}
+    assert describe_event(event(body), name).startswith("you challenged Bot 3's")
+
+
+def test_a_refused_way_into_a_table_says_cannot() -> None:
+    model = Model(name="Lou", connected=True)
+    apply_reply(model, "spectate", False, "banned", "the host has banned you from this table")
+    assert model.message == "cannot watch the table: the host has banned you from this table"
+    apply_reply(model, "kick", False, "not-host", "only the host may do that")
+    assert model.message == "kick refused: only the host may do that"

@@ -76,13 +76,14 @@ def test_the_new_table_form_types_a_name_and_a_password(drive) -> None:
     controller.lobby.form_type("p" * 80)  # cut at the protocol's 64
     controller.lobby.form_move(1)
     controller.lobby.form_type("ignored: an option row is not typed into")
+    assert model.form["bots"] == 0
     text = "\n".join(screen(model, 100, 40))
     assert "Family night" in text and "p" * 64 in text
     controller.lobby.submit_form()
     assert isinstance(sent[0], TableRequest) and sent[0].type == "create-table"
     message = sent[0].to_message(1).to_data()
     assert message["name"] == "Family night" and message["password"] == "p" * 64
-    assert message["options"]["deck"] == "classic"
+    assert message["options"] == {}  # nothing changed: every option the server's default
 
 
 def test_a_nameless_table_is_refused_locally(drive) -> None:

@@ -117,7 +117,9 @@ def test_round_and_match_results() -> None:
     text = "\n".join(screen(model))
     assert "Bob won round 3!" in text and "Bob won the match!" in text
     assert "+71" in text and "520" in text and "R1 W" in text
-    assert "r: rematch" in text  # Ann hosts
+    assert "r: rematch with the same seats · q: leave" in text  # Ann hosts
+    model.solo = True  # q quits the program in solo play, and the pane says so
+    assert "r: rematch with the same seats · q: quit" in "\n".join(screen(model))
 
 
 def test_log_shows_the_latest_events() -> None:
@@ -259,3 +261,18 @@ def test_a_cut_header_ends_in_an_ellipsis() -> None:
     assert header.endswith("…") and len(header) == 60
     wide = screen(model, width=200, height=30)[0]
     assert "127.0.0.1:7531" in wide and "…" not in wide
+
+
+def test_between_rounds_a_ready_player_is_told_the_others_are_waited_for() -> None:
+    view = hand_view([], [], phase="round-over", to_act=None)
+    model = model_with(view)
+    assert model.table is not None
+    model.table = dataclasses.replace(model.table, state=TableStatus.BETWEEN_ROUNDS)
+    text = "\n".join(screen(model))
+    assert "Enter: ready for the next round" in text and "Enter ready for the next" in text
+    seats = list(model.table.seats)
+    seats[0] = dataclasses.replace(seats[0], ready=True)
+    model.table = dataclasses.replace(model.table, seats=tuple(seats))
+    text = "\n".join(screen(model))
+    assert "you are ready; waiting for the others" in text
+    assert "Enter ready for the next round" not in text and "Enter:" not in text

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import secrets
 import shlex
 import shutil
 import subprocess
@@ -100,7 +101,9 @@ def open_terminal(tmp_path: Path) -> Iterator[Callable[..., Terminal]]:
     """Start ``uno-client`` with the given arguments in a fresh tmux session (each on the
     test's private tmux server); all of them end with the test."""
     need_tmux()
-    socket = f"uno-client-test-{os.getpid()}"
+    # A socket of its own per test: a server killed at the end of the last test may still
+    # be going away when the next one starts, and a new session on its socket then fails.
+    socket = f"uno-client-test-{os.getpid()}-{secrets.token_hex(4)}"
     env = {
         "XDG_CONFIG_HOME": str(tmp_path / "config"),
         "XDG_STATE_HOME": str(tmp_path / "state"),

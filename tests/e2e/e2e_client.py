@@ -318,12 +318,18 @@ async def seat_table(
     table_name: str = "e2e",
     start: bool = True,
     hub: Hub | None = None,
-    versions: tuple[str, ...] = ("1.0",),
+    versions: Sequence[tuple[str, ...]] = (),
 ) -> tuple[list[Player], list[Player]]:
     """Connect people (the first is the host), create a table, seat them, add bots and
-    spectators, and start the match. Returns (seated people, spectators)."""
+    spectators, and start the match. ``versions`` gives what each person offers in the
+    hello (by default 1.0 only). Returns (seated people, spectators)."""
     hub = hub or Hub()
-    people = [await Player.connect(port, name, hub, versions=versions) for name in names]
+    names = list(names)
+    offers = list(versions) + [("1.0",)] * (len(names) - len(versions))
+    people = [
+        await Player.connect(port, name, hub, versions=offer)
+        for name, offer in zip(names, offers, strict=True)
+    ]
     watchers = [await Player.connect(port, f"watcher{n}", hub) for n in range(spectators)]
     for player in people + watchers:
         nursery.start_soon(player.read_forever)

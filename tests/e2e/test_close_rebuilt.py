@@ -30,7 +30,7 @@ async def test_the_host_closes_a_rebuilt_table_and_its_match_is_kept(tmp_path: P
                     nursery,
                     ["ann", "bob"],
                     options={"turn_seconds": 0},
-                    versions=NEW,
+                    versions=[NEW] * 2,
                 )
                 host = players[0]
                 await drive(players, lambda: len(host.events) > 20, random.Random(8))

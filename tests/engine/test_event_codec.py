@@ -29,7 +29,7 @@ CONFIGS = (
     TableConfig(deck=DeckName.BTS, seats=4, target_score=250, stack=Stack.PROGRESSIVE),
     TableConfig(deck=DeckName.BTS, seats=3, target_score=200, dance_check=DanceCheck.HONOUR),
     TableConfig(deck=DeckName.MODERN_SWAP, seats=4, target_score=250, seven_o=True, skip_any=True),
-    TableConfig(deck=DeckName.MODERN_SHUFFLE, seats=3, target_score=250),
+    TableConfig(deck=DeckName.MODERN_SHUFFLE, seats=3, target_score=250, jump_in=True),
     TableConfig(deck=DeckName.MINECRAFT, seats=2, target_score=250, turn_seconds=5),
 )
 

@@ -91,6 +91,7 @@ def table_configs(draw: st.DrawFn) -> TableConfig:
         stack=draw(st.sampled_from(Stack)),
         skip_any=draw(st.booleans()),
         seven_o=draw(st.booleans()),
+        jump_in=draw(st.booleans()),
         draw_until_playable=draw(st.booleans()),
         force_play=draw(st.booleans()),
         wd4_bluff=draw(st.booleans()),
@@ -199,14 +200,30 @@ class EngineMachine(RuleBasedStateMachine):
             seat = self.match.to_act()
             if seat is None:
                 return
+            if self.config.jump_in and rng.random() < 0.3 and self._someone_jumps_in(rng):
+                continue
             legal = self.match.legal_commands(seat)
             plays = [command for command in legal if type(command) is Play]
             # Favour playing a card, as people do, so that hands shrink and rounds end.
             self._apply_legal(seat, rng.choice(plays if plays and rng.random() < 0.7 else legal))
 
+    def _someone_jumps_in(self, rng: random.Random) -> bool:
+        """Ruling 37: a seat out of turn jumps in, if one can; whether one did."""
+        to_act = self.match.to_act()
+        jumps = [
+            (seat, command)
+            for seat in range(self.config.seats)
+            if seat != to_act
+            for command in self.match.legal_commands(seat)
+            if type(command) is Play
+        ]
+        if jumps:
+            self._apply_legal(*rng.choice(jumps))
+        return bool(jumps)
+
     @rule(data=st.data())
     def another_seat_acts(self, data: st.DataObject) -> None:
-        """An off-turn command: an UNO call or a catch, from any seat that has one."""
+        """An off-turn command: an UNO call, a catch or a jump-in, from any seat that has one."""
         to_act = self.match.to_act()
         offers = {
             seat: legal
@@ -251,6 +268,18 @@ class EngineMachine(RuleBasedStateMachine):
         own = self.match.hand(actor) if actor is not None and 0 <= actor < seats else ()
         command = data.draw(any_seat_command(seats, tuple(card.code for card in own)))
         self._expect_rejected_unless_listed(actor, command)
+
+    @rule(data=st.data())
+    def seat_out_of_turn_plays_a_card_it_holds(self, data: st.DataObject) -> None:
+        """Ruling 37: a plain play out of turn, accepted only as a listed jump-in."""
+        to_act = self.match.to_act()
+        seats = [s for s in range(self.config.seats) if s != to_act and self.match.hand(s)]
+        if seats:
+            seat = data.draw(st.sampled_from(seats))
+            card = data.draw(st.sampled_from(sorted(set(self.match.hand(seat)), key=str)))
+            self._expect_rejected_unless_listed(
+                seat, Play(card, uno=len(self.match.hand(seat)) == 2)
+            )
 
     @rule(data=st.data())
     def table_command_out_of_place(self, data: st.DataObject) -> None:
@@ -336,11 +365,17 @@ class EngineMachine(RuleBasedStateMachine):
             assert match.phase not in BETWEEN_ROUNDS and match.phase is not Phase.PAUSED
             assert 0 <= seat < self.config.seats
             assert seat in offers, f"seat {seat} is to act with no legal command"
-            # Only the seat to act moves the game; others may only call UNO or catch.
+            # Only the seat to act moves the game; others may only call UNO or catch, or
+            # (ruling 37) jump in with the card identical to the top card.
             for other in offers:
                 if other != seat:
-                    kinds = {type(c) for c in match.legal_commands(other)}
-                    assert kinds <= {CallUno, Catch}, f"seat {other} may send {kinds}"
+                    legal = match.legal_commands(other)
+                    kinds = {type(c) for c in legal}
+                    off_turn = {CallUno, Catch, Play} if self.config.jump_in else {CallUno, Catch}
+                    assert kinds <= off_turn, f"seat {other} may send {kinds}"
+                    jumps = {c.card for c in legal if type(c) is Play}
+                    assert jumps <= {match.top_card()}, f"seat {other} may jump in with {jumps}"
+                    assert not jumps or match.top_card().color is not None
 
     @invariant()
     def cheap_queries_agree_with_the_legal_list(self) -> None:

@@ -165,3 +165,13 @@ def test_the_server_process_freezes_its_start_up_heap_and_collects_rarely() -> N
     finally:
         gc.unfreeze()
         gc.set_threshold(*thresholds)
+
+
+def test_a_preset_sets_the_house_rules_of_new_tables_and_a_flag_given_wins() -> None:
+    party = configure("--preset", "party").lobby.table_defaults
+    assert party.seven_o and party.jump_in and party.stack.value == "progressive"
+    assert party.turn_seconds == TableConfig().turn_seconds  # the rest as it was
+    mixed = configure("--preset", "party", "--no-jump-in", "--turn-seconds", "9")
+    defaults = mixed.lobby.table_defaults
+    assert defaults.seven_o and not defaults.jump_in and defaults.turn_seconds == 9
+    assert configure("--preset", "official").lobby.table_defaults == TableConfig()

@@ -29,6 +29,7 @@ from protocol.messages import (
     TableList,
     TableStatus,
 )
+from protocol.options import TableConfig, preset_options
 from server.lobby import Lobby
 
 
@@ -63,6 +64,25 @@ async def test_create_takes_server_defaults_and_refuses_bad_options(
     options = bob.state.options
     assert options["deck"] == "bts" and options["seats"] == 3
     assert options["turn_seconds"] == lobby.settings.table_defaults.turn_seconds
+
+
+async def test_a_table_asking_for_no_stacking_gets_none_on_a_stacking_server(
+    nursery: trio.Nursery,
+) -> None:
+    party = TableConfig.from_data(preset_options("party"))
+    lobby = await open_lobby(nursery, table_defaults=party)
+    ann, bob = FakePeer("Ann"), FakePeer("Bob")
+    await create(lobby, ann, stack="off")
+    assert ann.state.options["stack"] == "off" and not ann.state.options["stack_draw_two"]
+    await create(lobby, bob)
+    assert bob.state.options["stack"] == "progressive" and bob.state.options["jump_in"]
+    reader = FakePeer("Reader")
+    await ok(lobby, reader, lambda i: ListTables(id=i, limit=10))
+    listed = {table.table_id: table.house_rules for table in reader.last(TableList).tables}
+    assert sorted(listed.values()) == [
+        ("seven_o", "jump_in"),
+        ("stack:progressive", "seven_o", "jump_in"),
+    ]
 
 
 async def test_list_tables_pages_with_a_cursor(nursery: trio.Nursery) -> None:

@@ -6,7 +6,7 @@ import trio
 from test_table_rig import FakePeer, create, ok, open_lobby, refused
 
 from protocol.errors import LobbyRejectCode
-from protocol.messages import Join, Kick, Spectate
+from protocol.messages import Join, Kick, Left, Spectate
 
 
 async def test_a_banned_guest_cannot_come_back_by_address_or_by_name(
@@ -18,6 +18,7 @@ async def test_a_banned_guest_cannot_come_back_by_address_or_by_name(
     table = await create(lobby, ann, seats=4)
     await ok(lobby, eve, lambda i: Join(id=i, table_id=table.table_id))
     await ok(lobby, ann, lambda i: Kick(id=i, seat=1, ban=True))
+    assert eve.last(Left).message == "Ann asked you to leave and banned you from this table"
 
     for again in (FakePeer("Mallory", address="10.0.0.66"), FakePeer("EVE", address="10.0.0.7")):
         code = await refused(lobby, again, lambda i: Join(id=i, table_id=table.table_id))
@@ -28,6 +29,7 @@ async def test_a_banned_guest_cannot_come_back_by_address_or_by_name(
     bob = FakePeer("Bob", address="10.0.0.2")
     await ok(lobby, bob, lambda i: Join(id=i, table_id=table.table_id))
     await ok(lobby, ann, lambda i: Kick(id=i, seat=bob.seat or 0))
+    assert bob.last(Left).message == "Ann asked you to leave"
     await ok(
         lobby, FakePeer("Bob", address="10.0.0.2"), lambda i: Join(id=i, table_id=table.table_id)
     )

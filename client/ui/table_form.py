@@ -1,0 +1,189 @@
+"""The new-table form: its rows, what each shows, how ←/→ steps it, and what it sends.
+
+The form is a plain map in the model (``Model.form``) that holds only what the person
+set: the table's name and password, how many bots of which level to seat, and each table
+option they changed. An option left alone is not sent, so it takes the server's own
+default (``uno-server --turn-seconds 20`` reaches tables made with this form too); its
+row says so, with the protocol's default as the usual value. The preset row fills in
+the house rules of ``official``, ``party`` or ``family`` (Ruling 36), which the person may
+then change one by one. A new row is a new name in :func:`form_rows` and, for a table
+option, nothing at all: every ``TableConfig`` field is a row.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from enum import StrEnum
+from typing import Any
+
+from client.ui.intents import TableRequest
+from protocol.limits import MAX_PASSWORD_LEN, MAX_TABLE_NAME_LEN
+from protocol.messages import AddBot
+from protocol.options import PRESET_OPTIONS, PRESETS, TableConfig, preset_options
+
+__all__ = [
+    "BOT_ROWS",
+    "DEFAULT_LEVEL",
+    "FORM_STEPS",
+    "FORM_TEXT_ROWS",
+    "LEVEL_CHOICES",
+    "MAX_BOTS",
+    "PRESET_ROW",
+    "TEXT_LIMITS",
+    "bot_requests",
+    "form_fields",
+    "form_preset",
+    "form_rows",
+    "new_form",
+    "row_text",
+    "step_row",
+    "table_options",
+]
+
+FORM_TEXT_ROWS = ("name", "password")
+"""The form's typed rows, first; typing edits them."""
+
+TEXT_LIMITS = {"name": MAX_TABLE_NAME_LEN, "password": MAX_PASSWORD_LEN}
+"""How long each typed row may grow."""
+
+BOT_ROWS = ("bots", "bot_level")
+"""How many server bots to seat once the table exists, and their level."""
+
+LEVEL_CHOICES = ("easy", "normal", "hard", "random")
+"""The server bots' levels (``client.bots.strategies.LEVELS``, a test checks that they are
+the same) in the order the form and the add-bot picker offer them."""
+
+PRESET_ROW = "preset"
+"""The row that fills in a preset's house rules; it comes before the options it sets."""
+
+DEFAULT_LEVEL = "normal"
+MAX_BOTS = 9
+
+FORM_STEPS = {"target_score": 50, "catch_grace_ms": 250}
+"""How far one left / right moves a whole-number option, by TableConfig field name (a test
+checks each is one); other ``*_seconds`` options move by 5, the rest by 1."""
+
+
+def form_fields() -> list[dataclasses.Field[Any]]:
+    """The table options the form edits, in TableConfig's order."""
+    return list(dataclasses.fields(TableConfig))
+
+
+def form_rows() -> list[str]:
+    """Every row of the form, top to bottom."""
+    return [*FORM_TEXT_ROWS, *BOT_ROWS, PRESET_ROW, *(option.name for option in form_fields())]
+
+
+def new_form(player: str) -> dict[str, Any]:
+    """A fresh form: the table named after ``player``, open, no bots, no option set."""
+    return {
+        "name": f"{player}'s table"[:MAX_TABLE_NAME_LEN],
+        "password": "",
+        "bots": 0,
+        "bot_level": DEFAULT_LEVEL,
+    }
+
+
+def _option(name: str) -> dataclasses.Field[Any] | None:
+    return next((option for option in form_fields() if option.name == name), None)
+
+
+def step_row(form: dict[str, Any], name: str, delta: int) -> None:
+    """Left / right on row ``name``: step its value (a table option not set yet starts
+    from the protocol's default, and is set from then on)."""
+    if name == "bots":
+        form["bots"] = max(0, min(MAX_BOTS, int(form.get("bots", 0)) + delta))
+        return
+    if name == "bot_level":
+        level = form.get("bot_level", DEFAULT_LEVEL)
+        index = LEVEL_CHOICES.index(level) if level in LEVEL_CHOICES else 1
+        form["bot_level"] = LEVEL_CHOICES[(index + delta) % len(LEVEL_CHOICES)]
+        return
+    if name == PRESET_ROW:
+        _step_preset(form, delta)
+        return
+    option = _option(name)
+    if option is None:
+        return
+    default = option.default
+    value = form.get(name, default)
+    if isinstance(default, bool):
+        form[name] = not value
+    elif isinstance(default, StrEnum):
+        values = [member.value for member in type(default)]
+        form[name] = values[(values.index(value) + delta) % len(values)]
+    elif isinstance(default, int):
+        form[name] = max(0, int(value) + delta * _int_step(name))
+
+
+def form_preset(form: Mapping[str, Any]) -> str | None:
+    """The preset whose house rules the form holds now, or None (none set, or a mix)."""
+    for name in PRESETS:
+        if all(form.get(key) == value for key, value in preset_options(name).items()):
+            return name
+    return None
+
+
+def _step_preset(form: dict[str, Any], delta: int) -> None:
+    names = list(PRESETS)
+    if not any(key in form for key in PRESET_OPTIONS):
+        current: str | None = "official"  # what the row says the server usually plays
+    else:
+        current = form_preset(form)
+    if current is None:  # a mix of one's own: the first step picks an end of the list
+        index = 0 if delta > 0 else len(names) - 1
+    else:
+        index = (names.index(current) + delta) % len(names)
+    expanded = preset_options(names[index], form)
+    form.clear()
+    form.update(expanded)
+
+
+def _int_step(name: str) -> int:
+    if name in FORM_STEPS:
+        return FORM_STEPS[name]
+    if name.endswith("_seconds"):
+        return 5
+    return 1
+
+
+def row_text(form: Mapping[str, Any], name: str, selected: bool) -> str:
+    """What row ``name`` shows after its label."""
+    if name in FORM_TEXT_ROWS:
+        value = str(form.get(name, ""))
+        if name == "password" and not value:
+            return "(none: anyone may join)" + (" type one▏" if selected else "")
+        return value + ("▏" if selected else "")
+    if name == "bots":
+        return str(form.get("bots", 0))
+    if name == "bot_level":
+        return str(form.get("bot_level", DEFAULT_LEVEL))
+    if name == PRESET_ROW:
+        if not any(key in form for key in PRESET_OPTIONS):
+            return "server's default (usually official)"
+        return form_preset(form) or "(your own mix)"
+    option = _option(name)
+    if name not in form:
+        usual = _shown(option.default) if option is not None else "?"
+        return f"server's default (usually {usual})"
+    return _shown(form[name])
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value.value if isinstance(value, StrEnum) else value)
+
+
+def table_options(form: Mapping[str, Any]) -> dict[str, Any]:
+    """The options to send: those the person set, and only those."""
+    names = {option.name for option in form_fields()}
+    return {name: value for name, value in form.items() if name in names}
+
+
+def bot_requests(form: Mapping[str, Any]) -> tuple[TableRequest, ...]:
+    """The add-bot requests that seat the form's bots once the table exists."""
+    level = str(form.get("bot_level", DEFAULT_LEVEL))
+    count = int(form.get("bots", 0))
+    return tuple(TableRequest(AddBot.TYPE, {"strategy": level}) for _ in range(count))

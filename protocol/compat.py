@@ -1,0 +1,77 @@
+"""What a connection that negotiated an older minor version is sent instead.
+
+A minor version only adds to the one before it, so a peer of 1.0 or 1.1 is sent the same
+messages less what its version lacks (docs/protocol.md section 4):
+
+- an ``event`` of a kind its version does not have is withheld; the ``view`` that follows
+  every change covers it (section 8 lets a view move a client's count past events);
+- a ``view``'s ``legal`` list holds only commands its version knows: no jump-in (a play
+  by a seat that is not to act);
+- ``table-state.options`` holds only its version's options (``stack_draw_two`` says
+  whether a Draw Two answers a Draw Two).
+
+``for_version`` is pure and leaves a message of the current version untouched.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from protocol.commands import Play
+from protocol.events import EventKind
+from protocol.messages import GameEvent, GameView, Message, TableState
+from protocol.version import Version
+from protocol.views import View
+
+__all__ = ["CURRENT", "EVENTS_SINCE", "OPTIONS_SINCE", "for_version"]
+
+CURRENT: Version = (1, 2)
+
+EVENTS_SINCE: dict[EventKind | None, Version] = {
+    EventKind.HANDS_PASSED: (1, 2),
+    EventKind.JUMPED_IN: (1, 2),
+}
+"""Event kinds added after 1.0, with the version that added them."""
+
+OPTIONS_SINCE: dict[str, Version] = {
+    "stack": (1, 2),
+    "seven_o": (1, 2),
+    "jump_in": (1, 2),
+    "draw_until_playable": (1, 2),
+    "force_play": (1, 2),
+}
+"""Table options added after 1.0, with the version that added them."""
+
+
+def for_version(message: Message, version: Version) -> Message | None:
+    """``message`` as a peer of ``version`` is sent it; None when it is withheld."""
+    if version >= CURRENT:
+        return message
+    if isinstance(message, GameEvent):
+        since = EVENTS_SINCE.get(message.body.kind)
+        return None if since is not None and version < since else message
+    if isinstance(message, GameView):
+        return _view_for(message, version)
+    if isinstance(message, TableState):
+        options = {
+            key: value
+            for key, value in message.options.items()
+            if OPTIONS_SINCE.get(key, (1, 0)) <= version
+        }
+        return replace(message, options=options)
+    return message
+
+
+def _view_for(view: GameView, version: Version) -> GameView:
+    """Before 1.2 nobody plays out of turn: a seat not to act is offered no play."""
+    body = view.body
+    legal = body.legal
+    if not legal or body.seat == body.shared.to_act:
+        return view
+    kept = tuple(command for command in legal if not isinstance(command, Play))
+    if len(kept) == len(legal):
+        return view
+    fewer = View.trusted(
+        seat=body.seat, shared=body.shared, hand=body.hand, drawn=body.drawn, legal=kept
+    )
+    return GameView.trusted(seq=view.seq, body=fewer)

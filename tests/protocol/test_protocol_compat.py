@@ -1,0 +1,56 @@
+"""What a 1.0 or 1.1 connection is sent of a 1.2 table (docs/protocol.md section 4)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from protocol.cards import Card
+from protocol.commands import Catch, Play
+from protocol.compat import CURRENT, EVENTS_SINCE, OPTIONS_SINCE, for_version
+from protocol.events import HandsPassed, JumpedIn, Played, SeenEvent
+from protocol.messages import GameEvent, GameView, TableState, TableStatus
+from protocol.options import TableConfig, preset_options
+from protocol.version import PROTOCOL_VERSION, parse_version
+from protocol.views import View
+from server.engine import Match
+
+
+def test_the_current_version_is_the_release_s() -> None:
+    assert parse_version(PROTOCOL_VERSION) == CURRENT
+
+
+def test_event_kinds_new_in_1_2_are_withheld_from_older_versions_only() -> None:
+    for body in (JumpedIn(seat=1, overtaken=0), HandsPassed(seat=1, direction=1, counts=(1, 1))):
+        event = GameEvent(seq=5, body=SeenEvent(5, body))
+        assert for_version(event, (1, 1)) is None and for_version(event, (1, 0)) is None
+        assert for_version(event, (1, 2)) is event
+    r5 = Card.parse("R5")
+    played = GameEvent(seq=6, body=SeenEvent(6, Played(seat=1, card=r5, color=None, count=2)))
+    assert for_version(played, (1, 0)) is played
+    assert set(EVENTS_SINCE) == {"jumped-in", "hands-passed"}
+
+
+def test_an_older_view_offers_no_jump_in() -> None:
+    legal = (Play(Card.parse("R5")), Catch(target=0))
+    shared = Match(TableConfig(seats=3), seed=1).shared_view(0)
+    shared = dataclasses.replace(shared, to_act=1)
+    off_turn = GameView(seq=9, body=View(seat=2, shared=shared, hand=(), legal=legal))
+    older = for_version(off_turn, (1, 1))
+    assert isinstance(older, GameView) and older.body.legal == (legal[1],)
+    assert off_turn.body.legal == legal  # the 1.2 message is left as it was
+    assert for_version(off_turn, (1, 2)) is off_turn
+    on_turn = GameView(seq=9, body=View(seat=1, shared=shared, hand=(), legal=legal))
+    assert for_version(on_turn, (1, 1)) is on_turn
+
+
+def test_older_table_state_options_hold_only_that_version_s_fields() -> None:
+    options = TableConfig.from_data(preset_options("party")).to_data()
+    state = TableState(
+        table_id="t1", name="party", state=TableStatus.LOBBY, seats=(), options=options
+    )
+    older = for_version(state, (1, 1))
+    assert isinstance(older, TableState)
+    assert not set(older.options) & set(OPTIONS_SINCE)
+    config = TableConfig.from_data(older.options)  # what a 1.1 client builds from it
+    assert config.stack_draw_two and not config.jump_in
+    assert for_version(state, (1, 2)) is state
