@@ -20,7 +20,7 @@ from protocol.cards import Card
 from protocol.codec import decode_body, encode_body
 from protocol.connection import ClientConnection, ServerConnection
 from protocol.errors import ErrorCode, LocalProtocolError, RemoteProtocolError
-from protocol.events import SeenEvent, Turn
+from protocol.events import EVENT_TYPES, SeenEvent, Turn
 from protocol.framing import FrameDecoder, encode_frame
 from protocol.messages import (
     CreateTable,
@@ -35,7 +35,8 @@ from protocol.messages import (
     message_from_data,
 )
 from protocol.phase import Phase
-from protocol.schema import Record
+from protocol.schema import Record, _schema, _to_plain
+from protocol.views import SharedView
 
 
 def _fields(record: Record) -> dict[str, Any]:
@@ -63,6 +64,32 @@ def test_a_trusted_message_is_the_validated_one_byte_for_byte(
     assert type(trusted) is cls
     assert trusted == checked
     assert trusted.frame() == checked.frame()
+
+
+def _reference_data(record: Record) -> Any:
+    """A record's plain form by the generic walk, field by field (the path the encoding
+    plan replaces)."""
+    out: dict[str, Any] = {}
+    for spec in _schema(type(record)):
+        value = getattr(record, spec.name)
+        if value is None:
+            if spec.limits.nil:
+                out[spec.name] = None
+        elif not (spec.limits.sparse and value == spec.default):
+            out[spec.name] = _to_plain(value)
+    return out
+
+
+@pytest.mark.parametrize(
+    "cls", [*ALL_MESSAGE_CLASSES, *EVENT_TYPES.values(), SharedView], ids=lambda cls: cls.__name__
+)
+@settings(max_examples=10, deadline=None)
+@given(data=st.data())
+def test_the_encoding_plan_gives_what_the_generic_walk_gives(
+    cls: type[Record], data: st.DataObject
+) -> None:
+    record = data.draw(records(cls))
+    assert Record.to_data(record) == _reference_data(record)
 
 
 def test_trusted_fills_defaults_and_refuses_unknown_or_missing_fields() -> None:
