@@ -281,10 +281,12 @@ REAL_NAMES = ["Zo\u00eb \U0001f389", "\u0414\u043c\u0438\u0442\u0440\u0438\u0439
 
 async def test_look_alike_names_are_taken_and_a_banned_guest_stays_out(tmp_path: Path) -> None:
     server = ServerProcess.start(tmp_path)
+    watch = RssWatch(server.process.pid)
     refused: dict[str, str] = {}
     try:
         with trio.fail_after(60):
             async with trio.open_nursery() as nursery:
+                nursery.start_soon(watch.run)
                 hub = Hub()
                 ann = await connect_from(server.port, HONEST[0], "Ann", hub)
                 bob = await connect_from(server.port, HONEST[1], "Bob", hub)
@@ -331,6 +333,7 @@ async def test_look_alike_names_are_taken_and_a_banned_guest_stays_out(tmp_path:
                 await play(people, HONEST_MOVES)
                 assert ann.state is not None
                 seated = [seat.name for seat in ann.state.seats]
+                rss_after = watch.sample()
                 nursery.cancel_scope.cancel()
     finally:
         server.stop()
@@ -344,6 +347,7 @@ async def test_look_alike_names_are_taken_and_a_banned_guest_stays_out(tmp_path:
         comebacks_banned=sum(code == "banned" for code in refused.values()),
         seated=seated,
         honest=latency_ms(people),
+        rss_kib={"before": watch.first, "peak": watch.peak, "after": rss_after},
     )
 
 
