@@ -262,7 +262,7 @@ class MatchState:
         """Ruling 37: from the events so far on, a jump-in may match ``card`` (None: no
         jump-in is possible). Only the last few positions are kept."""
         tops = self.jump_tops
-        tops.append((len(self.records), card))
+        tops.append((self.event_count(), card))
         if len(tops) > 8:
             del tops[0]
 
