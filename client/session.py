@@ -76,6 +76,7 @@ __all__ = [
 
 READ_CHUNK = 65_536
 MAX_KEPT_EVENTS = 20_000
+"""Event bodies kept (the most recent) by a session that keeps its history."""
 MAX_KEPT_LATENCIES = 10_000
 """Reply latencies kept (the most recent): enough for a p99, bounded for a bot that plays
 for days inside the server."""
@@ -160,9 +161,13 @@ class ClientSession:
     one), ``chat``, ``latencies_ms`` (the latest reply latencies), ``closed``,
     ``left`` (the last ``left`` message: protocol 1.1 says why we are no longer at a
     table) and ``left_count``.
+
+    A session made with ``keep_history=False`` keeps no event bodies and no latencies
+    (``event_count`` and ``reply_count`` still count them): a server bot plays from its
+    views alone, and a table of them plays for hours inside the server.
     """
 
-    def __init__(self, stream: trio.abc.Stream, name: str) -> None:
+    def __init__(self, stream: trio.abc.Stream, name: str, *, keep_history: bool = True) -> None:
         self.name = name
         self._stream = stream
         self._conn = ClientConnection()
@@ -179,13 +184,13 @@ class ClientSession:
         self.resume_token: str | None = None
         self.view: View | None = None
         self.view_seq = 0
-        self.events: deque[GameEvent] = deque(maxlen=MAX_KEPT_EVENTS)
+        self.events: deque[GameEvent] = deque(maxlen=MAX_KEPT_EVENTS if keep_history else 0)
         self.event_count = 0
         self.last_seq = 0
         self.gaps: deque[tuple[int, int]] = deque(maxlen=MAX_KEPT_GAPS)
         self.gap_count = 0
         self.chat: list[ChatMessage] = []
-        self.latencies_ms: deque[float] = deque(maxlen=MAX_KEPT_LATENCIES)
+        self.latencies_ms: deque[float] = deque(maxlen=MAX_KEPT_LATENCIES if keep_history else 0)
         self.reply_count = 0
         """How many replies (``ok`` or ``rejected``) to our commands arrived."""
         self.left: Left | None = None
@@ -364,8 +369,10 @@ class ClientSession:
             self.gaps.append((self.last_seq + 1, seq - 1))
             self.gap_count += 1
         self.last_seq = seq
-        self.events.append(message)
         self.event_count += 1
+        if self.events.maxlen == 0:
+            return  # a session that keeps no history (see the class docstring)
+        self.events.append(message)
 
     def _on_left(self, message: Left) -> None:
         """We are back in the lobby: forget the table, the seat and its numbered stream.
@@ -448,15 +455,16 @@ async def open_session(
     resume: ResumeState | None = None,
     versions: tuple[str, ...] = SUPPORTED_VERSIONS,
     greet_seconds: float = math.inf,
+    keep_history: bool = True,
 ) -> AsyncIterator[ClientSession]:
     """Greet the server over ``stream`` and keep reading in the background while in use.
 
     With ``resume``, the hello carries the token and the last event seen, so the server
     gives the seat back at once (``welcome.resumed``), then the view and the missed events.
     A server that has not answered the hello within ``greet_seconds`` raises
-    ``trio.TooSlowError``.
+    ``trio.TooSlowError``. ``keep_history``: see ``ClientSession``.
     """
-    session = ClientSession(stream, name)
+    session = ClientSession(stream, name, keep_history=keep_history)
     hello = Hello(versions=versions, name=name)
     if resume is not None:
         hello = Hello(

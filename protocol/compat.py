@@ -44,9 +44,12 @@ OPTIONS_SINCE: dict[str, Version] = {
 
 
 def for_version(message: Message, version: Version) -> Message | None:
-    """``message`` as a peer of ``version`` is sent it; None when it is withheld."""
+    """``message`` as a peer of ``version`` is sent it; None when it is withheld (a message
+    newer than ``version``, such as ``left`` to 1.0, or a 1.2 event kind to 1.1)."""
     if version >= CURRENT:
         return message
+    if version < message.SINCE:
+        return None
     if isinstance(message, GameEvent):
         since = EVENTS_SINCE.get(message.body.kind)
         return None if since is not None and version < since else message

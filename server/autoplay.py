@@ -156,7 +156,8 @@ async def _serve_seat(stream: trio.abc.Stream, order: BotOrder) -> None:
     """Greet the server with the stand-in token, then play until the connection ends."""
     resume = ResumeState(order.token, order.last_seq)
     try:
-        async with open_session(stream, order.name, resume=resume) as client:
+        # A server bot decides from its views: it keeps no event history in the server.
+        async with open_session(stream, order.name, resume=resume, keep_history=False) as client:
             if client.welcome is None or not client.welcome.resumed:
                 log.info("bot %s was not seated (its token opens no seat now)", order.name)
                 return

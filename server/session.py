@@ -32,7 +32,7 @@ import math
 
 import trio
 
-from protocol.compat import CURRENT, for_version
+from protocol.compat import for_version
 from protocol.connection import ConnectionState, ServerConnection
 from protocol.errors import ErrorCode, LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.limits import MAX_MESSAGE_LEN
@@ -121,36 +121,21 @@ class Session:
         """The frames of ``messages``, leaving out what the client's version lacks."""
         frames: list[bytes] = []
         for message in messages:
-            if not self._speaks(message):
-                continue  # a message newer than the client's version: optional, not sent
-            negotiated = self._negotiated
-            sent = message
-            if negotiated is not None and negotiated < CURRENT:
-                older = for_version(message, negotiated)  # without what an older one lacks
-                if older is None:
-                    continue
-                sent = older
+            spoken = self._as_spoken(message)
+            if spoken is None:
+                continue  # newer than the client's version (all such are optional)
             try:
-                frames.append(self._conn.send(sent))
+                frames.append(self._conn.send(spoken))
             except LocalProtocolError as error:
                 # The server tried to say something the protocol forbids: a bug on our
                 # side. Dropping the message keeps the table that sent it alive.
                 log.error("%r: not sent, the server broke the protocol: %s", self, error)
         return frames
 
-    def _speaks(self, message: Message) -> bool:
-        """Whether the negotiated version has ``message`` (every message added by a minor
-        version is optional, such as ``left`` in 1.1)."""
+    def _as_spoken(self, message: Message) -> Message | None:
+        """``message`` as the negotiated version has it (protocol/compat.py), or None."""
         negotiated = self._negotiated
-        if negotiated is None:
-            version = self._conn.version
-            if version is None:
-                return True
-            # Parsed once: this runs for every frame the server sends.
-            negotiated = self._negotiated = parse_version(version)
-            if negotiated is None:
-                return True
-        return negotiated >= message.SINCE
+        return message if negotiated is None else for_version(message, negotiated)
 
     def close(self, code: ErrorCode, reason: str) -> None:
         """Send an ``error`` with ``code`` and ``reason`` as the last message, then close."""
@@ -333,6 +318,7 @@ class Session:
         self.name = hello.name
         version = self._conn.version
         assert version is not None, "the connection negotiates the version on hello"
+        self._negotiated = parse_version(version)  # once: every frame sent is judged by it
         # The welcome must go out before anything a resumed seat's table sends. The lobby
         # only queues the resume in the table's inbox, and nothing here awaits between
         # the two, so the table cannot act before the welcome is queued.

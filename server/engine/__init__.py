@@ -44,6 +44,11 @@ card that a player put there, in a turn; a ``jumped-in`` event precedes its ``pl
 ``m.events: list[Event]``
     Every event of the match, ``seq`` 1..N without gaps. ``Event.for_seat(seat)`` redacts.
 
+``m.forget_history()``
+    Lets go of the events and the log so far (a server table calls it once it has sent
+    the events and journalled the commands, so that a long match holds its position and
+    little else). Numbering goes on; ``m.events`` and ``m.log`` hold what came after.
+
 ``m.legal_commands(seat) -> list[SeatCommand]``
     Fully expanded: wild colours, swap / skip_any targets, dance names, ``uno=True``
     variants when the play leaves one card, off-turn Catch(target) / CallUno and jump-ins.

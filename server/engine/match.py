@@ -107,7 +107,7 @@ class Match:
     def apply(self, actor: int | None, command: Command, now_ms: int) -> Outcome:
         """Apply one command stamped with the server's clock; see the package docstring."""
         state = self._state
-        start = len(state.records)
+        start = state.event_count()
         kind = type(command)
         seat_command = _SEAT_COMMANDS.get(kind)
         if seat_command is not None:
@@ -133,7 +133,7 @@ class Match:
                 return refusal
             table_act(state, command, now_ms)
         state.log_command(actor, command, now_ms)
-        return Accepted.deferred(state, start, len(state.records))
+        return Accepted.deferred(state, start, state.event_count())
 
     # ------------------------------------------------------------------ reading the match
 
@@ -162,13 +162,22 @@ class Match:
 
     @property
     def events(self) -> list[Event]:
-        """Every event of the match, ``seq`` 1..N without gaps."""
+        """Every event of the match, ``seq`` 1..N without gaps (since ``forget_history``:
+        the ones after it)."""
         return self._state.events
 
     @property
     def log(self) -> list[LogEntry]:
-        """Every accepted command, in order: with the seed, the match's whole history."""
+        """Every accepted command, in order: with the seed, the match's whole history
+        (since ``forget_history``: the commands after it)."""
         return self._state.log
+
+    def forget_history(self) -> None:
+        """Let go of the events and commands so far, once they have been read (a server
+        table has sent the events and journalled the commands): a long match then holds
+        only its position. Events go on numbered from where they were; ``events`` and
+        ``log`` start again empty, and so does a snapshot's history."""
+        self._state.forget_history()
 
     @property
     def config(self) -> TableConfig:

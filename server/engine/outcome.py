@@ -14,8 +14,7 @@ __all__ = ["Accepted", "LogEntry", "Outcome", "Rejected"]
 
 
 class _EventSource(Protocol):
-    @property
-    def events(self) -> list[Event]: ...
+    def events_between(self, start: int, stop: int) -> list[Event]: ...
 
 
 class Accepted:
@@ -33,7 +32,7 @@ class Accepted:
 
     @staticmethod
     def deferred(source: _EventSource, start: int, stop: int) -> Accepted:
-        """The events ``start:stop`` (0-based) of ``source``, built when first read."""
+        """The events numbered ``start + 1`` to ``stop`` of ``source``, built when first read."""
         return _DeferredAccepted(source, start, stop)
 
     @property
@@ -63,7 +62,7 @@ class _DeferredAccepted(Accepted):
         span = self._span
         if span is not None:
             source, start, stop = span
-            self._events = tuple(source.events[start:stop])
+            self._events = tuple(source.events_between(start, stop))
             self._span = None
         return self._events
 

@@ -144,6 +144,8 @@ def load_state(state: MatchState, data: Mapping[str, Any]) -> None:
         state.two_player = sum(not out for out in state.eliminated) == 2
         if "events" in data:
             state.events = [Event.from_data(event) for event in data["events"]]
+            # A match that forgot its early history keeps numbering after them.
+            state.forgotten = data["event_count"] - len(state.records)
             state.log = [
                 LogEntry(actor, command_from_data(command), now_ms)
                 for actor, command, now_ms in data["log"]

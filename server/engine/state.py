@@ -87,8 +87,11 @@ class MatchState:
         self.stack_wd4 = config.stack in (Stack.DRAW_FOUR, Stack.PROGRESSIVE)
         """A Wild Draw Four answers a Wild Draw Four (and, progressive, a Draw Two)."""
         self.records: list[Event | Record] = []
-        """Every event so far; the first ``built`` are ``Event`` objects, the rest records."""
+        """The events since ``forget_history``; the first ``built`` are ``Event`` objects,
+        the rest records."""
         self.built = 0
+        self.forgotten = 0
+        """Events before ``records[0]``, let go by ``forget_history`` (their numbers stay)."""
         self._log: list[LogEntry] = []
         self._log_flat: list[Any] = []
         self.scores = [0] * self.seats
@@ -137,11 +140,13 @@ class MatchState:
 
     @property
     def events(self) -> list[Event]:
-        """Every event of the match so far, ``seq`` 1..N, built from the records on read."""
+        """The events kept (every one since ``forget_history``, or since the start), in
+        ``seq`` order, built from the records on read."""
         records = self.records
         if self.built < len(records):
+            first = self.forgotten + 1
             for index in range(self.built, len(records)):
-                records[index] = build_event(index + 1, records[index])  # type: ignore[arg-type]
+                records[index] = build_event(first + index, records[index])  # type: ignore[arg-type]
             self.built = len(records)
         return records  # type: ignore[return-value]
 
@@ -149,6 +154,13 @@ class MatchState:
     def events(self, events: list[Event]) -> None:
         self.records = list(events)
         self.built = len(self.records)
+        self.forgotten = 0
+
+    def events_between(self, start: int, stop: int) -> list[Event]:
+        """The events numbered ``start + 1`` to ``stop``; they must not be forgotten yet."""
+        if start < self.forgotten:
+            raise ValueError(f"events after {start} were forgotten (up to {self.forgotten})")
+        return self.events[start - self.forgotten : stop - self.forgotten]
 
     def emit(self, body: EventBody, private: Mapping[int, EventSecret] | None = None) -> None:
         """Record one event; ``private`` maps a seat to what only that seat may see."""
@@ -156,7 +168,7 @@ class MatchState:
 
     def event_count(self) -> int:
         """How many events the match has produced (the ``seq`` of the last one)."""
-        return len(self.records)
+        return self.forgotten + len(self.records)
 
     @property
     def log(self) -> list[LogEntry]:
@@ -179,6 +191,15 @@ class MatchState:
     def log_command(self, actor: int | None, command: Command, now_ms: int) -> None:
         """Add an accepted command to the log."""
         self._log_flat += (actor, command, now_ms)
+
+    def forget_history(self) -> None:
+        """Let go of the events and commands recorded so far; the match plays on exactly
+        as before and its next event takes the next number."""
+        self.forgotten += len(self.records)
+        self.records = []
+        self.built = 0
+        self._log = []
+        self._log_flat = []
 
     # ------------------------------------------------------------------ turn order
 
@@ -247,7 +268,7 @@ class MatchState:
         """Ruling 37: from the events so far on, a jump-in may match ``card`` (None: no
         jump-in is possible). Only the last few positions are kept."""
         tops = self.jump_tops
-        tops.append((len(self.records), card))
+        tops.append((self.event_count(), card))
         if len(tops) > 8:
             del tops[0]
 

@@ -3,12 +3,14 @@
 Time is data: the engine never reads a clock. ``TableGame`` stamps every command with the
 server clock (Trio's, in milliseconds, never running backwards) and, when the match's
 deadline has passed, applies the engine's ``Timeout()`` stamped with that deadline. Every
-accepted batch of events goes to the table's ``Broadcast``.
+accepted batch of events goes to the table's ``Broadcast``, and the match then forgets it:
+the broadcast's history keeps the recent events a resume needs, the journal every command.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -16,7 +18,7 @@ import trio
 
 from protocol.commands import Command, NextRound, SeatCommand, SetAway, TableCommand, Timeout
 from protocol.errors import LobbyRejectCode
-from protocol.events import EventKind
+from protocol.events import Event, EventKind
 from protocol.messages import TableStatus
 from protocol.options import ConfigError, TableConfig
 from server.engine import Accepted, Match, Phase
@@ -122,7 +124,7 @@ class TableGame:
             self._journal.match_started(self.matches_played, seed, start_ms, first_seq, self.config)
         for seat in self._seating:
             seat.ready = False
-        self._broadcast.publish(match.events, cause_peer, cause_id)
+        self._publish(match, match.events, cause_peer, cause_id)
         for seat in self._seating.people():
             if seat.peer is None:
                 self.apply_table(SetAway(seat.index, True))
@@ -139,6 +141,7 @@ class TableGame:
         if self._journal is not None:
             self._journal.resumed_match(saved.number, len(saved.commands))
         self._broadcast.restore(match.events, saved.first_seq)
+        match.forget_history()
 
     def replace_match(self, match: Match) -> None:
         """Go on from ``match`` (a rigged position); the event numbers go on as they were."""
@@ -172,7 +175,7 @@ class TableGame:
         if not isinstance(outcome, Accepted):
             raise RequestRefused(outcome.code, outcome.message)
         self._accepted(actor, command, now_ms, outcome)
-        self._broadcast.publish(outcome.events, cause_peer, cause_id)
+        self._publish(match, outcome.events, cause_peer, cause_id)
 
     def apply_table(self, command: TableCommand, at_ms: int = 0) -> bool:
         """Apply the table's own command; True if the engine accepted it."""
@@ -185,7 +188,7 @@ class TableGame:
             log.debug("table %s: engine refused %s: %s", self.table_id, command.TYPE, outcome)
             return False
         self._accepted(None, command, now_ms, outcome)
-        self._broadcast.publish(outcome.events)
+        self._publish(match, outcome.events)
         return True
 
     def set_away(self, seat: int, away: bool) -> None:
@@ -193,6 +196,19 @@ class TableGame:
         match = self.running()
         if match is not None and match.away[seat] != away:
             self.apply_table(SetAway(seat, away))
+
+    def _publish(
+        self,
+        match: Match,
+        events: Sequence[Event],
+        cause_peer: int | None = None,
+        cause_id: int | None = None,
+    ) -> None:
+        """Send ``events`` out; then the match forgets them and its commands so far. The
+        table's history keeps the recent events a resume needs, and the journal every
+        command: the match need not keep a long evening's worth of either."""
+        self._broadcast.publish(events, cause_peer, cause_id)
+        match.forget_history()
 
     def _accepted(
         self, actor: int | None, command: Command, now_ms: int, outcome: Accepted

@@ -128,13 +128,15 @@ def _turn(seq: int) -> GameEvent:
 
 @asynccontextmanager
 async def scripted(
-    script: Script, resume: ResumeState | None = None
+    script: Script, resume: ResumeState | None = None, *, keep_history: bool = True
 ) -> AsyncIterator[ClientSession]:
     client_stream, server_stream = trio.testing.memory_stream_pair()
     server = ScriptedServer(server_stream)
     async with trio.open_nursery() as nursery:
         nursery.start_soon(script, server)
-        async with open_session(client_stream, "Ada", resume=resume) as session:
+        async with open_session(
+            client_stream, "Ada", resume=resume, keep_history=keep_history
+        ) as session:
             yield session
         nursery.cancel_scope.cancel()
 
@@ -230,6 +232,28 @@ async def test_a_rejection_carries_code_and_sentence() -> None:
         async with scripted(script) as session:
             reply = await session.play({"type": "catch", "target": 1})
             assert not reply.ok and reply.lost_race and reply.message == "too slow"
+
+
+async def test_a_session_without_history_counts_events_and_replies_but_keeps_none() -> None:
+    async def script(server: ScriptedServer) -> None:
+        await server.greet()
+        await server.send(Joined(table_id="t1", seat=0, resume_token="tok"))
+        game = await server.next()
+        assert isinstance(game, Game)
+        for seq in range(1, 301):
+            await server.send(_turn(seq))
+        await server.send(_view(300, seat=0))
+        await server.send(Ok(id=game.id))
+        await trio.sleep_forever()
+
+    with trio.fail_after(5):
+        async with scripted(script, keep_history=False) as session:
+            await session.wait_for(lambda s: s.seat is not None)
+            reply = await session.play({"type": "draw"})
+            assert reply.ok and session.reply_count == 1
+            assert session.event_count == 300 and session.last_seq == 300
+            assert session.view_seq == 300 and not session.gaps
+            assert not session.events and not session.latencies_ms
 
 
 async def test_missing_event_numbers_are_recorded_as_a_gap() -> None:

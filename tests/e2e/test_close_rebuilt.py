@@ -51,7 +51,9 @@ async def test_the_host_closes_a_rebuilt_table_and_its_match_is_kept(tmp_path: P
             async with trio.open_nursery() as nursery:
                 hub = Hub()
                 back = {}
-                for name, token, last_seq in reversed(held):  # bob first, then the host
+                # The host first: whoever comes back while the host is away takes the
+                # role (docs/protocol.md section 7), so bob would be the host otherwise.
+                for name, token, last_seq in held:
                     player = await Player.connect(
                         again.port, name, hub, resume_token=token, last_seq=last_seq, versions=NEW
                     )

@@ -87,6 +87,30 @@ def test_events_are_numbered_one_to_n_without_gaps_and_outcomes_carry_them() -> 
     assert [event.seq for event in match.events] == list(range(1, len(match.events) + 1))
 
 
+def test_a_match_that_forgets_its_history_plays_on_alike_and_numbers_on() -> None:
+    config = TableConfig(deck=DeckName.MINECRAFT, seats=4, turn_seconds=20)
+    keeping = Match(config, 77, now_ms=500)
+    play(keeping, 400, 500)
+    forgetting = Match(config, 77, now_ms=500)
+    seen = list(forgetting.events)
+    forgetting.forget_history()
+    for actor, command, now in keeping.log:
+        seen.extend(ok(forgetting.apply(actor, command, now)))
+        forgetting.forget_history()
+        assert forgetting.events == [] and forgetting.log == []
+    assert [event.to_data() for event in seen] == [event.to_data() for event in keeping.events]
+    assert forgetting.state_digest() == keeping.state_digest()
+    now = keeping.log[-1].now_ms
+    assert forgetting.view(0, now) == keeping.view(0, now)  # last_seq included
+    # A snapshot keeps the numbering: the restored match's next event follows the last.
+    restored = Match.restore(json.loads(json.dumps(forgetting.snapshot())))
+    assert restored.events == [] and restored.log == []
+    play(keeping, 5, now)
+    for actor, command, now in keeping.log[-5:]:
+        seen.extend(ok(restored.apply(actor, command, now)))
+    assert [event.to_data() for event in seen] == [event.to_data() for event in keeping.events]
+
+
 def test_an_event_shows_its_secret_only_to_its_seat_and_round_trips() -> None:
     event = Event(4, Drew(seat=2, count=1, reason="draw"), {2: SecretCards((Card.parse("R5"),))})
     drew = {"seq": 4, "kind": "drew", "seat": 2, "count": 1, "reason": "draw"}

@@ -13,6 +13,8 @@ table quota and chat budget.
 - ``honest_table``: two people from two more addresses and a bot; ``play`` makes them
   play a number of moves, each timed from the command to its reply.
 - ``RssWatch``: the server's resident memory, sampled, with its peak.
+- ``commands_played``: how many commands the journal holds for tables, by name (read
+  once the server has stopped: it holds the file's lock while it runs).
 """
 
 from __future__ import annotations
@@ -20,8 +22,10 @@ from __future__ import annotations
 import contextlib
 import random
 import socket
+import sqlite3
 import statistics
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import trio
@@ -53,6 +57,7 @@ __all__ = [
     "RssWatch",
     "TimedPlayer",
     "attacker",
+    "commands_played",
     "connect_from",
     "count_tables",
     "honest_table",
@@ -272,3 +277,14 @@ class RssWatch:
         while True:
             self.sample()
             await trio.sleep(every)
+
+
+def commands_played(journal: Path, names: Sequence[str]) -> list[int]:
+    """The commands the journal of a stopped server holds for each table named ``names``."""
+    with contextlib.closing(sqlite3.connect(f"file:{journal}?mode=ro", uri=True)) as db:
+        rows = db.execute(
+            "SELECT tables.name, COUNT(*) FROM commands JOIN tables USING (table_id)"
+            " GROUP BY tables.name"
+        ).fetchall()
+    counts = dict(rows)
+    return [counts.get(name, 0) for name in names]

@@ -63,12 +63,17 @@ def assert_gap_free(peer: FakePeer) -> None:
     assert seqs == list(range(seqs[0], seqs[0] + len(seqs))), seqs
 
 
+EVERY_EVENT = 1_000_000
+"""A table history that keeps every event of a test's match, for ``assert_redacted`` (the
+match itself forgets its events once the table has sent them)."""
+
+
 def assert_redacted(table: Table, peer: FakePeer, seat: int | None) -> None:
-    """Every frame ``peer`` got shows only what ``seat`` may see (in a table's first
-    match, whose engine numbers its events as the table does)."""
-    match = table.game.match
-    assert match is not None and table.game.matches_played == 1
-    events = {event.seq: event for event in match.events}
+    """Every frame ``peer`` got shows only what ``seat`` may see, compared with the engine's
+    events in the table's history (a lobby opened with ``history_limit=EVERY_EVENT``)."""
+    kept = list(table.broadcast.history.after(0))
+    assert kept[0].seq == 1, "the history lost events: open the lobby with EVERY_EVENT"
+    events = {numbered.seq: numbered.event for numbered in kept}
     assert peer.events, "nothing to check"
     for message in peer.events:
         event = events[message.seq]
@@ -117,7 +122,7 @@ async def test_start_needs_the_host_and_two_seats(nursery: trio.Nursery) -> None
 async def test_whole_match_with_bot_seats_reaches_the_end_redacted_for_everyone(
     nursery: trio.Nursery, autojump_clock: trio.testing.MockClock
 ) -> None:
-    lobby = await open_lobby(nursery)
+    lobby = await open_lobby(nursery, history_limit=EVERY_EVENT)
     ann, sue = FakePeer("Ann"), FakePeer("Sue")
     table = await create(lobby, ann, target_score=60, turn_seconds=5)
     for _ in range(3):
@@ -143,7 +148,9 @@ async def test_whole_match_with_bot_seats_reaches_the_end_redacted_for_everyone(
 async def test_every_frame_to_two_people_is_redacted_for_their_seat(
     nursery: trio.Nursery, autojump_clock: trio.testing.MockClock
 ) -> None:
-    _lobby, table, ann, bob = await two_players(nursery, target_score=40, turn_seconds=2)
+    _lobby, table, ann, bob = await two_players(
+        nursery, history_limit=EVERY_EVENT, target_score=40, turn_seconds=2
+    )
     with trio.fail_after(100_000):
         await ann.wait_for(lambda: "round-over" in ann.event_kinds())
     assert_redacted(table, ann, 0)

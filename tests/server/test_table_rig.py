@@ -238,10 +238,12 @@ async def open_lobby(nursery: trio.Nursery, **settings: Any) -> Lobby:
 
 
 async def two_players(
-    nursery: trio.Nursery, **options: Any
+    nursery: trio.Nursery, *, history_limit: int | None = None, **options: Any
 ) -> tuple[Lobby, Table, FakePeer, FakePeer]:
-    """Ann (host, seat 0) and Bob (seat 1) at a started two-seat table."""
-    lobby = await open_lobby(nursery)
+    """Ann (host, seat 0) and Bob (seat 1) at a started two-seat table; ``history_limit``
+    for the lobby's tables if given."""
+    settings = {} if history_limit is None else {"history_limit": history_limit}
+    lobby = await open_lobby(nursery, **settings)
     ann, bob = FakePeer("Ann"), FakePeer("Bob")
     table = await create(lobby, ann, seats=2, **options)
     await ok(lobby, bob, lambda i: Join(id=i, table_id=table.table_id))
