@@ -38,7 +38,15 @@ from protocol.commands import (
     Timeout,
     command_from_data,
 )
-from protocol.events import Event, EventKind, InvalidEventError
+from protocol.events import (
+    EVENT_TYPES,
+    Event,
+    EventBody,
+    EventKind,
+    EventSecret,
+    InvalidEventError,
+    SeenEvent,
+)
 from protocol.options import (
     MAX_SEATS,
     MIN_SEATS,
@@ -51,10 +59,12 @@ from protocol.options import (
 )
 from protocol.phase import Phase
 from protocol.rejections import RejectCode
+from protocol.views import SharedView, View
 
 __all__ = [
     "COLORS",
     "DANCES",
+    "EVENT_TYPES",
     "MAX_SEATS",
     "MIN_SEATS",
     "Accept",
@@ -73,7 +83,9 @@ __all__ = [
     "DeckName",
     "Draw",
     "Event",
+    "EventBody",
     "EventKind",
+    "EventSecret",
     "InvalidCardError",
     "InvalidCommandError",
     "InvalidEventError",
@@ -88,10 +100,13 @@ __all__ = [
     "Resume",
     "Scoring",
     "SeatCommand",
+    "SeenEvent",
     "SetAway",
+    "SharedView",
     "TableCommand",
     "TableConfig",
     "Timeout",
+    "View",
     "all_cards",
     "card_points",
     "command_from_data",
