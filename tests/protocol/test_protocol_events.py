@@ -14,6 +14,7 @@ from protocol.events import (
     SecretCards,
     SecretHand,
     SeenEvent,
+    Skipped,
     Turn,
     UnknownEvent,
 )
@@ -29,6 +30,13 @@ def test_a_kind_this_release_does_not_know_keeps_its_seq_and_skips_the_rest() ->
     message = message_from_data(data, Sender.SERVER)
     assert isinstance(message, GameEvent) and message.seq == 9
     assert message.body.body == UnknownEvent(name="jump-in") and message.body.kind is None
+
+
+def test_fields_a_later_version_adds_are_ignored() -> None:
+    data = {"seq": 3, "kind": "skipped", "seat": 1, "why": "a later minor's field"}
+    assert SeenEvent.from_data(data) == SeenEvent(3, Skipped(seat=1))
+    view = View(seat=None, shared=_shared())
+    assert View.from_data({**view.to_data(), "weather": "sunny"}) == view
 
 
 def test_a_known_kind_with_a_bad_field_is_refused() -> None:
@@ -55,8 +63,8 @@ def test_fields_keep_the_shapes_every_version_has_sent() -> None:
     assert SeenEvent.from_data({"seq": 2, "kind": "dance-called", **steps.to_data()}).body == steps
 
 
-def test_a_spectator_view_has_no_hand_and_a_seat_view_sends_drawn_as_nil() -> None:
-    shared = SharedView(
+def _shared() -> SharedView:
+    return SharedView(
         phase=Phase.TURN,
         round=1,
         dealer=0,
@@ -79,6 +87,10 @@ def test_a_spectator_view_has_no_hand_and_a_seat_view_sends_drawn_as_nil() -> No
         match_result=None,
         last_seq=4,
     )
+
+
+def test_a_spectator_view_has_no_hand_and_a_seat_view_sends_drawn_as_nil() -> None:
+    shared = _shared()
     spectator = View(seat=None, shared=shared).to_data()
     assert "hand" not in spectator and "drawn" not in spectator and spectator["legal"] == []
     assert spectator["pending"] is None and spectator["top"] == "R5" and "dance" not in spectator
