@@ -36,6 +36,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from client.bots.memory import RoundMemory, Void
 from protocol.cards import COLORS, Card, Color, Rank, card_points
 from protocol.commands import (
     Accept,
@@ -69,11 +70,15 @@ _OVER = (Phase.ROUND_OVER, Phase.MATCH_OVER)
 class Limits:
     """How long the search may think: ``playouts`` deals (each plays every candidate once)
     when above 0, otherwise as many as fit in ``budget_ms``. ``max_steps`` cuts a playout
-    that runs too long; the position is then scored by the hand sizes."""
+    that runs too long; the position is then scored by the hand sizes. Before the
+    ``endgame`` the search leaves the decision to the caller: early in a round a move
+    changes the outcome too little for a few hundred playouts to tell moves apart."""
 
     playouts: int = 0
     budget_ms: int = 150
     max_steps: int = 400
+    endgame: int = 3
+    """Search only once some hand in play holds at most this many cards (0: always)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,37 +152,65 @@ def _seen(view: Mapping[str, Any]) -> list[str]:
     return seen
 
 
-def sample_deal(view: Mapping[str, Any], config: TableConfig, rng: random.Random) -> Deal | None:
+def sample_deal(
+    view: Mapping[str, Any],
+    config: TableConfig,
+    rng: random.Random,
+    memory: RoundMemory | None = None,
+) -> Deal | None:
     """Deal the cards the view does not show, at random, into the sizes it shows.
 
     The hidden cards are the deck less this seat's hand and the top card; every other
     hand gets its count, the draw pile ``draw_count``, the discards under the top card
-    the rest. None when the view and the deck disagree (then there is nothing to sample).
+    the rest. With a ``memory`` of the round, the discards are the cards seen played
+    (when it saw them all) and a seat's old cards avoid what it could not play when it
+    drew. None when the view and the deck disagree (then there is nothing to sample).
     """
     seat = view.get("seat")
     counts = view.get("counts")
     top = view.get("top")
     if not isinstance(seat, int) or not isinstance(counts, list) or not isinstance(top, str):
         return None
+    hand = [str(code) for code in view.get("hand") or ()]
+    draw_count = int(view.get("draw_count") or 0)
+    under_top = int(view.get("discard_count") or 0) - 1
+    known = memory.discard if memory is not None else None
+    if known is None or len(known) != under_top + 1 or known[-1] != top:
+        known = None
     hidden = Counter(card.code for card in build_deck(config))
-    hidden.subtract(_seen(view))
+    hidden.subtract([*hand, *(known or [top])])
     if any(n < 0 for n in hidden.values()):
         return None
     pool = list(hidden.elements())
-    draw_count = int(view.get("draw_count") or 0)
-    under_top = int(view.get("discard_count") or 0) - 1
     others = sum(n for s, n in enumerate(counts) if s != seat)
-    if len(view.get("hand") or ()) != counts[seat] or len(pool) != others + draw_count + under_top:
+    if len(hand) != counts[seat] or len(pool) != others + draw_count + under_top * (not known):
         return None
     rng.shuffle(pool)
-    hands: list[list[str]] = []
+    hands: list[list[str]] = [hand if s == seat else [] for s in range(len(counts))]
+    if memory is not None:
+        for other, void in memory.voids.items():
+            if other != seat and 0 <= other < len(counts):
+                _deal_old_cards(pool, hands[other], counts[other] - void.fresh, void)
     for s, n in enumerate(counts):
-        if s == seat:
-            hands.append([str(code) for code in view.get("hand") or ()])
+        if s != seat:
+            need = n - len(hands[s])
+            hands[s].extend(pool[:need])
+            del pool[:need]
+    discard = [*known] if known is not None else [*pool[draw_count:], top]
+    return Deal(hands, pool[:draw_count], discard)
+
+
+def _deal_old_cards(pool: list[str], hand: list[str], count: int, void: Void) -> None:
+    """Move up to ``count`` cards the void allows from the (shuffled) pool to ``hand``."""
+    if count <= 0:
+        return
+    kept: list[str] = []
+    for code in pool:
+        if len(hand) < count and void.allows(Card.parse(code)):
+            hand.append(code)
         else:
-            hands.append(pool[:n])
-            del pool[:n]
-    return Deal(hands, pool[:draw_count], [*pool[draw_count:], top])
+            kept.append(code)
+    pool[:] = kept
 
 
 # -- building a position ---------------------------------------------------------------------
@@ -258,29 +291,70 @@ def playout(match: Match, me: int, rng: random.Random, max_steps: int = 400) -> 
 
 
 def _default_move(match: Match, seat: int, rng: random.Random) -> None:
-    """A fast, sensible move: the coloured card worth most (toward the colour held most),
-    a plain wild before a Wild Draw Four, and a draw when nothing plays."""
+    """The ``normal`` level's move, made cheap: the colour in force before a change of
+    colour (its card worth most), else the colour held most; a plain wild before an honest
+    Wild Draw Four, naming the colour held most; a draw when nothing plays; a challenge as
+    ``normal`` decides it. Every seat plays it, so a playout is a game against ``normal``."""
     phase = match.phase
     if phase is Phase.TURN or phase is Phase.STACK:
         cards = match.playable_cards(seat)
         if cards:
-            coloured = [card for card in cards if card.color is not None]
-            if coloured:
-                held = Counter(card.color for card in match.hand(seat))
-                card = max(coloured, key=lambda c: (card_points(c), held[c.color], rng.random()))
+            hand = match.hand(seat)
+            card = _normal_card(cards, hand, match.color, rng)
+            uno = len(hand) == 2
+            if card.color is not None:
+                command = Play(card, uno=uno)
             else:
-                plain = [card for card in cards if card.rank is not Rank.WILD_DRAW_FOUR]
-                card = (plain or cards)[0]
-            if card.color is not None and not (card.rank is Rank.SKIP and match.config.skip_any):
-                uno = match.hand_count(seat) == 2
-                if not isinstance(match.apply(seat, Play(card, uno=uno), _NOW), Rejected):
-                    return
-            _apply_one(match, seat, rng, card)
+                command = Play(card, color=_favourite(hand, card), uno=uno)
+            if isinstance(match.apply(seat, command, _NOW), Rejected):
+                _apply_one(match, seat, rng, card)  # a target or a dance to name
             return
         if match.may_draw(seat):
             match.apply(seat, Draw(), _NOW)
             return
+    elif phase is Phase.CHALLENGE:
+        bluffer = _previous_seat_of(match, seat)
+        answer = Challenge() if match.hand_count(bluffer) >= _CHALLENGE_FROM else Accept()
+        if not isinstance(match.apply(seat, answer, _NOW), Rejected):
+            return
     _apply_one(match, seat, rng, None)
+
+
+_CHALLENGE_FROM = 2
+"""``normal`` challenges a Wild Draw Four when the guilt it estimates from the player's
+hand size beats the break-even: from two cards left on (``strategies.guilt_probability``)."""
+
+
+def _normal_card(
+    cards: Sequence[Card], hand: Sequence[Card], in_force: Color | None, rng: random.Random
+) -> Card:
+    """The card ``normal`` plays of ``cards`` (``strategies._best_play``)."""
+    same = [card for card in cards if card.color is not None and card.color is in_force]
+    if same:
+        best = max(card_points(card) for card in same)
+        return rng.choice([card for card in same if card_points(card) == best])
+    coloured = [card for card in cards if card.color is not None]
+    if coloured:
+        held = Counter(card.color for card in hand)
+        most = max(held[card.color] for card in coloured)
+        return rng.choice([card for card in coloured if held[card.color] == most])
+    if in_force is not None and any(card.color is in_force for card in hand):
+        honest = [card for card in cards if card.rank is not Rank.WILD_DRAW_FOUR]
+        cards = honest or cards
+    plain = [card for card in cards if card.rank is not Rank.WILD_DRAW_FOUR]
+    return (plain or cards)[0]
+
+
+def _previous_seat_of(match: Match, seat: int) -> int:
+    """The seat that played before ``seat`` in the direction of play (an eliminated seat
+    holds no cards, and a seat that just went out ended the round)."""
+    seats = match.config.seats
+    other = seat
+    for _ in range(seats):
+        other = (other - match.direction) % seats
+        if match.hand_count(other):
+            return other
+    return seat
 
 
 def _apply_one(match: Match, seat: int, rng: random.Random, card: Card | None) -> None:
@@ -344,6 +418,7 @@ def decide(
     *,
     guilt: float = 0.2,
     default: Mapping[str, Any] | None = None,
+    memory: RoundMemory | None = None,
 ) -> CommandMap | None:
     """The candidate that won most playouts on sampled deals, or None when the search has
     nothing to weigh (one candidate is returned at once). ``guilt`` is the prior that a
@@ -355,6 +430,8 @@ def decide(
         return None
     if len(options) == 1:
         return options[0]
+    if limits.endgame and not _in_endgame(view, limits.endgame):
+        return None
     config = infer_config(view)
     if config is None:
         return None
@@ -364,7 +441,7 @@ def decide(
     deadline = time.perf_counter() + limits.budget_ms / 1000.0
     deals = 0
     while True:
-        deal = sample_deal(view, config, rng)
+        deal = sample_deal(view, config, rng, memory)
         if deal is None:
             return None
         data = position(view, config, deal, bluffer, rng.random() < guilt)
@@ -394,10 +471,11 @@ def _play_out_every(
     """Each candidate played out from one deal (its win share); None when the time ran
     out in the middle of the deal, which then does not count."""
     outcome = []
+    start = Match.restore(data)
     for command in commands:
         if stop_at is not None and time.perf_counter() > stop_at:
             return None
-        match = Match.restore(data)
+        match = start.fork()
         if isinstance(match.apply(me, command, _NOW), Rejected):
             outcome.append(0.0)  # never on a deal of this view; counts as a loss
             continue
@@ -419,7 +497,14 @@ def _pick(results: list[list[float]], default: int | None) -> int:
     return best if mean > _MARGIN * spread / n**0.5 else default
 
 
-_MARGIN = 2.0
+_MARGIN = 1.0
+
+
+def _in_endgame(view: Mapping[str, Any], cards: int) -> bool:
+    """Whether some seat in play holds at most ``cards`` cards."""
+    out = set(view.get("eliminated") or ())
+    counts = view.get("counts") or ()
+    return any(n <= cards for seat, n in enumerate(counts) if seat not in out)
 
 
 def _previous_seat(view: Mapping[str, Any]) -> int | None:

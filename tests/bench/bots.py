@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # and its server.py would shadow the server package.
 sys.path[:] = [str(ROOT), *(entry for entry in sys.path if entry != str(ROOT))]
 
+from client.bots.memory import RoundMemory  # noqa: E402
 from client.bots.strategies import Knobs, choose  # noqa: E402
 from protocol.commands import Timeout, command_from_data  # noqa: E402
 from protocol.options import DeckName, TableConfig  # noqa: E402
@@ -65,20 +66,30 @@ def play_round(
     against: str,
     knobs: Knobs,
     tally: Tally,
+    remember: bool = True,
 ) -> None:
     """One round from ``seed``; ``strong`` is the seat that plays ``level``."""
     match = Match(config, seed)
     rngs = [random.Random(seed * 31 + seat) for seat in range(config.seats)]
+    memory = RoundMemory() if remember else None
+    seen = 0
     for _ in range(5000):
         if match.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER):
             break
         seat = match.to_act()
         if seat is None:
             break
+        if memory is not None:
+            events = match.events
+            for event in events[seen:]:
+                memory.observe(event.for_seat(strong))
+            seen = len(events)
         view = match.view(seat, 0)
-        strategy = level if seat == strong else against
         started = time.perf_counter()
-        command = choose(view, rngs[seat], strategy, knobs if seat == strong else Knobs())
+        if seat == strong:
+            command = choose(view, rngs[seat], level, knobs, memory)
+        else:
+            command = choose(view, rngs[seat], against, Knobs())
         if seat == strong:
             tally.decision_ms.append((time.perf_counter() - started) * 1000)
         if command is None or isinstance(
