@@ -33,6 +33,7 @@ from typing import Any
 import trio
 import trio.testing
 
+from client.bots.memory import RoundMemory
 from client.bots.strategies import STRATEGIES, canonical_strategy, choose, table_knobs
 from client.session import ClientSession, ResumeState, SessionError, open_session
 from server.identity import ServerIdentity
@@ -162,9 +163,12 @@ SEARCHES = trio.CapacityLimiter(max(1, (os.cpu_count() or 2) - 1))
 """How many ``hard`` bots may search at once, server-wide (a core is left to the tables)."""
 
 
-async def _choose(view: Any, rng: random.Random, strategy: str) -> Any:
+async def _choose(
+    view: Any, rng: random.Random, strategy: str, memory: RoundMemory | None = None
+) -> Any:
     """The strategy's choice; a ``hard`` search runs in a worker thread, never on the
-    event loop, and when every search slot is busy this decision is played as ``normal``."""
+    event loop, and when every search slot is busy this decision is played as ``normal``.
+    ``memory`` is the round as the seat's events told it (only ``hard`` reads it)."""
     knobs = table_knobs(strategy)
     if canonical_strategy(strategy) != "hard":
         return choose(view, rng, strategy, knobs)
@@ -173,7 +177,7 @@ async def _choose(view: Any, rng: random.Random, strategy: str) -> Any:
     except trio.WouldBlock:
         return choose(view, rng, "normal", knobs)
     try:
-        return await trio.to_thread.run_sync(choose, view, rng, strategy, knobs)
+        return await trio.to_thread.run_sync(choose, view, rng, strategy, knobs, memory)
     finally:
         SEARCHES.release()
 
@@ -185,6 +189,7 @@ async def play_seat(
     connection ends: the strategy's pick among the legal commands, after the think delay.
     Raises SessionError once the connection has ended."""
     acted_on: object = None
+    memory = RoundMemory() if canonical_strategy(strategy) == "hard" else None
 
     def news(session: ClientSession) -> bool:
         view = session.view
@@ -196,11 +201,16 @@ async def play_seat(
         view = client.view
         assert view is not None
         acted_on = view
-        command = await _choose(view, rng, strategy)
+        if memory is not None:
+            memory.catch_up(client.events)
+        started = trio.current_time()
+        command = await _choose(view, rng, strategy, memory)
         if command is None:
             continue
-        if think_seconds > 0:
-            await trio.sleep(think_seconds)
+        # The search ran during the think delay: only the rest of the delay is waited.
+        think = think_seconds - (trio.current_time() - started)
+        if think > 0:
+            await trio.sleep(think)
             if client.view is not acted_on:
                 acted_on = None  # the table moved on while the bot thought: look again
                 continue

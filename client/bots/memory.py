@@ -18,7 +18,7 @@ draw anyway, and then the sampler is wrong about that seat for a while.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,6 +48,8 @@ class RoundMemory:
     """The discards and voids of the current round, from one seat's events."""
 
     def __init__(self) -> None:
+        self.seq = 0
+        """The number of the last event taken in by ``catch_up``."""
         self.discard: list[str] | None = None
         """The discard pile, bottom to top, when every card of it was seen; else None."""
         self.voids: dict[int, Void] = {}
@@ -56,13 +58,31 @@ class RoundMemory:
         self._drawing: int | None = None
         """The seat whose voluntary draw was the last event (its pass would follow)."""
 
+    def catch_up(self, events: Iterable[Mapping[str, Any]]) -> None:
+        """Take in the events after the last one taken (a session's kept events, oldest
+        first, each with its ``seq``). A gap in the numbers forgets what it cannot trust;
+        numbers that start again (a new table) start the memory again."""
+        events = list(events)
+        last = events[-1].get("seq") if events else None
+        if isinstance(last, int) and last < self.seq:
+            self.seq = 0
+        for event in events:
+            seq = event.get("seq")
+            if not isinstance(seq, int) or seq <= self.seq:
+                continue
+            if seq != self.seq + 1 and self.seq:
+                self.discard = None
+                self.voids.clear()
+            self.seq = seq
+            self.observe(event)
+
     def observe(self, event: Mapping[str, Any]) -> None:
         """Take in one event as this seat received it (``kind`` plus its fields)."""
         kind = event.get("kind")
         seat = event.get("seat")
         drawing, self._drawing = self._drawing, None
         if kind == EventKind.ROUND_STARTED:
-            self.__init__()  # type: ignore[misc]
+            self._forget()
         elif kind == EventKind.FIRST_CARD:
             self._lay(event.get("card"), event.get("color"), first=True)
         elif kind == EventKind.FIRST_CARD_RETURNED:
@@ -92,6 +112,13 @@ class RoundMemory:
         elif self.discard is not None:
             self.discard.append(card.code)
         return card
+
+    def _forget(self) -> None:
+        self.discard = None
+        self.voids.clear()
+        self._top = None
+        self._color = None
+        self._drawing = None
 
     def _played(self, seat: int, event: Mapping[str, Any]) -> None:
         card = self._lay(event.get("card"), event.get("color"), first=False)
