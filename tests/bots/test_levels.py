@@ -247,7 +247,7 @@ def test_deals_from_memory_keep_the_discards_and_the_voids() -> None:
 
 
 def test_a_fork_plays_on_without_touching_the_match() -> None:
-    for match, seat in positions(10):
+    for match, _seat in positions(10):
         before = match.snapshot(with_history=False)
         fork = match.fork()
         advance(fork, random.Random(1), 30)
