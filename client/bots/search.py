@@ -1,26 +1,30 @@
 """The ``hard`` level's search: determinized Monte Carlo through the rules engine.
 
 At a decision worth thinking about (which card, which colour, whom to swap with, whether
-to challenge a Wild Draw Four or take a Draw Two stack) the bot:
+to challenge a Wild Draw Four or take a Draw Two stack), once some hand is down to
+``Limits.endgame`` cards, the bot:
 
-1. samples a *deal*: the cards its view does not show (the deck, less its hand and the
-   top card) dealt at random into every opponent's hand, the draw pile and the discards
-   under the top card, each of the size the view says (:func:`sample_deal`);
-2. builds that position in the real engine (``server.engine.Match.restore`` of a plain
-   snapshot) once per candidate command, applies the candidate, and plays the round out
-   with a fast default policy for every seat (:func:`playout`);
-3. repeats with new deals until the think budget is spent or the fixed number of deals
-   is reached, and sends the candidate that won most often.
+1. samples a *deal*: the cards it has not seen dealt at random into every opponent's
+   hand and the draw pile, each of the size the view says (:func:`sample_deal`). With the
+   round's memory (``client.bots.memory``) the discards are the cards it saw played, and
+   a seat that drew instead of playing gets old cards it could not have played;
+2. builds that position in the real engine once (``Match.restore`` of a plain snapshot),
+   forks it for each candidate (``Match.fork``: no snapshot on the hot path), applies the
+   candidate, and plays the round out with ``normal``'s heuristic, made cheap, for every
+   seat (:func:`playout`): the search asks which move does best against ``normal``;
+3. repeats with new deals until the think budget is spent (never more than half the turn
+   clock left) or the fixed number of deals is reached, and keeps ``normal``'s choice
+   unless another candidate won more often on the same deals by ``_MARGIN`` standard
+   errors of the paired difference.
 
 Every candidate is played on the same deals, so their difference is measured with less
-noise. The bot never sees more than its seat's view: only the view is read, and the
-hidden cards come from the sampler. This module is the one part of ``client`` allowed to
-import ``server.engine`` (pyproject's import-linter contracts), as its simulator.
+noise. The bot never sees more than its seat's view and events: only those are read, and
+the hidden cards come from the sampler. This module is the one part of ``client`` allowed
+to import ``server.engine`` (pyproject's import-linter contracts), as its simulator.
 
-What the view does not say is guessed: the table's deck from the number of cards in play
-and the cards seen, and whether a Wild Draw Four was a bluff from a prior the caller
-passes (``guilt``). Cards seen earlier in the round (the discards, a challenged hand) are
-not remembered: the view holds only the top card, so they count as hidden.
+What neither says is guessed: the table's deck from the number of cards in play and the
+cards seen, house rules only when a legal command shows them, and whether a Wild Draw
+Four was a bluff from a prior the caller passes (``guilt``).
 
 Why this module is long: the sampler, the position it builds, the playout policy and the
 search that weighs candidates are one pipeline, read best top to bottom in one place.
@@ -438,7 +442,7 @@ def decide(
     commands = [command_from_data(option) for option in options]
     bluffer = _previous_seat(view)
     results: list[list[float]] = [[] for _ in options]
-    deadline = time.perf_counter() + limits.budget_ms / 1000.0
+    deadline = time.perf_counter() + _budget_ms(view, limits) / 1000.0
     deals = 0
     while True:
         deal = sample_deal(view, config, rng, memory)
@@ -498,6 +502,14 @@ def _pick(results: list[list[float]], default: int | None) -> int:
 
 
 _MARGIN = 1.0
+
+
+def _budget_ms(view: Mapping[str, Any], limits: Limits) -> float:
+    """The think budget, never more than half of what the turn clock has left."""
+    remaining = view.get("remaining_ms")
+    if isinstance(remaining, int):
+        return min(limits.budget_ms, remaining / 2)
+    return limits.budget_ms
 
 
 def _in_endgame(view: Mapping[str, Any], cards: int) -> bool:
