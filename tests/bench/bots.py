@@ -153,10 +153,12 @@ def run_series(
         (series, level, against, seed, list(range(start, min(start + chunk, series.rounds))))
         for start in range(0, series.rounds, chunk)
     ]
-    parts = pool.map(_rounds, jobs) if pool is not None else map(_rounds, jobs)
+    parts = pool.imap(_rounds, jobs) if pool is not None else map(_rounds, jobs)
     tally = Tally(series.seats)
     for part in parts:
         tally.add(part)
+        # Progress on stderr, so that a run stopped early still says what it came to.
+        print(f"{series.name()}: {tally.wins}/{tally.rounds}", file=sys.stderr, flush=True)
     return tally, time.perf_counter() - started
 
 
