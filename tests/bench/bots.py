@@ -53,7 +53,7 @@ class Series:
     rounds: int
     deck: str = "classic"
     preset: str | None = None
-    playouts: int = 100
+    playouts: int = 40
     budget_ms: int = 150
 
     def config(self) -> TableConfig:
@@ -239,7 +239,7 @@ def main() -> None:
     parser.add_argument("--seats", type=int, nargs="+", default=[2, 4])
     parser.add_argument("--deck", default="classic")
     parser.add_argument("--preset", default=None, help="house rules, e.g. party")
-    parser.add_argument("--playouts", type=int, default=100, help="deals per decision")
+    parser.add_argument("--playouts", type=int, default=40, help="deals per decision")
     parser.add_argument("--budget-ms", type=int, default=150, help="the think budget timed")
     parser.add_argument("--timing-rounds", type=int, default=40, help="0: no timing series")
     parser.add_argument("--level", default="hard")
