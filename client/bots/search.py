@@ -15,7 +15,7 @@ to challenge a Wild Draw Four or take a Draw Two stack), once some hand is down 
 3. repeats with new deals until the think budget is spent (never more than half the turn
    clock left) or the fixed number of deals is reached, and keeps ``normal``'s choice
    unless another candidate won more often on the same deals by ``_MARGIN`` standard
-   errors of the paired difference.
+   errors of the paired difference (``_MARGIN_MANY`` with more than one opponent).
 
 Every candidate is played on the same deals, so their difference is measured with less
 noise. The bot never sees more than its seat's view and events: only those are read, and
@@ -460,7 +460,9 @@ def decide(
             break
         if not limits.playouts and time.perf_counter() > deadline:
             break
-    return options[_pick(results, options.index(dict(default)) if default in options else None)]
+    keep = options.index(dict(default)) if default in options else None
+    margin = _MARGIN if len(view.get("counts") or ()) <= 2 else _MARGIN_MANY
+    return options[_pick(results, keep, margin)]
 
 
 def _play_out_every(
@@ -487,9 +489,9 @@ def _play_out_every(
     return outcome
 
 
-def _pick(results: list[list[float]], default: int | None) -> int:
+def _pick(results: list[list[float]], default: int | None, margin: float) -> int:
     """The best candidate by mean; the default unless the best beats it by more than
-    ``_MARGIN`` standard errors of the paired difference (the same deals)."""
+    ``margin`` standard errors of the paired difference (the same deals)."""
     means = [sum(r) / len(r) for r in results]
     best = max(range(len(results)), key=lambda i: (means[i], -i))
     if default is None or best == default:
@@ -498,10 +500,15 @@ def _pick(results: list[list[float]], default: int | None) -> int:
     n = len(diffs)
     mean = sum(diffs) / n
     spread = (sum((d - mean) ** 2 for d in diffs) / max(n - 1, 1)) ** 0.5
-    return best if mean > _MARGIN * spread / n**0.5 else default
+    return best if mean > margin * spread / n**0.5 else default
 
 
 _MARGIN = 1.0
+"""Head to head, a move is kept from ``normal`` unless another beats it by this much."""
+
+_MARGIN_MANY = 2.0
+"""With more opponents a move changes the outcome less and a playout's is noisier: a
+candidate must beat ``normal``'s move by more before the bot trusts it."""
 
 
 def _budget_ms(view: Mapping[str, Any], limits: Limits) -> float:
