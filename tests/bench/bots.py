@@ -1,8 +1,8 @@
 """Bot strength: single rounds between levels on the engine directly (no network).
 
     python tests/bench/bots.py             # quick: classic, 2 and 4 seats, 100 rounds each
-    python tests/bench/bots.py --long      # the acceptance: 2,000 rounds each, other decks
-                                           # and the party rules 500 each, --json for JSON
+    python tests/bench/bots.py --long      # the acceptance: 2,000 rounds each; other decks
+                                           # and the party rules 500 each, 2 seats; --json
 
 Each round is dealt from its own seed; one seat plays ``--level`` (hard), the others
 ``--against`` (normal), and the strong seat moves round by round so no seat is favoured.
@@ -226,8 +226,8 @@ def plan(args: argparse.Namespace) -> list[Series]:
         series = [Series(s, args.rounds, args.deck, args.preset, **fixed) for s in args.seats]
     elif other:
         decks = [deck.value for deck in DeckName if deck is not DeckName.CLASSIC]
-        series += [Series(4, other, deck, **fixed) for deck in decks]
-        series += [Series(4, other, preset="party", **fixed)]
+        series += [Series(2, other, deck, **fixed) for deck in decks]
+        series += [Series(2, other, preset="party", **fixed)]
     timing = Series(2, args.timing_rounds, playouts=0, budget_ms=args.budget_ms)
     return [*series, timing] if args.timing_rounds else series
 
