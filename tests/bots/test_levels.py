@@ -221,6 +221,8 @@ def test_the_memory_knows_the_discards_and_holds_to_the_voids() -> None:
             for seat, void in memory.voids.items():
                 held = [Card.parse(code) for code in real["hands"][seat]]
                 assert sum(not void.allows(card) for card in held) <= void.fresh
+                # A void rules cards out: the colour it could not follow, and wilds.
+                assert not void.allows(Card.parse("W")) and void.color is not None
                 voids += 1
             if match.to_act() is None:
                 break
