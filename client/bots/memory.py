@@ -50,6 +50,8 @@ class RoundMemory:
     def __init__(self) -> None:
         self.seq = 0
         """The number of the last event taken in by ``catch_up``."""
+        self.seen: set[str] = set()
+        """Every card code seen played or turned up, this round or earlier (which deck)."""
         self.discard: list[str] | None = None
         """The discard pile, bottom to top, when every card of it was seen; else None."""
         self.voids: dict[int, Void] = {}
@@ -106,6 +108,7 @@ class RoundMemory:
             self.discard = None
             return None
         self._top = card
+        self.seen.add(card.code)
         self._color = _text(color) or (card.color.value if card.color is not None else None)
         if first:
             self.discard = [card.code]

@@ -98,18 +98,22 @@ class Deal:
 # -- what the view tells ---------------------------------------------------------------------
 
 
-def infer_config(view: Mapping[str, Any]) -> TableConfig | None:
+def infer_config(view: Mapping[str, Any], memory: RoundMemory | None = None) -> TableConfig | None:
     """The table configuration the view is most likely from, or None if no deck fits.
 
     The deck is the one whose size is the number of cards in play and which holds the
-    cards seen (a Dancing Wild means ``bts``, a Creeper ``minecraft``...). House rules show
-    in the view only when they are in use: a Draw Two stack, a Skip with a target.
+    cards seen (a Dancing Wild means ``bts``, a Creeper ``minecraft``...): in the view, in
+    the discards the memory holds, and in every card it saw played in earlier rounds. House
+    rules show in the view only when they are in use: a Draw Two stack, a Skip with a target.
     """
     counts = view.get("counts")
     if not isinstance(counts, list) or len(counts) < 2:
         return None
     total = sum(counts) + int(view.get("draw_count") or 0) + int(view.get("discard_count") or 0)
     seen = Counter(_seen(view))
+    if memory is not None and memory.discard is not None:
+        seen = Counter([str(code) for code in view.get("hand") or ()] + memory.discard)
+    ever = set(seen) | (memory.seen if memory is not None else set())
     legal = view.get("legal") or ()
     skip_any = any(
         isinstance(c, Mapping) and c.get("target") is not None and str(c.get("card", ""))[1:] == "S"
@@ -135,10 +139,10 @@ def infer_config(view: Mapping[str, Any]) -> TableConfig | None:
             except (ConfigError, TypeError, ValueError):
                 continue
             cards = Counter(card.code for card in build_deck(config))
-            if cards.total() != total or seen - cards:
+            if cards.total() != total or seen - cards or ever - set(cards):
                 continue
             special = set(cards) - _CLASSIC_CODES
-            if special & set(seen):
+            if special & ever:
                 return config  # a card only this deck has: it is this one
             best = best or config
     return best
@@ -436,7 +440,7 @@ def decide(
         return options[0]
     if limits.endgame and not _in_endgame(view, limits.endgame):
         return None
-    config = infer_config(view)
+    config = infer_config(view, memory)
     if config is None:
         return None
     commands = [command_from_data(option) for option in options]
