@@ -429,7 +429,8 @@ def decide(
     memory: RoundMemory | None = None,
 ) -> CommandMap | None:
     """The candidate that won most playouts on sampled deals, or None when the search has
-    nothing to weigh (one candidate is returned at once). ``guilt`` is the prior that a
+    nothing to weigh or the round is not yet at its endgame (one candidate is returned at
+    once). ``memory`` is the round as this seat's events told it. ``guilt`` is the prior that a
     Wild Draw Four awaiting this seat's answer was a bluff. ``default`` (a plain player's
     choice) is kept unless another candidate beats it clearly on the same deals."""
     options = candidates(legal)
