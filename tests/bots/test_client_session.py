@@ -87,14 +87,14 @@ Script = Callable[[ScriptedServer], Awaitable[None]]
 
 @asynccontextmanager
 async def scripted(
-    script: Script, resume: ResumeState | None = None, *, keep_history: bool = True
+    script: Script, resume: ResumeState | None = None, *, kept: int = 10_000
 ) -> AsyncIterator[ClientSession]:
     client_stream, server_stream = trio.testing.memory_stream_pair()
     server = ScriptedServer(server_stream)
     async with trio.open_nursery() as nursery:
         nursery.start_soon(script, server)
         async with open_session(
-            client_stream, "Ada", resume=resume, keep_history=keep_history
+            client_stream, "Ada", resume=resume, events_kept=kept, latencies_kept=kept
         ) as session:
             yield session
         nursery.cancel_scope.cancel()
@@ -205,7 +205,7 @@ async def test_a_session_without_history_counts_events_and_replies_but_keeps_non
         await trio.sleep_forever()
 
     with trio.fail_after(5):
-        async with scripted(script, keep_history=False) as session:
+        async with scripted(script, kept=0) as session:
             await session.wait_for(lambda s: s.seat is not None)
             reply = await session.play({"type": "draw"})
             assert reply.ok and session.reply_count == 1
