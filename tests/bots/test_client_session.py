@@ -364,7 +364,6 @@ def test_percentile_is_nearest_rank() -> None:
 
 async def test_latencies_and_gaps_are_kept_within_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
     """In-server bots live as long as their table: what they record must not grow forever."""
-    monkeypatch.setattr(client_session, "MAX_KEPT_LATENCIES", 3)
     monkeypatch.setattr(client_session, "MAX_KEPT_GAPS", 2)
 
     async def script(server: ScriptedServer) -> None:
@@ -377,7 +376,7 @@ async def test_latencies_and_gaps_are_kept_within_bounds(monkeypatch: pytest.Mon
                 await server.send(Ok(id=request.id))
 
     with trio.fail_after(5):
-        async with scripted(script) as session:
+        async with scripted(script, kept=3) as session:
             for _ in range(5):
                 assert (await session.play({"type": "draw"})).ok
             await session.wait_for(lambda s: s.last_seq == 9)

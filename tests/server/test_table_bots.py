@@ -10,6 +10,7 @@ import trio
 import trio.testing
 from test_table_rig import FakePeer, create, ok, open_lobby, play, rigged, settle
 
+from client.bots.strategies import choose as real_choose
 from protocol.cards import Card
 from protocol.commands import Play
 from protocol.messages import (
@@ -24,7 +25,6 @@ from protocol.messages import (
     Spectate,
 )
 from protocol.messages import Start as StartMatch
-from server import autoplay
 from server.autoplay import BOT_ADDRESS
 from server.lobby import Lobby
 from server.session import Session
@@ -175,8 +175,7 @@ async def test_a_hard_server_bot_remembers_the_round_from_its_own_events(
             remembered.append((memory.seq, len(memory.discard or ())))
         return real_choose(view, rng, "normal", knobs)
 
-    real_choose = autoplay.choose
-    monkeypatch.setattr(autoplay, "choose", choose_and_note)
+    monkeypatch.setattr("server.autoplay.choose", choose_and_note)
     lobby = await open_lobby(nursery)
     ann = FakePeer("Ann")
     table = await create(lobby, ann, seats=2, turn_seconds=0)
