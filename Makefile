@@ -63,6 +63,7 @@ bench: $(BENCH_STAMP)
 	$(BIN)/python tests/bench/client_render.py
 	$(BIN)/python tests/bench/server.py
 	$(BIN)/python tests/bench/discovery.py
+	$(BIN)/python tests/bench/bots.py
 
 # The long reliability run: a million fuzzed frames and 128 chaos tables (a few minutes).
 soak: $(STAMP)

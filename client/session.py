@@ -162,12 +162,20 @@ class ClientSession:
     ``left`` (the last ``left`` message: protocol 1.1 says why we are no longer at a
     table) and ``left_count``.
 
-    A session made with ``keep_history=False`` keeps no event bodies and no latencies
-    (``event_count`` and ``reply_count`` still count them): a server bot plays from its
-    views alone, and a table of them plays for hours inside the server.
+    ``events_kept`` and ``latencies_kept`` bound the event bodies and reply latencies kept
+    (``event_count`` and ``reply_count`` count them all): a server bot keeps no latencies
+    and at most the few events its round memory reads between two views, so a table of
+    bots plays for hours inside the server.
     """
 
-    def __init__(self, stream: trio.abc.Stream, name: str, *, keep_history: bool = True) -> None:
+    def __init__(
+        self,
+        stream: trio.abc.Stream,
+        name: str,
+        *,
+        events_kept: int = MAX_KEPT_EVENTS,
+        latencies_kept: int = MAX_KEPT_LATENCIES,
+    ) -> None:
         self.name = name
         self._stream = stream
         self._conn = ClientConnection()
@@ -184,13 +192,13 @@ class ClientSession:
         self.resume_token: str | None = None
         self.view: View | None = None
         self.view_seq = 0
-        self.events: deque[GameEvent] = deque(maxlen=MAX_KEPT_EVENTS if keep_history else 0)
+        self.events: deque[GameEvent] = deque(maxlen=events_kept)
         self.event_count = 0
         self.last_seq = 0
         self.gaps: deque[tuple[int, int]] = deque(maxlen=MAX_KEPT_GAPS)
         self.gap_count = 0
         self.chat: list[ChatMessage] = []
-        self.latencies_ms: deque[float] = deque(maxlen=MAX_KEPT_LATENCIES if keep_history else 0)
+        self.latencies_ms: deque[float] = deque(maxlen=latencies_kept)
         self.reply_count = 0
         """How many replies (``ok`` or ``rejected``) to our commands arrived."""
         self.left: Left | None = None
@@ -455,16 +463,17 @@ async def open_session(
     resume: ResumeState | None = None,
     versions: tuple[str, ...] = SUPPORTED_VERSIONS,
     greet_seconds: float = math.inf,
-    keep_history: bool = True,
+    events_kept: int = MAX_KEPT_EVENTS,
+    latencies_kept: int = MAX_KEPT_LATENCIES,
 ) -> AsyncIterator[ClientSession]:
     """Greet the server over ``stream`` and keep reading in the background while in use.
 
     With ``resume``, the hello carries the token and the last event seen, so the server
     gives the seat back at once (``welcome.resumed``), then the view and the missed events.
     A server that has not answered the hello within ``greet_seconds`` raises
-    ``trio.TooSlowError``. ``keep_history``: see ``ClientSession``.
+    ``trio.TooSlowError``. ``events_kept``, ``latencies_kept``: see ``ClientSession``.
     """
-    session = ClientSession(stream, name, keep_history=keep_history)
+    session = ClientSession(stream, name, events_kept=events_kept, latencies_kept=latencies_kept)
     hello = Hello(versions=versions, name=name)
     if resume is not None:
         hello = Hello(

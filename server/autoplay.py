@@ -33,6 +33,7 @@ from typing import Any
 import trio
 import trio.testing
 
+from client.bots.memory import RoundMemory
 from client.bots.strategies import (
     STRATEGIES,
     Knobs,
@@ -49,6 +50,10 @@ from server.peer import LobbyPort, Peer
 from server.session import Session
 
 __all__ = ["BOT_LIMITS", "BotLauncher", "BotOrder", "StandIn", "known_strategy"]
+
+BOT_EVENTS_KEPT = 64
+"""Events a hard server bot keeps: more than one move brings between two views (a gap
+only makes its round memory forget what it cannot trust)."""
 
 log = logging.getLogger("uno.server.bots")
 
@@ -156,8 +161,12 @@ async def _serve_seat(stream: trio.abc.Stream, order: BotOrder) -> None:
     """Greet the server with the stand-in token, then play until the connection ends."""
     resume = ResumeState(order.token, order.last_seq)
     try:
-        # A server bot decides from its views: it keeps no event history in the server.
-        async with open_session(stream, order.name, resume=resume, keep_history=False) as client:
+        # A server bot decides from its views and keeps no history in the server: a hard
+        # one only the few events its round memory reads between two views.
+        kept = BOT_EVENTS_KEPT if canonical_strategy(order.strategy) == "hard" else 0
+        async with open_session(
+            stream, order.name, resume=resume, events_kept=kept, latencies_kept=0
+        ) as client:
             if client.welcome is None or not client.welcome.resumed:
                 log.info("bot %s was not seated (its token opens no seat now)", order.name)
                 return
@@ -179,9 +188,12 @@ SEARCHES = trio.CapacityLimiter(max(1, (os.cpu_count() or 2) - 1))
 """How many ``hard`` bots may search at once, server-wide (a core is left to the tables)."""
 
 
-async def _choose(view: Any, rng: random.Random, strategy: str) -> Any:
+async def _choose(
+    view: Any, rng: random.Random, strategy: str, memory: RoundMemory | None = None
+) -> Any:
     """The strategy's choice; a ``hard`` search runs in a worker thread, never on the
-    event loop, and when every search slot is busy this decision is played as ``normal``."""
+    event loop, and when every search slot is busy this decision is played as ``normal``.
+    ``memory`` is the round as the seat's events told it (only ``hard`` reads it)."""
     knobs = table_knobs(strategy)
     if canonical_strategy(strategy) != "hard":
         return choose(view, rng, strategy, knobs)
@@ -190,7 +202,7 @@ async def _choose(view: Any, rng: random.Random, strategy: str) -> Any:
     except trio.WouldBlock:
         return choose(view, rng, "normal", knobs)
     try:
-        return await trio.to_thread.run_sync(choose, view, rng, strategy, knobs)
+        return await trio.to_thread.run_sync(choose, view, rng, strategy, knobs, memory)
     finally:
         SEARCHES.release()
 
@@ -208,6 +220,7 @@ async def play_seat(
     SessionError once the connection has ended."""
     reaction = reaction or Knobs()
     acted_on: object = None
+    memory = RoundMemory() if canonical_strategy(strategy) == "hard" else None
 
     def news(session: ClientSession) -> bool:
         view = session.view
@@ -219,11 +232,16 @@ async def play_seat(
         view = client.view
         assert view is not None
         acted_on = view
+        if memory is not None:
+            memory.catch_up_messages(client.events)
+        started = trio.current_time()
         plain = view.to_data()
-        command = await _choose(plain, rng, strategy)
+        command = await _choose(plain, rng, strategy, memory)
         if command is None:
             continue
         delay = jump_in_seconds(reaction, rng) if is_jump_in(command, plain) else think_seconds
+        # A hard bot searched during the delay: only the rest of it is waited.
+        delay -= trio.current_time() - started
         if delay > 0:
             await trio.sleep(delay)
             if client.view is not acted_on:

@@ -21,8 +21,9 @@ from typing import Any
 import trio
 
 from client.bots.api import Bot, RefusedError, connect_bot
+from client.bots.memory import RoundMemory
 from client.bots.ride import SeatLostError, reconnected, worth_resuming
-from client.bots.strategies import Knobs, choose, is_jump_in, jump_in_seconds
+from client.bots.strategies import Knobs, canonical_strategy, choose, is_jump_in, jump_in_seconds
 from client.session import (
     ClientSession,
     ServerClosedError,
@@ -159,6 +160,7 @@ async def play_bot(
     pacer = pacer or Pacer(None, 1)
     acted_on: object = None
     ready_for: object = None
+    memory = RoundMemory() if canonical_strategy(strategy) == "hard" else None
     while True:
         try:
             await session.wait_for(partial(_news, bot, acted_on))
@@ -178,7 +180,9 @@ async def play_bot(
                 await pacer.take()
                 await _count(stats, bot, None)
             continue
-        command = choose(view, rng, strategy, knobs)
+        if memory is not None:
+            memory.catch_up_messages(session.events)
+        command = choose(view, rng, strategy, knobs, memory)
         if command is None:
             continue
         delay = _think_seconds(command, view, bot.seat, rng, knobs)

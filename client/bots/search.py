@@ -1,26 +1,30 @@
 """The ``hard`` level's search: determinized Monte Carlo through the rules engine.
 
 At a decision worth thinking about (which card, which colour, whom to swap with, whether
-to challenge a Wild Draw Four or take a Draw Two stack) the bot:
+to challenge a Wild Draw Four or take a Draw Two stack), once some hand is down to
+``Limits.endgame`` cards, the bot:
 
-1. samples a *deal*: the cards its view does not show (the deck, less its hand and the
-   top card) dealt at random into every opponent's hand, the draw pile and the discards
-   under the top card, each of the size the view says (:func:`sample_deal`);
-2. builds that position in the real engine (``server.engine.Match.restore`` of a plain
-   snapshot) once per candidate command, applies the candidate, and plays the round out
-   with a fast default policy for every seat (:func:`playout`);
-3. repeats with new deals until the think budget is spent or the fixed number of deals
-   is reached, and sends the candidate that won most often.
+1. samples a *deal*: the cards it has not seen dealt at random into every opponent's
+   hand and the draw pile, each of the size the view says (:func:`sample_deal`). With the
+   round's memory (``client.bots.memory``) the discards are the cards it saw played, and
+   a seat that drew instead of playing gets old cards it could not have played;
+2. builds that position in the real engine once (``Match.restore`` of a plain snapshot),
+   forks it for each candidate (``Match.fork``: no snapshot on the hot path), applies the
+   candidate, and plays the round out with ``normal``'s heuristic, made cheap, for every
+   seat (:func:`playout`): the search asks which move does best against ``normal``;
+3. repeats with new deals until the think budget is spent (never more than half the turn
+   clock left) or the fixed number of deals is reached, and keeps ``normal``'s choice
+   unless another candidate won more often on the same deals by ``_MARGIN`` standard
+   errors of the paired difference (``_MARGIN_MANY`` with more than one opponent).
 
 Every candidate is played on the same deals, so their difference is measured with less
-noise. The bot never sees more than its seat's view: only the view is read, and the
-hidden cards come from the sampler. This module is the one part of ``client`` allowed to
-import ``server.engine`` (pyproject's import-linter contracts), as its simulator.
+noise. The bot never sees more than its seat's view and events: only those are read, and
+the hidden cards come from the sampler. This module is the one part of ``client`` allowed
+to import ``server.engine`` (pyproject's import-linter contracts), as its simulator.
 
-What the view does not say is guessed: the table's deck from the number of cards in play
-and the cards seen, and whether a Wild Draw Four was a bluff from a prior the caller
-passes (``guilt``). Cards seen earlier in the round (the discards, a challenged hand) are
-not remembered: the view holds only the top card, so they count as hidden.
+What neither says is guessed: the table's deck from the number of cards in play and the
+cards seen, house rules only when a legal command shows them, and whether a Wild Draw
+Four was a bluff from a prior the caller passes (``guilt``).
 
 Why this module is long: the sampler, the position it builds, the playout policy and the
 search that weighs candidates are one pipeline, read best top to bottom in one place.
@@ -36,6 +40,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from client.bots.memory import RoundMemory, Void
 from protocol.cards import COLORS, Card, Color, Rank, card_points
 from protocol.commands import (
     Accept,
@@ -69,11 +74,15 @@ _OVER = (Phase.ROUND_OVER, Phase.MATCH_OVER)
 class Limits:
     """How long the search may think: ``playouts`` deals (each plays every candidate once)
     when above 0, otherwise as many as fit in ``budget_ms``. ``max_steps`` cuts a playout
-    that runs too long; the position is then scored by the hand sizes."""
+    that runs too long; the position is then scored by the hand sizes. Before the
+    ``endgame`` the search leaves the decision to the caller: early in a round a move
+    changes the outcome too little for a few hundred playouts to tell moves apart."""
 
     playouts: int = 0
     budget_ms: int = 150
     max_steps: int = 400
+    endgame: int = 3
+    """Search only once some hand in play holds at most this many cards (0: always)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,18 +98,22 @@ class Deal:
 # -- what the view tells ---------------------------------------------------------------------
 
 
-def infer_config(view: Mapping[str, Any]) -> TableConfig | None:
+def infer_config(view: Mapping[str, Any], memory: RoundMemory | None = None) -> TableConfig | None:
     """The table configuration the view is most likely from, or None if no deck fits.
 
     The deck is the one whose size is the number of cards in play and which holds the
-    cards seen (a Dancing Wild means ``bts``, a Creeper ``minecraft``...). House rules show
-    in the view only when they are in use: a Draw Two stack, a Skip with a target.
+    cards seen (a Dancing Wild means ``bts``, a Creeper ``minecraft``...): in the view, in
+    the discards the memory holds, and in every card it saw played in earlier rounds. House
+    rules show in the view only when they are in use: a Draw Two stack, a Skip with a target.
     """
     counts = view.get("counts")
     if not isinstance(counts, list) or len(counts) < 2:
         return None
     total = sum(counts) + int(view.get("draw_count") or 0) + int(view.get("discard_count") or 0)
     seen = Counter(_seen(view))
+    if memory is not None and memory.discard is not None:
+        seen = Counter([str(code) for code in view.get("hand") or ()] + memory.discard)
+    ever = set(seen) | (memory.seen if memory is not None else set())
     legal = view.get("legal") or ()
     skip_any = any(
         isinstance(c, Mapping) and c.get("target") is not None and str(c.get("card", ""))[1:] == "S"
@@ -126,10 +139,10 @@ def infer_config(view: Mapping[str, Any]) -> TableConfig | None:
             except (ConfigError, TypeError, ValueError):
                 continue
             cards = Counter(card.code for card in build_deck(config))
-            if cards.total() != total or seen - cards:
+            if cards.total() != total or seen - cards or ever - set(cards):
                 continue
             special = set(cards) - _CLASSIC_CODES
-            if special & set(seen):
+            if special & ever:
                 return config  # a card only this deck has: it is this one
             best = best or config
     return best
@@ -147,37 +160,65 @@ def _seen(view: Mapping[str, Any]) -> list[str]:
     return seen
 
 
-def sample_deal(view: Mapping[str, Any], config: TableConfig, rng: random.Random) -> Deal | None:
+def sample_deal(
+    view: Mapping[str, Any],
+    config: TableConfig,
+    rng: random.Random,
+    memory: RoundMemory | None = None,
+) -> Deal | None:
     """Deal the cards the view does not show, at random, into the sizes it shows.
 
     The hidden cards are the deck less this seat's hand and the top card; every other
     hand gets its count, the draw pile ``draw_count``, the discards under the top card
-    the rest. None when the view and the deck disagree (then there is nothing to sample).
+    the rest. With a ``memory`` of the round, the discards are the cards seen played
+    (when it saw them all) and a seat's old cards avoid what it could not play when it
+    drew. None when the view and the deck disagree (then there is nothing to sample).
     """
     seat = view.get("seat")
     counts = view.get("counts")
     top = view.get("top")
     if not isinstance(seat, int) or not isinstance(counts, list) or not isinstance(top, str):
         return None
+    hand = [str(code) for code in view.get("hand") or ()]
+    draw_count = int(view.get("draw_count") or 0)
+    under_top = int(view.get("discard_count") or 0) - 1
+    known = memory.discard if memory is not None else None
+    if known is None or len(known) != under_top + 1 or known[-1] != top:
+        known = None
     hidden = Counter(card.code for card in build_deck(config))
-    hidden.subtract(_seen(view))
+    hidden.subtract([*hand, *(known or [top])])
     if any(n < 0 for n in hidden.values()):
         return None
     pool = list(hidden.elements())
-    draw_count = int(view.get("draw_count") or 0)
-    under_top = int(view.get("discard_count") or 0) - 1
     others = sum(n for s, n in enumerate(counts) if s != seat)
-    if len(view.get("hand") or ()) != counts[seat] or len(pool) != others + draw_count + under_top:
+    if len(hand) != counts[seat] or len(pool) != others + draw_count + under_top * (not known):
         return None
     rng.shuffle(pool)
-    hands: list[list[str]] = []
+    hands: list[list[str]] = [hand if s == seat else [] for s in range(len(counts))]
+    if memory is not None:
+        for other, void in memory.voids.items():
+            if other != seat and 0 <= other < len(counts):
+                _deal_old_cards(pool, hands[other], counts[other] - void.fresh, void)
     for s, n in enumerate(counts):
-        if s == seat:
-            hands.append([str(code) for code in view.get("hand") or ()])
+        if s != seat:
+            need = n - len(hands[s])
+            hands[s].extend(pool[:need])
+            del pool[:need]
+    discard = [*known] if known is not None else [*pool[draw_count:], top]
+    return Deal(hands, pool[:draw_count], discard)
+
+
+def _deal_old_cards(pool: list[str], hand: list[str], count: int, void: Void) -> None:
+    """Move up to ``count`` cards the void allows from the (shuffled) pool to ``hand``."""
+    if count <= 0:
+        return
+    kept: list[str] = []
+    for code in pool:
+        if len(hand) < count and void.allows(Card.parse(code)):
+            hand.append(code)
         else:
-            hands.append(pool[:n])
-            del pool[:n]
-    return Deal(hands, pool[:draw_count], [*pool[draw_count:], top])
+            kept.append(code)
+    pool[:] = kept
 
 
 # -- building a position ---------------------------------------------------------------------
@@ -258,29 +299,70 @@ def playout(match: Match, me: int, rng: random.Random, max_steps: int = 400) -> 
 
 
 def _default_move(match: Match, seat: int, rng: random.Random) -> None:
-    """A fast, sensible move: the coloured card worth most (toward the colour held most),
-    a plain wild before a Wild Draw Four, and a draw when nothing plays."""
+    """The ``normal`` level's move, made cheap: the colour in force before a change of
+    colour (its card worth most), else the colour held most; a plain wild before an honest
+    Wild Draw Four, naming the colour held most; a draw when nothing plays; a challenge as
+    ``normal`` decides it. Every seat plays it, so a playout is a game against ``normal``."""
     phase = match.phase
     if phase is Phase.TURN or phase is Phase.STACK:
         cards = match.playable_cards(seat)
         if cards:
-            coloured = [card for card in cards if card.color is not None]
-            if coloured:
-                held = Counter(card.color for card in match.hand(seat))
-                card = max(coloured, key=lambda c: (card_points(c), held[c.color], rng.random()))
+            hand = match.hand(seat)
+            card = _normal_card(cards, hand, match.color, rng)
+            uno = len(hand) == 2
+            if card.color is not None:
+                command = Play(card, uno=uno)
             else:
-                plain = [card for card in cards if card.rank is not Rank.WILD_DRAW_FOUR]
-                card = (plain or cards)[0]
-            if card.color is not None and not (card.rank is Rank.SKIP and match.config.skip_any):
-                uno = match.hand_count(seat) == 2
-                if not isinstance(match.apply(seat, Play(card, uno=uno), _NOW), Rejected):
-                    return
-            _apply_one(match, seat, rng, card)
+                command = Play(card, color=_favourite(hand, card), uno=uno)
+            if isinstance(match.apply(seat, command, _NOW), Rejected):
+                _apply_one(match, seat, rng, card)  # a target or a dance to name
             return
         if match.may_draw(seat):
             match.apply(seat, Draw(), _NOW)
             return
+    elif phase is Phase.CHALLENGE:
+        bluffer = _previous_seat_of(match, seat)
+        answer = Challenge() if match.hand_count(bluffer) >= _CHALLENGE_FROM else Accept()
+        if not isinstance(match.apply(seat, answer, _NOW), Rejected):
+            return
     _apply_one(match, seat, rng, None)
+
+
+_CHALLENGE_FROM = 2
+"""``normal`` challenges a Wild Draw Four when the guilt it estimates from the player's
+hand size beats the break-even: from two cards left on (``strategies.guilt_probability``)."""
+
+
+def _normal_card(
+    cards: Sequence[Card], hand: Sequence[Card], in_force: Color | None, rng: random.Random
+) -> Card:
+    """The card ``normal`` plays of ``cards`` (``strategies._best_play``)."""
+    same = [card for card in cards if card.color is not None and card.color is in_force]
+    if same:
+        best = max(card_points(card) for card in same)
+        return rng.choice([card for card in same if card_points(card) == best])
+    coloured = [card for card in cards if card.color is not None]
+    if coloured:
+        held = Counter(card.color for card in hand)
+        most = max(held[card.color] for card in coloured)
+        return rng.choice([card for card in coloured if held[card.color] == most])
+    if in_force is not None and any(card.color is in_force for card in hand):
+        honest = [card for card in cards if card.rank is not Rank.WILD_DRAW_FOUR]
+        cards = honest or cards
+    plain = [card for card in cards if card.rank is not Rank.WILD_DRAW_FOUR]
+    return (plain or cards)[0]
+
+
+def _previous_seat_of(match: Match, seat: int) -> int:
+    """The seat that played before ``seat`` in the direction of play (an eliminated seat
+    holds no cards, and a seat that just went out ended the round)."""
+    seats = match.config.seats
+    other = seat
+    for _ in range(seats):
+        other = (other - match.direction) % seats
+        if match.hand_count(other):
+            return other
+    return seat
 
 
 def _apply_one(match: Match, seat: int, rng: random.Random, card: Card | None) -> None:
@@ -344,9 +426,11 @@ def decide(
     *,
     guilt: float = 0.2,
     default: Mapping[str, Any] | None = None,
+    memory: RoundMemory | None = None,
 ) -> CommandMap | None:
     """The candidate that won most playouts on sampled deals, or None when the search has
-    nothing to weigh (one candidate is returned at once). ``guilt`` is the prior that a
+    nothing to weigh or the round is not yet at its endgame (one candidate is returned at
+    once). ``memory`` is the round as this seat's events told it. ``guilt`` is the prior that a
     Wild Draw Four awaiting this seat's answer was a bluff. ``default`` (a plain player's
     choice) is kept unless another candidate beats it clearly on the same deals."""
     options = candidates(legal)
@@ -355,16 +439,18 @@ def decide(
         return None
     if len(options) == 1:
         return options[0]
-    config = infer_config(view)
+    if limits.endgame and not _in_endgame(view, limits.endgame):
+        return None
+    config = infer_config(view, memory)
     if config is None:
         return None
     commands = [command_from_data(option) for option in options]
     bluffer = _previous_seat(view)
     results: list[list[float]] = [[] for _ in options]
-    deadline = time.perf_counter() + limits.budget_ms / 1000.0
+    deadline = time.perf_counter() + _budget_ms(view, limits) / 1000.0
     deals = 0
     while True:
-        deal = sample_deal(view, config, rng)
+        deal = sample_deal(view, config, rng, memory)
         if deal is None:
             return None
         data = position(view, config, deal, bluffer, rng.random() < guilt)
@@ -379,7 +465,9 @@ def decide(
             break
         if not limits.playouts and time.perf_counter() > deadline:
             break
-    return options[_pick(results, options.index(dict(default)) if default in options else None)]
+    keep = options.index(dict(default)) if default in options else None
+    margin = _MARGIN if len(view.get("counts") or ()) <= 2 else _MARGIN_MANY
+    return options[_pick(results, keep, margin)]
 
 
 def _play_out_every(
@@ -394,10 +482,11 @@ def _play_out_every(
     """Each candidate played out from one deal (its win share); None when the time ran
     out in the middle of the deal, which then does not count."""
     outcome = []
+    start = Match.restore(data)
     for command in commands:
         if stop_at is not None and time.perf_counter() > stop_at:
             return None
-        match = Match.restore(data)
+        match = start.fork()
         if isinstance(match.apply(me, command, _NOW), Rejected):
             outcome.append(0.0)  # never on a deal of this view; counts as a loss
             continue
@@ -405,9 +494,9 @@ def _play_out_every(
     return outcome
 
 
-def _pick(results: list[list[float]], default: int | None) -> int:
+def _pick(results: list[list[float]], default: int | None, margin: float) -> int:
     """The best candidate by mean; the default unless the best beats it by more than
-    ``_MARGIN`` standard errors of the paired difference (the same deals)."""
+    ``margin`` standard errors of the paired difference (the same deals)."""
     means = [sum(r) / len(r) for r in results]
     best = max(range(len(results)), key=lambda i: (means[i], -i))
     if default is None or best == default:
@@ -416,10 +505,30 @@ def _pick(results: list[list[float]], default: int | None) -> int:
     n = len(diffs)
     mean = sum(diffs) / n
     spread = (sum((d - mean) ** 2 for d in diffs) / max(n - 1, 1)) ** 0.5
-    return best if mean > _MARGIN * spread / n**0.5 else default
+    return best if mean > margin * spread / n**0.5 else default
 
 
-_MARGIN = 2.0
+_MARGIN = 1.0
+"""Head to head, a move is kept from ``normal`` unless another beats it by this much."""
+
+_MARGIN_MANY = 2.0
+"""With more opponents a move changes the outcome less and a playout's is noisier: a
+candidate must beat ``normal``'s move by more before the bot trusts it."""
+
+
+def _budget_ms(view: Mapping[str, Any], limits: Limits) -> float:
+    """The think budget, never more than half of what the turn clock has left."""
+    remaining = view.get("remaining_ms")
+    if isinstance(remaining, int):
+        return min(limits.budget_ms, remaining / 2)
+    return limits.budget_ms
+
+
+def _in_endgame(view: Mapping[str, Any], cards: int) -> bool:
+    """Whether some seat in play holds at most ``cards`` cards."""
+    out = set(view.get("eliminated") or ())
+    counts = view.get("counts") or ()
+    return any(n <= cards for seat, n in enumerate(counts) if seat not in out)
 
 
 def _previous_seat(view: Mapping[str, Any]) -> int | None:

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from client.bots import search
+from client.bots.memory import RoundMemory
 from protocol.cards import COLORS, Card, Color, InvalidCardError, Rank, card_points
 from protocol.commands import (
     Accept,
@@ -117,8 +118,12 @@ def choose(
     rng: random.Random,
     strategy: str = "basic",
     knobs: Knobs | None = None,
+    memory: RoundMemory | None = None,
 ) -> Command | None:
     """One command map from ``view["legal"]`` for this seat, or None if it has nothing to do.
+
+    ``memory`` is the round as this seat saw it (its events); the ``hard`` level samples
+    hidden cards consistent with it, the other levels ignore it.
 
     The result is a copy of one entry of the legal list, except for a deliberately wrong
     dance (knob ``dance="wrong"``), which changes the steps of a legal dance command.
@@ -133,7 +138,10 @@ def choose(
     legal = _apply_knobs(legal, view, rng, knobs)
     if not legal:
         return None
-    command = pick(legal, view, rng, knobs)
+    if memory is not None and pick is _hard:
+        command = _hard(legal, view, rng, knobs, memory=memory)
+    else:
+        command = pick(legal, view, rng, knobs)
     if command is not None and command.get("type") == Dance.TYPE and knobs.dance == "wrong":
         command = _spoil_dance(command, rng)
     return command
@@ -466,7 +474,11 @@ def _easy(
 
 
 def _hard(
-    legal: list[Command], view: Mapping[str, Any], rng: random.Random, knobs: Knobs
+    legal: list[Command],
+    view: Mapping[str, Any],
+    rng: random.Random,
+    knobs: Knobs,
+    memory: RoundMemory | None = None,
 ) -> Command | None:
     """Searches plays, colours, targets and challenges (``client.bots.search``); the rest
     (catching, calling UNO, dancing) as ``normal``."""
@@ -474,7 +486,7 @@ def _hard(
     guilt = guilt_probability(_counts(view).get(bluffer, 7) if bluffer is not None else 7)
     limits = search.Limits(playouts=knobs.playouts, budget_ms=knobs.budget_ms)
     default = _basic(legal, view, rng, knobs)
-    command = search.decide(legal, view, rng, limits, guilt=guilt, default=default)
+    command = search.decide(legal, view, rng, limits, guilt=guilt, default=default, memory=memory)
     return command if command is not None else default
 
 

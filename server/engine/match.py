@@ -15,12 +15,14 @@ as it was (RNG included). Legal-move lists (``legal``), views (``view``) and sna
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
+import random
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from protocol.cards import Card
+from protocol.cards import Card, Color
 from protocol.commands import (
     Accept,
     CallUno,
@@ -227,6 +229,11 @@ class Match:
     def paused(self) -> bool:
         return self._state.paused
 
+    @property
+    def color(self) -> Color | None:
+        """The colour in force (the top card's, or the one a wild named)."""
+        return self._state.color
+
     def hand(self, seat: int) -> tuple[Card, ...]:
         return tuple(self._state.hands[seat])
 
@@ -316,6 +323,33 @@ class Match:
         load_state(state, data)
         match = cls.__new__(cls)  # not __init__: it would deal a new round
         match._state = state
+        return match
+
+    def fork(self) -> Match:
+        """A copy of the position to play on, without the history (no events, no log).
+
+        The cheap way to try several futures of one position: no snapshot is written or
+        read, only the lists that a move changes are copied. The copy's RNG continues
+        from the same state, so equal commands give equal futures.
+        """
+        state = self._state
+        twin = copy.copy(state)
+        twin.rng = random.Random()
+        twin.rng.setstate(state.rng.getstate())
+        twin.hands = [list(hand) for hand in state.hands]
+        twin.draw_pile = list(state.draw_pile)
+        twin.discard = list(state.discard)
+        twin.scores = list(state.scores)
+        twin.eliminated = list(state.eliminated)
+        twin.away = list(state.away)
+        twin.expiries = list(state.expiries)
+        twin.skip_marks = list(state.skip_marks)
+        twin.exposures = {seat: copy.copy(record) for seat, record in state.exposures.items()}
+        twin.records = []
+        twin.built = 0
+        twin.log = []
+        match = Match.__new__(Match)
+        match._state = twin
         return match
 
     def state_digest(self) -> str:

@@ -1,14 +1,20 @@
 """Bot strength: single rounds between levels on the engine directly (no network).
 
-    python tests/bench/bots.py                      # quick: 2 x 100 rounds, 20 deals
-    python tests/bench/bots.py --rounds 2000 --playouts 20 --json
+    python tests/bench/bots.py             # quick: classic, 2 and 4 seats, 100 rounds each
+    python tests/bench/bots.py --long      # the acceptance: 2,000 rounds each; other decks
+                                           # and the party rules 500 each, 2 seats; --json
 
 Each round is dealt from its own seed; one seat plays ``--level`` (hard), the others
 ``--against`` (normal), and the strong seat moves round by round so no seat is favoured.
-Every seat declares UNO (no forgetting), so only the choices differ. It prints the
-strong level's win rate with a 95 % confidence interval (Wilson), the parity it is
-measured against (1 / seats), the decision time p50 / p95 / max and the playouts per
-second. A measurement, not a test: it asserts nothing.
+Every seat declares UNO (no forgetting), so only the choices differ. The strong seat is
+fed its own events (``RoundMemory``), as a bot at a table is. Strength is measured at a
+fixed number of deals per decision (``--playouts``), so that it does not depend on the
+machine; the decision time is measured separately, at the default think budget, over
+``--timing-rounds`` rounds. It prints each series' win rate with a 95 % confidence
+interval (Wilson) against parity (1 / seats), the decision time p50 / p95 / max, and the
+playouts per second of the simulator. Rounds run in ``--jobs`` processes; each round's
+seed fixes it, so the figures do not depend on the number of jobs. A measurement, not a
+test: it asserts nothing.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import multiprocessing
 import random
 import statistics
 import sys
@@ -29,11 +36,36 @@ ROOT = Path(__file__).resolve().parents[2]
 # and its server.py would shadow the server package.
 sys.path[:] = [str(ROOT), *(entry for entry in sys.path if entry != str(ROOT))]
 
+from client.bots import search  # noqa: E402
+from client.bots.memory import RoundMemory  # noqa: E402
 from client.bots.strategies import Knobs, choose  # noqa: E402
 from protocol.commands import Timeout, command_from_data  # noqa: E402
-from protocol.options import DeckName, TableConfig  # noqa: E402
+from protocol.options import DeckName, TableConfig, preset_options  # noqa: E402
 from protocol.phase import Phase  # noqa: E402
 from server.engine import Match, Rejected  # noqa: E402
+
+
+@dataclass(frozen=True)
+class Series:
+    """One series of rounds: the table, how many rounds, how the strong seat thinks."""
+
+    seats: int
+    rounds: int
+    deck: str = "classic"
+    preset: str | None = None
+    playouts: int = 40
+    budget_ms: int = 150
+
+    def config(self) -> TableConfig:
+        options: dict[str, Any] = {"deck": self.deck, "seats": self.seats}
+        if self.preset:
+            options = preset_options(self.preset, options)
+        return TableConfig.from_data(options)
+
+    def name(self) -> str:
+        rules = f"+{self.preset}" if self.preset else ""
+        think = f"{self.playouts} deals" if self.playouts else f"{self.budget_ms} ms"
+        return f"{self.deck}{rules}, {self.seats} seats, {think}"
 
 
 @dataclass
@@ -44,6 +76,11 @@ class Tally:
     rounds: int = 0
     wins: int = 0
     decision_ms: list[float] = field(default_factory=list)
+
+    def add(self, other: Tally) -> None:
+        self.rounds += other.rounds
+        self.wins += other.wins
+        self.decision_ms.extend(other.decision_ms)
 
     def interval(self) -> tuple[float, float]:
         """The 95 % Wilson interval of the win rate."""
@@ -57,18 +94,13 @@ class Tally:
 
 
 def play_round(
-    config: TableConfig,
-    *,
-    seed: int,
-    strong: int,
-    level: str,
-    against: str,
-    knobs: Knobs,
-    tally: Tally,
-) -> None:
+    config: TableConfig, *, seed: int, strong: int, level: str, against: str, knobs: Knobs
+) -> Tally:
     """One round from ``seed``; ``strong`` is the seat that plays ``level``."""
+    tally = Tally(config.seats, rounds=1)
     match = Match(config, seed)
     rngs = [random.Random(seed * 31 + seat) for seat in range(config.seats)]
+    memory = RoundMemory()
     for _ in range(5000):
         if match.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER):
             break
@@ -76,97 +108,181 @@ def play_round(
         if seat is None:
             break
         view = match.view(seat, 0).to_data()
-        strategy = level if seat == strong else against
         started = time.perf_counter()
-        command = choose(view, rngs[seat], strategy, knobs if seat == strong else Knobs())
         if seat == strong:
+            memory.catch_up(event.for_seat(strong) for event in match.events)
+            command = choose(view, rngs[seat], level, knobs, memory)
             tally.decision_ms.append((time.perf_counter() - started) * 1000)
+        else:
+            command = choose(view, rngs[seat], against, Knobs())
         if command is None or isinstance(
             match.apply(seat, command_from_data(command), 0), Rejected
         ):
             match.apply(None, Timeout(), 0)
     result = match.view(None, 0).to_data().get("round_result") or {}
-    tally.rounds += 1
-    tally.wins += result.get("winner") == strong
+    tally.wins = int(result.get("winner") == strong)
+    return tally
 
 
-def series(
-    seats: int, rounds: int, *, level: str, against: str, knobs: Knobs, deck: str, seed: int
-) -> Tally:
-    """``rounds`` rounds at ``seats`` seats, the strong seat rotating."""
-    config = TableConfig(deck=DeckName(deck), seats=seats)
-    tally = Tally(seats)
-    for index in range(rounds):
-        play_round(
-            config,
-            seed=seed + index,
-            strong=index % seats,
-            level=level,
-            against=against,
-            knobs=knobs,
-            tally=tally,
+def _rounds(job: tuple[Series, str, str, int, list[int]]) -> Tally:
+    series, level, against, seed, indices = job
+    config = series.config()
+    knobs = Knobs(playouts=series.playouts, budget_ms=series.budget_ms)
+    tally = Tally(series.seats)
+    for index in indices:
+        tally.add(
+            play_round(
+                config,
+                seed=seed + index,
+                strong=index % series.seats,
+                level=level,
+                against=against,
+                knobs=knobs,
+            )
         )
     return tally
 
 
-def report(tally: Tally, elapsed: float, playouts: int) -> dict[str, Any]:
+def run_series(
+    series: Series, *, level: str, against: str, seed: int, pool: Any | None
+) -> tuple[Tally, float]:
+    """Every round of ``series`` (the strong seat rotating), in the pool's processes."""
+    started = time.perf_counter()
+    chunk = 10
+    jobs = [
+        (series, level, against, seed, list(range(start, min(start + chunk, series.rounds))))
+        for start in range(0, series.rounds, chunk)
+    ]
+    parts = pool.imap(_rounds, jobs) if pool is not None else map(_rounds, jobs)
+    tally = Tally(series.seats)
+    for part in parts:
+        tally.add(part)
+        # Progress on stderr, so that a run stopped early still says what it came to.
+        print(f"{series.name()}: {tally.wins}/{tally.rounds}", file=sys.stderr, flush=True)
+    return tally, time.perf_counter() - started
+
+
+def playouts_per_second(seconds: float = 2.0) -> dict[str, float]:
+    """How fast the simulator plays rounds out from sampled deals of real positions:
+    restore one position per deal, fork it, play the fork out."""
+    rng = random.Random(5)
+    positions = []
+    for seed in range(40):
+        match = Match(TableConfig(seats=2 + seed % 3), seed)
+        for _ in range(seed % 20):
+            seat = match.to_act()
+            if seat is None:
+                break
+            command = choose(match.view(seat, 0).to_data(), rng, "normal")
+            if command is not None:
+                match.apply(seat, command_from_data(command), 0)
+        seat = match.to_act()
+        if seat is not None and match.phase is Phase.TURN:
+            positions.append((match.view(seat, 0).to_data(), seat))
+    done, started = 0, time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        for view, seat in positions:
+            config = search.infer_config(view)
+            deal = search.sample_deal(view, config, rng) if config else None
+            if config is None or deal is None:
+                continue
+            start = Match.restore(search.position(view, config, deal, None, guilty=False))
+            search.playout(start.fork(), seat, rng)
+            done += 1
+    elapsed = time.perf_counter() - started
+    return {"playouts_per_s": round(done / elapsed, 1), "playouts": done}
+
+
+def report(series: Series, tally: Tally, elapsed: float) -> dict[str, Any]:
     low, high = tally.interval()
     times = sorted(tally.decision_ms)
     p95 = times[int(0.95 * (len(times) - 1))] if times else 0.0
     return {
-        "seats": tally.seats,
+        "series": series.name(),
+        "deck": series.deck,
+        "preset": series.preset,
+        "seats": series.seats,
+        "playouts": series.playouts,
+        "budget_ms": series.budget_ms,
         "rounds": tally.rounds,
         "wins": tally.wins,
-        "win_rate": tally.wins / max(tally.rounds, 1),
+        "win_rate": round(tally.wins / max(tally.rounds, 1), 4),
         "ci95": [round(low, 4), round(high, 4)],
-        "parity": 1 / tally.seats,
+        "parity": 1 / series.seats,
         "decisions": len(times),
         "decision_ms_p50": round(statistics.median(times), 2) if times else 0.0,
         "decision_ms_p95": round(p95, 2),
         "decision_ms_max": round(times[-1], 2) if times else 0.0,
         "seconds": round(elapsed, 1),
-        "deals_per_decision": playouts,
     }
+
+
+def plan(args: argparse.Namespace) -> list[Series]:
+    """The series to run: the quick form, ``--long`` (the acceptance), or one by hand."""
+    fixed = {"playouts": args.playouts, "budget_ms": args.budget_ms}
+    big, other = (2000, 500) if args.long else (100, 0)
+    series = [Series(2, big, **fixed), Series(4, big, **fixed)]
+    if args.rounds:
+        series = [Series(s, args.rounds, args.deck, args.preset, **fixed) for s in args.seats]
+    elif other:
+        decks = [deck.value for deck in DeckName if deck is not DeckName.CLASSIC]
+        series += [Series(2, other, deck, **fixed) for deck in decks]
+        series += [Series(2, other, preset="party", **fixed)]
+    timing = Series(2, args.timing_rounds, playouts=0, budget_ms=args.budget_ms)
+    return [*series, timing] if args.timing_rounds else series
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=100, help="rounds per seat count")
+    parser.add_argument("--long", action="store_true", help="the acceptance-size runs")
+    parser.add_argument("--rounds", type=int, default=0, help="one series per --seats")
     parser.add_argument("--seats", type=int, nargs="+", default=[2, 4])
-    parser.add_argument("--playouts", type=int, default=20, help="deals per decision (0: budget)")
-    parser.add_argument("--budget-ms", type=int, default=150, help="think budget with --playouts 0")
+    parser.add_argument("--deck", default="classic")
+    parser.add_argument("--preset", default=None, help="house rules, e.g. party")
+    parser.add_argument("--playouts", type=int, default=40, help="deals per decision")
+    parser.add_argument("--budget-ms", type=int, default=150, help="the think budget timed")
+    parser.add_argument("--timing-rounds", type=int, default=40, help="0: no timing series")
     parser.add_argument("--level", default="hard")
     parser.add_argument("--against", default="normal")
-    parser.add_argument("--deck", default="classic")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=multiprocessing.cpu_count())
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    knobs = Knobs(playouts=args.playouts, budget_ms=args.budget_ms)
     results = []
-    for seats in args.seats:
-        started = time.perf_counter()
-        tally = series(
-            seats,
-            args.rounds,
-            level=args.level,
-            against=args.against,
-            knobs=knobs,
-            deck=args.deck,
-            seed=args.seed,
-        )
-        results.append(report(tally, time.perf_counter() - started, args.playouts))
+    pool = multiprocessing.Pool(args.jobs) if args.jobs > 1 else None
+    try:
+        for series in plan(args):
+            # The timing series runs in this process alone: other jobs would slow it.
+            alone = series.playouts == 0
+            tally, elapsed = run_series(
+                series,
+                level=args.level,
+                against=args.against,
+                seed=args.seed,
+                pool=None if alone else pool,
+            )
+            results.append(report(series, tally, elapsed))
+            if not args.json:
+                _print(results[-1], args.level, args.against)
+    finally:
+        if pool is not None:
+            pool.close()
+    rate = playouts_per_second()
     if args.json:
-        print(json.dumps({"level": args.level, "against": args.against, "series": results}))
-        return
-    for r in results:
-        low, high = r["ci95"]
-        print(
-            f"{args.level} vs {args.against}, {r['seats']} seats, {args.deck}: "
-            f"won {r['wins']}/{r['rounds']} = {r['win_rate']:.1%} "
-            f"(95% CI {low:.1%}-{high:.1%}; parity {r['parity']:.0%}); "
-            f"decision p50 {r['decision_ms_p50']} ms, p95 {r['decision_ms_p95']} ms, "
-            f"max {r['decision_ms_max']} ms; {r['seconds']} s"
-        )
+        print(json.dumps({"level": args.level, "against": args.against, "series": results, **rate}))
+    else:
+        print(f"simulator: {rate['playouts_per_s']} playouts/s (restore, fork, play out)")
+
+
+def _print(r: dict[str, Any], level: str, against: str) -> None:
+    low, high = r["ci95"]
+    print(
+        f"{level} vs {against}, {r['series']}: won {r['wins']}/{r['rounds']} = "
+        f"{r['win_rate']:.1%} (95% CI {low:.1%}-{high:.1%}; parity {r['parity']:.0%}); "
+        f"decision p50 {r['decision_ms_p50']} ms, p95 {r['decision_ms_p95']} ms, "
+        f"max {r['decision_ms_max']} ms; {r['seconds']} s",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":

@@ -128,14 +128,14 @@ def _turn(seq: int) -> GameEvent:
 
 @asynccontextmanager
 async def scripted(
-    script: Script, resume: ResumeState | None = None, *, keep_history: bool = True
+    script: Script, resume: ResumeState | None = None, *, kept: int = 10_000
 ) -> AsyncIterator[ClientSession]:
     client_stream, server_stream = trio.testing.memory_stream_pair()
     server = ScriptedServer(server_stream)
     async with trio.open_nursery() as nursery:
         nursery.start_soon(script, server)
         async with open_session(
-            client_stream, "Ada", resume=resume, keep_history=keep_history
+            client_stream, "Ada", resume=resume, events_kept=kept, latencies_kept=kept
         ) as session:
             yield session
         nursery.cancel_scope.cancel()
@@ -247,7 +247,7 @@ async def test_a_session_without_history_counts_events_and_replies_but_keeps_non
         await trio.sleep_forever()
 
     with trio.fail_after(5):
-        async with scripted(script, keep_history=False) as session:
+        async with scripted(script, kept=0) as session:
             await session.wait_for(lambda s: s.seat is not None)
             reply = await session.play({"type": "draw"})
             assert reply.ok and session.reply_count == 1
@@ -406,7 +406,6 @@ def test_percentile_is_nearest_rank() -> None:
 
 async def test_latencies_and_gaps_are_kept_within_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
     """In-server bots live as long as their table: what they record must not grow forever."""
-    monkeypatch.setattr(client_session, "MAX_KEPT_LATENCIES", 3)
     monkeypatch.setattr(client_session, "MAX_KEPT_GAPS", 2)
 
     async def script(server: ScriptedServer) -> None:
@@ -419,7 +418,7 @@ async def test_latencies_and_gaps_are_kept_within_bounds(monkeypatch: pytest.Mon
                 await server.send(Ok(id=request.id))
 
     with trio.fail_after(5):
-        async with scripted(script) as session:
+        async with scripted(script, kept=3) as session:
             for _ in range(5):
                 assert (await session.play({"type": "draw"})).ok
             await session.wait_for(lambda s: s.last_seq == 9)

@@ -10,7 +10,9 @@ import pytest
 
 from client.bots import search
 from client.bots.cli import build_parser
+from client.bots.memory import RoundMemory
 from client.bots.strategies import LEVELS, STRATEGIES, Knobs, choose, table_knobs
+from protocol.cards import Card
 from protocol.commands import command_from_data
 from protocol.options import DeckName, TableConfig
 from protocol.phase import Phase
@@ -170,6 +172,94 @@ def test_the_choice_does_not_depend_on_hidden_cards() -> None:
     first = choose(view, random.Random(5), "hard", Knobs(playouts=8))
     second = choose(rebuilt.view(seat, 0).to_data(), random.Random(5), "hard", Knobs(playouts=8))
     assert first == second
+
+
+def test_the_search_does_not_depend_on_hidden_cards_it_cannot_see() -> None:
+    # The search itself, in the middle of the round (no endgame wait), with the seat's
+    # memory of the round: hidden cards changed, the same view and events, the same pick.
+    limits = search.Limits(playouts=12, endgame=0)
+    checked = 0
+    for match, seat in positions(40):
+        view = match.view(seat, 0).to_data()
+        memory = RoundMemory()
+        memory.catch_up(event.for_seat(seat) for event in match.events)
+        real = match.snapshot(with_history=False)
+        opponents = [s for s in range(len(real["hands"])) if s != seat]
+        other = random.Random(checked)
+        hands = [list(hand) for hand in real["hands"]]
+        hidden = [card for s in opponents for card in hands[s]] + real["draw_pile"]
+        other.shuffle(hidden)
+        for s in opponents:
+            hands[s], hidden = hidden[: len(hands[s])], hidden[len(hands[s]) :]
+        changed = search.Deal(hands, hidden, real["discard"])
+        config = search.infer_config(view)
+        assert config is not None
+        twin = Match.restore(search.position(view, config, changed, None, guilty=False))
+        twin_view = twin.view(seat, 0).to_data()
+        assert twin_view["hand"] == view["hand"] and twin_view["legal"] == view["legal"]
+        picks = [
+            search.decide(v["legal"], v, random.Random(9), limits, memory=memory)
+            for v in (view, twin_view)
+        ]
+        assert picks[0] == picks[1]
+        checked += picks[0] is not None and len(search.candidates(view["legal"]) or ()) > 1
+    assert checked >= 10
+
+
+def test_the_memory_knows_the_discards_and_holds_to_the_voids() -> None:
+    # Rounds of normal players, one seat's memory fed its own events: the discard pile it
+    # remembers is the real one, and no seat holds more cards it could have played when
+    # it drew than it has drawn since.
+    voids = 0
+    for seed in range(12):
+        config = TableConfig(deck=DeckName(("classic", "bts", "minecraft")[seed % 3]), seats=3)
+        match, memory, rng = Match(config, seed), RoundMemory(), random.Random(seed)
+        for _ in range(300):
+            memory.catch_up(event.for_seat(0) for event in match.events)
+            real = match.snapshot(with_history=False)
+            assert memory.discard == real["discard"]
+            for seat, void in memory.voids.items():
+                held = [Card.parse(code) for code in real["hands"][seat]]
+                assert sum(not void.allows(card) for card in held) <= void.fresh
+                # A void rules cards out: the colour it could not follow, and wilds.
+                assert not void.allows(Card.parse("W")) and void.color is not None
+                voids += 1
+            if match.to_act() is None:
+                break
+            advance(match, rng, 1)
+    assert voids > 100
+
+
+def test_deals_from_memory_keep_the_discards_and_the_voids() -> None:
+    rng = random.Random(4)
+    for match, seat in positions(30):
+        memory = RoundMemory()
+        memory.catch_up(event.for_seat(seat) for event in match.events)
+        view = match.view(seat, 0).to_data()
+        config = search.infer_config(view)
+        assert config is not None
+        deal = search.sample_deal(view, config, rng, memory)
+        assert deal is not None
+        assert deal.discard == match.snapshot(with_history=False)["discard"]
+        assert [len(hand) for hand in deal.hands] == view["counts"]
+        for other, void in memory.voids.items():
+            if other != seat:
+                cards = [Card.parse(code) for code in deal.hands[other]]
+                assert sum(not void.allows(card) for card in cards) <= void.fresh
+
+
+def test_a_fork_plays_on_without_touching_the_match() -> None:
+    for match, _seat in positions(10):
+        before = match.snapshot(with_history=False)
+        fork = match.fork()
+        advance(fork, random.Random(1), 30)
+        assert match.snapshot(with_history=False) == before
+        assert fork.cards_accounted_for()
+        # The same commands on a fork and on a restored snapshot: the same position.
+        again, restored = match.fork(), Match.restore(before)
+        advance(again, random.Random(2), 30)
+        advance(restored, random.Random(2), 30)
+        assert again.state_digest() == restored.state_digest()
 
 
 async def test_a_server_seated_hard_bot_searches_off_the_event_loop() -> None:

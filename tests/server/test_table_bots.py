@@ -10,6 +10,7 @@ import trio
 import trio.testing
 from test_table_rig import FakePeer, create, ok, open_lobby, play, rigged, settle
 
+from client.bots.strategies import choose as real_choose
 from protocol.cards import Card
 from protocol.commands import Play
 from protocol.messages import (
@@ -159,3 +160,33 @@ async def test_a_server_bot_forgets_uno_at_its_strategys_rate(
     kinds = [e.body.kind for e in ann.events]
     assert "exposed" in kinds and "uno-called" not in kinds
     assert [e.body.to_data()["seat"] for e in ann.events if e.body.kind == "exposed"] == [1]
+
+
+async def test_a_hard_server_bot_remembers_the_round_from_its_own_events(
+    nursery: trio.Nursery, autojump_clock: trio.testing.MockClock, monkeypatch: Any
+) -> None:
+    # The search itself is the bots' tests' business: here it is normal's choice, and the
+    # round memory the server handed it is what is looked at.
+    remembered: list[tuple[int, int]] = []
+
+    def choose_and_note(view: Any, rng: Any, strategy: str, knobs: Any, memory: Any = None):
+        if strategy == "hard":
+            assert memory is not None
+            remembered.append((memory.seq, len(memory.discard or ())))
+        return real_choose(view, rng, "normal", knobs)
+
+    monkeypatch.setattr("server.autoplay.choose", choose_and_note)
+    lobby = await open_lobby(nursery)
+    ann = FakePeer("Ann")
+    table = await create(lobby, ann, seats=2, turn_seconds=0)
+    await ok(lobby, ann, lambda i: AddBot(id=i, strategy="hard"))
+    await ok(lobby, ann, lambda i: StartMatch(id=i))
+    await settle()
+    rigged(table, hands=[["R1", "R2", "B3"], ["R4", "R5", "G6"]], top="R9", current=0)
+    await play(lobby, ann, Play(Card.parse("R1")))
+    await ann.wait_for(lambda: ann.view["to_act"] == 0)
+    await play(lobby, ann, Play(Card.parse("R2")))
+    await ann.wait_for(lambda: ann.view["to_act"] == 0)
+    # Its memory followed the events its seat was sent: it knows the cards played since.
+    assert remembered and remembered[-1][0] > remembered[0][0] > 0
+    assert remembered[-1][1] > remembered[0][1]

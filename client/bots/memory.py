@@ -1,0 +1,176 @@
+"""What one seat has seen of the round so far, for the ``hard`` level's sampler.
+
+A view shows the present (hands' sizes, the top card); the events a seat received show
+the round up to it. Two things in them narrow down the hidden cards:
+
+- **The discards.** Every card played since the last reshuffle lies in the discard pile,
+  in order, so those cards are not hidden at all.
+- **Voids.** A seat that drew instead of playing (or passed, stuck) held nothing it
+  could play on the card in force then: no card of that colour, none of that rank and
+  no wild. The cards it held then still avoid those, except the ones it has played
+  since; the cards it drew since are free. A drawn card passed on avoids them too.
+
+Only what the seat's own events say is used: the memory is fed the redacted events a
+client of that seat receives (``Event.for_seat``), never the match itself. A void is a
+reading of how players play (one who can play does not draw), not a rule: a player may
+draw anyway, and then the sampler is wrong about that seat for a while.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from protocol.cards import Card, InvalidCardError
+from protocol.events import EventKind
+from protocol.messages import GameEvent
+
+__all__ = ["RoundMemory", "Void"]
+
+
+@dataclass(slots=True)
+class Void:
+    """A seat held nothing playable on ``color``/``rank`` (codes) when it drew, except
+    the ``fresh`` cards it has drawn since."""
+
+    color: str | None
+    rank: str | None
+    fresh: int
+
+    def allows(self, card: Card) -> bool:
+        """Whether an old card of that seat may be ``card``: one it could not have played."""
+        if card.color is None:
+            return False
+        return card.color.value != self.color and card.rank.value != self.rank
+
+
+class RoundMemory:
+    """The discards and voids of the current round, from one seat's events."""
+
+    def __init__(self) -> None:
+        self.seq = 0
+        """The number of the last event taken in by ``catch_up``."""
+        self.seen: set[str] = set()
+        """Every card code seen played or turned up, this round or earlier (which deck)."""
+        self.discard: list[str] | None = None
+        """The discard pile, bottom to top, when every card of it was seen; else None."""
+        self.voids: dict[int, Void] = {}
+        self._top: Card | None = None
+        self._color: str | None = None
+        self._drawing: int | None = None
+        """The seat whose voluntary draw was the last event (its pass would follow)."""
+
+    def catch_up(self, events: Iterable[Mapping[str, Any]]) -> None:
+        """Take in the events after the last one taken (a session's kept events, oldest
+        first, each with its ``seq``). A gap in the numbers forgets what it cannot trust;
+        numbers that start again (a new table) start the memory again."""
+        events = list(events)
+        last = events[-1].get("seq") if events else None
+        if isinstance(last, int) and last < self.seq:
+            self.seq = 0
+        for event in events:
+            seq = event.get("seq")
+            if not isinstance(seq, int) or seq <= self.seq:
+                continue
+            if seq != self.seq + 1 and self.seq:
+                self.discard = None
+                self.voids.clear()
+            self.seq = seq
+            self.observe(event)
+
+    def catch_up_messages(self, messages: Sequence[GameEvent]) -> None:
+        """``catch_up`` from a session's kept event messages; only the ones not taken yet
+        are made plain maps (all of them when the numbers start again)."""
+        restart = bool(messages) and messages[-1].seq < self.seq
+        self.catch_up(m.body.to_data() for m in messages if restart or m.seq > self.seq)
+
+    def observe(self, event: Mapping[str, Any]) -> None:
+        """Take in one event as this seat received it (``kind`` plus its fields)."""
+        kind = event.get("kind")
+        seat = event.get("seat")
+        drawing, self._drawing = self._drawing, None
+        if kind == EventKind.ROUND_STARTED:
+            self._forget()
+        elif kind == EventKind.FIRST_CARD:
+            self._lay(event.get("card"), event.get("color"), first=True)
+        elif kind == EventKind.FIRST_CARD_RETURNED:
+            self.discard = None
+        elif kind == EventKind.COLOR_CHOSEN:
+            self._color = _text(event.get("color"))
+        elif kind == EventKind.PLAYED and isinstance(seat, int):
+            self._played(seat, event)
+        elif kind == EventKind.DREW and isinstance(seat, int):
+            self._drew(seat, int(event.get("count") or 0), event.get("reason"), drawing)
+        elif kind == EventKind.PASSED and isinstance(seat, int):
+            self._passed(seat, bool(event.get("stuck")), drawing)
+        elif kind == EventKind.RESHUFFLED:
+            self.discard = [self._top.code] if self._top is not None else None
+        elif kind in _HANDS_MOVED:
+            self.voids.clear()
+
+    def _lay(self, code: object, color: object, *, first: bool) -> Card | None:
+        card = _card(code)
+        if card is None:
+            self.discard = None
+            return None
+        self._top = card
+        self.seen.add(card.code)
+        self._color = _text(color) or (card.color.value if card.color is not None else None)
+        if first:
+            self.discard = [card.code]
+        elif self.discard is not None:
+            self.discard.append(card.code)
+        return card
+
+    def _forget(self) -> None:
+        self.discard = None
+        self.voids.clear()
+        self._top = None
+        self._color = None
+        self._drawing = None
+
+    def _played(self, seat: int, event: Mapping[str, Any]) -> None:
+        card = self._lay(event.get("card"), event.get("color"), first=False)
+        void = self.voids.get(seat)
+        if void is not None and card is not None and not void.allows(card):
+            void.fresh = max(void.fresh - 1, 0)  # it was one of the drawn cards
+
+    def _passed(self, seat: int, stuck: bool, drawing: int | None) -> None:
+        void = self.voids.get(seat)
+        if stuck:
+            self._void(seat, fresh=0)
+        elif drawing == seat and void is not None:
+            void.fresh = max(void.fresh - 1, 0)  # the drawn card did not play either
+
+    def _drew(self, seat: int, count: int, reason: object, drawing: int | None) -> None:
+        void = self.voids.get(seat)
+        if reason == "draw" and drawing != seat:
+            self._void(seat, fresh=count)
+        elif void is not None:
+            void.fresh += count
+        if reason == "draw":
+            self._drawing = seat
+
+    def _void(self, seat: int, fresh: int) -> None:
+        top = self._top
+        rank = top.rank.value if top is not None and top.color is not None else None
+        self.voids[seat] = Void(self._color, rank, fresh)
+
+
+_HANDS_MOVED = frozenset(
+    (EventKind.HANDS_SWAPPED, EventKind.HANDS_SHUFFLED, EventKind.HANDS_PASSED)
+)
+
+
+def _card(code: object) -> Card | None:
+    if not isinstance(code, str):
+        return None
+    try:
+        return Card.parse(code)
+    except InvalidCardError:
+        return None
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) else None
