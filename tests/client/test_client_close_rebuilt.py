@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from client_builders import table_state
 from client_server import ServerChild
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
@@ -21,11 +22,11 @@ from test_client_restart import Screenful
 
 from client.ui.app import ClientApp
 from client.ui.hints import keys_hint
-from client.ui.model import Mode, Model, Screen
+from client.ui.host_controller import can_close_rebuilt
+from client.ui.intents import TableRequest
+from client.ui.model import Mode, Model, Screen, apply_table_state
 from client.ui.network import Network, Plan
-from protocol.messages import TableStatus
-
-pytestmark = pytest.mark.e2e
+from protocol.messages import CloseTable, TableStatus
 
 BOUND_SECONDS = 60
 PLAN = Plan(create=True, table_name="rebuilt", options={"seats": 2, "turn_seconds": 0})
@@ -97,6 +98,37 @@ async def _close_after_restart(server: ServerChild, flags: list[str]) -> Model:
     return model
 
 
+def at_table(status: TableStatus, seat: int = 0, rebuilt: bool = True) -> Model:
+    model = Model(name="Ann", connected=True)
+    apply_table_state(model, table_state(2, status), seat)
+    model.rebuilt_table = "t1" if rebuilt else None
+    return model
+
+
+def test_only_the_host_of_a_rebuilt_table_still_waiting_may_close_it() -> None:
+    assert can_close_rebuilt(at_table(TableStatus.PAUSED))
+    assert not can_close_rebuilt(at_table(TableStatus.PAUSED, seat=1))  # a guest
+    assert not can_close_rebuilt(at_table(TableStatus.PAUSED, rebuilt=False))  # paused by hand
+    assert not can_close_rebuilt(at_table(TableStatus.PLAYING))  # it plays on
+
+
+def test_close_asks_first_and_sends_close_table_only_on_yes(drive) -> None:
+    model = at_table(TableStatus.PAUSED)
+    controller, sent = drive(model)
+    controller.host.close_rebuilt()
+    assert model.mode is Mode.CONFIRM and sent == []
+    controller.host.confirm(False)
+    assert sent == [] and model.mode is Mode.NORMAL
+    controller.host.close_rebuilt()
+    controller.host.confirm(True)
+    assert sent == [TableRequest(CloseTable.TYPE)]
+    guest = at_table(TableStatus.PAUSED, seat=1)
+    controller, sent = drive(guest)
+    controller.host.close_rebuilt()
+    assert sent == [] and "only the host" in guest.message
+
+
+@pytest.mark.e2e
 def test_the_host_closes_a_rebuilt_table_instead_of_resuming_it(tmp_path: Path) -> None:
     flags = ["--state", str(tmp_path / "server.sqlite3"), "--restart-grace", "60"]
     flags += ["--bot-think-ms", "20", "--seed", "5"]
