@@ -12,8 +12,16 @@ from test_table_rig import FakePeer, ok, open_lobby, play, rigged, settle
 
 from protocol.cards import Card
 from protocol.commands import Play
-from protocol.errors import LocalProtocolError
-from protocol.messages import AddBot, CreateTable, ResumeSeat, Start
+from protocol.errors import ErrorCode, LocalProtocolError, RemoteProtocolError
+from protocol.messages import (
+    MAX_BOT_THINK_MS,
+    AddBot,
+    CreateTable,
+    ResumeSeat,
+    Sender,
+    Start,
+    message_from_data,
+)
 from server.journal import Journal
 from server.lobby import Lobby
 from server.settings import LobbySettings
@@ -75,11 +83,19 @@ async def test_a_table_without_a_pace_takes_the_servers(
         await the_bot_plays_within_patience(lobby, table, ann)
 
 
-def test_a_pace_out_of_bounds_is_refused_on_construction() -> None:
+def test_a_pace_out_of_bounds_is_refused_on_construction_and_from_the_wire() -> None:
     with pytest.raises(LocalProtocolError):
         CreateTable(id=1, name="Pace", bot_think_ms=-1)
     with pytest.raises(LocalProtocolError):
-        CreateTable(id=1, name="Pace", bot_think_ms=10**9)
+        CreateTable(id=1, name="Pace", bot_think_ms=MAX_BOT_THINK_MS + 1)
+    wire = {"type": "create-table", "id": 1, "name": "Pace", "bot_think_ms": 10**9}
+    with pytest.raises(RemoteProtocolError) as caught:
+        message_from_data(wire, Sender.CLIENT, "1.2")
+    assert caught.value.code == ErrorCode.BAD_MESSAGE
+    wire["bot_think_ms"] = 250
+    assert message_from_data(wire, Sender.CLIENT, "1.2") == CreateTable(
+        id=1, name="Pace", bot_think_ms=250
+    )
 
 
 async def test_the_pace_survives_a_restart(
