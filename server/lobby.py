@@ -113,7 +113,6 @@ class Lobby:
                     saved.config,
                     password=saved.password,
                     created_from=saved.created_from,
-                    bot_think_ms=saved.bot_think_ms,
                     saved=saved,
                 )
             except Exception:

@@ -115,6 +115,8 @@ class Table:
         self.game = TableGame(
             table_id, config, settings, self.seating, self.broadcast, journal=journal
         )
+        if saved is not None:
+            bot_think_ms = saved.bot_think_ms
         think_ms = settings.bot_think_ms if bot_think_ms is None else bot_think_ms
         self.public = PublicState(table_id, name, self.seating, self.game, think_ms)
         self.stand_ins = StandIns(
