@@ -45,6 +45,7 @@ from protocol.version import Version, parse_version
 from protocol.views import View
 
 __all__ = [
+    "MAX_BOT_THINK_MS",
     "MAX_MATCHES_PER_PAGE",
     "MAX_STANDINGS_PER_PAGE",
     "MAX_TABLES_PER_PAGE",
@@ -120,6 +121,9 @@ _PASSWORD = text(MAX_PASSWORD_LEN)
 _NAME = text(MAX_NAME_LEN, clean=True)
 _TABLE_NAME = text(MAX_TABLE_NAME_LEN, clean=True)
 _CHAT = text(MAX_CHAT_LEN, clean=True)
+MAX_BOT_THINK_MS = 60_000
+"""The slowest pace a host may give a table's server bots, in milliseconds a move."""
+_BOT_THINK_MS = number(0, MAX_BOT_THINK_MS)
 
 
 class Sender(StrEnum):
@@ -277,6 +281,9 @@ class CreateTable(Request):
     """``TableConfig.to_data()``, or any part of it (missing options take defaults)."""
     password: str | None = field(default=None, metadata=_PASSWORD)
     """Needed by anyone else to join or spectate; None for an open table."""
+    bot_think_ms: int | None = field(default=None, metadata=_BOT_THINK_MS)
+    """(1.2) How long the table's server bots think before each move, 0 to
+    ``MAX_BOT_THINK_MS`` milliseconds; None for the server's ``--bot-think-ms``."""
 
     def config(self) -> TableConfig:
         """The options as a TableConfig; raises ConfigError (answer: ``bad-options``)."""
@@ -617,6 +624,9 @@ class TableState(Message):
     """The host's seat; None if the host left."""
     spectators: int = field(default=0, metadata=_COUNT)
     """How many people watch."""
+    bot_think_ms: int | None = field(default=None, metadata=_BOT_THINK_MS)
+    """(1.2) How long the table's server bots think before each move, in milliseconds
+    (the host's choice, or the server's default); None from older servers."""
 
 
 @dataclass(frozen=True, slots=True)

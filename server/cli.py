@@ -163,7 +163,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--bot-think-ms",
         type=int,
         default=_LOBBY.bot_think_ms,
-        help="how long a server bot waits before it plays",
+        help="how long a server bot waits before it plays, unless its table says otherwise",
     )
     tables.add_argument(
         "--bot-jump-in-ms",

@@ -104,6 +104,8 @@ class SavedTable:
     matches_played: int
     match: SavedMatch | None
     """The latest match, if it is still to be replayed."""
+    bot_think_ms: int | None = None
+    """The host's pace for the server bots; None for the server's default."""
 
 
 class Journal:
@@ -213,10 +215,10 @@ class Journal:
         tables: list[SavedTable] = []
         stale: list[str] = []
         rows = db.execute(
-            "SELECT table_id, name, config, password, created_from, host, engine"
+            "SELECT table_id, name, config, password, created_from, host, engine, bot_think_ms"
             " FROM tables WHERE open = 1 ORDER BY CAST(table_id AS INTEGER)"
         ).fetchall()
-        for table_id, name, config, password, created_from, host, engine in rows:
+        for table_id, name, config, password, created_from, host, engine, think_ms in rows:
             if engine != ENGINE_VERSION:
                 stale.append(table_id)
                 continue
@@ -240,6 +242,7 @@ class Journal:
                     seats=seats,
                     matches_played=played,
                     match=match,
+                    bot_think_ms=think_ms,
                 )
             )
         for table_id in stale:
@@ -387,10 +390,17 @@ class TableJournal:
         self._match = 0
 
     def opened(
-        self, name: str, config: TableConfig, password: str | None, created_from: str
+        self,
+        name: str,
+        config: TableConfig,
+        password: str | None,
+        created_from: str,
+        bot_think_ms: int | None = None,
     ) -> None:
+        """A new table; ``bot_think_ms`` is the host's pace for its bots, if they set one."""
         self._journal._write(
-            "INSERT OR REPLACE INTO tables VALUES (?, ?, ?, ?, ?, NULL, 1, ?)",
+            "INSERT OR REPLACE INTO tables (table_id, name, config, password, created_from,"
+            " host, open, engine, bot_think_ms) VALUES (?, ?, ?, ?, ?, NULL, 1, ?, ?)",
             (
                 self._table_id,
                 name,
@@ -398,6 +408,7 @@ class TableJournal:
                 password,
                 created_from,
                 ENGINE_VERSION,
+                bot_think_ms,
             ),
         )
 

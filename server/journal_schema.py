@@ -16,14 +16,14 @@ from pathlib import Path
 
 __all__ = ["SCHEMA_VERSION", "backup_path", "prepare", "schema_of"]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE tables (
     table_id TEXT PRIMARY KEY, name TEXT NOT NULL, config TEXT NOT NULL,
     password TEXT, created_from TEXT NOT NULL, host INTEGER, open INTEGER NOT NULL DEFAULT 1,
-    engine TEXT NOT NULL);
+    engine TEXT NOT NULL, bot_think_ms INTEGER);
 CREATE TABLE seats (
     table_id TEXT NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL, strategy TEXT,
     token_hash TEXT, PRIMARY KEY (table_id, seat));
@@ -39,10 +39,12 @@ CREATE TABLE commands (
 """The tables as this release writes them.
 
 ``matches.scores``: the match's scores after its last finished round (JSON, one per seat),
-what the history keeps of a match that cannot be played to its end."""
+what the history keeps of a match that cannot be played to its end. ``tables.bot_think_ms``:
+the pace the host gave the table's server bots; NULL for the server's default."""
 
 MIGRATIONS: dict[int, tuple[str, ...]] = {
     1: ("ALTER TABLE matches ADD COLUMN scores TEXT",),
+    2: ("ALTER TABLE tables ADD COLUMN bot_think_ms INTEGER",),
 }
 """From each older version, the statements that bring it to the next."""
 

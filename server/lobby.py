@@ -129,6 +129,7 @@ class Lobby:
         *,
         password: str | None,
         created_from: str,
+        bot_think_ms: int | None = None,
         saved: SavedTable | None = None,
     ) -> Table:
         table = Table(
@@ -143,6 +144,7 @@ class Lobby:
             chat_budget=self.chat_budget,
             journal=self._journal.for_table(table_id) if self._journal is not None else None,
             saved=saved,
+            bot_think_ms=bot_think_ms,
         )
         self._tables[table.table_id] = table
         return table
@@ -309,6 +311,7 @@ class Lobby:
             config,
             password=message.password,
             created_from=peer.address,
+            bot_think_ms=message.bot_think_ms,
         )
         self._where[peer.peer_id] = table
         await self._nursery.start(self._host, table)

@@ -11,6 +11,7 @@ import hashlib
 import secrets
 from dataclasses import dataclass, field
 
+from protocol.messages import MAX_BOT_THINK_MS
 from protocol.options import TableConfig
 from server.limits import MAX_REPLAYED_EVENTS
 
@@ -76,8 +77,8 @@ class LobbySettings:
         ):
             if getattr(self, name) < 1:
                 raise SettingsError(f"{name} must be at least 1, not {getattr(self, name)!r}")
-        if self.bot_think_ms < 0:
-            raise SettingsError("bot_think_ms cannot be negative")
+        if not 0 <= self.bot_think_ms <= MAX_BOT_THINK_MS:
+            raise SettingsError(f"bot_think_ms must be 0 to {MAX_BOT_THINK_MS}")
         low, high = self.bot_jump_in_ms
         if not 0 <= low <= high:
             raise SettingsError("bot_jump_in_ms must be a range 0 <= LOW <= HIGH")

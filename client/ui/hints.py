@@ -4,6 +4,7 @@ that needs the server says while the server is away, and why a card cannot be pl
 from __future__ import annotations
 
 from client.ui.faces import card_label, color_name
+from client.ui.host_controller import can_close_rebuilt
 from client.ui.model import Mode, Model
 from protocol.commands import Accept, CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Play
 from protocol.phase import Phase
@@ -58,6 +59,8 @@ def keys_hint(model: Model) -> str:
             keys.append("r rematch")
         else:
             keys.append("P go on" if model.phase == Phase.PAUSED else "P pause")
+        if can_close_rebuilt(model):
+            keys.append("C close the table")
     return " · ".join(keys)
 
 

@@ -1,4 +1,5 @@
-"""The host's keys at a table: add and remove bots, start, kick and ban, pause, rematch.
+"""The host's keys at a table: add and remove bots, start, kick and ban, pause, rematch,
+and close a table the server rebuilt after a restart.
 
 ``HostController`` is the part of the controller (``client/ui/controller.py``) for the
 table's host; a guest pressing these keys gets a short "only the host" message.
@@ -14,6 +15,7 @@ from client.ui.model import Mode, Model, Picker
 from client.ui.table_form import DEFAULT_LEVEL, LEVEL_CHOICES
 from protocol.messages import (
     AddBot,
+    CloseTable,
     Kick,
     PauseTable,
     Rematch,
@@ -23,10 +25,22 @@ from protocol.messages import (
     TableStatus,
 )
 
-__all__ = ["BAN", "HostController"]
+__all__ = ["BAN", "HostController", "can_close_rebuilt"]
 
 BAN = "ban"
 """The purpose of the picker and the question that ban a person (a kick with ``ban``)."""
+
+
+def can_close_rebuilt(model: Model) -> bool:
+    """Whether the host may close the table instead of resuming it: the server restarted
+    and rebuilt it (``Model.rebuilt_table``), and it still waits, paused, for its people."""
+    table = model.table
+    return (
+        table is not None
+        and model.is_host
+        and model.rebuilt_table == table.table_id
+        and table.state is TableStatus.PAUSED
+    )
 
 
 class HostController:
@@ -90,12 +104,29 @@ class HostController:
         model.picker = Picker(question, BAN if ban else Kick.TYPE, [(seat, name)])
         model.mode = Mode.CONFIRM
 
+    def close_rebuilt(self) -> None:
+        """C: after a server restart, while the rebuilt table waits, ask to close it."""
+        if not self._host_only("close the table"):
+            return
+        if not can_close_rebuilt(self.model):
+            self.model.notify(
+                "only a table the server rebuilt after a restart, while it waits, can be closed",
+                error=True,
+            )
+            return
+        question = "Close this table for good? The match so far goes into the history."
+        self.model.picker = Picker(question, CloseTable.TYPE, [(None, "close")])
+        self.model.mode = Mode.CONFIRM
+
     def confirm(self, yes: bool) -> None:
-        """y / n to the kick or ban asked."""
+        """y / n to the kick, ban or close asked."""
         model = self.model
         picker, model.picker = model.picker, None
         model.mode = Mode.NORMAL
         if not yes or picker is None:
+            return
+        if picker.purpose == CloseTable.TYPE:
+            self.emit(TableRequest(CloseTable.TYPE))
             return
         fields: dict[str, Any] = {"seat": picker.value}
         if picker.purpose == BAN:

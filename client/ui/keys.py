@@ -37,6 +37,7 @@ KEY_HINTS: list[tuple[str, str]] = [
     ("t", "chat"),
     ("b / x / s", "host, before the match: add a bot (of a level) / remove a bot / start"),
     ("k / K / P / r", "host: kick / ban a person (asks first) / pause or go on / rematch"),
+    ("C", "host, after a server restart, while the table waits: close it (asks first)"),
     ("?", "this help"),
     ("q", "leave the table (asks first during a match); Ctrl-C quits"),
     ("lobby", "↑/↓ choose a table · Enter join (asks a locked table's password)"),
@@ -113,6 +114,7 @@ def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:  # 
     bind(["K"], lambda: c.host.kick(ban=True), table)
     bind(["P"], c.host.pause, table)
     bind(["r"], c.host.rematch, table)
+    bind(["C"], c.host.close_rebuilt, table)
 
     # while the server is away: the keys above that need it say so and do nothing
     def refuse(key: str) -> Callable[[], None]:
@@ -139,6 +141,7 @@ def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:  # 
         "K",
         "P",
         "r",
+        "C",
     ):
         on(key.lower() if key == "Enter" else key, filter=at_table & ~online)(refuse(key))
 

@@ -16,6 +16,7 @@ from client.ui.table_form import (
     FORM_TEXT_ROWS,
     TEXT_LIMITS,
     bot_requests,
+    bot_think_ms,
     form_rows,
     new_form,
     step_row,
@@ -236,6 +237,9 @@ class LobbyController:
         password = str(form.get("password", ""))
         if password:
             fields["password"] = password
+        pace = bot_think_ms(form)
+        if pace is not None:
+            fields["bot_think_ms"] = pace
         self.emit(TableRequest(CreateTable.TYPE, fields, then=bots))
 
 

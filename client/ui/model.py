@@ -122,6 +122,9 @@ class Model:
     # the table
     table: TableState | None = None
     seat: int | None = None
+    rebuilt_table: str | None = None
+    """The table (by id) this client resumed on a server that restarted since, while that
+    table is still paused for its people: its host may close it (``close-table``)."""
     spectating: bool = False
     view: View | None = None
     view_at: float = 0.0
@@ -324,6 +327,7 @@ def clear_table(model: Model) -> None:
     """We left the table: forget it and everything shown about it."""
     model.table = None
     model.seat = None
+    model.rebuilt_table = None
     model.view = None
     model.spectating = False
     model.mode = Mode.NORMAL

@@ -159,6 +159,7 @@ class Network:
                         self._seat_gone()
                     elif resume is not None:
                         self.model.notify("Reconnected: your seat is back")
+                        self._note_restart(session)
                     first, planned = not planned, True
                     if await self._serve(session, first=first):
                         return
@@ -202,6 +203,16 @@ class Network:
                 self.model, False, f"connection lost; reconnecting (try {failures + 1})…"
             )
         self.redraw()
+
+    def _note_restart(self, session: ClientSession) -> None:
+        """The seat came back from a server with another id than before: it restarted and
+        rebuilt the table from its journal, so its host may close it while it waits."""
+        before = self.session.welcome if self.session is not None else None
+        now = session.welcome
+        if before is None or now is None or before.server_id == now.server_id:
+            return
+        if self.model.table is not None:
+            self.model.rebuilt_table = self.model.table.table_id
 
     def _seat_gone(self) -> None:
         """The server is back but has no seat for our token (it restarted without its
@@ -308,6 +319,8 @@ class Network:
             self._on_left(session)
         if session.table is not None and session.table is not self._left_table:
             apply_table_state(model, session.table, session.seat)
+            if session.table.state is not TableStatus.PAUSED:
+                model.rebuilt_table = None  # it plays on: closing it is over
         fresh = session.event_count - self._seen_events
         if fresh > 0:
             for message in list(session.events)[-fresh:]:

@@ -1,10 +1,11 @@
 """The new-table form: its rows, what each shows, how ←/→ steps it, and what it sends.
 
 The form is a plain map in the model (``Model.form``) that holds only what the person
-set: the table's name and password, how many bots of which level to seat, and each table
-option they changed. An option left alone is not sent, so it takes the server's own
-default (``uno-server --turn-seconds 20`` reaches tables made with this form too); its
-row says so, with the protocol's default as the usual value. The preset row fills in
+set: the table's name and password, how many bots of which level to seat and how fast
+they play (``create-table``'s ``bot_think_ms``), and each table option they changed. An
+option (or the bot speed) left alone is not sent, so it takes the server's own default
+(``uno-server --turn-seconds 20`` reaches tables made with this form too); its row says
+so, with the protocol's default as the usual value. The preset row fills in
 the house rules of ``official``, ``party`` or ``family`` (Ruling 36), which the person may
 then change one by one. A new row is a new name in :func:`form_rows` and, for a table
 option, nothing at all: every ``TableConfig`` field is a row.
@@ -19,11 +20,12 @@ from typing import Any
 
 from client.ui.intents import TableRequest
 from protocol.limits import MAX_PASSWORD_LEN, MAX_TABLE_NAME_LEN
-from protocol.messages import AddBot
+from protocol.messages import MAX_BOT_THINK_MS, AddBot
 from protocol.options import PRESET_OPTIONS, PRESETS, TableConfig, preset_options
 
 __all__ = [
     "BOT_ROWS",
+    "BOT_SPEED_STEP_MS",
     "DEFAULT_LEVEL",
     "FORM_STEPS",
     "FORM_TEXT_ROWS",
@@ -32,6 +34,7 @@ __all__ = [
     "PRESET_ROW",
     "TEXT_LIMITS",
     "bot_requests",
+    "bot_think_ms",
     "form_fields",
     "form_preset",
     "form_rows",
@@ -47,8 +50,14 @@ FORM_TEXT_ROWS = ("name", "password")
 TEXT_LIMITS = {"name": MAX_TABLE_NAME_LEN, "password": MAX_PASSWORD_LEN}
 """How long each typed row may grow."""
 
-BOT_ROWS = ("bots", "bot_level")
-"""How many server bots to seat once the table exists, and their level."""
+BOT_ROWS = ("bots", "bot_level", "bot_speed")
+"""How many server bots to seat once the table exists, their level, and how long the
+table's server bots (stand-ins too) think before each move."""
+
+USUAL_BOT_THINK_MS = 800
+"""What ``uno-server`` gives a table's bots unless its ``--bot-think-ms`` says otherwise."""
+BOT_SPEED_STEP_MS = 100
+"""How far one left / right moves the bot speed."""
 
 LEVEL_CHOICES = ("easy", "normal", "hard", "random")
 """The server bots' levels (``client.bots.strategies.LEVELS``, a test checks that they are
@@ -99,6 +108,10 @@ def step_row(form: dict[str, Any], name: str, delta: int) -> None:
         level = form.get("bot_level", DEFAULT_LEVEL)
         index = LEVEL_CHOICES.index(level) if level in LEVEL_CHOICES else 1
         form["bot_level"] = LEVEL_CHOICES[(index + delta) % len(LEVEL_CHOICES)]
+        return
+    if name == "bot_speed":
+        value = int(form.get("bot_speed", USUAL_BOT_THINK_MS)) + delta * BOT_SPEED_STEP_MS
+        form["bot_speed"] = max(0, min(MAX_BOT_THINK_MS, value))
         return
     if name == PRESET_ROW:
         _step_preset(form, delta)
@@ -159,6 +172,10 @@ def row_text(form: Mapping[str, Any], name: str, selected: bool) -> str:
         return str(form.get("bots", 0))
     if name == "bot_level":
         return str(form.get("bot_level", DEFAULT_LEVEL))
+    if name == "bot_speed":
+        if "bot_speed" not in form:
+            return f"server's default (usually {USUAL_BOT_THINK_MS} ms a move)"
+        return f"{form['bot_speed']} ms a move"
     if name == PRESET_ROW:
         if not any(key in form for key in PRESET_OPTIONS):
             return "server's default (usually official)"
@@ -180,6 +197,12 @@ def table_options(form: Mapping[str, Any]) -> dict[str, Any]:
     """The options to send: those the person set, and only those."""
     names = {option.name for option in form_fields()}
     return {name: value for name, value in form.items() if name in names}
+
+
+def bot_think_ms(form: Mapping[str, Any]) -> int | None:
+    """The pace to ask for the table's server bots; None when the person left it alone."""
+    value = form.get("bot_speed")
+    return None if value is None else int(value)
 
 
 def bot_requests(form: Mapping[str, Any]) -> tuple[TableRequest, ...]:

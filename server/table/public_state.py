@@ -28,8 +28,10 @@ class PublicState:
         name: str,
         seating: Seating,
         game: TableGame,
+        bot_think_ms: int,
     ) -> None:
         self._table_id = table_id
+        self._bot_think_ms = bot_think_ms
         self._name = name
         self._seating = seating
         self._game = game
@@ -75,6 +77,7 @@ class PublicState:
             options=config.to_data(),
             host_seat=seating.host,
             spectators=len(seating.spectators),
+            bot_think_ms=self._bot_think_ms,
         )
         self._cache = (key, state)
         return state

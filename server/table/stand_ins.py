@@ -55,9 +55,11 @@ class StandIns:
         *,
         launcher: BotLauncher,
         settings: LobbySettings,
+        think_ms: int,
         departed: Callable[[Peer], None],
     ) -> None:
-        """``departed`` tells the lobby that a bot's connection no longer belongs here."""
+        """``think_ms`` is how long each bot waits before it plays (the table's pace);
+        ``departed`` tells the lobby that a bot's connection no longer belongs here."""
         self._table_id = table_id
         self._seating = seating
         self._game = game
@@ -65,6 +67,7 @@ class StandIns:
         self._public = public
         self._launcher = launcher
         self._settings = settings
+        self._think_seconds = think_ms / 1000
         self._departed = departed
         self._seeds = random.Random(settings.bot_seed(table_id))
         self._nursery: trio.Nursery | None = None
@@ -102,7 +105,7 @@ class StandIns:
             token=new_token(),
             name=seat.name if seat.is_bot else f"stand-in {seat.index}",
             strategy=seat.strategy or self._settings.bot_strategy,
-            think_seconds=self._settings.bot_think_ms / 1000,
+            think_seconds=self._think_seconds,
             jump_in_ms=self._settings.bot_jump_in_ms,
             seed=self._seeds.getrandbits(64),
             last_seq=self._broadcast.last_seq,

@@ -96,11 +96,13 @@ class Table:
         chat_budget: ChatBudget | None = None,
         journal: TableJournal | None = None,
         saved: SavedTable | None = None,
+        bot_think_ms: int | None = None,
     ) -> None:
         """``created_from`` is the address of whoever created it (for the lobby's
         per-address quota); ``chat_budget`` is the lobby's (a table of its own without).
         With a ``journal`` the table is written to it as it goes; ``saved`` rebuilds it as
-        the journal held it (``config`` is then the saved one)."""
+        the journal held it (``config`` and ``bot_think_ms`` are then the saved ones).
+        ``bot_think_ms`` is the host's pace for the server bots; None for the server's."""
         self.table_id = table_id
         self.name = name
         self.created_from = created_from
@@ -113,7 +115,10 @@ class Table:
         self.game = TableGame(
             table_id, config, settings, self.seating, self.broadcast, journal=journal
         )
-        self.public = PublicState(table_id, name, self.seating, self.game)
+        if saved is not None:
+            bot_think_ms = saved.bot_think_ms
+        think_ms = settings.bot_think_ms if bot_think_ms is None else bot_think_ms
+        self.public = PublicState(table_id, name, self.seating, self.game, think_ms)
         self.stand_ins = StandIns(
             table_id,
             self.seating,
@@ -122,6 +127,7 @@ class Table:
             self.public,
             launcher=bots,
             settings=settings,
+            think_ms=think_ms,
             departed=self._departed,
         )
         self.handlers = RequestHandlers(
@@ -156,7 +162,7 @@ class Table:
             self._grace = RestartGrace(self.seating, self.game, until)
             self._closable_until = until
         elif journal is not None:
-            journal.opened(name, config, password, created_from)
+            journal.opened(name, config, password, created_from, bot_think_ms)
 
     # ------------------------------------------------------------------ for the lobby
 

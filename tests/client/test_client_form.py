@@ -69,6 +69,34 @@ def test_the_forms_bots_of_a_level_follow_the_new_table(drive) -> None:
     assert create.then[0].to_message(2).to_data()["strategy"] == "easy"
 
 
+def test_the_bot_speed_is_sent_only_once_the_person_sets_it(drive) -> None:
+    model = lobby()
+    controller, sent = drive(model)
+    controller.lobby.open_form()
+    controller.lobby.submit_form()
+    assert "bot_think_ms" not in sent[-1].fields  # untouched: the server's --bot-think-ms
+    controller.lobby.open_form()
+    model.form_index = form_rows().index("bot_speed")
+    assert "bot speed              server's default" in "\n".join(screen(model, 100, 40))
+    controller.lobby.form_change(-1)
+    controller.lobby.form_change(-1)
+    assert "bot speed              600 ms a move" in "\n".join(screen(model, 100, 40))
+    controller.lobby.submit_form()
+    create = sent[-1]
+    assert isinstance(create, TableRequest) and create.fields["bot_think_ms"] == 600
+    assert create.to_message(3).to_data()["bot_think_ms"] == 600
+
+
+def test_the_bot_speed_stays_within_what_the_protocol_allows(drive) -> None:
+    model = lobby()
+    controller, _sent = drive(model)
+    controller.lobby.open_form()
+    model.form_index = form_rows().index("bot_speed")
+    for _ in range(20):
+        controller.lobby.form_change(-1)
+    assert model.form["bot_speed"] == 0
+
+
 def test_bots_that_leave_no_seat_are_refused_locally(drive) -> None:
     model = lobby()
     controller, sent = drive(model)
@@ -132,4 +160,5 @@ def test_a_form_table_keeps_the_servers_defaults_and_seats_its_bots() -> None:
         model = asyncio.run(create_by_form(host, port))
     assert model.table is not None
     assert model.table.options["turn_seconds"] == 25
+    assert model.table.bot_think_ms == 20  # the bot speed left alone: the server's
     assert [seat.level for seat in model.table.seats if seat.bot] == ["hard", "hard"]

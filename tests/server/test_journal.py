@@ -76,7 +76,7 @@ def test_what_a_table_writes_is_what_comes_back(tmp_path: Path) -> None:
     journal = Journal.open(path)
     config = TableConfig(seats=2)
     table = journal.for_table("7")
-    table.opened("Kitchen", config, "secret", "10.0.0.2")
+    table.opened("Kitchen", config, "secret", "10.0.0.2", bot_think_ms=250)
     seats = [SavedSeat(0, "Ann", None, token_hash("t0")), SavedSeat(1, "Bot 1", "basic", None)]
     table.seats(seats, 0, config)
     table.match_started(1, 12345, 1000, 1, config)
@@ -96,6 +96,7 @@ def test_what_a_table_writes_is_what_comes_back(tmp_path: Path) -> None:
             "10.0.0.2",
         )
         assert saved.seats == seats and saved.host == 0 and saved.config == config
+        assert saved.bot_think_ms == 250
         assert saved.match is not None and saved.match.seed == 12345
         assert saved.match.commands == commands
         assert again.next_table_number() == 7
@@ -155,6 +156,7 @@ def test_an_older_file_is_copied_then_migrated_in_place(tmp_path: Path) -> None:
         ((match,), (saved,)) = journal.history(), journal.open_tables()[0]
         assert match["winners"] == ["Ann"] and match["table"] == "Old"
         assert saved.table_id == "2" and saved.match is not None and saved.match.seed == 9
+        assert saved.bot_think_ms is None  # a table of before the pace: the server's own
         table = journal.for_table("2")
         table.resumed_match(1, 0)
         table.round_scores([40, 0])  # the new layout's column is there
@@ -171,6 +173,25 @@ def test_an_older_file_is_copied_then_migrated_in_place(tmp_path: Path) -> None:
         assert again.migrated is None and len(again.history()) == 1
     finally:
         again.close()
+
+
+def test_a_schema_2_file_gains_the_bot_pace_and_keeps_its_tables(tmp_path: Path) -> None:
+    path = tmp_path / "server.sqlite3"
+    a_schema_1_file(path)
+    db = sqlite3.connect(path)
+    with db:  # as the release with match scores (schema 2) left it
+        db.execute("ALTER TABLE matches ADD COLUMN scores TEXT")
+        db.execute("UPDATE meta SET value = '2' WHERE key = 'schema'")
+    db.close()
+    journal = Journal.open(path)
+    try:
+        assert journal.migrated == tmp_path / "server.sqlite3.schema-2.bak"
+        (saved,) = journal.open_tables()[0]
+        assert saved.table_id == "2" and saved.bot_think_ms is None
+        journal.for_table("3").opened("New", TableConfig(seats=2), None, "x", bot_think_ms=40)
+        assert journal.open_tables()[0][1].bot_think_ms == 40
+    finally:
+        journal.close()
 
 
 def test_an_open_match_of_another_engine_is_closed_with_its_scores_kept(tmp_path: Path) -> None:

@@ -1,0 +1,135 @@
+"""The host sets how fast a table's server bots play (``create-table``'s ``bot_think_ms``):
+the bots keep that pace, the table state says it, and a restart keeps it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import trio
+import trio.testing
+from test_table_rig import FakePeer, ok, open_lobby, play, rigged, settle
+
+from protocol.cards import Card
+from protocol.commands import Play
+from protocol.errors import ErrorCode, LocalProtocolError, RemoteProtocolError
+from protocol.messages import (
+    MAX_BOT_THINK_MS,
+    AddBot,
+    CreateTable,
+    ResumeSeat,
+    Sender,
+    Start,
+    message_from_data,
+)
+from server.journal import Journal
+from server.lobby import Lobby
+from server.settings import LobbySettings
+from server.table import Table
+
+SLOW_DEFAULT_MS = 60_000
+"""The server's own pace in these tests: a bot at it never plays within ``PATIENCE``."""
+PATIENCE = 5
+"""Seconds of the mock clock a test waits for the bot's move."""
+
+
+async def paced_table(lobby: Lobby, ann: FakePeer, bot_think_ms: int | None) -> Table:
+    """A two-seat table made by Ann with a bot in seat 1, its match started."""
+    await ok(
+        lobby,
+        ann,
+        lambda i: CreateTable(
+            id=i, name="Pace", options={"seats": 2, "turn_seconds": 0}, bot_think_ms=bot_think_ms
+        ),
+    )
+    await ok(lobby, ann, lambda i: AddBot(id=i, strategy="basic"))
+    await ok(lobby, ann, lambda i: Start(id=i))
+    table = lobby.location(ann)
+    assert table is not None
+    return table
+
+
+async def the_bot_plays_within_patience(lobby: Lobby, table: Table, ann: FakePeer) -> None:
+    """Ann plays, leaving the bot a card to play; wait (mock time) until it played."""
+    await settle()
+    rigged(table, hands=[["R1", "G2"], ["Y4", "R6", "B7"]], top="R9", current=0)
+    await play(lobby, ann, Play(Card.parse("R1")))
+
+    def bot_played() -> bool:
+        return any(e.body["kind"] == "played" and e.body["seat"] == 1 for e in ann.events)
+
+    with trio.fail_after(PATIENCE):
+        await ann.wait_for(bot_played)
+
+
+async def test_bots_at_a_table_play_at_the_pace_its_host_set(
+    nursery: trio.Nursery, autojump_clock: trio.testing.MockClock
+) -> None:
+    lobby = await open_lobby(nursery, bot_think_ms=SLOW_DEFAULT_MS)
+    ann = FakePeer("Ann")
+    table = await paced_table(lobby, ann, bot_think_ms=300)
+    assert ann.state.bot_think_ms == 300
+    await the_bot_plays_within_patience(lobby, table, ann)
+
+
+async def test_a_table_without_a_pace_takes_the_servers(
+    nursery: trio.Nursery, autojump_clock: trio.testing.MockClock
+) -> None:
+    lobby = await open_lobby(nursery, bot_think_ms=SLOW_DEFAULT_MS)
+    ann = FakePeer("Ann")
+    table = await paced_table(lobby, ann, bot_think_ms=None)
+    assert ann.state.bot_think_ms == SLOW_DEFAULT_MS
+    with pytest.raises(trio.TooSlowError):
+        await the_bot_plays_within_patience(lobby, table, ann)
+
+
+def test_a_pace_out_of_bounds_is_refused_on_construction_and_from_the_wire() -> None:
+    with pytest.raises(LocalProtocolError):
+        CreateTable(id=1, name="Pace", bot_think_ms=-1)
+    with pytest.raises(LocalProtocolError):
+        CreateTable(id=1, name="Pace", bot_think_ms=MAX_BOT_THINK_MS + 1)
+    wire = {"type": "create-table", "id": 1, "name": "Pace", "bot_think_ms": 10**9}
+    with pytest.raises(RemoteProtocolError) as caught:
+        message_from_data(wire, Sender.CLIENT, "1.2")
+    assert caught.value.code == ErrorCode.BAD_MESSAGE
+    wire["bot_think_ms"] = 250
+    assert message_from_data(wire, Sender.CLIENT, "1.2") == CreateTable(
+        id=1, name="Pace", bot_think_ms=250
+    )
+
+
+async def test_the_pace_survives_a_restart(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    path = tmp_path / "server.sqlite3"
+    settings = LobbySettings(seed=1, bot_think_ms=SLOW_DEFAULT_MS)
+    journal = Journal.open(path)
+    try:
+        async with trio.open_nursery() as first:
+            lobby = Lobby(settings, journal=journal)
+            await first.start(lobby.run)
+            ann = FakePeer("Ann")
+            await paced_table(lobby, ann, bot_think_ms=300)
+            token = ann.token
+            assert token is not None
+            await settle()
+            await lobby.shutdown()
+            first.cancel_scope.cancel()
+    finally:
+        journal.close()
+
+    journal = Journal.open(path)
+    try:
+        async with trio.open_nursery() as second:
+            lobby = Lobby(settings, journal=journal)
+            await second.start(lobby.run)
+            again = FakePeer("Ann")
+            await ok(lobby, again, lambda i: ResumeSeat(id=i, token=token, last_seq=0))
+            table = lobby.location(again)
+            assert table is not None
+            assert again.state.bot_think_ms == 300
+            await the_bot_plays_within_patience(lobby, table, again)
+            await lobby.shutdown()
+            second.cancel_scope.cancel()
+    finally:
+        journal.close()
