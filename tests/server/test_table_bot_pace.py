@@ -13,6 +13,7 @@ from test_table_rig import FakePeer, ok, open_lobby, play, rigged, settle
 from protocol.cards import Card
 from protocol.commands import Play
 from protocol.errors import ErrorCode, LocalProtocolError, RemoteProtocolError
+from protocol.events import Played
 from protocol.messages import (
     MAX_BOT_THINK_MS,
     AddBot,
@@ -56,7 +57,7 @@ async def the_bot_plays_within_patience(lobby: Lobby, table: Table, ann: FakePee
     await play(lobby, ann, Play(Card.parse("R1")))
 
     def bot_played() -> bool:
-        return any(e.body["kind"] == "played" and e.body["seat"] == 1 for e in ann.events)
+        return any(isinstance(e.body.body, Played) and e.body.body.seat == 1 for e in ann.events)
 
     with trio.fail_after(PATIENCE):
         await ann.wait_for(bot_played)
