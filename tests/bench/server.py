@@ -54,6 +54,9 @@ from typing import Any
 
 import trio
 
+from client.session import connect
+from protocol.messages import AddBot, CreateTable, Leave, Start
+
 ROOT = Path(__file__).resolve().parents[2]
 BENCH = Path(__file__).resolve().parent
 SERVER_LISTENING = "uno-server listening on "
@@ -464,6 +467,7 @@ class Target:
 
     child: Child
     drivers: list[Child]
+    port: int
 
     async def window(self, pace: str, warmup: float, seconds: float) -> Window:
         return Window.merge(
@@ -526,7 +530,31 @@ async def start_target(
     )
     started.append(child)
     port = await child.listening_port(listening)
-    return Target(child, await start_drivers(args, port, mode, logs, started))
+    return Target(child, await start_drivers(args, port, mode, logs, started), port)
+
+
+async def seat_hard_tables(port: int, count: int) -> None:
+    """``count`` more tables, each of three ``hard`` server bots and one ``normal``, playing
+    inside the server at its own bot pace while the drivers measure (``--hard-tables``).
+
+    Each is made by a short-lived connection that creates it, seats the bots, starts the
+    match and leaves: the seat it gives up goes to a server bot of the default level.
+    """
+    for index in range(count):
+        async with connect("127.0.0.1", port, f"hard-host-{index}") as host:
+            for message in (
+                CreateTable(
+                    id=host.next_id(),
+                    name=f"hard bots {index}",
+                    options={"seats": 4, "target_score": 100_000},
+                ),
+                *(AddBot(id=host.next_id(), strategy="hard") for _ in range(3)),
+                Start(id=host.next_id()),
+                Leave(id=host.next_id()),
+            ):
+                reply = await host.request(message)
+                if not reply.ok:
+                    raise RuntimeError(f"{message.TYPE} refused: {reply.code} {reply.message}")
 
 
 async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
@@ -568,6 +596,7 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
             await all_steps(server.drivers, "seat")
             setup_seconds = trio.current_time() - setup_start
             rss_seated = rss_kib(server.child.pid)
+            await seat_hard_tables(server.port, args.hard_tables)
 
             echo_paced, paced, round_ratios = await paced_in_turn(echo, server, args)
             echo_saturated = await echo.window("saturate", args.warmup, args.echo_seconds)
@@ -587,6 +616,7 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
         "connections": connected,
         "tables": args.tables,
         "seats": args.seats,
+        "hard_bot_tables": args.hard_tables,
         "drivers": args.drivers,
         "cores": os.cpu_count(),
         "setup_seconds": round(setup_seconds, 2),
@@ -705,6 +735,13 @@ def main(argv: list[str] | None = None) -> int:
         "--rounds", type=int, default=4, help="paced windows taken in turn on echo and server"
     )
     parser.add_argument("--warmup", type=float, default=1.5, help="unmeasured lead-in")
+    parser.add_argument(
+        "--hard-tables",
+        type=int,
+        default=0,
+        help="also this many tables of hard server bots, searching while the drivers measure "
+        "(at most 16)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--log-level", default="INFO", help="the server's --log-level")
     parser.add_argument(
@@ -736,6 +773,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", type=Path, help="run the server under cProfile to PATH")
     parser.add_argument("--top", type=int, default=25, help="hot spots to report")
     args = parser.parse_args(argv)
+    if not 0 <= args.hard_tables <= 16:
+        parser.error("--hard-tables takes 0 to 16")
     result = trio.run(benchmark, args)
     if args.json:
         print(json.dumps(result, indent=2))
