@@ -3,8 +3,9 @@
 The session speaks protocol v1 through the sans-IO ``ClientConnection``; this module adds
 the I/O. One background task reads: it answers pings, keeps the latest table state and
 view, records the numbered event stream (noticing gaps) and hands each ``ok`` or
-``rejected`` to the command waiting for it. Any task may send a command and await its one
-reply while events keep flowing::
+``rejected`` to the command waiting for it; a ``listener`` (the client's screen) hears
+each message it takes in, in order. Any task may send a command and await its one reply
+while events keep flowing::
 
     async with connect("127.0.0.1", 7531, "Ada") as session:
         await session.request(CreateTable(id=session.next_id(), name="Friday"))
@@ -51,6 +52,7 @@ from protocol.messages import (
     Rejected,
     Request,
     ResumeSeat,
+    ServerMessage,
     Standings,
     TableList,
     TableState,
@@ -162,6 +164,10 @@ class ClientSession:
     ``left`` (the last ``left`` message: protocol 1.1 says why we are no longer at a
     table) and ``left_count``.
 
+    ``listener``, when set, is called with every message the session takes in, in order,
+    once the session's own state has changed (an event already seen, which a resume may
+    repeat, is not passed on): the client's screen reduces them into its model.
+
     ``events_kept`` and ``latencies_kept`` bound the event bodies and reply latencies kept
     (``event_count`` and ``reply_count`` count them all): a server bot keeps no latencies
     and at most the few events its round memory reads between two views, so a table of
@@ -175,8 +181,10 @@ class ClientSession:
         *,
         events_kept: int = MAX_KEPT_EVENTS,
         latencies_kept: int = MAX_KEPT_LATENCIES,
+        listener: Callable[[ServerMessage], None] | None = None,
     ) -> None:
         self.name = name
+        self.listener = listener
         self._stream = stream
         self._conn = ClientConnection()
         self._send_lock = trio.StrictFIFOLock()
@@ -331,9 +339,15 @@ class ClientSession:
             await self._dispatch(message)
         self._notify()
 
-    async def _dispatch(self, message: Message) -> None:  # noqa: C901 (one branch per message type)
+    async def _dispatch(self, message: Message) -> None:
+        taken = await self._take(message)
+        if taken and self.listener is not None and isinstance(message, ServerMessage):
+            self.listener(message)
+
+    async def _take(self, message: Message) -> bool:  # noqa: C901 (one branch per message type)
+        """Update the session's state from one message; False for an event seen before."""
         if isinstance(message, GameEvent):
-            self._on_event(message)
+            return self._on_event(message)
         elif isinstance(message, GameView):
             self.view = message.body
             self.view_seq = message.seq
@@ -368,19 +382,20 @@ class ClientSession:
             self._lost(ServerClosedError(message.code, message.message))
         elif isinstance(message, Closing):
             self._lost(ServerClosedError(Closing.TYPE, message.reason))
+        return True
 
-    def _on_event(self, message: GameEvent) -> None:
+    def _on_event(self, message: GameEvent) -> bool:
         seq = message.seq
         if seq <= self.last_seq:
-            return  # already seen (a resume may repeat what the view covered)
+            return False  # already seen (a resume may repeat what the view covered)
         if seq > self.last_seq + 1 and seq > self.view_seq + 1:
             self.gaps.append((self.last_seq + 1, seq - 1))
             self.gap_count += 1
         self.last_seq = seq
         self.event_count += 1
-        if self.events.maxlen == 0:
-            return  # a session that keeps no history (see the class docstring)
-        self.events.append(message)
+        if self.events.maxlen != 0:  # a server bot keeps none (see the class docstring)
+            self.events.append(message)
+        return True
 
     def _on_left(self, message: Left) -> None:
         """We are back in the lobby: forget the table, the seat and its numbered stream.
@@ -465,15 +480,19 @@ async def open_session(
     greet_seconds: float = math.inf,
     events_kept: int = MAX_KEPT_EVENTS,
     latencies_kept: int = MAX_KEPT_LATENCIES,
+    listener: Callable[[ServerMessage], None] | None = None,
 ) -> AsyncIterator[ClientSession]:
     """Greet the server over ``stream`` and keep reading in the background while in use.
 
     With ``resume``, the hello carries the token and the last event seen, so the server
     gives the seat back at once (``welcome.resumed``), then the view and the missed events.
     A server that has not answered the hello within ``greet_seconds`` raises
-    ``trio.TooSlowError``. ``events_kept``, ``latencies_kept``: see ``ClientSession``.
+    ``trio.TooSlowError``. ``events_kept``, ``latencies_kept``, ``listener`` (which hears
+    the welcome too): see ``ClientSession``.
     """
-    session = ClientSession(stream, name, events_kept=events_kept, latencies_kept=latencies_kept)
+    session = ClientSession(
+        stream, name, events_kept=events_kept, latencies_kept=latencies_kept, listener=listener
+    )
     hello = Hello(versions=versions, name=name)
     if resume is not None:
         hello = Hello(

@@ -1,8 +1,9 @@
 """The client's model: plain state the UI renders from, and the reducers that change it.
 
-Everything the screen shows is here. Server messages reduce into it (``apply_view``,
-``apply_table_state``, ``apply_event``, ``apply_chat``, ``apply_reply``); key presses
-change its UI part (selection, pickers, typed text) through the controller. Nothing here
+Everything the screen shows is here. Server messages reduce into it through the one
+reducer, ``client.ui.reducer.apply``, which dispatches each to ``apply_view``,
+``apply_table_state``, ``apply_event``, ``apply_chat``...; replies go to ``apply_reply``.
+Key presses change its UI part (selection, pickers, typed text) through the controller. Nothing here
 does I/O or reads a clock: times are passed in, so every reducer is a plain unit test.
 
 Why this module is long: every field the screen shows, each documented, and the reducers

@@ -2,16 +2,16 @@
 
 ``Network.run()`` connects, carries out the start-up ``Plan`` (create a table with bots
 and start, join a table by name, spectate), then executes the intents the UI submits.
-A background task waits for every change of the session and reduces it into the model
-(table state, view, numbered events, chat, a ``left`` that sends us back to the lobby),
-then asks the UI to redraw. A lost connection is resumed with the seat's token, with a
-growing pause between attempts. The servers found on the LAN reach the model from
+Every message the session takes in goes, in order, through the one reducer
+(``client.ui.reducer.apply``) into the model; after each change of the session the UI is
+asked to redraw. A lost connection is resumed with the seat's token, with a growing
+pause between attempts. The servers found on the LAN reach the model from
 ``client.discovery.keep_listed`` (see ``client/cli.py``), not from here.
 
 Why this module is long: the connection loop (connect, resume with a growing pause, the
-moved seat), the reduction of a session into the model and the intents carried out in
-order are one conversation with one server; cut apart, each part would reach into the
-others' state.
+moved seat), the hand-over of a session's messages to the model and the intents carried
+out in order are one conversation with one server; cut apart, each part would reach into
+the others' state.
 """
 
 from __future__ import annotations
@@ -32,38 +32,26 @@ from client.session import (
     open_session,
 )
 from client.ui.intents import Connect, GameIntent, Intent, LeaveTable, Quit, TableRequest
-from client.ui.model import (
-    Model,
-    apply_chat,
-    apply_connection,
-    apply_event,
-    apply_reply,
-    apply_table_list,
-    apply_table_state,
-    apply_view,
-    clear_table,
-)
-from client.ui.records import apply_records, records_refused, speaks_records
+from client.ui.model import Model, apply_connection, apply_reply, clear_table
+from client.ui.records import records_refused
+from client.ui.reducer import LEFT_MESSAGES, apply
 from client.ui.table_form import DEFAULT_LEVEL
 from protocol.errors import ErrorCode, RemoteProtocolError
 from protocol.messages import (
     AddBot,
-    ChatMessage,
     CreateTable,
     Join,
     Leave,
+    Left,
     LeftReason,
     ListTables,
     Request,
+    ServerMessage,
     Spectate,
     Start,
-    TableList,
-    TableState,
     TableStatus,
     TableSummary,
-    TakeBotSeat,
 )
-from protocol.views import View
 
 __all__ = ["LEFT_MESSAGES", "Network", "Plan"]
 
@@ -74,14 +62,6 @@ LOBBY_REFRESH_SECONDS = 3.0
 RESUME_DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0)
 INTENTS_QUEUED = 64
 """Intents waiting for the ones before them to be answered; more means keys held down."""
-
-
-LEFT_MESSAGES = {
-    LeftReason.KICKED: "You were removed from the table by the host",
-    LeftReason.TABLE_CLOSED: "The table closed",
-    LeftReason.LEFT: "You left the table",
-}
-"""What the message line says when the server tells us we are no longer at a table."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,12 +99,6 @@ class Network:
         self.plan = plan or Plan()
         self.session: ClientSession | None = None
         self._intents_in, self._intents = trio.open_memory_channel[Intent](256)
-        self._left_table: TableState | None = None
-        self._seen_list: TableList | None = None
-        self._seen_view: View | None = None
-        self._seen_events = 0
-        self._seen_chat: ChatMessage | None = None
-        self._seen_left = 0
         self._lobby_wanted = trio.Event()
 
     def submit(self, intent: Intent) -> None:
@@ -153,7 +127,10 @@ class Network:
             try:
                 with trio.fail_after(CONNECT_SECONDS):
                     stream = await trio.open_tcp_stream(host, port)
-                async with open_session(stream, self.model.name, resume=resume) as session:
+                early: list[ServerMessage] = []  # reduced once the session is served
+                async with open_session(
+                    stream, self.model.name, resume=resume, listener=early.append
+                ) as session:
                     failures = 0
                     if resume is not None and not session.resumed:
                         self._seat_gone()
@@ -161,7 +138,7 @@ class Network:
                         self.model.notify("Reconnected: your seat is back")
                         self._note_restart(session)
                     first, planned = not planned, True
-                    if await self._serve(session, first=first):
+                    if await self._serve(session, early, first=first):
                         return
                 reason = session.close_reason or "the connection ended"
             except (OSError, SessionError, trio.TooSlowError, RemoteProtocolError) as error:
@@ -242,21 +219,26 @@ class Network:
                     return True
         return False
 
-    async def _serve(self, session: ClientSession, first: bool) -> bool:
-        """Play on one session until the person quits (True) or it is lost (False)."""
+    async def _serve(self, session: ClientSession, early: list[ServerMessage], first: bool) -> bool:
+        """Play on one session until the person quits (True) or it is lost (False).
+
+        ``early`` are the messages taken in before (the welcome and what came with it):
+        they are reduced first, then every later one as it comes.
+        """
         self.session = session
-        self._seen_events = 0
-        self._seen_view = None
-        self._seen_list = None
-        self._seen_chat = None
-        self._seen_left = session.left_count
+        if not self.model.connected:
+            apply_connection(self.model, True, "connected")
+        for message in early:
+            self._reduce(message)
+        session.listener = self._reduce
+        self.redraw()
         # One task carries out the intents, each after the one before has its reply, so
         # two quick keys (draw, then pass) reach the server in the order pressed. This loop
         # only hands them over, so a Quit is heard even while a command waits.
         work_in, work = trio.open_memory_channel[Intent](INTENTS_QUEUED)
         async with trio.open_nursery() as nursery:
             scope = nursery.cancel_scope
-            nursery.start_soon(self._guarded, scope, self._pump, session)
+            nursery.start_soon(self._guarded, scope, self._redraw_on_change, session)
             nursery.start_soon(self._guarded, scope, self._refresh_lobby, session)
             if first:
                 nursery.start_soon(self._guarded, scope, self._carry_out_plan, session)
@@ -293,68 +275,25 @@ class Network:
             log.info("session ended: %s", error)
             scope.cancel()
 
-    # -- reducing the session into the model ------------------------------------------------
+    # -- reducing the session's messages into the model -----------------------------------
 
-    async def _pump(self, session: ClientSession) -> None:
+    def _reduce(self, message: ServerMessage) -> None:
+        """One message into the model, as the session takes it in; a ``left`` that sent us
+        back to the lobby refreshes its table list at once."""
+        model = self.model
+        at_table = model.table is not None
+        if self.session is not None:
+            # Before the view is applied: what it offers counts only once it has caught up.
+            model.view_behind = self.session.view_seq < self.session.last_seq
+        apply(model, message, self.clock())
+        if isinstance(message, Left) and at_table and model.table is None:
+            self._lobby_wanted.set()
+
+    async def _redraw_on_change(self, session: ClientSession) -> None:
         seen = session.changes
-        self._sync(session)
         while True:
             seen = await session.wait_changed(seen)
-            self._sync(session)
-
-    def _sync(self, session: ClientSession) -> None:  # noqa: C901 (one step per part of the session)
-        model = self.model
-        welcome = session.welcome
-        if not model.connected:
-            apply_connection(model, True, "connected")
-        if welcome is not None:
-            model.server_name = welcome.server_name
-            model.records.available = speaks_records(welcome.version)
-        apply_records(model.records, session.standings, session.match_list)
-        if session.table_list is not None and session.table_list is not self._seen_list:
-            self._seen_list = session.table_list
-            apply_table_list(model, list(session.table_list.tables))
-        if session.left_count != self._seen_left:
-            self._seen_left = session.left_count
-            self._on_left(session)
-        if session.table is not None and session.table is not self._left_table:
-            apply_table_state(model, session.table, session.seat)
-            if session.table.state is not TableStatus.PAUSED:
-                model.rebuilt_table = None  # it plays on: closing it is over
-        fresh = session.event_count - self._seen_events
-        if fresh > 0:
-            for message in list(session.events)[-fresh:]:
-                apply_event(model, message.body)
-            self._seen_events = session.event_count
-        model.view_behind = session.view_seq < session.last_seq
-        view = session.view
-        if view is not None and view is not self._seen_view and model.table is not None:
-            self._seen_view = view
-            apply_view(model, view, self.clock())
-        if session.chat and session.chat[-1] is not self._seen_chat:
-            start = 0
-            for index, line in enumerate(session.chat):
-                if line is self._seen_chat:
-                    start = index + 1
-            for line in session.chat[start:]:
-                apply_chat(model, line.sender, line.text)
-            self._seen_chat = session.chat[-1]
-        self.redraw()
-
-    def _on_left(self, session: ClientSession) -> None:
-        """The server says we are no longer at the table: back to the lobby, saying why."""
-        left = session.left
-        model = self.model
-        if left is None or model.table is None:
-            return
-        if model.table.table_id != left.table_id:
-            return
-        clear_table(model)
-        text = LEFT_MESSAGES.get(left.reason, "You are no longer at the table")
-        if left.message and left.message.lower() not in text.lower():
-            text += f": {left.message}"
-        model.notify(text, error=left.reason is not LeftReason.LEFT)
-        self._lobby_wanted.set()
+            self.redraw()
 
     async def _refresh_lobby(self, session: ClientSession) -> None:
         """Keep the server's table list fresh while the lobby screen shows it (at once
@@ -396,8 +335,6 @@ class Network:
                 model.notify(f"{intent.type}: {error}", error=True)
                 self.redraw()
                 return
-            if isinstance(message, CreateTable | Join | Spectate | TakeBotSeat):
-                self._left_table = None
             if await self._request(session, message):
                 for follow in intent.then:
                     await self._execute(session, follow)
@@ -405,7 +342,6 @@ class Network:
                 records_refused(model.records, message)
         elif isinstance(intent, LeaveTable):
             if await self._request(session, Leave(id=session.next_id())):
-                self._left_table = session.table
                 clear_table(model)
                 model.notify(LEFT_MESSAGES[LeftReason.LEFT])
                 await self._request(session, ListTables(id=session.next_id(), limit=100))
@@ -452,7 +388,6 @@ class Network:
             self.redraw()
             return
         table_id = tables[0].table_id
-        self._left_table = None
         password = plan.password or None
         late = tables[0].state is not TableStatus.LOBBY and tables[0].bot_seats > 0
         if plan.spectate or late:  # late: watch; Enter there takes a bot's seat

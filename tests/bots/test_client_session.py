@@ -385,6 +385,28 @@ async def test_a_view_beyond_the_last_event_is_the_new_base_not_a_gap() -> None:
             assert session.resume_state() == ResumeState("tok", 701)
 
 
+async def test_the_listener_hears_every_message_in_order_but_no_event_twice() -> None:
+    heard: list[Message] = []
+
+    async def script(server: ScriptedServer) -> None:
+        await server.greet()
+        await server.send(Joined(table_id="t1", seat=0, resume_token="tok"))
+        await server.send(_turn(1))
+        await server.send(_turn(1))  # repeated, as a resume may: not passed on
+        await server.send(_view(1))
+        await server.send(Ping(nonce=3))
+        await trio.sleep_forever()
+
+    client_stream, server_stream = trio.testing.memory_stream_pair()
+    with trio.fail_after(5):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(script, ScriptedServer(server_stream))
+            async with open_session(client_stream, "Ada", listener=heard.append) as session:
+                await session.wait_for(lambda s: len(heard) >= 5)
+            nursery.cancel_scope.cancel()
+    assert [type(message) for message in heard] == [Welcome, Joined, GameEvent, GameView, Ping]
+
+
 async def test_a_map_that_is_no_command_is_refused_before_sending() -> None:
     async def script(server: ScriptedServer) -> None:
         await server.greet()

@@ -11,15 +11,27 @@ from __future__ import annotations
 import pytest
 import trio
 import trio.testing
+from client_builders import event, hand_view, table_state
 from client_server import Watched
 
 from client.ui.intents import GameIntent, Quit
-from client.ui.model import Model
+from client.ui.model import Mode, Model, Picker
 from client.ui.network import Network
 from protocol.commands import Draw, Pass
 from protocol.connection import ServerConnection
 from protocol.errors import ErrorCode
-from protocol.messages import Error, Game, ListTables, Message, Ok, TableList, Welcome
+from protocol.messages import (
+    Error,
+    Game,
+    GameEvent,
+    GameView,
+    Joined,
+    ListTables,
+    Message,
+    Ok,
+    TableList,
+    Welcome,
+)
 
 
 class HoldingServer:
@@ -125,3 +137,47 @@ async def test_a_seat_resumed_elsewhere_is_not_taken_back_from_here(
             await trio.testing.wait_all_tasks_blocked()
             assert network.address is None and len(opened) == 1 and not model.connected
             network.submit(Quit())
+
+
+async def test_a_view_that_catches_up_with_the_events_keeps_the_colour_picker_open(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An event arrives (the view is behind it), then the view that covers it: its legal
+    moves count at once, so the picker open on a wild card stays open."""
+    client_end, server_end = trio.testing.memory_stream_pair()
+    server = HoldingServer(server_end)
+
+    async def open_stream(host: str, port: int) -> trio.abc.Stream:
+        return client_end
+
+    monkeypatch.setattr(trio, "open_tcp_stream", open_stream)
+    model = Model(name="Ann")
+    redraws = Watched()
+    network = Network(model, redraws.redraw, trio.current_time, address=("127.0.0.1", 1))
+    plays = [{"type": "play", "card": "W", "color": color} for color in "RYGB"]
+    with trio.fail_after(10):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(server.serve)
+            nursery.start_soon(network.run)
+            await redraws.until(lambda: model.connected)
+            first = hand_view(["B2", "W"], plays, last_seq=1)
+            await server._send(
+                Joined(table_id="t1", seat=0, resume_token="tok"),
+                table_state(),
+                GameView(seq=1, body=first),
+            )
+            await redraws.until(lambda: model.view == first)
+            model.mode = Mode.PICK
+            model.draft = list(model.legal_of("play"))
+            model.picker = Picker("Choose the colour", "color", [("R", "red")])
+            later = hand_view(["B2", "W"], plays, last_seq=2)
+            await server._send(
+                GameEvent(seq=2, body=event({"seq": 2, "kind": "exposed", "seat": 1})),
+                GameView(seq=2, body=later),
+            )
+            await redraws.until(lambda: model.view == later)
+            assert model.mode is Mode.PICK and model.draft
+            assert not model.view_behind
+            network.submit(Quit())
+            await trio.testing.wait_all_tasks_blocked()
+            nursery.cancel_scope.cancel()

@@ -1,0 +1,100 @@
+"""The one reducer of server messages: ``apply(model, message, now)``.
+
+The network side hands every message its session takes in, in the order they arrived, to
+``apply``; it dispatches on the message's type to the model's reducers (``apply_view``,
+``apply_table_state``...). Replies (``ok``, ``rejected``) are reduced by the task that sent
+the command, which knows what was asked (``apply_reply``); ``ping``, ``pong``, ``error``
+and ``closing`` concern the connection, not the screen, and change nothing here.
+"""
+
+from __future__ import annotations
+
+from typing import assert_never
+
+from client.ui.model import (
+    Model,
+    apply_chat,
+    apply_connection,
+    apply_event,
+    apply_table_list,
+    apply_table_state,
+    apply_view,
+    clear_table,
+)
+from client.ui.records import apply_records, speaks_records
+from protocol.messages import (
+    ChatMessage,
+    Closing,
+    Error,
+    GameEvent,
+    GameView,
+    Joined,
+    Left,
+    LeftReason,
+    MatchList,
+    Ok,
+    Ping,
+    Pong,
+    Rejected,
+    ServerMessage,
+    Standings,
+    TableList,
+    TableState,
+    TableStatus,
+    Welcome,
+)
+
+__all__ = ["LEFT_MESSAGES", "apply"]
+
+LEFT_MESSAGES = {
+    LeftReason.KICKED: "You were removed from the table by the host",
+    LeftReason.TABLE_CLOSED: "The table closed",
+    LeftReason.LEFT: "You left the table",
+}
+"""What the message line says when the server tells us we are no longer at a table."""
+
+
+def apply(model: Model, message: ServerMessage, now: float) -> None:  # noqa: C901 (one case per message type)
+    """Reduce one server message into the model; ``now`` is when it arrived (the clock
+    of a view counts from it)."""
+    match message:
+        case Welcome():
+            apply_connection(model, True, "connected")
+            model.server_name = message.server_name
+            model.records.available = speaks_records(message.version)
+        case TableList():
+            apply_table_list(model, list(message.tables))
+        case Joined():
+            model.seat = message.seat
+        case TableState():
+            apply_table_state(model, message, model.seat)
+            if message.state is not TableStatus.PAUSED:
+                model.rebuilt_table = None  # it plays on: closing it is over
+        case GameEvent():
+            apply_event(model, message.body)
+        case GameView():
+            if model.table is not None:
+                apply_view(model, message.body, now)
+        case ChatMessage():
+            apply_chat(model, message.sender, message.text)
+        case Left():
+            _apply_left(model, message)
+        case Standings():
+            apply_records(model.records, message, None)
+        case MatchList():
+            apply_records(model.records, None, message)
+        case Ok() | Rejected() | Ping() | Pong() | Error() | Closing():
+            pass
+        case _:
+            assert_never(message)
+
+
+def _apply_left(model: Model, message: Left) -> None:
+    """The server says we are no longer at the table: back to the lobby, saying why."""
+    if model.table is None or model.table.table_id != message.table_id:
+        return  # a stale one, for a table we are no longer at
+    clear_table(model)
+    text = LEFT_MESSAGES.get(message.reason, "You are no longer at the table")
+    if message.message and message.message.lower() not in text.lower():
+        text += f": {message.message}"
+    model.notify(text, error=message.reason is not LeftReason.LEFT)

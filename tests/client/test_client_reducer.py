@@ -1,0 +1,128 @@
+"""The one reducer: a session's messages, in order, into the model; no I/O."""
+
+from __future__ import annotations
+
+import typing
+
+from client_builders import engine_view, event, table_state
+
+from client.ui.model import Model, Screen
+from client.ui.reducer import LEFT_MESSAGES, apply
+from protocol.messages import (
+    ChatMessage,
+    Closing,
+    Error,
+    GameEvent,
+    GameView,
+    Joined,
+    Left,
+    LeftReason,
+    MatchList,
+    MatchPlayer,
+    MatchRecord,
+    Ok,
+    Ping,
+    Pong,
+    Rejected,
+    ServerMessage,
+    Standing,
+    Standings,
+    StandingsPeriod,
+    TableList,
+    TableStatus,
+    TableSummary,
+    Welcome,
+)
+
+
+def _welcome() -> Welcome:
+    return Welcome(version="1.2", server_name="Kitchen", server_id="s1", server_version="0.1.0")
+
+
+def _summary() -> TableSummary:
+    return TableSummary(table_id="t2", name="Later", state=TableStatus.LOBBY, seats=4, taken=1)
+
+
+def test_a_session_s_messages_reduce_into_the_model_in_the_order_they_came() -> None:
+    model = Model(name="Ann")
+    apply(model, _welcome(), 0.0)
+    assert (model.connected, model.server_name, model.records.available) == (True, "Kitchen", True)
+    assert model.screen is Screen.LOBBY
+
+    apply(model, Joined(table_id="t1", seat=1, resume_token="secret"), 0.0)
+    apply(model, table_state(), 0.0)
+    assert model.screen is Screen.TABLE
+    assert (model.seat, model.spectating) == (1, False)
+
+    view = engine_view(seat=1)
+    apply(model, GameView(seq=3, body=view), 5.0)
+    assert model.view is view
+    assert model.view_at == 5.0
+
+    logged = len(model.log)
+    apply(model, GameEvent(seq=4, body=event({"seq": 4, "kind": "exposed", "seat": 0})), 6.0)
+    assert len(model.log) == logged + 1
+    apply(model, ChatMessage(sender="Bob", text="hi", seat=1), 6.0)
+    assert list(model.chat) == ["Bob: hi"]
+    assert model.log[-1] == "» Bob: hi"
+
+    apply(model, Left(table_id="elsewhere", reason=LeftReason.KICKED), 7.0)
+    assert model.table is not None  # a stale left, for another table, changes nothing
+    apply(model, Left(table_id="t1", reason=LeftReason.KICKED, message="by Ann"), 7.0)
+    assert model.screen is Screen.LOBBY
+    assert (model.seat, model.view) == (None, None)
+    assert model.message == LEFT_MESSAGES[LeftReason.KICKED] + ": by Ann"
+    assert model.message_is_error
+
+    apply(model, GameView(seq=5, body=view), 8.0)
+    assert model.view is None  # a view for no table shows nothing
+    apply(model, TableList(tables=(_summary(),)), 8.0)
+    assert [table.name for table in model.tables] == ["Later"]
+
+
+def test_standings_of_another_period_than_the_one_shown_are_left_aside() -> None:
+    model = Model(name="Ann")
+    model.records.period = StandingsPeriod.ALL
+    week = Standings(period=StandingsPeriod.WEEK, players=(Standing(name="Bob"),))
+    apply(model, week, 0.0)
+    assert not model.records.loaded
+    apply(model, Standings(period=StandingsPeriod.ALL, players=(Standing(name="Cy"),)), 0.0)
+    assert [player.name for player in model.records.players] == ["Cy"]
+
+
+def _one_of_each() -> list[ServerMessage]:
+    match = MatchRecord(
+        finished_at=1,
+        table_id="t1",
+        table="Friday",
+        deck="classic",
+        options={},
+        players=(MatchPlayer(name="Ann", score=500),),
+    )
+    return [
+        _welcome(),
+        Error(code="bad-message"),
+        Ok(id=1),
+        Rejected(id=2, code="not-your-turn"),
+        TableList(tables=(_summary(),)),
+        table_state(),
+        Joined(table_id="t1", seat=0),
+        GameEvent(seq=1, body=event({"kind": "exposed", "seat": 0})),
+        GameView(seq=1, body=engine_view()),
+        ChatMessage(sender="Bob", text="hi"),
+        Left(table_id="t1", reason=LeftReason.TABLE_CLOSED),
+        Standings(period=StandingsPeriod.WEEK, players=()),
+        MatchList(matches=(match,)),
+        Ping(nonce=1),
+        Pong(nonce=1),
+        Closing(reason="shutting down"),
+    ]
+
+
+def test_every_message_a_server_sends_is_dispatched() -> None:
+    messages = _one_of_each()
+    assert {type(message) for message in messages} == set(typing.get_args(ServerMessage))
+    model = Model(name="Ann")
+    for message in messages:
+        apply(model, message, 0.0)
+    assert model.records.matches  # the last page reduced went in
