@@ -53,9 +53,7 @@ from pathlib import Path
 from typing import Any
 
 import trio
-
-from client.session import connect
-from protocol.messages import AddBot, CreateTable, Leave, Start
+from load_driver import Client
 
 ROOT = Path(__file__).resolve().parents[2]
 BENCH = Path(__file__).resolve().parent
@@ -541,20 +539,22 @@ async def seat_hard_tables(port: int, count: int) -> None:
     match and leaves: the seat it gives up goes to a server bot of the default level.
     """
     for index in range(count):
-        async with connect("127.0.0.1", port, f"hard-host-{index}") as host:
-            for message in (
-                CreateTable(
-                    id=host.next_id(),
-                    name=f"hard bots {index}",
-                    options={"seats": 4, "target_score": 100_000},
-                ),
-                *(AddBot(id=host.next_id(), strategy="hard") for _ in range(3)),
-                Start(id=host.next_id()),
-                Leave(id=host.next_id()),
-            ):
+        name = f"hard-host-{index}"
+        stream = await trio.open_tcp_stream("127.0.0.1", port)
+        host = Client(stream, name)
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(host.read_forever)
+            await host.send({"type": "hello", "versions": ["1.2"], "name": name})
+            await host.welcomed.wait()
+            create = {"type": "create-table", "name": f"hard bots {index}"}
+            create["options"] = {"seats": 4, "target_score": 100_000}
+            seat_bot = {"type": "add-bot", "strategy": "hard"}
+            for message in (create, seat_bot, seat_bot, seat_bot, {"type": "start"}):
                 reply = await host.request(message)
-                if not reply.ok:
-                    raise RuntimeError(f"{message.TYPE} refused: {reply.code} {reply.message}")
+                if reply.get("type") != "ok":
+                    raise RuntimeError(f"{message['type']} refused: {reply}")
+            await host.request({"type": "leave"})
+            await stream.aclose()
 
 
 async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
