@@ -17,8 +17,13 @@ to challenge a Wild Draw Four or take a Draw Two stack), once some hand is down 
    unless another candidate won more often on the same deals by ``_MARGIN`` standard
    errors of the paired difference (``_MARGIN_MANY`` with more than one opponent).
 
-Every candidate is played on the same deals, so their difference is measured with less
-noise. The bot never sees more than its seat's view and events: only those are read, and
+Every candidate is played on the same deals and with the same playout choices (common
+random numbers), so their difference is measured with less noise. At three seats or more
+the bot also plays a few moves otherwise than ``normal`` with no search at all
+(:func:`steer`): it stops a next player about to go out, keeps its stoppers till then, and
+names a colour that player left; in the endgame that move is the one the search keeps.
+
+The bot never sees more than its seat's view and events: only those are read, and
 the hidden cards come from the sampler. This module is the one part of ``client`` allowed
 to import ``server.engine`` (pyproject's import-linter contracts), as its simulator.
 
@@ -57,7 +62,7 @@ from protocol.commands import (
 from protocol.options import ConfigError, DeckName, TableConfig
 from server.engine import Match, Phase, Rejected, build_deck
 
-__all__ = ["Deal", "Limits", "decide", "infer_config", "playout", "sample_deal"]
+__all__ = ["Deal", "Limits", "decide", "infer_config", "playout", "sample_deal", "steer"]
 
 CommandMap = dict[str, Any]
 
