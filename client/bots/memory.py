@@ -9,11 +9,16 @@ the round up to it. Two things in them narrow down the hidden cards:
   could play on the card in force then: no card of that colour, none of that rank and
   no wild. The cards it held then still avoid those, except the ones it has played
   since; the cards it drew since are free. A drawn card passed on avoids them too.
+- **Colours left.** A seat that played another colour on the colour in force (by rank,
+  or with a wild) held none of that colour: a player who can follow the colour does
+  (``normal`` plays it first). Wilds it may still hold, and the cards it draws since are
+  free again.
 
 Only what the seat's own events say is used: the memory is fed the redacted events a
 client of that seat receives (``Event.for_seat``), never the match itself. A void is a
 reading of how players play (one who can play does not draw), not a rule: a player may
-draw anyway, and then the sampler is wrong about that seat for a while.
+draw anyway, or change the colour while holding it, and then the sampler is wrong about
+that seat for a while.
 """
 
 from __future__ import annotations
