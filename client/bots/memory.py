@@ -1,7 +1,7 @@
 """What one seat has seen of the round so far, for the ``hard`` level's sampler.
 
 A view shows the present (hands' sizes, the top card); the events a seat received show
-the round up to it. Two things in them narrow down the hidden cards:
+the round up to it. Three things in them narrow down the hidden cards:
 
 - **The discards.** Every card played since the last reshuffle lies in the discard pile,
   in order, so those cards are not hidden at all.
