@@ -1,7 +1,7 @@
 """What one seat has seen of the round so far, for the ``hard`` level's sampler.
 
 A view shows the present (hands' sizes, the top card); the events a seat received show
-the round up to it. Two things in them narrow down the hidden cards:
+the round up to it. Three things in them narrow down the hidden cards:
 
 - **The discards.** Every card played since the last reshuffle lies in the discard pile,
   in order, so those cards are not hidden at all.
@@ -9,11 +9,16 @@ the round up to it. Two things in them narrow down the hidden cards:
   could play on the card in force then: no card of that colour, none of that rank and
   no wild. The cards it held then still avoid those, except the ones it has played
   since; the cards it drew since are free. A drawn card passed on avoids them too.
+- **Colours left.** A seat that played another colour on the colour in force (by rank,
+  or with a wild) held none of that colour: a player who can follow the colour does
+  (``normal`` plays it first). Wilds it may still hold, and the cards it draws since are
+  free again.
 
 Only what the seat's own events say is used: the memory is fed the redacted events a
 client of that seat receives (``Event.for_seat``), never the match itself. A void is a
 reading of how players play (one who can play does not draw), not a rule: a player may
-draw anyway, and then the sampler is wrong about that seat for a while.
+draw anyway, or change the colour while holding it, and then the sampler is wrong about
+that seat for a while.
 """
 
 from __future__ import annotations
@@ -22,11 +27,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from protocol.cards import Card, InvalidCardError
+from protocol.cards import Card, InvalidCardError, Rank
 from protocol.events import EventKind
 from protocol.messages import GameEvent
 
-__all__ = ["RoundMemory", "Void"]
+__all__ = ["Lack", "RoundMemory", "Void"]
 
 
 @dataclass(slots=True)
@@ -45,6 +50,19 @@ class Void:
         return card.color.value != self.color and card.rank.value != self.rank
 
 
+@dataclass(slots=True)
+class Lack:
+    """A seat held no card of ``colors`` (codes) when it last changed the colour, except
+    the ``fresh`` cards it has drawn since; wilds it may hold."""
+
+    colors: set[str]
+    fresh: int
+
+    def allows(self, card: Card) -> bool:
+        """Whether an old card of that seat may be ``card``."""
+        return card.color is None or card.color.value not in self.colors
+
+
 class RoundMemory:
     """The discards and voids of the current round, from one seat's events."""
 
@@ -56,6 +74,8 @@ class RoundMemory:
         self.discard: list[str] | None = None
         """The discard pile, bottom to top, when every card of it was seen; else None."""
         self.voids: dict[int, Void] = {}
+        self.lacks: dict[int, Lack] = {}
+        """Colours a seat left: it played another colour (by rank, or a wild) on them."""
         self._top: Card | None = None
         self._color: str | None = None
         self._drawing: int | None = None
@@ -76,6 +96,7 @@ class RoundMemory:
             if seq != self.seq + 1 and self.seq:
                 self.discard = None
                 self.voids.clear()
+                self.lacks.clear()
             self.seq = seq
             self.observe(event)
 
@@ -108,6 +129,7 @@ class RoundMemory:
             self.discard = [self._top.code] if self._top is not None else None
         elif kind in _HANDS_MOVED:
             self.voids.clear()
+            self.lacks.clear()
 
     def _lay(self, code: object, color: object, *, first: bool) -> Card | None:
         card = _card(code)
@@ -126,15 +148,31 @@ class RoundMemory:
     def _forget(self) -> None:
         self.discard = None
         self.voids.clear()
+        self.lacks.clear()
         self._top = None
         self._color = None
         self._drawing = None
 
     def _played(self, seat: int, event: Mapping[str, Any]) -> None:
+        in_force = self._color
         card = self._lay(event.get("card"), event.get("color"), first=False)
         void = self.voids.get(seat)
         if void is not None and card is not None and not void.allows(card):
             void.fresh = max(void.fresh - 1, 0)  # it was one of the drawn cards
+        lack = self.lacks.get(seat)
+        if lack is not None and card is not None and not lack.allows(card):
+            lack.fresh = max(lack.fresh - 1, 0)
+        if card is not None and in_force is not None and _leaves(card, in_force):
+            # A player who could follow the colour does (``normal`` plays it first): one
+            # that changed it, by rank or with a wild, held none of it.
+            self._lack(seat, in_force)
+
+    def _lack(self, seat: int, color: str) -> None:
+        lack = self.lacks.get(seat)
+        if lack is not None and lack.fresh == 0:
+            lack.colors.add(color)
+        else:
+            self.lacks[seat] = Lack({color}, 0)
 
     def _passed(self, seat: int, stuck: bool, drawing: int | None) -> None:
         void = self.voids.get(seat)
@@ -149,6 +187,9 @@ class RoundMemory:
             self._void(seat, fresh=count)
         elif void is not None:
             void.fresh += count
+        lack = self.lacks.get(seat)
+        if lack is not None:
+            lack.fresh += count
         if reason == "draw":
             self._drawing = seat
 
@@ -161,6 +202,13 @@ class RoundMemory:
 _HANDS_MOVED = frozenset(
     (EventKind.HANDS_SWAPPED, EventKind.HANDS_SHUFFLED, EventKind.HANDS_PASSED)
 )
+
+
+def _leaves(card: Card, in_force: str) -> bool:
+    """Whether playing ``card`` on ``in_force`` says the player had none of that colour."""
+    if card.color is None:
+        return card.rank in (Rank.WILD, Rank.WILD_DRAW_FOUR)
+    return card.color.value != in_force
 
 
 def _card(code: object) -> Card | None:

@@ -17,8 +17,13 @@ to challenge a Wild Draw Four or take a Draw Two stack), once some hand is down 
    unless another candidate won more often on the same deals by ``_MARGIN`` standard
    errors of the paired difference (``_MARGIN_MANY`` with more than one opponent).
 
-Every candidate is played on the same deals, so their difference is measured with less
-noise. The bot never sees more than its seat's view and events: only those are read, and
+Every candidate is played on the same deals and with the same playout choices (common
+random numbers), so their difference is measured with less noise. At three seats or more
+the bot also plays a few moves otherwise than ``normal`` with no search at all
+(:func:`steer`): it stops a next player about to go out, keeps its stoppers till then, and
+names a colour that player left; in the endgame that move is the one the search keeps.
+
+The bot never sees more than its seat's view and events: only those are read, and
 the hidden cards come from the sampler. This module is the one part of ``client`` allowed
 to import ``server.engine`` (pyproject's import-linter contracts), as its simulator.
 
@@ -40,7 +45,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from client.bots.memory import RoundMemory, Void
+from client.bots.memory import Lack, RoundMemory, Void
 from protocol.cards import COLORS, Card, Color, Rank, card_points
 from protocol.commands import (
     Accept,
@@ -57,7 +62,7 @@ from protocol.commands import (
 from protocol.options import ConfigError, DeckName, TableConfig
 from server.engine import Match, Phase, Rejected, build_deck
 
-__all__ = ["Deal", "Limits", "decide", "infer_config", "playout", "sample_deal"]
+__all__ = ["Deal", "Limits", "decide", "infer_config", "playout", "sample_deal", "steer"]
 
 CommandMap = dict[str, Any]
 
@@ -196,9 +201,10 @@ def sample_deal(
     rng.shuffle(pool)
     hands: list[list[str]] = [hand if s == seat else [] for s in range(len(counts))]
     if memory is not None:
-        for other, void in memory.voids.items():
+        for other in set(memory.voids) | set(memory.lacks):
             if other != seat and 0 <= other < len(counts):
-                _deal_old_cards(pool, hands[other], counts[other] - void.fresh, void)
+                rules = [r for r in (memory.voids.get(other), memory.lacks.get(other)) if r]
+                _deal_old_cards(pool, hands[other], counts[other], rules)
     for s, n in enumerate(counts):
         if s != seat:
             need = n - len(hands[s])
@@ -208,17 +214,22 @@ def sample_deal(
     return Deal(hands, pool[:draw_count], discard)
 
 
-def _deal_old_cards(pool: list[str], hand: list[str], count: int, void: Void) -> None:
-    """Move up to ``count`` cards the void allows from the (shuffled) pool to ``hand``."""
-    if count <= 0:
-        return
-    kept: list[str] = []
-    for code in pool:
-        if len(hand) < count and void.allows(Card.parse(code)):
-            hand.append(code)
-        else:
-            kept.append(code)
-    pool[:] = kept
+def _deal_old_cards(pool: list[str], hand: list[str], count: int, rules: list[Void | Lack]) -> None:
+    """Deal ``hand`` its ``count`` cards from the (shuffled) pool, card by card: its k-th
+    card is an old one for every rule with fewer than ``count - k`` fresh cards, and is
+    the first card of the pool all those rules allow (any card when none does)."""
+    parsed = {code: Card.parse(code) for code in set(pool)}
+    for slot in range(count):
+        binding = [rule for rule in rules if slot < count - rule.fresh]
+        if not binding:
+            return
+        pick = 0
+        for index, code in enumerate(pool):
+            if all(rule.allows(parsed[code]) for rule in binding):
+                pick = index
+                break
+        if pool:
+            hand.append(pool.pop(pick))
 
 
 # -- building a position ---------------------------------------------------------------------
@@ -439,8 +450,11 @@ def decide(
         return None
     if len(options) == 1:
         return options[0]
+    steered = steer(options, view, memory, default)
+    if steered is not None:
+        default = steered
     if limits.endgame and not _in_endgame(view, limits.endgame):
-        return None
+        return steered
     config = infer_config(view, memory)
     if config is None:
         return None
@@ -483,6 +497,7 @@ def _play_out_every(
     out in the middle of the deal, which then does not count."""
     outcome = []
     start = Match.restore(data)
+    seed = rng.getrandbits(64)
     for command in commands:
         if stop_at is not None and time.perf_counter() > stop_at:
             return None
@@ -490,7 +505,8 @@ def _play_out_every(
         if isinstance(match.apply(me, command, _NOW), Rejected):
             outcome.append(0.0)  # never on a deal of this view; counts as a loss
             continue
-        outcome.append(playout(match, me, rng, limits.max_steps))
+        # Common random numbers: every candidate's playout draws the same choices.
+        outcome.append(playout(match, me, random.Random(seed), limits.max_steps))
     return outcome
 
 
@@ -514,6 +530,123 @@ _MARGIN = 1.0
 _MARGIN_MANY = 2.0
 """With more opponents a move changes the outcome less and a playout's is noisier: a
 candidate must beat ``normal``'s move by more before the bot trusts it."""
+
+
+def _next_seat(view: Mapping[str, Any], after: int, step: int) -> int | None:
+    """The seat in play after ``after`` going ``step`` (1 or -1)."""
+    counts = view.get("counts") or ()
+    out = set(view.get("eliminated") or ())
+    seat = after
+    for _ in range(len(counts)):
+        seat = (seat + step) % len(counts)
+        if seat not in out:
+            return seat
+    return None
+
+
+_STOPPERS = {Rank.DRAW_TWO.value: 0, Rank.SKIP.value: 1, Rank.REVERSE.value: 2}
+"""The coloured cards that stop the next player, the strongest first."""
+
+_DANGER = 2
+"""The next player is about to go out when it holds at most this many cards."""
+
+
+def steer(
+    options: Sequence[CommandMap],
+    view: Mapping[str, Any],
+    memory: RoundMemory | None,
+    default: Mapping[str, Any] | None,
+) -> CommandMap | None:
+    """Where ``hard`` plays otherwise than ``normal`` without a search, at three seats or
+    more (None: as ``normal``). Against a next player about to go out it plays a card that
+    stops that player (a Draw Two, a Skip, a Reverse that does not hand the turn to a
+    hand as small); otherwise it keeps those cards for that moment, playing a number of
+    the colour in force first; and a wild names a colour the next player has shown it
+    lacks, when it holds some. Head to head, measured, these cost more than they win."""
+    me = view.get("seat")
+    counts = view.get("counts") or ()
+    if not isinstance(me, int) or len(counts) - len(view.get("eliminated") or ()) < 3:
+        return None
+    step = -1 if view.get("direction") == -1 else 1
+    after, before = _next_seat(view, me, step), _next_seat(view, me, -step)
+    plays = [c for c in options if c.get("type") == Play.TYPE]
+    if after is None or before is None or not plays or default is None:
+        return None
+    if counts[after] <= _DANGER:
+        return _stop(plays, counts, after, before, memory)
+    return _hold(plays, view, default) or _starve(options, view, memory, after, default)
+
+
+def _rank_of(command: Mapping[str, Any]) -> str:
+    code = str(command.get("card"))
+    return code[1:] if code[:1] in _COLOUR_CODES else code
+
+
+_COLOUR_CODES = frozenset(colour.value for colour in COLORS)
+
+
+def _stop(
+    plays: Sequence[CommandMap],
+    counts: Sequence[int],
+    after: int,
+    before: int,
+    memory: RoundMemory | None,
+) -> CommandMap | None:
+    """The strongest card that stops ``after``, or None when none does."""
+
+    def strength(command: CommandMap) -> int:
+        rank = _rank_of(command)
+        if rank == Rank.REVERSE.value and counts[before] <= counts[after]:
+            return len(_STOPPERS)  # the turn would pass to a hand as small
+        return _STOPPERS.get(rank, len(_STOPPERS))
+
+    best = min(strength(c) for c in plays)
+    if best == len(_STOPPERS):
+        return None
+    return next(c for c in plays if strength(c) == best)
+
+
+def _hold(
+    plays: Sequence[CommandMap], view: Mapping[str, Any], default: Mapping[str, Any]
+) -> CommandMap | None:
+    """The highest number of the colour in force instead of ``normal``'s stopper."""
+    if _rank_of(default) not in _STOPPERS:
+        return None
+    colour = str(view.get("color"))
+    numbers = [c for c in plays if str(c.get("card"))[:1] == colour and _rank_of(c).isdigit()]
+    if not numbers:
+        return None
+    return max(numbers, key=lambda c: int(_rank_of(c)))
+
+
+def _starve(
+    options: Sequence[CommandMap],
+    view: Mapping[str, Any],
+    memory: RoundMemory | None,
+    after: int,
+    default: Mapping[str, Any],
+) -> CommandMap | None:
+    """``normal``'s wild naming a colour ``after`` lacks and this hand holds, if any."""
+    if memory is None or default.get("color") is None:
+        return None
+    lacks: set[str] = set()
+    lack, void = memory.lacks.get(after), memory.voids.get(after)
+    if lack is not None and lack.fresh == 0:
+        lacks |= lack.colors
+    if void is not None and void.fresh == 0 and void.color is not None:
+        lacks.add(void.color)
+    if not lacks or default.get("color") in lacks:
+        return None
+    held = Counter(str(code)[:1] for code in view.get("hand") or ())
+    same = ("type", "card", "uno", "target")
+    variants = [
+        c
+        for c in options
+        if all(c.get(key) == default.get(key) for key in same)
+        and c.get("color") in lacks
+        and held[str(c.get("color"))] > 0
+    ]
+    return max(variants, key=lambda c: held[str(c.get("color"))]) if variants else None
 
 
 def _budget_ms(view: Mapping[str, Any], limits: Limits) -> float:
