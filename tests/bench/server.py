@@ -546,8 +546,8 @@ async def seat_hard_tables(port: int, count: int) -> None:
             nursery.start_soon(host.read_forever)
             await host.send({"type": "hello", "versions": ["1.2"], "name": name})
             await host.welcomed.wait()
-            create = {"type": "create-table", "name": f"hard bots {index}"}
-            create["options"] = {"seats": 4, "target_score": 100_000}
+            options = {"seats": 4, "target_score": 100_000}
+            create = {"type": "create-table", "name": f"hard bots {index}", "options": options}
             seat_bot = {"type": "add-bot", "strategy": "hard"}
             for message in (create, seat_bot, seat_bot, seat_bot, {"type": "start"}):
                 reply = await host.request(message)

@@ -116,13 +116,13 @@ def test_lacks_hold_on_real_rounds_of_normal_players_and_deals_keep_them() -> No
             if to_act is None or match.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER):
                 break
             if to_act == 0 and match.phase is Phase.TURN:
-                view = match.view(0, 0)
+                view = match.view(0, 0).to_data()
                 deal = search.sample_deal(view, TableConfig(seats=4), rng, memory)
                 assert deal is not None
                 for other, lack in memory.lacks.items():
                     cards = [Card.parse(code) for code in deal.hands[other]]
                     assert other == 0 or sum(not lack.allows(c) for c in cards) <= lack.fresh
-            command = choose(match.view(to_act, 0), rng, "normal")
+            command = choose(match.view(to_act, 0).to_data(), rng, "normal")
             assert command is not None
             match.apply(to_act, command_from_data(command), 0)
     assert lacks > 200
