@@ -233,6 +233,7 @@ async def play_seat(
         assert view is not None
         acted_on = view
         if memory is not None:
+            memory.know_table(client.table)
             memory.catch_up_messages(client.events)
         started = trio.current_time()
         plain = view.to_data()

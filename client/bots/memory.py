@@ -29,7 +29,8 @@ from typing import Any
 
 from protocol.cards import Card, InvalidCardError, Rank
 from protocol.events import EventKind
-from protocol.messages import GameEvent
+from protocol.messages import GameEvent, TableState
+from protocol.options import ConfigError, TableConfig
 
 __all__ = ["Lack", "RoundMemory", "Void"]
 
@@ -73,6 +74,9 @@ class RoundMemory:
         """Every card code seen played or turned up, this round or earlier (which deck)."""
         self.discard: list[str] | None = None
         """The discard pile, bottom to top, when every card of it was seen; else None."""
+        self.rules: TableConfig | None = None
+        """The table's options as its ``table-state`` tells them (``know_table``); the search
+        guesses them from the view while this is None."""
         self.voids: dict[int, Void] = {}
         self.lacks: dict[int, Lack] = {}
         """Colours a seat left: it played another colour (by rank, or a wild) on them."""
@@ -80,6 +84,15 @@ class RoundMemory:
         self._color: str | None = None
         self._drawing: int | None = None
         """The seat whose voluntary draw was the last event (its pass would follow)."""
+
+    def know_table(self, state: TableState | None) -> None:
+        """Take in the options of the table the seat is at (public, in its table-state)."""
+        if state is None:
+            return
+        try:
+            self.rules = TableConfig.from_data(state.options)
+        except ConfigError:  # options of a newer server than this bot: guess them instead
+            self.rules = None
 
     def catch_up(self, events: Iterable[Mapping[str, Any]]) -> None:
         """Take in the events after the last one taken (a session's kept events, oldest

@@ -181,6 +181,7 @@ async def play_bot(
                 await _count(stats, bot, None)
             continue
         if memory is not None:
+            memory.know_table(session.table)
             memory.catch_up_messages(session.events)
         command = choose(view, rng, strategy, knobs, memory)
         if command is None:

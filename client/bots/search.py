@@ -104,7 +104,8 @@ class Deal:
 
 
 def infer_config(view: Mapping[str, Any], memory: RoundMemory | None = None) -> TableConfig | None:
-    """The table configuration the view is most likely from, or None if no deck fits.
+    """The table configuration the view is from: the table's own (``memory.rules``, from
+    its table-state) when the bot knows it, else the likeliest guess, or None if no deck fits.
 
     The deck is the one whose size is the number of cards in play and which holds the
     cards seen (a Dancing Wild means ``bts``, a Creeper ``minecraft``...): in the view, in
@@ -114,6 +115,9 @@ def infer_config(view: Mapping[str, Any], memory: RoundMemory | None = None) -> 
     counts = view.get("counts")
     if not isinstance(counts, list) or len(counts) < 2:
         return None
+    rules = memory.rules if memory is not None else None
+    if rules is not None and rules.seats == len(counts):
+        return rules  # the table said its options: nothing to guess
     total = sum(counts) + int(view.get("draw_count") or 0) + int(view.get("discard_count") or 0)
     seen = Counter(_seen(view))
     if memory is not None and memory.discard is not None:

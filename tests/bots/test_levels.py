@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from collections import Counter
 from typing import Any
 
@@ -14,7 +15,8 @@ from client.bots.memory import RoundMemory
 from client.bots.strategies import LEVELS, STRATEGIES, Knobs, choose, table_knobs
 from protocol.cards import Card
 from protocol.commands import command_from_data
-from protocol.options import DeckName, TableConfig
+from protocol.messages import SeatInfo, TableState, TableStatus
+from protocol.options import DeckName, TableConfig, preset_options
 from protocol.phase import Phase
 from server.engine import Match, Rejected, build_deck
 
@@ -58,6 +60,26 @@ def test_the_deck_is_inferred_from_the_view() -> None:
         config = search.infer_config(match.view(0, 0).to_data())
         assert config is not None and config.seats == 3
         assert len(build_deck(config)) == match.deck_size
+
+
+def test_the_search_plays_out_the_house_rules_the_table_state_names() -> None:
+    # A view shows no sign of jump-in or 7-0 until one is possible; the table-state says.
+    rules = TableConfig.from_data({**preset_options("party"), "seats": 3})
+    match = Match(rules, seed=4)
+    view = match.view(0, 0).to_data()
+    memory = RoundMemory()
+    state = TableState(
+        table_id="t1",
+        name="Party",
+        state=TableStatus.PLAYING,
+        seats=tuple(SeatInfo(seat=n, name=f"P{n}") for n in range(3)),
+        options=rules.to_data(),
+    )
+    memory.know_table(state)
+    assert search.infer_config(view, memory) == rules
+    assert search.infer_config(view) != rules  # a guess from the view alone misses them
+    memory.know_table(replace(state, options={**rules.to_data(), "deck": "no-such-deck"}))
+    assert memory.rules is None  # options this bot cannot read: it guesses again
 
 
 @pytest.mark.parametrize("decks", [("classic",), ("bts", "modern-swap", "minecraft")])
