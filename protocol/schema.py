@@ -124,6 +124,8 @@ class Record:
     def __post_init__(self) -> None:
         for spec in _schema(type(self)):
             value = getattr(self, spec.name)
+            if value.__class__ is spec.exact or (value is None and spec.kind.optional):
+                continue  # a bool, a card or an enum member: nothing to check or convert
             checked = _check(spec.kind, value, spec.limits, spec.where)
             if checked is not value:
                 object.__setattr__(self, spec.name, checked)
@@ -234,6 +236,9 @@ class _FieldSpec:
     """Whether a value needs ``_to_plain`` on the way out (plain kinds go as they are)."""
     where: str = ""
     """How errors name the field (``play.card``)."""
+    exact: type | None = None
+    """The class whose instances fit the field as they are (a bool, a Card, a member of
+    the field's enum), so that construction need not go through ``_check``."""
 
 
 _Encode = Callable[[Any], Any]
@@ -311,11 +316,19 @@ def _schema(cls: type) -> tuple[_FieldSpec, ...]:
                 else field.default_factory,
                 converted=kinds[field.name].base not in _PLAIN_BASES,
                 where=f"{_label(cls)}.{field.name}",
+                exact=_exact(kinds[field.name]),
             )
             for field in dataclasses.fields(cls)
         )
         _SCHEMAS[cls] = schema
     return schema
+
+
+def _exact(kind: _Kind) -> type | None:
+    base = kind.base
+    if base is bool or base is Card or issubclass(base, StrEnum):
+        return base
+    return None
 
 
 def _kind_of(hint: Any, where: str) -> _Kind:
