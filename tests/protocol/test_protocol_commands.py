@@ -148,3 +148,8 @@ def test_a_seat_number_out_of_range_is_the_engines_business() -> None:
     assert command_from_data({"type": "catch", "target": 99}) == Catch(99)
     skip = {"type": "play", "card": "GS", "target": -1}
     assert command_from_data(skip) == Play(Card.parse("GS"), target=-1)
+
+
+def test_nil_is_absent_in_a_command_as_in_every_message() -> None:
+    assert command_from_data({"type": "dance", "steps": None}) == Dance()
+    assert command_from_data({"type": "play", "card": "G1", "uno": None}) == Play(Card.parse("G1"))
