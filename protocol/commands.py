@@ -1,22 +1,29 @@
 """Commands: everything a seat or the table can ask of a match.
 
-Each command is a frozen, slotted value. ``to_data`` / ``command_from_data`` convert to and
-from the plain maps used on the wire and in command logs; the ``type`` key names the
-command. Whether a command is legal *now* is the engine's business, not this module's:
-here a command only has to be well formed.
+Each command is a ``Record`` (``protocol.schema``): a frozen, slotted value whose fields
+describe and check themselves. ``to_data`` / ``command_from_data`` convert to and from the
+plain maps used on the wire and in command logs, where the ``type`` key names the command
+(``COMMAND_TYPES``). Whether a command is legal *now* is the engine's business, not this
+module's: here a command only has to be well formed, so a seat number is any integer (a
+seat out of range is the engine's rejection, not a malformed message).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
+from types import MappingProxyType
 from typing import Any, ClassVar, TypeVar
 
-from protocol.cards import Card, Color, InvalidCardError
+from protocol.cards import Card, Color
+from protocol.errors import ErrorCode, RemoteProtocolError
+from protocol.schema import Record, fields_into, items, record_from_data, text, wire
 
 __all__ = [
+    "COMMAND_TYPES",
     "DANCES",
+    "MAX_DANCE_STEPS",
     "Accept",
     "Arrow",
     "CallUno",
@@ -42,6 +49,8 @@ __all__ = [
 
 # The named dances a Dancing Wild may call for (UNO BTS); the server draws the steps.
 DANCES: tuple[str, ...] = ("dynamite", "butter", "idol", "fire", "dope", "permission")
+MAX_DANCE_STEPS = 16
+_C = TypeVar("_C", bound="Command")
 
 
 class InvalidCommandError(ValueError):
@@ -58,7 +67,7 @@ class Arrow(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class Command:
+class Command(Record):
     """Base of every command. ``TYPE`` is its name on the wire."""
 
     TYPE: ClassVar[str] = ""
@@ -67,7 +76,22 @@ class Command:
         """The plain wire form (the map inside ``game.command``): ``type``, then the
         command's fields; optional fields that are unset are left out.
         ``command_from_data`` reads it back."""
-        return {"type": self.TYPE}
+        return fields_into({"type": self.TYPE}, self)
+
+    @classmethod
+    def from_data(cls: type[_C], data: Mapping[str, Any]) -> _C:
+        """The command of this class (a subclass: any of its commands) that ``data``
+        describes, by its ``type``; raises RemoteProtocolError(bad-message)."""
+        wire_type = data.get("type")
+        command_type = COMMAND_TYPES.get(wire_type) if isinstance(wire_type, str) else None
+        if command_type is None:
+            shown = repr(wire_type)[:64]
+            raise RemoteProtocolError(ErrorCode.BAD_MESSAGE, f"unknown command type {shown}")
+        if not issubclass(command_type, cls):
+            raise RemoteProtocolError(
+                ErrorCode.BAD_MESSAGE, f"{wire_type!r} is not a {_KIND_WORDS.get(cls, cls.TYPE)}"
+            )
+        return record_from_data(command_type, data)
 
 
 class SeatCommand(Command):
@@ -93,23 +117,15 @@ class Play(SeatCommand):
 
     TYPE: ClassVar[str] = "play"
     card: Card
+    """The card played."""
     color: Color | None = None
+    """The colour named for a wild."""
     target: int | None = None
-    dance: str | None = None
-    uno: bool = False
-
-    def to_data(self) -> dict[str, Any]:
-        """``type`` and ``card``; ``color``, ``target``, ``dance`` when set; ``uno`` when true."""
-        data: dict[str, Any] = {"type": self.TYPE, "card": self.card.code}
-        if self.color is not None:
-            data["color"] = self.color.value
-        if self.target is not None:
-            data["target"] = self.target
-        if self.dance is not None:
-            data["dance"] = self.dance
-        if self.uno:
-            data["uno"] = True
-        return data
+    """The seat named (Swap Hands, a 7 under ``seven_o``, a Skip under ``skip_any``)."""
+    dance: str | None = field(default=None, metadata=text(64, choices=DANCES))
+    """The dance a Dancing Wild calls for, one of ``DANCES``."""
+    uno: bool = field(default=False, metadata=wire(sparse=True))
+    """UNO declared with the play; sent only when true."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,14 +134,9 @@ class ChooseColor(SeatCommand):
 
     TYPE: ClassVar[str] = "choose-color"
     color: Color
+    """The colour named."""
     target: int | None = None
-
-    def to_data(self) -> dict[str, Any]:
-        """``type`` and ``color``; ``target`` when set."""
-        data: dict[str, Any] = {"type": self.TYPE, "color": self.color.value}
-        if self.target is not None:
-            data["target"] = self.target
-        return data
+    """The seat named for a Swap Hands first card."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,10 +166,7 @@ class Catch(SeatCommand):
 
     TYPE: ClassVar[str] = "catch"
     target: int
-
-    def to_data(self) -> dict[str, Any]:
-        """``type`` and ``target``."""
-        return {"type": self.TYPE, "target": self.target}
+    """The seat caught."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,11 +188,8 @@ class Dance(SeatCommand):
     """Answer a Dancing Wild: the whole step sequence (empty under ``dance_check`` honour)."""
 
     TYPE: ClassVar[str] = "dance"
-    steps: tuple[Arrow, ...] = ()
-
-    def to_data(self) -> dict[str, Any]:
-        """``type`` and ``steps`` (arrow names, possibly none)."""
-        return {"type": self.TYPE, "steps": [step.value for step in self.steps]}
+    steps: tuple[Arrow, ...] = field(default=(), metadata=items(MAX_DANCE_STEPS))
+    """The steps, in order; always sent, empty too."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,30 +233,38 @@ class SetAway(TableCommand):
 
     TYPE: ClassVar[str] = "set-away"
     seat: int
+    """The seat."""
     away: bool
-
-    def to_data(self) -> dict[str, Any]:
-        """``type``, ``seat`` and ``away``."""
-        return {"type": self.TYPE, "seat": self.seat, "away": self.away}
+    """True: away, a bot plays it; false: back."""
 
 
-_SIMPLE: dict[str, type[Command]] = {
-    cls.TYPE: cls
-    for cls in (
-        Draw,
-        Pass,
-        CallUno,
-        Accept,
-        Challenge,
-        RefuseDance,
-        Timeout,
-        NextRound,
-        Pause,
-        Resume,
-    )
-}
-MAX_DANCE_STEPS = 16
-_T = TypeVar("_T")
+COMMAND_TYPES: Mapping[str, type[Command]] = MappingProxyType(
+    {
+        cls.TYPE: cls
+        for cls in (
+            Play,
+            ChooseColor,
+            Draw,
+            Pass,
+            CallUno,
+            Catch,
+            Accept,
+            Challenge,
+            Dance,
+            RefuseDance,
+            Timeout,
+            NextRound,
+            Pause,
+            Resume,
+            SetAway,
+        )
+    }
+)
+"""Every command by its wire ``type``."""
+
+_KIND_WORDS: Mapping[type[Command], str] = MappingProxyType(
+    {Command: "command", SeatCommand: "seat command", TableCommand: "table command"}
+)
 
 
 def command_from_data(data: Mapping[str, Any]) -> Command:
@@ -261,75 +274,7 @@ def command_from_data(data: Mapping[str, Any]) -> Command:
     """
     if not isinstance(data, Mapping):
         raise InvalidCommandError("a command must be a map")
-    kind = data.get("type")
-    simple = _SIMPLE.get(kind) if isinstance(kind, str) else None
-    if simple is not None:
-        return simple()
     try:
-        if kind == Play.TYPE:
-            return Play(
-                card=Card.parse(_require(data, "card", str)),
-                color=_optional_color(data),
-                target=_optional(data, "target", int),
-                dance=_optional_dance(data),
-                uno=_optional(data, "uno", bool) or False,
-            )
-        if kind == ChooseColor.TYPE:
-            return ChooseColor(
-                color=_color(_require(data, "color", str)), target=_optional(data, "target", int)
-            )
-        if kind == Catch.TYPE:
-            return Catch(target=_require(data, "target", int))
-        if kind == SetAway.TYPE:
-            return SetAway(seat=_require(data, "seat", int), away=_require(data, "away", bool))
-        if kind == Dance.TYPE:
-            steps = data.get("steps", [])
-            if not isinstance(steps, list | tuple) or len(steps) > MAX_DANCE_STEPS:
-                raise InvalidCommandError(f"steps must be a list of at most {MAX_DANCE_STEPS}")
-            return Dance(steps=tuple(_arrow(step) for step in steps))
-    except InvalidCardError as error:
-        raise InvalidCommandError(str(error)) from None
-    raise InvalidCommandError(f"unknown command type {kind!r}")
-
-
-def _require(data: Mapping[str, Any], key: str, kind: type[_T]) -> _T:
-    value = _optional(data, key, kind)
-    if value is None:
-        raise InvalidCommandError(f"{data.get('type')} needs {key!r}")
-    return value
-
-
-def _optional(data: Mapping[str, Any], key: str, kind: type[_T]) -> _T | None:
-    value = data.get(key)
-    if value is None:
-        return None
-    # bool is an int in Python; a seat number must not be True.
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise InvalidCommandError(f"{key!r} must be of type {kind.__name__}")
-    return value
-
-
-def _optional_color(data: Mapping[str, Any]) -> Color | None:
-    code = _optional(data, "color", str)
-    return None if code is None else _color(code)
-
-
-def _color(code: str) -> Color:
-    try:
-        return Color(code)
-    except ValueError:
-        raise InvalidCommandError(f"{code!r} is not a colour (R, Y, G or B)") from None
-
-
-def _optional_dance(data: Mapping[str, Any]) -> str | None:
-    dance = _optional(data, "dance", str)
-    if dance is not None and dance not in DANCES:
-        raise InvalidCommandError(f"{dance!r} is not a dance; choose from {', '.join(DANCES)}")
-    return dance
-
-
-def _arrow(step: object) -> Arrow:
-    try:
-        return Arrow(str(step)) if isinstance(step, str) else Arrow("")
-    except ValueError:
-        raise InvalidCommandError(f"{step!r} is not a dance step") from None
+        return Command.from_data(data)
+    except RemoteProtocolError as error:
+        raise InvalidCommandError(error.message) from None

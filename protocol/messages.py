@@ -40,7 +40,15 @@ from protocol.limits import (
     MAX_VERSIONS,
 )
 from protocol.options import MAX_SEATS, TableConfig
-from protocol.schema import Record, items, number, record_from_data, text, trusted_record
+from protocol.schema import (
+    Record,
+    fields_into,
+    items,
+    number,
+    record_from_data,
+    text,
+    trusted_record,
+)
 from protocol.version import Version, parse_version
 from protocol.views import View
 
@@ -189,7 +197,7 @@ class Message(Record):
 
     def to_data(self) -> dict[str, Any]:
         """The plain map sent on the wire, ``type`` first."""
-        return {"type": self.TYPE, **Record.to_data(self)}
+        return fields_into({"type": self.TYPE}, self)
 
     def frame(self) -> bytes:
         """The frame that carries this message (header and msgpack body); raises

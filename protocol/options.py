@@ -1,16 +1,22 @@
 """The table configuration: which deck, how many seats, and every house rule and clock.
 
-A ``TableConfig`` validates itself on construction, so an engine or a table can never be
-built from a configuration that makes no sense. ``to_data`` / ``from_data`` give the
-plain form used on the wire and in snapshots.
+A ``TableConfig`` is a ``Record`` (``protocol.schema``): each field's metadata gives its
+range, and its type its kind (an enum's values), so it validates itself on construction
+like every wire record, and an engine or a table can never be built from a configuration
+that makes no sense. What ties fields together (stacking's two names, teams, the deal) is
+checked after. ``to_data`` / ``from_data`` give the plain form used on the wire and in
+snapshots.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any
+
+from protocol.errors import LocalProtocolError
+from protocol.schema import Record, number
 
 __all__ = [
     "MAX_SEATS",
@@ -99,20 +105,29 @@ class Stack(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class TableConfig:
+class TableConfig(Record):
     """Everything that makes one table's match what it is. Defaults follow the rule texts.
 
     Each field's ``metadata["doc"]`` says in a few words what it changes; ``uno-server``
     makes a flag of every field with it as the help (docs/rules.md section 2 says more).
+    A whole number's range is its ``metadata["wire"]`` (``protocol.schema.number``); a bad
+    value is a ConfigError naming the option (``bad-options`` on the wire).
     """
 
     deck: DeckName = field(default=DeckName.CLASSIC, metadata={"doc": "which cards are in play"})
-    seats: int = field(default=4, metadata={"doc": "how many players sit at the table"})
-    target_score: int = field(default=500, metadata={"doc": "the score that ends the match"})
+    seats: int = field(
+        default=4,
+        metadata={"doc": "how many players sit at the table", **number(MIN_SEATS, MAX_SEATS)},
+    )
+    target_score: int = field(
+        default=500, metadata={"doc": "the score that ends the match", **number(1, 100_000)}
+    )
     scoring: Scoring = field(
         default=Scoring.STANDARD, metadata={"doc": "how rounds are scored and who wins"}
     )
-    hand_size: int = field(default=7, metadata={"doc": "cards dealt to each player"})
+    hand_size: int = field(
+        default=7, metadata={"doc": "cards dealt to each player", **number(1, 15)}
+    )
     stack_draw_two: bool = field(
         default=False, metadata={"doc": "a Draw Two may be answered with a Draw Two"}
     )
@@ -139,7 +154,8 @@ class TableConfig:
         default=True, metadata={"doc": "an illegal Wild Draw Four may be played as a bluff"}
     )
     custom_wilds: int = field(
-        default=3, metadata={"doc": "how many Wild Customizable cards the modern decks use"}
+        default=3,
+        metadata={"doc": "how many Wild Customizable cards the modern decks use", **number(1, 3)},
     )
     custom_rule: CustomRule = field(
         default=CustomRule.PLAIN, metadata={"doc": "what a Wild Customizable does"}
@@ -148,47 +164,35 @@ class TableConfig:
         default=DanceCheck.STEPS, metadata={"doc": "how a Dancing Wild is answered"}
     )
     catch_grace_ms: int = field(
-        default=1500, metadata={"doc": "how long a missed UNO call stays catchable at least"}
+        default=1500,
+        metadata={
+            "doc": "how long a missed UNO call stays catchable at least",
+            **number(0, 60_000),
+        },
     )
     false_catch_penalty: int = field(
-        default=0, metadata={"doc": "cards drawn by someone who catches wrongly"}
+        default=0, metadata={"doc": "cards drawn by someone who catches wrongly", **number(0, 10)}
     )
-    turn_seconds: int = field(default=60, metadata={"doc": "time for a turn; 0 = no clock"})
+    turn_seconds: int = field(
+        default=60, metadata={"doc": "time for a turn; 0 = no clock", **number(0, 3600)}
+    )
     decision_seconds: int = field(
-        default=15, metadata={"doc": "time to accept or challenge a Wild Draw Four"}
+        default=15,
+        metadata={"doc": "time to accept or challenge a Wild Draw Four", **number(1, 3600)},
     )
-    dance_seconds: int = field(default=15, metadata={"doc": "time to answer a Dancing Wild"})
-    round_pause_seconds: int = field(default=10, metadata={"doc": "the break between rounds"})
+    dance_seconds: int = field(
+        default=15, metadata={"doc": "time to answer a Dancing Wild", **number(1, 3600)}
+    )
+    round_pause_seconds: int = field(
+        default=10, metadata={"doc": "the break between rounds", **number(0, 3600)}
+    )
 
     def __post_init__(self) -> None:
-        for name, kind in (
-            ("deck", DeckName),
-            ("scoring", Scoring),
-            ("custom_rule", CustomRule),
-            ("dance_check", DanceCheck),
-            ("stack", Stack),
-        ):
-            value = getattr(self, name)
-            if not isinstance(value, kind):
-                try:
-                    object.__setattr__(self, name, kind(value))
-                except ValueError:
-                    choices = ", ".join(member.value for member in kind)
-                    raise ConfigError(f"{name} must be one of {choices}, not {value!r}") from None
-        for name in _BOOLS:
-            if not isinstance(getattr(self, name), bool):
-                raise ConfigError(f"{name} must be true or false")
+        try:
+            Record.__post_init__(self)
+        except LocalProtocolError as error:
+            raise ConfigError(error.message.removeprefix("TableConfig.")) from None
         self._settle_stack()
-        _check_int("seats", self.seats, MIN_SEATS, MAX_SEATS)
-        _check_int("target_score", self.target_score, 1, 100_000)
-        _check_int("hand_size", self.hand_size, 1, 15)
-        _check_int("custom_wilds", self.custom_wilds, 1, 3)
-        _check_int("catch_grace_ms", self.catch_grace_ms, 0, 60_000)
-        _check_int("false_catch_penalty", self.false_catch_penalty, 0, 10)
-        _check_int("turn_seconds", self.turn_seconds, 0, 3600)
-        _check_int("decision_seconds", self.decision_seconds, 1, 3600)
-        _check_int("dance_seconds", self.dance_seconds, 1, 3600)
-        _check_int("round_pause_seconds", self.round_pause_seconds, 0, 3600)
         if self.scoring is Scoring.TEAMS and (self.seats < 4 or self.seats % 2):
             raise ConfigError("teams scoring needs an even number of seats, at least 4")
         # 112 cards dealt out must leave a draw pile and a first card.
@@ -212,32 +216,19 @@ class TableConfig:
         )
 
     def to_data(self) -> dict[str, Any]:
-        """The plain form: strings, ints and bools only."""
-        data = asdict(self)
-        for key, value in data.items():
-            if isinstance(value, StrEnum):
-                data[key] = value.value
-        return data
+        """The plain form: strings, ints and bools only, every option."""
+        return Record.to_data(self)
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> TableConfig:
-        """Build from plain data. Unknown keys are refused: a typo must not pass silently."""
+        """Build from plain data; raises ConfigError. Unknown keys are refused: a typo must
+        not pass silently; nil is a bad value, not a default."""
         known = {option.name for option in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
             raise ConfigError(f"unknown table option(s): {', '.join(map(str, unknown))}")
         return cls(**data)
 
-
-_BOOLS = (
-    "stack_draw_two",
-    "skip_any",
-    "wd4_bluff",
-    "seven_o",
-    "jump_in",
-    "draw_until_playable",
-    "force_play",
-)
 
 PRESET_OPTIONS = (
     "seven_o",
@@ -303,8 +294,3 @@ def house_rule_words(codes: tuple[str, ...] | list[str]) -> str:
         kind, _, value = code.partition(":")
         words.append(f"stacking {value}" if kind == "stack" else _HOUSE_RULE_WORDS.get(code, code))
     return ", ".join(words) if words else "none (the official rules)"
-
-
-def _check_int(name: str, value: object, low: int, high: int) -> None:
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise ConfigError(f"{name} must be a whole number from {low} to {high}, not {value!r}")

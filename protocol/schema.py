@@ -2,7 +2,8 @@
 
 A ``Record`` is a frozen, slotted dataclass. Its field annotations say what each field
 holds (``str``, ``int``, ``bool``, a ``StrEnum``, a ``Card`` (sent as its code), another
-``Record``, a game command, a plain map, ``tuple[X, ...]``, or any of these ``| None``) and
+``Record`` (game commands are records too), a plain map, ``tuple[X, ...]``, or any of these
+``| None``) and
 ``field(metadata=...)`` built with ``text``/``number``/``items``/``wire`` adds the limits
 and how the field is sent. From that one description:
 
@@ -36,7 +37,6 @@ from enum import StrEnum
 from typing import Any, ClassVar, TypeVar, Union
 
 from protocol.cards import Card, InvalidCardError
-from protocol.commands import InvalidCommandError, SeatCommand, command_from_data
 from protocol.errors import ErrorCode, LocalProtocolError, RemoteProtocolError
 from protocol.limits import MAX_RAW_TEXT_FACTOR, clean_text
 from protocol.plain import check_plain
@@ -44,6 +44,7 @@ from protocol.plain import check_plain
 __all__ = [
     "Limits",
     "Record",
+    "fields_into",
     "items",
     "number",
     "record_from_data",
@@ -67,6 +68,8 @@ class Limits:
     high: int = 2**64 - 1
     min_items: int = 0
     max_items: int | None = None
+    choices: tuple[str, ...] | None = None
+    """The only strings the field may hold (a dance's name), when it is not an enum."""
     nil: bool = False
     """None is sent as nil rather than left out (a key every version has sent)."""
     sparse: bool = False
@@ -74,14 +77,21 @@ class Limits:
 
 
 def text(
-    max_len: int, *, min_len: int = 1, clean: bool = False, nil: bool = False
+    max_len: int,
+    *,
+    min_len: int = 1,
+    clean: bool = False,
+    choices: tuple[str, ...] | None = None,
+    nil: bool = False,
 ) -> dict[str, Limits]:
     """Field metadata for a string of ``min_len`` to ``max_len`` characters.
 
     ``clean`` passes it through ``clean_text`` first (names, chat, anything shown to
-    people); the raw string may then be ``MAX_RAW_TEXT_FACTOR`` times longer.
+    people); the raw string may then be ``MAX_RAW_TEXT_FACTOR`` times longer. ``choices``
+    names the only strings allowed.
     """
-    return {"wire": Limits(min_len=min_len, max_len=max_len, clean=clean, nil=nil)}
+    limits = Limits(min_len=min_len, max_len=max_len, clean=clean, choices=choices, nil=nil)
+    return {"wire": limits}
 
 
 def number(low: int, high: int, *, nil: bool = False) -> dict[str, Limits]:
@@ -114,7 +124,9 @@ class Record:
     def __post_init__(self) -> None:
         for spec in _schema(type(self)):
             value = getattr(self, spec.name)
-            checked = _check(spec.kind, value, spec.limits, f"{_label(type(self))}.{spec.name}")
+            if value.__class__ is spec.exact or (value is None and spec.kind.optional):
+                continue  # a bool, a card or an enum member: nothing to check or convert
+            checked = _check(spec.kind, value, spec.limits, spec.where)
             if checked is not value:
                 object.__setattr__(self, spec.name, checked)
 
@@ -137,15 +149,20 @@ class Record:
 
     def to_data(self) -> dict[str, Any]:
         """The plain map of this record (see the module docstring for what is left out)."""
-        data: dict[str, Any] = {}
-        for name, encode, nil, sparse, default in _plan(type(self)):
-            value = getattr(self, name)
-            if value is None:
-                if nil:
-                    data[name] = None
-            elif not (sparse and value == default):
-                data[name] = value if encode is None else encode(value)
-        return data
+        return fields_into({}, self)
+
+
+def fields_into(data: dict[str, Any], record: Record) -> dict[str, Any]:
+    """``data`` with ``record``'s fields added as ``to_data`` sends them: for a record
+    whose map starts with keys of its own (a message's or a command's ``type``)."""
+    for name, encode, nil, sparse, default in _plan(type(record)):
+        value = getattr(record, name)
+        if value is None:
+            if nil:
+                data[name] = None
+        elif not (sparse and value == default):
+            data[name] = value if encode is None else encode(value)
+    return data
 
 
 def trusted_record(cls: type[_R], values: dict[str, Any]) -> _R:
@@ -202,7 +219,7 @@ def record_from_data(cls: type[_R], data: Mapping[str, Any]) -> _R:
 
 @dataclass(frozen=True, slots=True)
 class _Kind:
-    base: type  # str, int, bool, dict, a StrEnum, Card, a Record subclass, SeatCommand or tuple
+    base: type  # str, int, bool, dict, a StrEnum, Card, a Record subclass or tuple
     optional: bool = False
     item: _Kind | None = None  # for tuples
 
@@ -217,6 +234,11 @@ class _FieldSpec:
     factory: Callable[[], Any] | None = None
     converted: bool = True
     """Whether a value needs ``_to_plain`` on the way out (plain kinds go as they are)."""
+    where: str = ""
+    """How errors name the field (``play.card``)."""
+    exact: type | None = None
+    """The class whose instances fit the field as they are (a bool, a Card, a member of
+    the field's enum), so that construction need not go through ``_check``."""
 
 
 _Encode = Callable[[Any], Any]
@@ -254,7 +276,7 @@ def _encoder(kind: _Kind) -> _Encode | None:
         return lambda values: [item(value) for value in values]
     if issubclass(base, StrEnum):
         return _enum_value
-    return _to_plain  # records and commands, whose own to_data knows their shape
+    return _to_plain  # records, whose own to_data knows their shape
 
 
 def _card_code(card: Card) -> str:
@@ -293,11 +315,20 @@ def _schema(cls: type) -> tuple[_FieldSpec, ...]:
                 if field.default_factory is dataclasses.MISSING
                 else field.default_factory,
                 converted=kinds[field.name].base not in _PLAIN_BASES,
+                where=f"{_label(cls)}.{field.name}",
+                exact=_exact(kinds[field.name]),
             )
             for field in dataclasses.fields(cls)
         )
         _SCHEMAS[cls] = schema
     return schema
+
+
+def _exact(kind: _Kind) -> type | None:
+    base = kind.base
+    if base is bool or base is Card or issubclass(base, StrEnum):
+        return base
+    return None
 
 
 def _kind_of(hint: Any, where: str) -> _Kind:
@@ -315,7 +346,7 @@ def _kind_of(hint: Any, where: str) -> _Kind:
     if origin is dict:
         return _Kind(dict)
     if hint in (str, int, bool, Card) or (
-        isinstance(hint, type) and issubclass(hint, StrEnum | Record | SeatCommand)
+        isinstance(hint, type) and issubclass(hint, StrEnum | Record)
     ):
         return _Kind(hint)
     raise TypeError(f"{where}: {hint!r} cannot go on the wire")
@@ -382,6 +413,8 @@ def _check_text(value: Any, limits: Limits, where: str) -> str:
         raise _invalid(where, "must not be empty" if limits.min_len == 1 else "is too short")
     if limits.max_len is not None and len(cleaned) > limits.max_len:
         raise _invalid(where, f"is longer than {limits.max_len} characters")
+    if limits.choices is not None and cleaned not in limits.choices:
+        raise _invalid(where, f"must be one of {', '.join(limits.choices)}, not {cleaned!r}")
     return value if cleaned == value else cleaned
 
 
@@ -424,19 +457,11 @@ def _from_plain(kind: _Kind, raw: Any, where: str) -> Any:
                 ErrorCode.BAD_MESSAGE, f"{where} must be a list of {len(names)} items"
             )
         return base.from_data(dict(zip(names, raw, strict=True)))
-    if isinstance(raw, dict):
-        if issubclass(base, Record):
+    if isinstance(raw, dict) and issubclass(base, Record):
+        try:
             return base.from_data(raw)
-        if base is SeatCommand:
-            try:
-                command = command_from_data(raw)
-            except InvalidCommandError as error:
-                raise RemoteProtocolError(ErrorCode.BAD_MESSAGE, f"{where}: {error}") from None
-            if not isinstance(command, SeatCommand):
-                raise RemoteProtocolError(
-                    ErrorCode.BAD_MESSAGE, f"{where}: {command.TYPE!r} is not a seat command"
-                )
-            return command
+        except RemoteProtocolError as error:
+            raise RemoteProtocolError(error.code, f"{where}: {error.message}") from None
     return raw
 
 
@@ -450,8 +475,6 @@ def _to_plain(value: Any) -> Any:
     if isinstance(value, Record):
         if value.AS_LIST:
             return [_to_plain(getattr(value, spec.name)) for spec in _schema(type(value))]
-        return value.to_data()
-    if isinstance(value, SeatCommand):
         return value.to_data()
     return value
 

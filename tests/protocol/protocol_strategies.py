@@ -87,6 +87,8 @@ seat_commands: st.SearchStrategy[SeatCommand] = st.one_of(
 
 
 def _text(limits: Limits) -> st.SearchStrategy[str]:
+    if limits.choices is not None:
+        return st.sampled_from(limits.choices)
     max_len = limits.max_len if limits.max_len is not None else 40
     return st.text(_KEPT_CHARS, min_size=limits.min_len, max_size=min(max_len, 40))
 

@@ -132,10 +132,10 @@ def _kind(hint: Any) -> str:
         return "dict"
     if hint in (str, int, bool):
         return str(hint.__name__)
+    if issubclass(hint, SeatCommand):
+        return "command"
     if issubclass(hint, Record):
         return "record"
-    if hint is SeatCommand:
-        return "command"
     return "enum"
 
 
