@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 import pytest
