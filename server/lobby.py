@@ -19,7 +19,6 @@ logged and dropped; the others play on.
 from __future__ import annotations
 
 import logging
-import re
 
 import trio
 
@@ -49,7 +48,7 @@ from server.identity import ServerIdentity
 from server.journal import Journal, SavedTable
 from server.memory import give_back_memory
 from server.peer import Peer
-from server.records import answer_records
+from server.records import answer_records, parse_cursor
 from server.settings import LobbySettings, LobbySummary
 from server.table import Table
 
@@ -256,7 +255,7 @@ class Lobby:
     def _list_tables(self, peer: Peer, message: ListTables) -> None:
         after = 0
         if message.cursor is not None:
-            parsed = _parse_cursor(message.cursor)
+            parsed = parse_cursor(message.cursor)
             if parsed is None:
                 _refuse(peer, message, LobbyRejectCode.BAD_CURSOR, "that cursor is not one of ours")
                 return
@@ -382,17 +381,7 @@ class Lobby:
 
 
 def _number_of(table_id: str) -> int:
-    return _parse_cursor(table_id) or 0
-
-
-_CURSOR = re.compile(r"[0-9]{1,18}")
-"""A cursor is a table number: ASCII digits only (``str.isdigit`` also accepts "²" and
-other scripts' digits, which ``int`` refuses), and short enough to stay a plain number."""
-
-
-def _parse_cursor(text: str) -> int | None:
-    """The table number a list cursor names, or None if it is not one of ours."""
-    return int(text) if _CURSOR.fullmatch(text) else None
+    return parse_cursor(table_id) or 0
 
 
 def _refuse(peer: Peer, message: Request, code: LobbyRejectCode, text: str) -> None:

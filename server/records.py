@@ -33,11 +33,19 @@ from server.journal import Journal
 from server.peer import Peer
 from server.standings import WEEK_SECONDS, standings
 
-__all__ = ["RecordsRefused", "answer_records", "match_list", "standings_page"]
+__all__ = ["RecordsRefused", "answer_records", "match_list", "parse_cursor", "standings_page"]
 
 log = logging.getLogger("uno.server.lobby")
 
 _CURSOR = re.compile(r"[0-9]{1,18}")
+"""A cursor is a number: ASCII digits only (``str.isdigit`` also accepts "²" and other
+scripts' digits, which ``int`` refuses), and short enough to stay a plain number."""
+
+
+def parse_cursor(text: str) -> int | None:
+    """The number a list cursor (a table's, or a match's) names, or None if it is not one
+    this server hands out."""
+    return int(text) if _CURSOR.fullmatch(text) else None
 
 
 class RecordsRefused(Exception):
@@ -113,9 +121,10 @@ def _kept(journal: Journal | None) -> Journal:
 def _cursor(text: str | None) -> int:
     if text is None:
         return 0
-    if not _CURSOR.fullmatch(text):
+    number = parse_cursor(text)
+    if number is None:
         raise RecordsRefused(LobbyRejectCode.BAD_CURSOR, "that cursor is not one of ours")
-    return int(text)
+    return number
 
 
 def _record(match: dict[str, Any]) -> MatchRecord:
