@@ -89,6 +89,14 @@ async def _close_after_restart(server: ServerChild, flags: list[str]) -> Model:
                 await screen.until(lambda: model.mode is Mode.CONFIRM)
                 keys.send_text("y")
                 await screen.until(lambda: model.table is None)
+                # The lobby's list refreshes after the left: wait for one without the table
+                # (a list fetched before the close may still be on the screen).
+                await screen.until(
+                    lambda: (
+                        model.screen is Screen.LOBBY
+                        and all(table.name != "rebuilt" for table in model.tables)
+                    )
+                )
                 keys.send_text("\x03")
                 await running
         finally:
