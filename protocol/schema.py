@@ -124,8 +124,11 @@ class Record:
     def __post_init__(self) -> None:
         for spec in _schema(type(self)):
             value = getattr(self, spec.name)
-            if value.__class__ is spec.exact or (value is None and spec.kind.optional):
-                continue  # a bool, a card or an enum member: nothing to check or convert
+            if value.__class__ is spec.exact:
+                if spec.exact is not int or spec.low <= value <= spec.high:
+                    continue  # a bool, a card, an enum member or an int within its limits
+            elif value is None and spec.kind.optional:
+                continue
             checked = _check(spec.kind, value, spec.limits, spec.where)
             if checked is not value:
                 object.__setattr__(self, spec.name, checked)
@@ -238,7 +241,10 @@ class _FieldSpec:
     """How errors name the field (``play.card``)."""
     exact: type | None = None
     """The class whose instances fit the field as they are (a bool, a Card, a member of
-    the field's enum), so that construction need not go through ``_check``."""
+    the field's enum, an int from ``low`` to ``high``), so that construction need not go
+    through ``_check``."""
+    low: int = 0
+    high: int = 0
 
 
 _Encode = Callable[[Any], Any]
@@ -317,6 +323,8 @@ def _schema(cls: type) -> tuple[_FieldSpec, ...]:
                 converted=kinds[field.name].base not in _PLAIN_BASES,
                 where=f"{_label(cls)}.{field.name}",
                 exact=_exact(kinds[field.name]),
+                low=field.metadata.get("wire", Limits()).low,
+                high=field.metadata.get("wire", Limits()).high,
             )
             for field in dataclasses.fields(cls)
         )
@@ -326,7 +334,7 @@ def _schema(cls: type) -> tuple[_FieldSpec, ...]:
 
 def _exact(kind: _Kind) -> type | None:
     base = kind.base
-    if base is bool or base is Card or issubclass(base, StrEnum):
+    if base is bool or base is int or base is Card or issubclass(base, StrEnum):
         return base
     return None
 

@@ -58,7 +58,11 @@ _WILD_DRAW_FOUR = Rank.WILD_DRAW_FOUR
 _SWAP = Rank.SWAP_HANDS
 _DANCING_WILD = Rank.DANCE
 
+# Commands are values: those that are always the same are built once.
 _DRAW, _PASS, _CALL_UNO = Draw(), Pass(), CallUno()
+_ACCEPT_OR_CHALLENGE, _REFUSE_DANCE = (Accept(), Challenge()), RefuseDance()
+_CHOOSE_EACH_COLOR = tuple(ChooseColor(color) for color in COLORS)
+_NEXT_ROUND, _PAUSE, _RESUME, _TIMEOUT = NextRound(), Pause(), Resume(), Timeout()
 
 
 def legal_seat_commands(state: MatchState, seat: int) -> list[SeatCommand]:  # noqa: C901 (one branch per phase)
@@ -85,20 +89,20 @@ def legal_seat_commands(state: MatchState, seat: int) -> list[SeatCommand]:  # n
         legal.extend(_turn_commands(state, seat))
     elif phase is _STACK:
         legal.extend(_stack_commands(state, seat))
-        legal.append(Draw())
+        legal.append(_DRAW)
     elif phase is _CHALLENGE:
-        legal.extend((Accept(), Challenge()))
+        legal.extend(_ACCEPT_OR_CHALLENGE)
         if state.stack_wd4:
             legal.extend(_stack_commands(state, seat))
     elif phase is _DANCE:
         legal.append(Dance(state.dance_steps or ()))
-        legal.append(RefuseDance())
+        legal.append(_REFUSE_DANCE)
     elif phase is _CHOOSE_COLOR:
         if state.discard[-1].rank is _SWAP:
             targets = state.opponents(seat)
             legal.extend(ChooseColor(color, target) for color in COLORS for target in targets)
         else:
-            legal.extend(ChooseColor(color) for color in COLORS)
+            legal.extend(_CHOOSE_EACH_COLOR)
     if state.exposures:
         legal.extend(_exposure_commands(state, seat))
     return legal
@@ -253,13 +257,13 @@ def legal_table_commands(state: MatchState, now_ms: int | None = None) -> list[T
         return []
     legal: list[TableCommand] = []
     if state.paused:
-        legal.append(Resume())
+        legal.append(_RESUME)
     else:
         deadline = state.deadline
         if deadline is not None and (now_ms is None or now_ms >= deadline):
-            legal.append(Timeout())
+            legal.append(_TIMEOUT)
         if phase is _ROUND_OVER:
-            legal.append(NextRound())
-        legal.append(Pause())
+            legal.append(_NEXT_ROUND)
+        legal.append(_PAUSE)
     legal.extend(SetAway(seat, not state.away[seat]) for seat in range(state.seats))
     return legal
