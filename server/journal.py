@@ -200,11 +200,9 @@ class Journal:
     def for_table(self, table_id: str) -> TableJournal:
         return TableJournal(self, table_id)
 
-    def _write(self, sql: str, *rows: tuple[Any, ...]) -> None:
-        with self._db:
-            self._db.execute("BEGIN")
-            for row in rows:
-                self._db.execute(sql, row)
+    def _write(self, sql: str, row: tuple[Any, ...]) -> None:
+        """One statement, committed on its own (the connection is in autocommit mode)."""
+        self._db.execute(sql, row)
 
     # ------------------------------------------------------------------ reading back
 

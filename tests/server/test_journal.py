@@ -194,6 +194,40 @@ def test_a_schema_2_file_gains_the_bot_pace_and_keeps_its_tables(tmp_path: Path)
         journal.close()
 
 
+def test_a_schema_3_file_keeps_its_commands_in_key_order(tmp_path: Path) -> None:
+    path = tmp_path / "server.sqlite3"
+    a_schema_1_file(path)
+    db = sqlite3.connect(path)
+    with db:  # as the release with the bot pace (schema 3) left it, a move played
+        db.execute("ALTER TABLE matches ADD COLUMN scores TEXT")
+        db.execute("ALTER TABLE tables ADD COLUMN bot_think_ms INTEGER")
+        db.execute(
+            "INSERT INTO commands VALUES ('2', 1, 1, 0, ?, 250)", (json.dumps({"type": "draw"}),)
+        )
+        db.execute("UPDATE meta SET value = '3' WHERE key = 'schema'")
+    db.close()
+    journal = Journal.open(path)
+    try:
+        assert journal.migrated == tmp_path / "server.sqlite3.schema-3.bak"
+        (saved,) = journal.open_tables()[0]
+        assert saved.match is not None and saved.match.commands == [(0, Draw(), 250)]
+        table = journal.for_table("2")
+        table.resumed_match(1, 1)
+        table.command(1, Draw(), 400)  # written after the one the old file held
+    finally:
+        journal.close()
+    db = sqlite3.connect(path)
+    try:
+        (layout,) = db.execute("SELECT sql FROM sqlite_master WHERE name = 'commands'").fetchone()
+        assert "WITHOUT ROWID" in layout
+        assert db.execute("SELECT position, now_ms FROM commands").fetchall() == [
+            (1, 250),
+            (2, 400),
+        ]
+    finally:
+        db.close()
+
+
 def test_an_open_match_of_another_engine_is_closed_with_its_scores_kept(tmp_path: Path) -> None:
     path = tmp_path / "server.sqlite3"
     journal = Journal.open(path)
