@@ -316,7 +316,7 @@ class CreateTable(Request):
         options: TableOptions
         try:
             options = TableOptions.parse(raw)
-        except (ConfigError, TypeError) as error:
+        except ConfigError as error:
             options = UnusableOptions(why=str(error))
         return dataclasses.replace(request, options=options)
 
