@@ -36,7 +36,7 @@ from client.ui.model import Model, apply_discovered
 from client.ui.network import Network, Plan
 from client.ui.table_form import DEFAULT_LEVEL, LEVEL_CHOICES
 from protocol.limits import clean_text
-from protocol.options import ConfigError, DeckName, TableConfig
+from protocol.options import ConfigError, DeckName, TableConfig, TableOptions
 
 __all__ = ["build_parser", "main"]
 
@@ -145,7 +145,7 @@ def start_plan(args: argparse.Namespace, name: str) -> Plan:
     table_name = f"{name}'s table"[:32]
     if args.solo:
         bots = 3 if args.bots is None else args.bots
-        options = {"deck": args.deck, "seats": bots + 1}
+        options = TableOptions.parse({"deck": args.deck, "seats": bots + 1})
         return Plan(
             create=True,
             table_name=table_name,
@@ -155,7 +155,7 @@ def start_plan(args: argparse.Namespace, name: str) -> Plan:
             start=True,
         )
     if args.serve:
-        options = {"deck": args.deck, "seats": args.seats}
+        options = TableOptions.parse({"deck": args.deck, "seats": args.seats})
         return Plan(
             create=True,
             table_name=table_name,
@@ -208,12 +208,12 @@ def _checked(
         address = parse_address(args.server)
         if problem is not None or address is None:
             parser.error(f"--server: {problem}")
-    plan = start_plan(args, name)
-    if plan.create:
-        try:
-            TableConfig.from_data(plan.options)
-        except (ConfigError, ValueError) as error:
-            parser.error(str(error))
+    try:
+        plan = start_plan(args, name)
+        if plan.create:
+            plan.options.over(TableConfig())
+    except (ConfigError, ValueError) as error:
+        parser.error(str(error))
     return name, address, plan
 
 

@@ -47,6 +47,7 @@ from protocol.messages import (
     MatchList,
     Message,
     Ok,
+    OkResult,
     Ping,
     Pong,
     Rejected,
@@ -127,7 +128,7 @@ class Reply:
     ok: bool
     code: str | None = None
     message: str = ""
-    result: Mapping[str, Any] | None = None
+    result: OkResult | None = None
     latency_ms: float = 0.0
 
     @property

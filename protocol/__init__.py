@@ -56,6 +56,7 @@ from protocol.options import (
     DeckName,
     Scoring,
     TableConfig,
+    TableOptions,
 )
 from protocol.phase import Phase
 from protocol.rejections import RejectCode
@@ -105,6 +106,7 @@ __all__ = [
     "SharedView",
     "TableCommand",
     "TableConfig",
+    "TableOptions",
     "Timeout",
     "View",
     "all_cards",

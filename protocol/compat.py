@@ -56,12 +56,8 @@ def for_version(message: Message, version: Version) -> Message | None:
     if isinstance(message, GameView):
         return _view_for(message, version)
     if isinstance(message, TableState):
-        options = {
-            key: value
-            for key, value in message.options.items()
-            if OPTIONS_SINCE.get(key, (1, 0)) <= version
-        }
-        return replace(message, options=options)
+        newer = {name: None for name, since in OPTIONS_SINCE.items() if version < since}
+        return replace(message, options=replace(message.options, **newer))
     return message
 
 

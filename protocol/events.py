@@ -32,6 +32,7 @@ from protocol.schema import Record, items, number, record_from_data, text, wire
 __all__ = [
     "EVENT_TYPES",
     "Away",
+    "AwayReason",
     "Back",
     "Caught",
     "Challenged",
@@ -39,18 +40,21 @@ __all__ = [
     "CreeperRevealed",
     "DanceCalled",
     "DanceRefused",
+    "DanceRefusedReason",
     "Danced",
     "DealerChosen",
     "DealerDraw",
     "DirectionChanged",
     "DrawFourAccepted",
     "Drew",
+    "DrewReason",
     "Event",
     "EventBody",
     "EventKind",
     "EventSecret",
     "Exposed",
     "FalseCatch",
+    "FalseCatchReason",
     "FirstCard",
     "FirstCardReturned",
     "HandsPassed",
@@ -65,6 +69,7 @@ __all__ = [
     "Reshuffled",
     "Resumed",
     "RoundOver",
+    "RoundOverReason",
     "RoundStarted",
     "SecretCards",
     "SecretHand",
@@ -133,7 +138,69 @@ _POINTS = items(MAX_SEATS)
 _CARDS = items(MAX_ARRAY_ITEMS)
 _ROUND = number(1, 2**31 - 1)
 _WORD = text(64)
-"""A reason or a dance: a short lower-case word the engine chose."""
+"""A dance: a short lower-case word the engine chose."""
+
+
+class DrewReason(StrEnum):
+    """Why a seat drew (a ``drew`` event's ``reason``)."""
+
+    DRAW = "draw"
+    """The seat's own draw on its turn."""
+    DRAW_TWO = "draw-two"
+    """A Draw Two, or a stack of them, to answer."""
+    WILD_DRAW_FOUR = "wild-draw-four"
+    """A Wild Draw Four accepted (or a stack that ends with one)."""
+    CHALLENGE = "challenge"
+    """A challenge: the guilty player's 4 or the wrong challenger's 6."""
+    CAUGHT = "caught"
+    """Caught without UNO."""
+    FALSE_CATCH = "false-catch"
+    """A catch that missed, at a table with ``false_catch_penalty``."""
+    DANCE = "dance"
+    """A Dancing Wild not danced."""
+    CREEPER = "creeper"
+    """The three cards a revealed Creeper brings."""
+    CUSTOM = "custom"
+    """A Wild Customizable whose table rule is ``others-draw-two``."""
+    SKIP = "skip"
+    """A ``skip_any`` mark served."""
+
+
+class FalseCatchReason(StrEnum):
+    """Why a catch missed (a ``false-catch`` event's ``reason``): the rejection code it
+    would have had at a table without ``false_catch_penalty``."""
+
+    NOT_EXPOSED = "not-exposed"
+    CATCH_TOO_LATE = "catch-too-late"
+
+
+class DanceRefusedReason(StrEnum):
+    """Why a dancer did not dance (a ``dance-refused`` event's ``reason``)."""
+
+    REFUSED = "refused"
+    """The dancer sent ``refuse-dance``."""
+    WRONG_STEPS = "wrong-steps"
+    """The steps sent were not the ones called."""
+    TIMEOUT = "timeout"
+    """The dance clock ran out."""
+
+
+class AwayReason(StrEnum):
+    """Why a bot plays a seat from now on (an ``away`` event's ``reason``)."""
+
+    TIMEOUTS = "timeouts"
+    """Three expired clocks in a row."""
+    TABLE = "table"
+    """The server marked it (a lost connection, a person who left)."""
+
+
+class RoundOverReason(StrEnum):
+    """How a round ended (a ``round-over`` event's ``reason``)."""
+
+    OUT = "out"
+    """The winner played their last card."""
+    BLOCKED = "blocked"
+    """Nobody could play or draw; the smallest hand won."""
 
 
 # --- secrets -----------------------------------------------------------------------------
@@ -303,7 +370,7 @@ class Drew(EventBody):
     """Who drew."""
     count: int = field(metadata=_COUNT)
     """How many cards (fewer than owed if both piles ran dry)."""
-    reason: str = field(metadata=_WORD)
+    reason: DrewReason
     """Why: draw, draw-two, wild-draw-four, challenge, caught, false-catch, dance, creeper,
     custom or skip."""
 
@@ -381,7 +448,7 @@ class FalseCatch(EventBody):
     """The seat it tried to catch."""
     penalty: int = field(metadata=_COUNT)
     """Cards the catcher draws."""
-    reason: str = field(metadata=_WORD)
+    reason: FalseCatchReason
     """not-exposed or catch-too-late."""
 
 
@@ -439,7 +506,7 @@ class DanceRefused(EventBody):
     KIND: ClassVar[EventKind] = EventKind.DANCE_REFUSED
     seat: int = field(metadata=_SEAT)
     """The dancer."""
-    reason: str = field(metadata=_WORD)
+    reason: DanceRefusedReason
     """refused, wrong-steps or timeout."""
 
 
@@ -541,7 +608,7 @@ class Away(EventBody):
     KIND: ClassVar[EventKind] = EventKind.AWAY
     seat: int = field(metadata=_SEAT)
     """The seat."""
-    reason: str = field(metadata=_WORD)
+    reason: AwayReason
     """timeouts (three expired clocks in a row) or table (the server marked it)."""
 
 
@@ -577,7 +644,7 @@ class RoundOver(EventBody):
     """The round's number."""
     winner: int = field(metadata=_SEAT)
     """Who won it."""
-    reason: str = field(metadata=_WORD)
+    reason: RoundOverReason
     """out, or blocked when nobody could play or draw."""
     hands: tuple[tuple[Card, ...], ...] = field(metadata=_CARDS)
     """Every hand as counted (the limit applies to each hand too)."""

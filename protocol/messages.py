@@ -16,6 +16,7 @@ place.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import typing
 from collections.abc import Mapping
@@ -39,7 +40,8 @@ from protocol.limits import (
     MAX_TOKEN_LEN,
     MAX_VERSIONS,
 )
-from protocol.options import MAX_SEATS, TableConfig
+from protocol.options import MAX_SEATS, ConfigError, TableConfig, TableOptions, UnusableOptions
+from protocol.plain import check_plain
 from protocol.schema import (
     Record,
     fields_into,
@@ -84,6 +86,7 @@ __all__ = [
     "MatchRecord",
     "Message",
     "Ok",
+    "OkResult",
     "PauseTable",
     "Ping",
     "Pong",
@@ -285,17 +288,42 @@ class CreateTable(Request):
     TYPE: ClassVar[str] = "create-table"
     name: str = field(metadata=_TABLE_NAME)
     """The table's name, cleaned, 1 to 32 characters."""
-    options: dict[str, Any] = field(default_factory=dict)
-    """``TableConfig.to_data()``, or any part of it (missing options take defaults)."""
+    options: TableOptions = field(default_factory=TableOptions)
+    """The options asked for; those not given take the server's defaults."""
     password: str | None = field(default=None, metadata=_PASSWORD)
     """Needed by anyone else to join or spectate; None for an open table."""
     bot_think_ms: int | None = field(default=None, metadata=_BOT_THINK_MS)
     """(1.2) How long the table's server bots think before each move, 0 to
     ``MAX_BOT_THINK_MS`` milliseconds; None for the server's ``--bot-think-ms``."""
 
-    def config(self) -> TableConfig:
-        """The options as a TableConfig; raises ConfigError (answer: ``bad-options``)."""
-        return TableConfig.from_data(self.options)
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> CreateTable:
+        """As for every message, but ``options`` are read by ``TableOptions.parse``: options
+        no table can have still make a create-table, holding ``UnusableOptions``, which the
+        lobby refuses with ``bad-options`` in its turn (not a protocol error)."""
+        raw = data.get("options")
+        request = record_from_data(cls, {key: data[key] for key in data if key != "options"})
+        if raw is None:
+            return request
+        if not isinstance(raw, dict):
+            raise RemoteProtocolError(ErrorCode.BAD_MESSAGE, f"{cls.TYPE}.options must be a map")
+        try:
+            check_plain(raw, depth=2)
+        except ValueError as error:
+            raise RemoteProtocolError(
+                ErrorCode.BAD_MESSAGE, f"{cls.TYPE}.options {error}"
+            ) from None
+        options: TableOptions
+        try:
+            options = TableOptions.parse(raw)
+        except ConfigError as error:
+            options = UnusableOptions(why=str(error))
+        return dataclasses.replace(request, options=options)
+
+    def config(self, defaults: TableConfig | None = None) -> TableConfig:
+        """The options over ``defaults`` (a new TableConfig's by default) as a TableConfig;
+        raises ConfigError (answer: ``bad-options``)."""
+        return self.options.over(TableConfig() if defaults is None else defaults)
 
 
 @dataclass(frozen=True, slots=True)
@@ -526,13 +554,24 @@ class Error(Message):
 
 
 @dataclass(frozen=True, slots=True)
+class OkResult(Record):
+    """What an ``ok`` returns (docs/protocol.md section 6 says which command returns what)."""
+
+    table_id: str | None = field(default=None, metadata=_TOKEN)
+    """The table made, in answer to ``create-table``."""
+    seat: int | None = field(default=None, metadata=_SEAT)
+    """The sender's seat (``create-table``, ``join``, ``take-bot-seat``, ``resume``), or
+    the bot's (``add-bot``)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Ok(Message):
     """A command succeeded."""
 
     TYPE: ClassVar[str] = "ok"
     id: int = field(metadata=number(0, MAX_ID))
     """The command's id."""
-    result: dict[str, Any] | None = None
+    result: OkResult | None = None
     """What the command returns, if anything (for instance the new table's id)."""
 
 
@@ -626,8 +665,9 @@ class TableState(Message):
     """Where it is in its life."""
     seats: tuple[SeatInfo, ...] = field(metadata=items(MAX_SEATS))
     """Every seat, in seat order."""
-    options: dict[str, Any] = field(default_factory=dict)
-    """The table's ``TableConfig.to_data()``."""
+    options: TableOptions = field(default_factory=TableOptions)
+    """The table's options, every one given (``TableOptions.of``), or those of the
+    connection's version (protocol/compat.py)."""
     host_seat: int | None = field(default=None, metadata=_SEAT)
     """The host's seat; None if the host left."""
     spectators: int = field(default=0, metadata=_COUNT)
@@ -768,8 +808,8 @@ class MatchRecord(Record):
     """That table's name."""
     deck: str = field(metadata=_CODE)
     """The deck played."""
-    options: dict[str, Any]
-    """The table's options for the match (``TableConfig.to_data()``)."""
+    options: TableOptions
+    """The table's options for the match, as its journal kept them."""
     players: tuple[MatchPlayer, ...] = field(metadata=items(MAX_SEATS))
     """Every seat, in seat order, with its final score."""
     winners: tuple[str, ...] = field(default=(), metadata=items(MAX_SEATS, item=_NAME))
@@ -882,4 +922,4 @@ def message_from_data(
         raise RemoteProtocolError(
             ErrorCode.UNKNOWN_MESSAGE, f"a {sender.value} sends no message {shown!r}"
         )
-    return record_from_data(cls, data)
+    return cls.from_data(data)

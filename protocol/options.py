@@ -6,6 +6,15 @@ like every wire record, and an engine or a table can never be built from a confi
 that makes no sense. What ties fields together (stacking's two names, teams, the deal) is
 checked after. ``to_data`` / ``from_data`` give the plain form used on the wire and in
 snapshots.
+
+``TableOptions`` is some of those options: each field is a ``TableConfig`` option or None
+where it is not given. A ``create-table`` asks for one (``TableOptions.parse`` refuses
+what ``TableConfig`` would refuse, by name), the table lays it over its server's defaults
+(``over``), and ``table-state`` and the match history send one with every option given
+(``of``), or fewer to a client whose version knows fewer (protocol/compat.py).
+
+Why this module is long: the options' vocabulary, the whole configuration, its partial
+form and the presets must agree option by option, and read best side by side.
 """
 
 from __future__ import annotations
@@ -15,8 +24,8 @@ from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any
 
-from protocol.errors import LocalProtocolError
-from protocol.schema import Record, number
+from protocol.errors import ErrorCode, LocalProtocolError
+from protocol.schema import Limits, Record, number
 
 __all__ = [
     "MAX_SEATS",
@@ -30,6 +39,8 @@ __all__ = [
     "Scoring",
     "Stack",
     "TableConfig",
+    "TableOptions",
+    "UnusableOptions",
     "house_rule_words",
     "house_rules",
     "preset_options",
@@ -230,6 +241,119 @@ class TableConfig(Record):
         return cls(**data)
 
 
+def _limits_of(name: str) -> dict[str, Limits]:
+    """The range ``TableConfig`` gives the option ``name``, as field metadata, so that
+    ``TableOptions`` keeps to the same ranges without restating them."""
+    limits = TableConfig.__dataclass_fields__[name].metadata.get("wire", Limits())
+    return {"wire": limits}
+
+
+@dataclass(frozen=True, slots=True)
+class TableOptions(Record):
+    """Some or all of a table's options, as they travel: each field is the ``TableConfig``
+    option of the same name, None where it is not given (and then left out of the map).
+
+    Built in code, a value outside its option's range is refused as for every record
+    (LocalProtocolError); received inside ``table-state`` or ``match-list``, a value is
+    checked and an option this release does not know is ignored (docs/protocol.md
+    section 2). What a ``create-table`` asks for is read by ``parse`` instead, which
+    answers as ``TableConfig.from_data`` does: a ConfigError naming the option.
+    """
+
+    deck: DeckName | None = None
+    seats: int | None = field(default=None, metadata=_limits_of("seats"))
+    target_score: int | None = field(default=None, metadata=_limits_of("target_score"))
+    scoring: Scoring | None = None
+    hand_size: int | None = field(default=None, metadata=_limits_of("hand_size"))
+    stack_draw_two: bool | None = None
+    stack: Stack | None = None
+    skip_any: bool | None = None
+    seven_o: bool | None = None
+    jump_in: bool | None = None
+    draw_until_playable: bool | None = None
+    force_play: bool | None = None
+    wd4_bluff: bool | None = None
+    custom_wilds: int | None = field(default=None, metadata=_limits_of("custom_wilds"))
+    custom_rule: CustomRule | None = None
+    dance_check: DanceCheck | None = None
+    catch_grace_ms: int | None = field(default=None, metadata=_limits_of("catch_grace_ms"))
+    false_catch_penalty: int | None = field(
+        default=None, metadata=_limits_of("false_catch_penalty")
+    )
+    turn_seconds: int | None = field(default=None, metadata=_limits_of("turn_seconds"))
+    decision_seconds: int | None = field(default=None, metadata=_limits_of("decision_seconds"))
+    dance_seconds: int | None = field(default=None, metadata=_limits_of("dance_seconds"))
+    round_pause_seconds: int | None = field(
+        default=None, metadata=_limits_of("round_pause_seconds")
+    )
+
+    @classmethod
+    def of(cls, config: TableConfig) -> TableOptions:
+        """Every option of ``config``, given (what ``table-state`` sends)."""
+        # Trusted: a TableConfig holds only values its own checks let through.
+        return cls.trusted(**{name: getattr(config, name) for name in _OPTION_NAMES})
+
+    @classmethod
+    def parse(cls, data: Mapping[str, Any]) -> TableOptions:
+        """The options a ``create-table`` asks for, from plain data; raises ConfigError,
+        with the message ``TableConfig.from_data`` gives (``bad-options`` on the wire): an
+        unknown option first, then the first bad value in option order. nil is a bad
+        value (``seats is required``), not a default."""
+        unknown = sorted(set(data) - set(_OPTION_NAMES))
+        if unknown:
+            raise ConfigError(f"unknown table option(s): {', '.join(map(str, unknown))}")
+        given: dict[str, Any] = {}
+        for name in _OPTION_NAMES:
+            if name not in data:
+                continue
+            if data[name] is None:
+                cls._checked(given)  # an earlier bad value is named first, as before
+                raise ConfigError(f"{name} is required")
+            given[name] = data[name]
+        return cls._checked(given)
+
+    @classmethod
+    def _checked(cls, given: dict[str, Any]) -> TableOptions:
+        try:
+            return cls(**given)
+        except LocalProtocolError as error:
+            raise ConfigError(error.message.removeprefix(f"{cls.__name__}.")) from None
+
+    def over(self, base: TableConfig) -> TableConfig:
+        """``base`` with these options in place of its own; raises ConfigError for a
+        combination no table can have (teams, the deal, stacking's two names)."""
+        data = base.to_data()
+        # ``stack_draw_two`` only restates ``stack`` (for older clients): left in, the
+        # base's would turn a request for ``stack`` ``off`` into ``draw-two``.
+        del data["stack_draw_two"]
+        data.update(self.to_data())
+        return TableConfig.from_data(data)
+
+
+_OPTION_NAMES = tuple(option.name for option in fields(TableConfig))
+assert tuple(option.name for option in fields(TableOptions)) == _OPTION_NAMES, (
+    "TableOptions must have TableConfig's options, in its order"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class UnusableOptions(TableOptions):
+    """What a received ``create-table`` holds when ``TableOptions.parse`` refused its
+    options: the request still reaches the lobby, which answers it ``bad-options`` in
+    its turn (docs/protocol.md section 10, *Which code wins*). Never sent."""
+
+    why: str = ""
+    """The ConfigError's message, which ``over`` raises."""
+
+    def over(self, base: TableConfig) -> TableConfig:
+        """Raises the ConfigError that refused the options."""
+        raise ConfigError(self.why)
+
+    def to_data(self) -> dict[str, Any]:
+        """Never sent: raises LocalProtocolError (options no table can have)."""
+        raise LocalProtocolError(ErrorCode.BAD_MESSAGE, f"options no table can have: {self.why}")
+
+
 PRESET_OPTIONS = (
     "seven_o",
     "jump_in",
@@ -273,16 +397,15 @@ _HOUSE_RULE_WORDS = {
 }
 
 
-def house_rules(options: Mapping[str, Any]) -> tuple[str, ...]:
-    """The house rules a table's options (plain data) turn on, as codes: each of
-    ``seven_o``, ``jump_in``, ``skip_any``, ``draw_until_playable``, ``force_play`` that is
-    on, and ``stack:<kind>`` unless stacking is off (``table-list`` sends these)."""
-    codes = [name for name in _HOUSE_RULE_WORDS if options.get(name) is True]
-    stack = options.get("stack") or (
-        Stack.DRAW_TWO.value if options.get("stack_draw_two") else None
-    )
-    if stack and stack != Stack.OFF.value:
-        codes.insert(0, f"stack:{stack}")
+def house_rules(options: TableOptions) -> tuple[str, ...]:
+    """The house rules a table's options turn on, as codes: each of ``seven_o``,
+    ``jump_in``, ``skip_any``, ``draw_until_playable``, ``force_play`` that is on, and
+    ``stack:<kind>`` unless stacking is off (``table-list`` sends these). Options a 1.0 or
+    1.1 server leaves out count as off; its ``stack_draw_two`` true as ``draw-two``."""
+    codes = [name for name in _HOUSE_RULE_WORDS if getattr(options, name) is True]
+    stack = options.stack or (Stack.DRAW_TWO if options.stack_draw_two else None)
+    if stack is not None and stack is not Stack.OFF:
+        codes.insert(0, f"stack:{stack.value}")
     return tuple(codes)
 
 

@@ -291,12 +291,8 @@ class Lobby:
                 "the server has no room for another table",
             )
             return
-        defaults = self.settings.table_defaults.to_data()
-        # ``stack_draw_two`` only restates ``stack`` (for older clients): left in, the
-        # default would turn a request for ``stack`` ``off`` into ``draw-two``.
-        del defaults["stack_draw_two"]
         try:
-            config = TableConfig.from_data({**defaults, **message.options})
+            config = message.config(self.settings.table_defaults)
         except (ConfigError, TypeError) as error:
             _refuse(peer, message, LobbyRejectCode.BAD_OPTIONS, str(error))
             return

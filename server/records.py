@@ -29,6 +29,7 @@ from protocol.messages import (
     Standings,
     StandingsPeriod,
 )
+from protocol.options import DeckName, TableOptions
 from server.journal import Journal
 from server.peer import Peer
 from server.standings import WEEK_SECONDS, standings
@@ -128,12 +129,13 @@ def _cursor(text: str | None) -> int:
 
 
 def _record(match: dict[str, Any]) -> MatchRecord:
-    options = match.get("options") or {}
+    # Read as a received record: an option this release no longer knows is skipped.
+    options = TableOptions.from_data(match.get("options") or {})
     return MatchRecord(
         finished_at=int(match.get("finished_at") or 0),
         table_id=match["table_id"],
         table=match["table"],
-        deck=str(match.get("deck") or options.get("deck") or "classic"),
+        deck=str(match.get("deck") or options.deck or DeckName.CLASSIC),
         options=options,
         players=tuple(
             MatchPlayer(

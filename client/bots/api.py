@@ -36,6 +36,7 @@ from protocol.messages import (
     Start,
     TakeBotSeat,
 )
+from protocol.options import TableOptions
 from protocol.views import View
 
 __all__ = ["Bot", "RefusedError", "TableNotFoundError", "connect_bot", "open_bot"]
@@ -154,12 +155,16 @@ class Bot:
         return self.session.next_id()
 
     async def create_table(
-        self, name: str, options: Mapping[str, Any] | None = None, password: str | None = None
+        self,
+        name: str,
+        options: TableOptions | Mapping[str, Any] | None = None,
+        password: str | None = None,
     ) -> str:
-        """Create a table (this bot is its host, in seat 0); return the table id."""
-        await self._ask(
-            CreateTable(id=self._id(), name=name, options=dict(options or {}), password=password)
-        )
+        """Create a table (this bot is its host, in seat 0); return the table id. Options
+        given as plain data are read as the server reads them: a ConfigError here for
+        what it would refuse with ``bad-options``."""
+        asked = options if isinstance(options, TableOptions) else TableOptions.parse(options or {})
+        await self._ask(CreateTable(id=self._id(), name=name, options=asked, password=password))
         await self.session.wait_for(lambda s: s.table_id is not None)
         assert self.session.table_id is not None
         return self.session.table_id
@@ -197,7 +202,8 @@ class Bot:
     async def add_bot(self, strategy: str = "basic") -> int:
         """Host only: seat a server bot; return its seat."""
         reply = await self._ask(AddBot(id=self._id(), strategy=strategy))
-        return int((reply.result or {}).get("seat", -1))
+        seat = reply.result.seat if reply.result is not None else None
+        return -1 if seat is None else seat
 
     async def wait_seated(self, count: int) -> None:
         """Wait until the table state shows ``count`` seats taken."""

@@ -90,7 +90,7 @@ class RoundMemory:
         if state is None:
             return
         try:
-            self.rules = TableConfig.from_data(state.options)
+            self.rules = state.options.over(TableConfig())
         except ConfigError:  # options of a newer server than this bot: guess them instead
             self.rules = None
 

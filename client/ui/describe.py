@@ -26,6 +26,7 @@ from protocol.events import (
     DirectionChanged,
     DrawFourAccepted,
     Drew,
+    DrewReason,
     EventBody,
     Exposed,
     FalseCatch,
@@ -90,23 +91,23 @@ def _drew(e: Drew, secret: SecretCards | None, name: NameOf) -> str:
     text = f"{name(e.seat)} drew {_cards(e.count)}"
     if secret is not None and secret.cards:
         text += ": " + _labels(secret.cards)
-    if e.reason and e.reason != "draw":
-        text += f" ({_DRAW_REASONS.get(e.reason, e.reason.replace('-', ' '))})"
+    if e.reason is not DrewReason.DRAW:
+        text += f" ({_DRAW_REASONS[e.reason]})"
     return text
 
 
-_DRAW_REASONS = {
-    "draw-two": "Draw Two",
-    "wild-draw-four": "Wild Draw Four",
-    "caught": "caught without UNO",
-    "false-catch": "a wrong catch",
-    "challenge": "the challenge",
-    "custom": "Customizable wild",
-    "dance": "no dance",
-    "skip": "skip",
-    "creeper": "Creeper",
+_DRAW_REASONS: dict[DrewReason, str] = {
+    DrewReason.DRAW_TWO: "Draw Two",
+    DrewReason.WILD_DRAW_FOUR: "Wild Draw Four",
+    DrewReason.CAUGHT: "caught without UNO",
+    DrewReason.FALSE_CATCH: "a wrong catch",
+    DrewReason.CHALLENGE: "the challenge",
+    DrewReason.CUSTOM: "Customizable wild",
+    DrewReason.DANCE: "no dance",
+    DrewReason.SKIP: "skip",
+    DrewReason.CREEPER: "Creeper",
 }
-"""Why cards were drawn, in words (the engine's reasons; an unknown one is shown plainly)."""
+"""Why cards were drawn, in words: every reason but a turn's own draw, which needs none."""
 
 
 def _exposed(e: Exposed, name: NameOf) -> str:

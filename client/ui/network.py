@@ -19,7 +19,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 import trio
 
@@ -52,6 +51,7 @@ from protocol.messages import (
     TableStatus,
     TableSummary,
 )
+from protocol.options import TableOptions
 
 __all__ = ["LEFT_MESSAGES", "Network", "Plan"]
 
@@ -70,7 +70,7 @@ class Plan:
 
     create: bool = False
     table_name: str = ""
-    options: dict[str, Any] = field(default_factory=dict)
+    options: TableOptions = field(default_factory=TableOptions)
     bots: int = 0
     level: str = DEFAULT_LEVEL
     """The bots' level (a strategy name)."""

@@ -72,7 +72,7 @@ def _table(
     options = table.options
     view = model.view
     round_no = None if view is None else view.shared.round
-    title = f"{table.name} · {options.get('deck', DeckName.CLASSIC.value)}"
+    title = f"{table.name} · {(options.deck or DeckName.CLASSIC).value}"
     if round_no:
         title += f" · round {round_no}"
     if model.spectating:

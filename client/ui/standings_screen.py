@@ -103,7 +103,7 @@ def _options_changed(match: MatchRecord) -> str:
     """The match's options that differ from a new table's, as ``name value`` pairs."""
     defaults = TableConfig().to_data()
     shown = []
-    for name, value in match.options.items():
+    for name, value in match.options.to_data().items():
         if name in ("deck", "seats") or defaults.get(name) == value:
             continue
         if isinstance(value, bool):

@@ -29,16 +29,21 @@ from protocol.commands import (
 )
 from protocol.events import (
     Away,
+    AwayReason,
     Back,
     Caught,
     Challenged,
     ColorChosen,
     Danced,
     DanceRefused,
+    DanceRefusedReason,
     DrawFourAccepted,
+    DrewReason,
     FalseCatch,
+    FalseCatchReason,
     Paused,
     Resumed,
+    RoundOverReason,
     SecretHand,
     Skipped,
     TimedOut,
@@ -96,11 +101,11 @@ def _draw_one(state: MatchState, seat: int, now_ms: int | None) -> None:
     """Ruling 5: draw one instead of playing. With ``now_ms``, a drawn card that cannot
     be played ends the turn at once (the seeds: "otherwise, your turn is over"); the
     player is asked only when there is a choice (play the drawn card, or pass)."""
-    drawn = state.draw_cards(seat, 1, "draw")[0]
+    drawn = state.draw_cards(seat, 1, DrewReason.DRAW)[0]
     if state.config.draw_until_playable:  # ruling 34: on until a playable card comes
         hand = state.hands[seat]
         while not playable(state, drawn, hand) and state.can_draw():
-            drawn = state.draw_cards(seat, 1, "draw")[0]
+            drawn = state.draw_cards(seat, 1, DrewReason.DRAW)[0]
     state.has_drawn = True
     state.drawn = drawn
     state.stuck_passes = 0
@@ -123,14 +128,20 @@ def _stuck_pass(state: MatchState, seat: int, now_ms: int) -> None:
     state.stuck_passes += 1
     state.records.append((PASSED_RECORD, seat, True))
     if state.stuck_passes >= len(state.seats_in_play()):
-        end_round(state, blocked_winner(state, state.next_seat(seat)), "blocked", now_ms)
+        end_round(
+            state, blocked_winner(state, state.next_seat(seat)), RoundOverReason.BLOCKED, now_ms
+        )
     else:
         state.start_turn(state.next_seat(seat), now_ms)
 
 
 def _take_stack(state: MatchState, seat: int, now_ms: int) -> None:
     total, state.pending_draw = state.pending_draw, 0
-    reason = "wild-draw-four" if state.discard[-1].rank is _WILD_DRAW_FOUR else "draw-two"
+    reason = (
+        DrewReason.WILD_DRAW_FOUR
+        if state.discard[-1].rank is _WILD_DRAW_FOUR
+        else DrewReason.DRAW_TWO
+    )
     state.draw_cards(seat, total, reason)
     state.emit(Skipped(seat))
     state.start_turn(state.next_seat(seat), now_ms)
@@ -156,7 +167,7 @@ def _choose_first_color(
 def act_accept(state: MatchState, seat: int, command: Accept | None, now_ms: int) -> None:
     state.emit(DrawFourAccepted(seat))
     total, state.pending_draw = state.pending_draw or 4, 0  # ruling 33: a stack's total
-    state.draw_cards(seat, total, "wild-draw-four")
+    state.draw_cards(seat, total, DrewReason.WILD_DRAW_FOUR)
     state.wd4_hand = ()
     state.emit(Skipped(seat))
     state.start_turn(state.next_seat(seat), now_ms)
@@ -169,10 +180,10 @@ def act_challenge(state: MatchState, seat: int, command: Challenge, now_ms: int)
     state.wd4_hand = ()
     state.pending_draw = 0
     if guilty:
-        state.draw_cards(player, 4, "challenge")
+        state.draw_cards(player, 4, DrewReason.CHALLENGE)
         state.start_turn(seat, now_ms)
     else:
-        state.draw_cards(seat, 6, "challenge")
+        state.draw_cards(seat, 6, DrewReason.CHALLENGE)
         state.emit(Skipped(seat))
         state.start_turn(state.next_seat(seat), now_ms)
 
@@ -183,16 +194,16 @@ def act_dance(state: MatchState, seat: int, command: Dance, now_ms: int) -> None
         state.emit(Danced(seat))
         state.start_turn(seat, now_ms)
     else:
-        _refuse_dance(state, seat, "wrong-steps", now_ms)
+        _refuse_dance(state, seat, DanceRefusedReason.WRONG_STEPS, now_ms)
 
 
 def act_refuse_dance(state: MatchState, seat: int, command: RefuseDance, now_ms: int) -> None:
-    _refuse_dance(state, seat, "refused", now_ms)
+    _refuse_dance(state, seat, DanceRefusedReason.REFUSED, now_ms)
 
 
-def _refuse_dance(state: MatchState, seat: int, reason: str, now_ms: int) -> None:
+def _refuse_dance(state: MatchState, seat: int, reason: DanceRefusedReason, now_ms: int) -> None:
     state.emit(DanceRefused(seat, reason))
-    state.draw_cards(seat, 3, "dance")
+    state.draw_cards(seat, 3, DrewReason.DANCE)
     state.start_turn(seat, now_ms)
 
 
@@ -218,19 +229,19 @@ def act_catch(state: MatchState, seat: int, command: Catch, now_ms: int) -> None
     if missed is None:
         state.emit(Caught(target, by=seat, penalty=2))
         record = state.exposures[target]
-        state.draw_cards(target, 2, "caught")
+        state.draw_cards(target, 2, DrewReason.CAUGHT)
         record.status = "caught"
         state.exposures[target] = record  # drawing removed it; it stays to answer races
         return
     penalty = state.config.false_catch_penalty
-    state.emit(FalseCatch(seat, target, penalty, missed.code.value))
-    state.draw_cards(seat, penalty, "false-catch")
+    state.emit(FalseCatch(seat, target, penalty, FalseCatchReason(missed.code.value)))
+    state.draw_cards(seat, penalty, DrewReason.FALSE_CATCH)
 
 
 # ---------------------------------------------------------------------- the table
 
 
-def set_away(state: MatchState, seat: int, away: bool, reason: str) -> None:
+def set_away(state: MatchState, seat: int, away: bool, reason: AwayReason) -> None:
     state.away[seat] = away
     if away:
         state.emit(Away(seat, reason))
@@ -240,7 +251,7 @@ def set_away(state: MatchState, seat: int, away: bool, reason: str) -> None:
 
 
 def act_set_away(state: MatchState, command: SetAway, now_ms: int) -> None:
-    set_away(state, command.seat, command.away, "table")
+    set_away(state, command.seat, command.away, AwayReason.TABLE)
 
 
 def act_pause(state: MatchState, command: Pause, now_ms: int) -> None:
@@ -274,7 +285,7 @@ def act_timeout(state: MatchState, command: Timeout, now_ms: int) -> None:
     if phase is _CHALLENGE:
         act_accept(state, seat, None, now_ms)
     elif phase is _DANCE:
-        _refuse_dance(state, seat, "timeout", now_ms)
+        _refuse_dance(state, seat, DanceRefusedReason.TIMEOUT, now_ms)
     elif phase is _STACK:
         _take_stack(state, seat, now_ms)
     else:
@@ -283,7 +294,7 @@ def act_timeout(state: MatchState, command: Timeout, now_ms: int) -> None:
         state.seat_acted(seat, start)
     state.expiries[seat] += 1
     if state.expiries[seat] >= _AWAY_AFTER_EXPIRIES and not state.away[seat]:
-        set_away(state, seat, True, "timeouts")
+        set_away(state, seat, True, AwayReason.TIMEOUTS)
 
 
 def _expire_turn(state: MatchState, seat: int, now_ms: int) -> None:

@@ -13,11 +13,13 @@ from protocol.commands import DANCES, Arrow, Play
 from protocol.events import (
     DanceCalled,
     DirectionChanged,
+    DrewReason,
     Exposed,
     HandsPassed,
     HandsShuffled,
     HandsSwapped,
     JumpedIn,
+    RoundOverReason,
     SecretHand,
     SkipMarked,
     Skipped,
@@ -149,7 +151,7 @@ def _card_effect(  # noqa: C901 (one branch per kind of card, as the rules list 
         if state.stack_d2:
             _stack_on(state, victim, 2, now_ms)
         else:
-            state.draw_cards(victim, 2, "draw-two")
+            state.draw_cards(victim, 2, DrewReason.DRAW_TWO)
             _skip_next(state, seat, now_ms)
     elif rank is _WILD_DRAW_FOUR:
         _wild_draw_four(state, seat, before, now_ms)
@@ -166,7 +168,7 @@ def _card_effect(  # noqa: C901 (one branch per kind of card, as the rules list 
     elif rank is _CUSTOM and config.custom_rule is CustomRule.OTHERS_DRAW_TWO:
         other = state.next_seat(seat)
         while other != seat:
-            state.draw_cards(other, 2, "custom")
+            state.draw_cards(other, 2, DrewReason.CUSTOM)
             other = state.next_seat(other)
         state.start_turn(state.next_seat(seat), now_ms)
     else:
@@ -191,7 +193,7 @@ def _wild_draw_four(state: MatchState, seat: int, before: Color | None, now_ms: 
         _stack_on(state, victim, 4, now_ms)
         return
     if not config.wd4_bluff:  # ruling 23: already checked, nothing to decide
-        state.draw_cards(victim, 4, "wild-draw-four")
+        state.draw_cards(victim, 4, DrewReason.WILD_DRAW_FOUR)
         _skip_next(state, seat, now_ms)
         return
     hand = state.hands[seat]
@@ -213,12 +215,12 @@ def _skip_next(state: MatchState, seat: int, now_ms: int) -> None:
 def _went_out(state: MatchState, seat: int, card: Card, now_ms: int) -> None:
     """Ruling 13: a last Draw Two or Wild Draw Four still makes the next seat draw."""
     if card.rank is _DRAW_TWO:
-        state.draw_cards(state.next_seat(seat), state.pending_draw + 2, "draw-two")
+        state.draw_cards(state.next_seat(seat), state.pending_draw + 2, DrewReason.DRAW_TWO)
         state.pending_draw = 0
     elif card.rank is _WILD_DRAW_FOUR:
-        state.draw_cards(state.next_seat(seat), state.pending_draw + 4, "wild-draw-four")
+        state.draw_cards(state.next_seat(seat), state.pending_draw + 4, DrewReason.WILD_DRAW_FOUR)
         state.pending_draw = 0
-    end_round(state, seat, "out", now_ms)
+    end_round(state, seat, RoundOverReason.OUT, now_ms)
 
 
 def _call_dance(state: MatchState, seat: int, dance: str, now_ms: int) -> None:

@@ -12,10 +12,12 @@ from protocol.events import (
     DealerChosen,
     DealerDraw,
     DirectionChanged,
+    DrewReason,
     FirstCard,
     FirstCardReturned,
     MatchOver,
     RoundOver,
+    RoundOverReason,
     RoundStarted,
     SecretHand,
     Skipped,
@@ -123,7 +125,7 @@ def _first_card_effect(state: MatchState, card: Card, now_ms: int) -> None:
         state.emit(DirectionChanged(-1))
         state.start_turn(state.dealer, now_ms)
     elif rank is Rank.DRAW_TWO:
-        state.draw_cards(first, 2, "draw-two")
+        state.draw_cards(first, 2, DrewReason.DRAW_TWO)
         state.emit(Skipped(first))
         state.start_turn(state.next_seat(first), now_ms)
     else:
@@ -139,7 +141,7 @@ def blocked_winner(state: MatchState, to_act: int) -> int:
     return min(order, key=lambda s: (hand_points(hands[s]), len(hands[s]), order.index(s)))
 
 
-def end_round(state: MatchState, winner: int, reason: str, now_ms: int) -> None:
+def end_round(state: MatchState, winner: int, reason: RoundOverReason, now_ms: int) -> None:
     """Score the round ``winner`` won (``reason``: out or blocked); maybe end the match."""
     config = state.config
     hands = state.hands

@@ -32,6 +32,7 @@ from protocol.cards import Card, Color, Rank
 from protocol.commands import Arrow, Command
 from protocol.events import (
     CreeperRevealed,
+    DrewReason,
     Event,
     EventBody,
     EventSecret,
@@ -249,7 +250,7 @@ class MatchState:
         while marks[seat]:
             marks[seat] -= 1
             self.emit(SkipServed(seat))
-            self.draw_cards(seat, 1, "skip")
+            self.draw_cards(seat, 1, DrewReason.SKIP)
             seat = self.next_seat(seat)
         return seat
 
@@ -336,7 +337,9 @@ class MatchState:
             taken.extend(chunk)
         return taken
 
-    def draw_cards(self, seat: int, count: int, reason: str, trigger: bool = True) -> list[Card]:
+    def draw_cards(
+        self, seat: int, count: int, reason: DrewReason, trigger: bool = True
+    ) -> list[Card]:
         """``seat`` draws ``count`` cards (fewer if both piles run dry), Creepers included.
 
         Ruling 10: each Creeper drawn from the pile with ``trigger`` is shown to everyone
@@ -351,5 +354,5 @@ class MatchState:
             for card in cards:
                 if card.rank is _CREEPER:
                     self.emit(CreeperRevealed(seat, card))
-                    self.draw_cards(seat, 3, "creeper", trigger=False)
+                    self.draw_cards(seat, 3, DrewReason.CREEPER, trigger=False)
         return cards

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
 
 import trio
 
@@ -30,6 +29,7 @@ from protocol.messages import (
     Leave,
     Left,
     LeftReason,
+    OkResult,
     PauseTable,
     Ready,
     Rematch,
@@ -88,7 +88,7 @@ class RequestHandlers:
         self._departed = departed
         self._chat_budget = chat_budget
 
-    def handle(self, peer: Peer, message: Request) -> dict[str, Any] | None:  # noqa: C901 (a dispatch: one case per request)
+    def handle(self, peer: Peer, message: Request) -> OkResult | None:  # noqa: C901 (a dispatch: one case per request)
         """Carry out one request; raises RequestRefused. Returns the Ok's result."""
         match message:
             case Game():
@@ -131,7 +131,7 @@ class RequestHandlers:
 
     # ------------------------------------------------------------------ coming in
 
-    def _on_create(self, peer: Peer) -> dict[str, Any]:
+    def _on_create(self, peer: Peer) -> OkResult:
         seat = self._seating.seat_person(0, peer.name, peer)
         self._seating.host = seat.index
         config = self._game.config
@@ -139,9 +139,9 @@ class RequestHandlers:
             "%s created table %s (%s, %d seats)", peer.name, self._label, config.deck, config.seats
         )
         self._welcome(seat)
-        return {"table_id": self._table_id, "seat": seat.index}
+        return OkResult(table_id=self._table_id, seat=seat.index)
 
-    def _on_join(self, peer: Peer, message: Join) -> dict[str, Any]:
+    def _on_join(self, peer: Peer, message: Join) -> OkResult:
         self._seating.check_password(message.password)
         self._seating.check_not_banned(peer)
         self._seating.check_not_seated(peer)
@@ -155,7 +155,7 @@ class RequestHandlers:
         seat = self._seating.seat_person(index, peer.name, peer)
         log.info("%s (%s) joined table %s in seat %d", peer.name, peer.address, self._label, index)
         self._welcome(seat)
-        return {"seat": index}
+        return OkResult(seat=index)
 
     def _on_spectate(self, peer: Peer, message: Spectate) -> None:
         self._seating.check_password(message.password)
@@ -167,7 +167,7 @@ class RequestHandlers:
         self._public.tell(peer)
         self._broadcast.owe_view(peer, None)
 
-    def _on_take_bot_seat(self, peer: Peer, message: TakeBotSeat) -> dict[str, Any]:
+    def _on_take_bot_seat(self, peer: Peer, message: TakeBotSeat) -> OkResult:
         seating = self._seating
         seating.check_password(message.password)
         seating.check_not_banned(peer)
@@ -182,14 +182,14 @@ class RequestHandlers:
         self._game.set_away(taken.index, False)
         log.info("%s took over the bot's seat %d at table %s", peer.name, seat.index, self._label)
         self._welcome(taken)
-        return {"seat": taken.index}
+        return OkResult(seat=taken.index)
 
-    def _on_resume(self, peer: Peer, message: ResumeSeat) -> dict[str, Any]:
+    def _on_resume(self, peer: Peer, message: ResumeSeat) -> OkResult:
         seating = self._seating
         standing = seating.of_stand_in_token(message.token)
         if standing is not None and seating.of_peer(peer) is None:
             self._stand_ins.attach(peer, standing, message.last_seq)
-            return {"seat": standing.index}
+            return OkResult(seat=standing.index)
         seat = seating.of_token(message.token)
         if seat is None:
             raise RequestRefused(LobbyRejectCode.BAD_TOKEN, "that token opens no seat here")
@@ -214,7 +214,7 @@ class RequestHandlers:
         peer.send(Joined(table_id=self._table_id, seat=seat.index, resume_token=seat.token))
         self._public.tell(peer)
         self._broadcast.replay(peer, seat.index, message.last_seq, seating.seated_at(seat))
-        return {"seat": seat.index}
+        return OkResult(seat=seat.index)
 
     def _welcome(self, seat: Seat) -> None:
         """Tell a person who just sat down their seat and token, the state; a view is owed."""
@@ -312,7 +312,7 @@ class RequestHandlers:
         self._game.start(peer.peer_id, message.id)
         log.info("table %s started a rematch", self._label)
 
-    def _on_add_bot(self, peer: Peer, message: AddBot) -> dict[str, Any]:
+    def _on_add_bot(self, peer: Peer, message: AddBot) -> OkResult:
         self._seating.require_host(peer)
         self._game.require_no_match("bots are added before the match")
         if not known_strategy(message.strategy):
@@ -323,7 +323,7 @@ class RequestHandlers:
         if index is None:
             raise RequestRefused(LobbyRejectCode.TABLE_FULL, "every seat is taken")
         self._seating.seat_bot(index, message.strategy)
-        return {"seat": index}
+        return OkResult(seat=index)
 
     def _on_remove_bot(self, peer: Peer, message: RemoveBot) -> None:
         self._seating.require_host(peer)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from client.bots.strategies import canonical_strategy
 from protocol.messages import SeatInfo, TableState
+from protocol.options import TableOptions
 from server.peer import Peer
 from server.table.game import TableGame
 from server.table.seating import Seating
@@ -74,7 +75,7 @@ class PublicState:
                 )
                 for index, one in enumerate(shown)
             ),
-            options=config.to_data(),
+            options=TableOptions.of(config),
             host_seat=seating.host,
             spectators=len(seating.spectators),
             bot_think_ms=self._bot_think_ms,

@@ -44,7 +44,7 @@ from protocol.messages import (
     TableStatus,
     TableSummary,
 )
-from protocol.options import TableConfig, house_rules
+from protocol.options import TableConfig, TableOptions, house_rules
 from server.autoplay import BotLauncher, StandIn
 from server.chat_budget import ChatBudget
 from server.engine import Match
@@ -198,7 +198,7 @@ class Table:
             locked=self.locked,
             host=host.name if host is not None else None,
             bot_seats=seating.bot_count(),
-            house_rules=house_rules(self.game.config.to_data()),
+            house_rules=house_rules(TableOptions.of(self.game.config)),
         )
 
     @property

@@ -17,6 +17,7 @@ from client.ui.render import render
 from protocol.cards import all_cards
 from protocol.events import SeenEvent
 from protocol.messages import SeatInfo, TableState, TableStatus
+from protocol.options import DeckName, TableOptions
 from protocol.views import View
 
 SEATS = 10
@@ -37,7 +38,7 @@ def build_model(seed: int = 1) -> Model:
         name="Benchmark",
         state=TableStatus.PLAYING,
         seats=seats,
-        options={"deck": "classic", "seats": SEATS},
+        options=TableOptions(deck=DeckName.CLASSIC, seats=SEATS),
         host_seat=0,
     )
     model = Model(name="Player 0", connected=True, address="127.0.0.1:7531")

@@ -23,7 +23,7 @@ from client.session import (
 )
 from protocol.cards import Card, Color
 from protocol.connection import ServerConnection
-from protocol.events import Drew, SeenEvent, Turn
+from protocol.events import Drew, DrewReason, SeenEvent, Turn
 from protocol.messages import (
     Closing,
     Error,
@@ -160,7 +160,7 @@ async def test_a_command_gets_its_own_reply_while_events_flow() -> None:
         await server.send(Joined(table_id="t1", seat=2, resume_token="tok"))
         game = await server.next()
         assert isinstance(game, Game)
-        drew = SeenEvent(1, Drew(seat=2, count=1, reason="draw"))
+        drew = SeenEvent(1, Drew(seat=2, count=1, reason=DrewReason.DRAW))
         await server.send(GameEvent(seq=1, body=drew, cause=game.id))
         await server.send(_view(1, seat=2))
         await server.send(Ok(id=game.id))

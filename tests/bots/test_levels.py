@@ -16,7 +16,7 @@ from client.bots.strategies import LEVELS, STRATEGIES, Knobs, choose, table_knob
 from protocol.cards import Card
 from protocol.commands import command_from_data
 from protocol.messages import SeatInfo, TableState, TableStatus
-from protocol.options import DeckName, TableConfig, preset_options
+from protocol.options import DeckName, Scoring, TableConfig, TableOptions, preset_options
 from protocol.phase import Phase
 from server.engine import Match, Rejected, build_deck
 
@@ -73,13 +73,14 @@ def test_the_search_plays_out_the_house_rules_the_table_state_names() -> None:
         name="Party",
         state=TableStatus.PLAYING,
         seats=tuple(SeatInfo(seat=n, name=f"P{n}") for n in range(3)),
-        options=rules.to_data(),
+        options=TableOptions.of(rules),
     )
     memory.know_table(state)
     assert search.infer_config(view, memory) == rules
     assert search.infer_config(view) != rules  # a guess from the view alone misses them
-    memory.know_table(replace(state, options={**rules.to_data(), "deck": "no-such-deck"}))
-    assert memory.rules is None  # options this bot cannot read: it guesses again
+    odd_teams = TableOptions(scoring=Scoring.TEAMS, seats=3)
+    memory.know_table(replace(state, options=odd_teams))
+    assert memory.rules is None  # options this bot cannot make a table of: it guesses again
 
 
 @pytest.mark.parametrize("decks", [("classic",), ("bts", "modern-swap", "minecraft")])

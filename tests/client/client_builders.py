@@ -8,7 +8,7 @@ from client.discovery import FoundServer
 from client.ui.model import Model, apply_table_state, apply_view
 from protocol.events import SeenEvent
 from protocol.messages import SeatInfo, TableState, TableStatus
-from protocol.options import TableConfig
+from protocol.options import TableConfig, TableOptions
 from protocol.views import View
 from server.engine import Match
 
@@ -29,7 +29,7 @@ def table_state(
         name="Friday",
         state=status,
         seats=infos,
-        options=options or {"deck": "classic", "seats": seats},
+        options=TableOptions.parse(options or {"deck": "classic", "seats": seats}),
         host_seat=host,
     )
 

@@ -27,9 +27,12 @@ from client.ui.intents import TableRequest
 from client.ui.model import Mode, Model, Screen, apply_table_state
 from client.ui.network import Network, Plan
 from protocol.messages import CloseTable, TableStatus
+from protocol.options import TableOptions
 
 BOUND_SECONDS = 60
-PLAN = Plan(create=True, table_name="rebuilt", options={"seats": 2, "turn_seconds": 0})
+PLAN = Plan(
+    create=True, table_name="rebuilt", options=TableOptions.parse({"seats": 2, "turn_seconds": 0})
+)
 
 
 def _person_bot(host: str, port: int) -> subprocess.Popen[bytes]:

@@ -159,6 +159,6 @@ def test_a_form_table_keeps_the_servers_defaults_and_seats_its_bots() -> None:
     with running_server(["--turn-seconds", "25", "--bot-think-ms", "20"]) as (host, port):
         model = asyncio.run(create_by_form(host, port))
     assert model.table is not None
-    assert model.table.options["turn_seconds"] == 25
+    assert model.table.options.turn_seconds == 25
     assert model.table.bot_think_ms == 20  # the bot speed left alone: the server's
     assert [seat.level for seat in model.table.seats if seat.bot] == ["hard", "hard"]

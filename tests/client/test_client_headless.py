@@ -23,6 +23,7 @@ from client.ui.model import Mode, Model, Screen
 from client.ui.network import Network, Plan
 from client.ui.table_form import form_rows
 from protocol.commands import Play
+from protocol.options import TableOptions
 
 pytestmark = pytest.mark.e2e
 
@@ -121,7 +122,7 @@ async def play_one_round(host: str, port: int) -> tuple[ClientApp, list[str]]:
     plan = Plan(
         create=True,
         table_name="headless",
-        options={"seats": 2, "hand_size": 3, "turn_seconds": 0},
+        options=TableOptions.parse({"seats": 2, "hand_size": 3, "turn_seconds": 0}),
         bots=1,
         start=True,
     )
@@ -215,7 +216,7 @@ def test_find_lobby_new_table_bot_and_start_by_keys() -> None:
     with running_server(["--bot-think-ms", "20"]) as (host, port):
         client = asyncio.run(lobby_to_match(host, port))
     model = client.model
-    assert model.table is not None and model.table.options["deck"] == "modern-swap"
+    assert model.table is not None and model.table.options.deck == "modern-swap"
     kinds = [type(i).__name__ + ":" + getattr(i, "type", "") for i in client.intents]
     assert kinds == [
         "Connect:",

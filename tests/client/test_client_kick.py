@@ -16,6 +16,7 @@ from client.ui.model import Mode, Model, apply_table_state
 from client.ui.network import Network, Plan
 from protocol.errors import LobbyRejectCode
 from protocol.messages import Join, TableStatus
+from protocol.options import TableOptions
 
 
 def hosting(status: TableStatus = TableStatus.LOBBY, bots: tuple[int, ...] = (2,)) -> Model:
@@ -68,7 +69,7 @@ async def test_the_host_kicks_then_bans_a_guest_by_keys() -> None:
     with running_server() as (host, port):
         model = Model(name="Host")
         watched = Watched()
-        plan = Plan(create=True, table_name="Family", options={"seats": 3})
+        plan = Plan(create=True, table_name="Family", options=TableOptions.parse({"seats": 3}))
         network = Network(model, watched.redraw, trio.current_time, (host, port), plan)
         keys = Controller(model, network.submit)
         async with connect(host, port, "Guest") as guest, trio.open_nursery() as nursery:

@@ -18,6 +18,7 @@ from client.ui.intents import Quit
 from client.ui.model import Mode, Model, Screen
 from client.ui.network import Network
 from protocol.messages import CreateTable, Kick, Leave, LeftReason
+from protocol.options import TableOptions
 
 pytestmark = pytest.mark.e2e
 
@@ -27,7 +28,10 @@ async def test_kicked_and_closed_tables_send_the_client_back_to_the_lobby() -> N
         async with connect(host, port, "Host") as hosting:
             created = await hosting.request(
                 CreateTable(
-                    id=hosting.next_id(), name="Family", options={"seats": 3}, password="pw"
+                    id=hosting.next_id(),
+                    name="Family",
+                    options=TableOptions.parse({"seats": 3}),
+                    password="pw",
                 )
             )
             assert created.ok

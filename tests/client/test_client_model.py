@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import typing
+from enum import StrEnum
 
 from client_builders import engine_view, event, hand_view, model_with, table_state
 
@@ -21,7 +22,15 @@ from client.ui.model import (
     clear_table,
 )
 from protocol.cards import Card, Color, all_cards
-from protocol.events import EVENT_TYPES, EventBody, EventKind, RoundOver, SeenEvent
+from protocol.events import (
+    EVENT_TYPES,
+    DrewReason,
+    EventBody,
+    EventKind,
+    RoundOver,
+    RoundOverReason,
+    SeenEvent,
+)
 from protocol.phase import Phase
 
 
@@ -115,10 +124,13 @@ def _sample(cls: type[EventBody]) -> EventBody:
     hints = typing.get_type_hints(cls)
     plain: dict[object, object] = {int: 1, bool: False, str: "draw", Card: Card.parse("R1")}
     plain |= {Color: Color.RED, Phase: Phase.TURN}
-    values = {}
+    values: dict[str, object] = {}
     for spec in dataclasses.fields(cls):
         hint = hints[spec.name]
-        values[spec.name] = () if typing.get_origin(hint) is tuple else plain.get(hint)
+        if isinstance(hint, type) and issubclass(hint, StrEnum) and hint not in plain:
+            values[spec.name] = next(iter(hint))  # a reason: its first value
+        else:
+            values[spec.name] = () if typing.get_origin(hint) is tuple else plain.get(hint)
     return cls(**values)
 
 
@@ -135,7 +147,7 @@ def test_round_over_names_the_winner_and_points() -> None:
     body = RoundOver(
         round=1,
         winner=2,
-        reason="out",
+        reason=RoundOverReason.OUT,
         hands=((), (), ()),
         points=(0, 0, 0),
         gained=(0, 0, 37),
@@ -195,6 +207,12 @@ def test_draw_reasons_are_words_not_codes() -> None:
         "Bob drew 2 cards (skip)",
     ]
     assert not any("-" in line for line in lines)
+    for seq, reason in enumerate(DrewReason, start=10):  # every reason has its words
+        drew = {"kind": "drew", "seat": 1, "count": 1, "reason": reason.value, "seq": seq}
+        apply_event(model, event(drew))
+        line = list(model.log)[-1]
+        assert line == "Bob drew 1 card" if reason is DrewReason.DRAW else "(" in line, line
+        assert "-" not in line, line
 
 
 def test_joins_and_leaves_at_the_table_are_logged() -> None:

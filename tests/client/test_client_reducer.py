@@ -33,6 +33,7 @@ from protocol.messages import (
     TableSummary,
     Welcome,
 )
+from protocol.options import TableOptions
 
 
 def _welcome() -> Welcome:
@@ -96,7 +97,7 @@ def _one_of_each() -> list[ServerMessage]:
         table_id="t1",
         table="Friday",
         deck="classic",
-        options={},
+        options=TableOptions(),
         players=(MatchPlayer(name="Ann", score=500),),
     )
     return [

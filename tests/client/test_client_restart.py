@@ -19,11 +19,14 @@ from client.ui.app import ClientApp
 from client.ui.model import Model, Screen
 from client.ui.network import Network, Plan
 from client.ui.render import render
+from protocol.options import TableOptions
 
 pytestmark = pytest.mark.e2e
 
 BOUND_SECONDS = 90
-PLAN = Plan(create=True, table_name="restart", options={"seats": 2}, bots=1, start=True)
+PLAN = Plan(
+    create=True, table_name="restart", options=TableOptions.parse({"seats": 2}), bots=1, start=True
+)
 
 
 class Screenful:

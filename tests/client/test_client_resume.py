@@ -9,12 +9,19 @@ from client_server import Watched, running_server
 from client.ui.intents import Quit, TableRequest
 from client.ui.model import Model
 from client.ui.network import Network, Plan
+from protocol.options import TableOptions
 
 pytestmark = pytest.mark.e2e
 
 
 async def test_a_lost_connection_is_resumed_with_the_token() -> None:
-    plan = Plan(create=True, table_name="resume", options={"seats": 2}, bots=1, start=True)
+    plan = Plan(
+        create=True,
+        table_name="resume",
+        options=TableOptions.parse({"seats": 2}),
+        bots=1,
+        start=True,
+    )
     with running_server(["--bot-think-ms", "20"]) as (host, port):
         model = Model(name="Tester")
         watched = Watched()

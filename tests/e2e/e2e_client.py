@@ -39,6 +39,7 @@ from protocol.messages import (
     TableState,
     Welcome,
 )
+from protocol.options import TableOptions
 
 FAST_OPTIONS: dict[str, Any] = {
     "target_score": 60,
@@ -178,7 +179,7 @@ class Player:
     async def ok(self, make: Callable[[int], Request]) -> dict[str, Any]:
         reply = await self.request(make)
         assert isinstance(reply, Ok), f"{self.name}: {reply}"
-        return reply.result or {}
+        return {} if reply.result is None else reply.result.to_data()
 
     async def game(self, data: dict[str, Any]) -> Ok | Rejected:
         command = command_from_data(data)
@@ -336,7 +337,9 @@ async def seat_table(
     host = people[0]
     seats = len(people) + bots
     table_options = {**FAST_OPTIONS, "seats": seats, **(options or {})}
-    result = await host.ok(lambda id_: CreateTable(id=id_, name=table_name, options=table_options))
+    result = await host.ok(
+        lambda id_: CreateTable(id=id_, name=table_name, options=TableOptions.parse(table_options))
+    )
     table_id = result["table_id"]
     for player in people[1:]:
         await player.ok(lambda id_: Join(id=id_, table_id=table_id))

@@ -80,7 +80,7 @@ async def test_the_lobby_pages_the_standings_and_the_latest_matches(tmp_path: Pa
                 assert newest.finished_at >= oldest.finished_at
                 for match in (newest, oldest):
                     assert match.table == "e2e" and match.deck == "classic"
-                    assert match.options["target_score"] == 60
+                    assert match.options.target_score == 60
                     assert [p.name for p in match.players][:2] == ["ann", "bob"]
                     assert len(match.winners) == 1
                     assert match.players[[p.name for p in match.players].index(match.winners[0])]

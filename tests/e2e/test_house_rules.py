@@ -282,8 +282,9 @@ async def test_an_old_client_plays_a_whole_party_match_beside_new_ones(
     assert not {event["kind"] for event in old.events} & set(EVENTS_SINCE)
     for frame in old.frames:
         if isinstance(frame, TableState):
-            assert not set(frame.options) & set(OPTIONS_SINCE), frame.options
-            assert TableConfig.from_data(frame.options).stack_draw_two  # progressive
+            sent = frame.to_data()["options"]
+            assert not set(sent) & set(OPTIONS_SINCE), sent
+            assert TableConfig.from_data(sent).stack_draw_two  # progressive
         elif isinstance(frame, GameView) and frame.body.shared.to_act != frame.body.seat:
             assert not any(isinstance(command, Play) for command in frame.body.legal)
     # What the old seat missed is exactly the withheld kinds.

@@ -7,6 +7,7 @@ from e2e_client import Hub, Player
 from e2e_server import ServerProcess
 
 from protocol.messages import Chat, ChatMessage, CreateTable, Leave
+from protocol.options import TableOptions
 
 
 def _lines(player: Player) -> list[str]:
@@ -39,7 +40,7 @@ async def test_a_client_at_a_table_hears_no_lobby_chat_until_it_leaves(
             talker = await Player.connect(uno_server.port, "talker", hub)
             for player in (seated, talker):
                 nursery.start_soon(player.read_forever)
-            await seated.ok(lambda id_: CreateTable(id=id_, name="T", options={}))
+            await seated.ok(lambda id_: CreateTable(id=id_, name="T", options=TableOptions()))
             await talker.ok(lambda id_: Chat(id=id_, text="first"))
             await seated.ok(lambda id_: Leave(id=id_))
             await talker.ok(lambda id_: Chat(id=id_, text="second"))

@@ -11,7 +11,7 @@ from engine_rig import ok
 
 from protocol.cards import Card
 from protocol.commands import NextRound, Timeout
-from protocol.events import Drew, Event, InvalidEventError, SecretCards
+from protocol.events import Drew, DrewReason, Event, InvalidEventError, SecretCards
 from protocol.options import DeckName, TableConfig
 from server.engine import Match, SnapshotError
 
@@ -112,7 +112,9 @@ def test_a_match_that_forgets_its_history_plays_on_alike_and_numbers_on() -> Non
 
 
 def test_an_event_shows_its_secret_only_to_its_seat_and_round_trips() -> None:
-    event = Event(4, Drew(seat=2, count=1, reason="draw"), {2: SecretCards((Card.parse("R5"),))})
+    event = Event(
+        4, Drew(seat=2, count=1, reason=DrewReason.DRAW), {2: SecretCards((Card.parse("R5"),))}
+    )
     drew = {"seq": 4, "kind": "drew", "seat": 2, "count": 1, "reason": "draw"}
     assert event.for_seat(2) == {**drew, "cards": ["R5"]}
     assert event.for_seat(1) == drew

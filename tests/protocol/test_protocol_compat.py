@@ -9,7 +9,7 @@ from protocol.commands import Catch, Play
 from protocol.compat import CURRENT, EVENTS_SINCE, OPTIONS_SINCE, for_version
 from protocol.events import HandsPassed, JumpedIn, Played, SeenEvent
 from protocol.messages import GameEvent, GameView, TableState, TableStatus
-from protocol.options import TableConfig, preset_options
+from protocol.options import TableConfig, TableOptions, preset_options
 from protocol.version import PROTOCOL_VERSION, parse_version
 from protocol.views import View
 from server.engine import Match
@@ -44,13 +44,15 @@ def test_an_older_view_offers_no_jump_in() -> None:
 
 
 def test_older_table_state_options_hold_only_that_version_s_fields() -> None:
-    options = TableConfig.from_data(preset_options("party")).to_data()
+    options = TableOptions.of(TableConfig.from_data(preset_options("party")))
     state = TableState(
         table_id="t1", name="party", state=TableStatus.LOBBY, seats=(), options=options
     )
     older = for_version(state, (1, 1))
     assert isinstance(older, TableState)
-    assert not set(older.options) & set(OPTIONS_SINCE)
-    config = TableConfig.from_data(older.options)  # what a 1.1 client builds from it
+    sent = older.to_data()["options"]
+    assert not set(sent) & set(OPTIONS_SINCE)
+    assert set(sent) | set(OPTIONS_SINCE) == set(options.to_data())
+    config = TableConfig.from_data(sent)  # what a 1.1 client builds from it
     assert config.stack_draw_two and not config.jump_in
     assert for_version(state, (1, 2)) is state

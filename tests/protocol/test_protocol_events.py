@@ -2,15 +2,26 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 import pytest
 
 from protocol.cards import Card, Color
 from protocol.commands import Arrow, Draw
 from protocol.errors import LocalProtocolError, RemoteProtocolError
 from protocol.events import (
+    Away,
+    AwayReason,
     DanceCalled,
+    DanceRefused,
+    DanceRefusedReason,
     Drew,
+    DrewReason,
+    FalseCatch,
+    FalseCatchReason,
     Played,
+    RoundOver,
+    RoundOverReason,
     SecretCards,
     SecretHand,
     SeenEvent,
@@ -45,9 +56,9 @@ def test_a_known_kind_with_a_bad_field_is_refused() -> None:
 
 
 def test_a_secret_goes_only_with_the_kind_that_has_it() -> None:
-    SeenEvent(1, Drew(seat=0, count=1, reason="draw"), SecretCards((R5,)))
+    SeenEvent(1, Drew(seat=0, count=1, reason=DrewReason.DRAW), SecretCards((R5,)))
     with pytest.raises(LocalProtocolError):
-        SeenEvent(1, Drew(seat=0, count=1, reason="draw"), SecretHand((R5,)))
+        SeenEvent(1, Drew(seat=0, count=1, reason=DrewReason.DRAW), SecretHand((R5,)))
     with pytest.raises(LocalProtocolError):
         SeenEvent(1, Turn(seat=0, direction=1, phase=Phase.TURN), SecretCards((R5,)))
 
@@ -98,3 +109,48 @@ def test_a_spectator_view_has_no_hand_and_a_seat_view_sends_drawn_as_nil() -> No
     data = seated.to_data()
     assert data["drawn"] is None and data["hand"] == ["R5"] and data["legal"] == [{"type": "draw"}]
     assert View.from_data(data) == seated
+
+
+_REASONED: list[tuple[dict[str, object], type[StrEnum]]] = [
+    ({"kind": "drew", "seat": 0, "count": 1}, DrewReason),
+    ({"kind": "false-catch", "seat": 0, "target": 1, "penalty": 2}, FalseCatchReason),
+    ({"kind": "dance-refused", "seat": 1}, DanceRefusedReason),
+    ({"kind": "away", "seat": 2}, AwayReason),
+    (
+        {
+            "kind": "round-over",
+            "round": 1,
+            "winner": 0,
+            "hands": [[], ["R5"]],
+            "points": [0, 5],
+            "gained": [5, 0],
+            "scores": [5, 0],
+            "eliminated": [],
+        },
+        RoundOverReason,
+    ),
+]
+
+
+@pytest.mark.parametrize(("fields", "reasons"), _REASONED, ids=lambda x: str(x)[:24])
+def test_an_event_s_reason_is_one_of_its_list_and_nothing_else(
+    fields: dict[str, object], reasons: type[StrEnum]
+) -> None:
+    for reason in reasons:
+        event = SeenEvent.from_data({"seq": 4, **fields, "reason": reason.value})
+        body = event.body
+        assert isinstance(body, Drew | FalseCatch | DanceRefused | Away | RoundOver)
+        assert body.reason is reason
+        assert event.to_data()["reason"] == reason.value
+    for wrong in ("sneeze", "", 7, None):
+        with pytest.raises(RemoteProtocolError):
+            SeenEvent.from_data({"seq": 4, **fields, "reason": wrong})
+
+
+def test_a_reason_given_as_its_word_is_taken_as_its_member() -> None:
+    assert Drew(seat=0, count=1, reason="skip").reason is DrewReason.SKIP  # type: ignore[arg-type]
+    assert Away(seat=0, reason=AwayReason.TABLE).to_data() == {"seat": 0, "reason": "table"}
+    with pytest.raises(LocalProtocolError):
+        DanceRefused(seat=0, reason="shy")  # type: ignore[arg-type]
+    with pytest.raises(LocalProtocolError):
+        FalseCatch(seat=0, target=1, penalty=2, reason="lost-race")  # type: ignore[arg-type]

@@ -34,6 +34,7 @@ from protocol.messages import (
     Welcome,
     message_from_data,
 )
+from protocol.options import TableOptions
 from protocol.phase import Phase
 from protocol.schema import Record, _schema, _to_plain
 from protocol.views import SharedView
@@ -95,7 +96,7 @@ def test_the_encoding_plan_gives_what_the_generic_walk_gives(
 def test_trusted_fills_defaults_and_refuses_unknown_or_missing_fields() -> None:
     first = CreateTable.trusted(id=1, name="Den")
     second = CreateTable.trusted(id=2, name="Den")
-    assert first.options == {} and first.password is None
+    assert first.options == TableOptions() and first.password is None
     assert first.options is not second.options  # a default factory runs for each record
     with pytest.raises(TypeError, match="no field 'colour'"):
         Ok.trusted(id=1, colour="red")

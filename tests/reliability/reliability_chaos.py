@@ -325,7 +325,7 @@ class ChaosTable:
         whole = [story.merged() for story in self.stories]
         problems += leaks(whole)
         state = self.stories[0].connections[0].state
-        cards = deck_size(state.options) if state is not None else None
+        cards = deck_size(state.options.to_data()) if state is not None else None
         for player in whole:
             seqs = [frame.seq for frame in player.frames if isinstance(frame, GameEvent)]
             if seqs != list(range(1, len(seqs) + 1)):

@@ -49,6 +49,7 @@ from protocol.messages import (
     TableList,
     Welcome,
 )
+from protocol.options import TableOptions
 from protocol.version import SUPPORTED_VERSIONS
 
 __all__ = [
@@ -172,7 +173,9 @@ async def honest_table(
         nursery.start_soon(person.read_forever)
     host, friend = people
     options = {**FAST_OPTIONS, "seats": 3, "target_score": 1000}
-    created = await host.ok(lambda id_: CreateTable(id=id_, name="honest", options=options))
+    created = await host.ok(
+        lambda id_: CreateTable(id=id_, name="honest", options=TableOptions.parse(options))
+    )
     await friend.ok(lambda id_: Join(id=id_, table_id=created["table_id"]))
     await host.ok(lambda id_: AddBot(id=id_, strategy="basic"))
     await host.ok(lambda id_: Start(id=id_))

@@ -11,7 +11,7 @@ import trio
 from e2e_client import FAST_OPTIONS, Hub, Player
 
 from protocol.messages import AddBot, CreateTable, Join, Start
-from protocol.options import TableConfig
+from protocol.options import TableConfig, TableOptions
 from protocol.views import View
 from server.engine.deck import build_deck
 
@@ -38,7 +38,10 @@ async def seat_locked_table(
     table_options = {**FAST_OPTIONS, "seats": len(people) + bots, **(options or {})}
     created = await host.ok(
         lambda id_: CreateTable(
-            id=id_, name=f"locked {names[0]}", options=table_options, password=password
+            id=id_,
+            name=f"locked {names[0]}",
+            options=TableOptions.parse(table_options),
+            password=password,
         )
     )
     table_id = created["table_id"]

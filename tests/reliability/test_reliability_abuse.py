@@ -38,6 +38,7 @@ from protocol.messages import (
     Start,
     Welcome,
 )
+from protocol.options import TableOptions
 
 
 def _log_lines(server: ServerProcess, *words: str) -> list[str]:
@@ -99,7 +100,9 @@ async def test_a_client_that_never_reads_is_cut_off_and_may_resume(tmp_path: Pat
                         await sloth.read_forever()
 
                 nursery.start_soon(read_while_allowed)
-                created = await loud.ok(lambda id_: CreateTable(id=id_, name="den", options={}))
+                created = await loud.ok(
+                    lambda id_: CreateTable(id=id_, name="den", options=TableOptions())
+                )
                 await sloth.ok(lambda id_: Join(id=id_, table_id=created["table_id"]))
                 await loud.ok(lambda id_: Start(id=id_))
                 await hub.until(lambda: sloth.view is not None)
@@ -212,7 +215,9 @@ async def test_a_thousand_half_open_connections_never_keep_another_address_out(
                 still_half_open = HALF_OPEN - sum(endings.values())
                 nursery.start_soon(guest.read_forever)
                 options = {**FAST_OPTIONS, "seats": 2}
-                await guest.ok(lambda id_: CreateTable(id=id_, name="g", options=options))
+                await guest.ok(
+                    lambda id_: CreateTable(id=id_, name="g", options=TableOptions.parse(options))
+                )
                 await guest.ok(lambda id_: AddBot(id=id_, strategy="basic"))
                 await guest.ok(lambda id_: Start(id=id_))
                 await drive([guest], lambda: guest.match_over, random.Random(6))
@@ -311,7 +316,9 @@ async def test_names_and_chat_with_escape_sequences_reach_nobody_intact(tmp_path
                 for text in NASTY_CHAT:  # in the lobby
                     await mal.ok(lambda id_, t=text: Chat(id=id_, text=t))  # type: ignore[misc]
                 created = await mal.ok(
-                    lambda id_: CreateTable(id=id_, name="\x1b[5mden\x1b[0m\x07", options={})
+                    lambda id_: CreateTable(
+                        id=id_, name="\x1b[5mden\x1b[0m\x07", options=TableOptions()
+                    )
                 )
                 await ann.ok(lambda id_: Join(id=id_, table_id=created["table_id"]))
                 for text in NASTY_CHAT:  # at the table

@@ -60,6 +60,7 @@ from protocol.messages import (
     Rejected,
     Start,
 )
+from protocol.options import TableOptions
 
 QUOTA = ("--max-tables-per-address", "4")
 """The product's default quota, which ``ServerProcess`` lifts for ordinary tests."""
@@ -102,7 +103,7 @@ async def test_guests_from_many_addresses_cannot_lock_table_creation(tmp_path: P
                         nursery.start_soon(squatter.read_forever)
                         squatters.append(squatter)
                         reply = await squatter.request(
-                            lambda id_: CreateTable(id=id_, name="mine", options={})
+                            lambda id_: CreateTable(id=id_, name="mine", options=TableOptions())
                         )
                         code = "ok" if isinstance(reply, Ok) else reply.code
                         answers[code] = answers.get(code, 0) + 1
@@ -111,7 +112,7 @@ async def test_guests_from_many_addresses_cannot_lock_table_creation(tmp_path: P
                             tokens.append(squatter.token)
                             # A second table from the same connection: refused too.
                             again = await squatter.request(
-                                lambda id_: CreateTable(id=id_, name="more", options={})
+                                lambda id_: CreateTable(id=id_, name="more", options=TableOptions())
                             )
                             assert isinstance(again, Rejected), again
                             assert again.code == "already-at-table"
@@ -293,7 +294,9 @@ async def test_look_alike_names_are_taken_and_a_banned_guest_stays_out(tmp_path:
                 for player in (ann, bob):
                     nursery.start_soon(player.read_forever)
                 options = {**FAST_OPTIONS, "seats": 2 + len(REAL_NAMES), "target_score": 1000}
-                created = await ann.ok(lambda id_: CreateTable(id=id_, name="den", options=options))
+                created = await ann.ok(
+                    lambda id_: CreateTable(id=id_, name="den", options=TableOptions.parse(options))
+                )
                 table_id = created["table_id"]
                 await bob.ok(lambda id_: Join(id=id_, table_id=table_id))
 
@@ -569,7 +572,7 @@ async def _bot_table(port: int, source: str, name: str, nursery: trio.Nursery) -
     guest = await connect_from(port, source, name)
     nursery.start_soon(guest.read_forever)
     options = {**FAST_OPTIONS, "seats": 4, "target_score": 100_000}
-    await guest.ok(lambda id_: CreateTable(id=id_, name=name, options=options))
+    await guest.ok(lambda id_: CreateTable(id=id_, name=name, options=TableOptions.parse(options)))
     for _ in range(3):
         await guest.ok(lambda id_: AddBot(id=id_, strategy="basic"))
     await guest.ok(lambda id_: Start(id=id_))

@@ -49,21 +49,39 @@ async def test_create_seats_the_creator_as_host_with_a_token(nursery: trio.Nurse
     assert isinstance(ann.received[-1], type(ann.reply(1)))
 
 
+def _asking(options: dict[str, object], request_id: int) -> CreateTable:
+    """A create-table as the server reads it off the wire (no client builds bad options)."""
+    return CreateTable.from_data({"id": request_id, "name": "T", "options": options})
+
+
+_BAD_OPTIONS: list[tuple[dict[str, object], str]] = [
+    ({"colour": 1}, "unknown table option(s): colour"),
+    ({"seats": 99}, "seats must be from 2 to 10, not 99"),
+    ({"jump_in": "yes"}, "jump_in must be true or false"),
+    ({"deck": None}, "deck is required"),
+    ({"scoring": "teams", "seats": 3}, "teams scoring needs an even number of seats"),
+]
+"""One of each kind of refusal: a name, a range, a type, nil, options that disagree."""
+
+
 async def test_create_takes_server_defaults_and_refuses_bad_options(
     nursery: trio.Nursery,
 ) -> None:
     lobby = await open_lobby(nursery)
     ann, bob = FakePeer("Ann"), FakePeer("Bob")
-    code = await refused(lobby, ann, lambda i: CreateTable(id=i, name="T", options={"seats": 99}))
-    assert code == LobbyRejectCode.BAD_OPTIONS
-    code = await refused(lobby, ann, lambda i: CreateTable(id=i, name="T", options={"colour": 1}))
-    assert code == LobbyRejectCode.BAD_OPTIONS
+    for asked, why in _BAD_OPTIONS:
+        reply = await call(lobby, ann, partial(_asking, asked))
+        assert isinstance(reply, Rejected) and reply.code == LobbyRejectCode.BAD_OPTIONS
+        assert reply.message.startswith(why), reply.message
     assert lobby.location(ann) is None
 
     await create(lobby, bob, deck="bts", seats=3)
     options = bob.state.options
-    assert options["deck"] == "bts" and options["seats"] == 3
-    assert options["turn_seconds"] == lobby.settings.table_defaults.turn_seconds
+    assert options.deck == "bts" and options.seats == 3
+    assert options.turn_seconds == lobby.settings.table_defaults.turn_seconds
+    # Section 10's order: already-at-table comes before bad-options.
+    code = await refused(lobby, bob, partial(_asking, {"seats": 99}))
+    assert code == LobbyRejectCode.ALREADY_AT_TABLE
 
 
 async def test_a_table_asking_for_no_stacking_gets_none_on_a_stacking_server(
@@ -73,9 +91,9 @@ async def test_a_table_asking_for_no_stacking_gets_none_on_a_stacking_server(
     lobby = await open_lobby(nursery, table_defaults=party)
     ann, bob = FakePeer("Ann"), FakePeer("Bob")
     await create(lobby, ann, stack="off")
-    assert ann.state.options["stack"] == "off" and not ann.state.options["stack_draw_two"]
+    assert ann.state.options.stack == "off" and not ann.state.options.stack_draw_two
     await create(lobby, bob)
-    assert bob.state.options["stack"] == "progressive" and bob.state.options["jump_in"]
+    assert bob.state.options.stack == "progressive" and bob.state.options.jump_in
     reader = FakePeer("Reader")
     await ok(lobby, reader, lambda i: ListTables(id=i, limit=10))
     listed = {table.table_id: table.house_rules for table in reader.last(TableList).tables}

@@ -23,6 +23,7 @@ from protocol.messages import (
     Start,
     message_from_data,
 )
+from protocol.options import TableOptions
 from server.journal import Journal
 from server.lobby import Lobby
 from server.settings import LobbySettings
@@ -40,7 +41,10 @@ async def paced_table(lobby: Lobby, ann: FakePeer, bot_think_ms: int | None) -> 
         lobby,
         ann,
         lambda i: CreateTable(
-            id=i, name="Pace", options={"seats": 2, "turn_seconds": 0}, bot_think_ms=bot_think_ms
+            id=i,
+            name="Pace",
+            options=TableOptions.parse({"seats": 2, "turn_seconds": 0}),
+            bot_think_ms=bot_think_ms,
         ),
     )
     await ok(lobby, ann, lambda i: AddBot(id=i, strategy="basic"))

@@ -49,7 +49,7 @@ async def test_start_needs_two_seats_taken_not_ready_and_drops_the_empty_chairs(
     assert not any(seat.ready for seat in ann.state.seats)
     await ok(lobby, ann, lambda i: Start(id=i))
     assert bob.last(Joined).seat == 1  # moved down into the gap, told by a new joined
-    assert ann.state.options["seats"] == 2
+    assert ann.state.options.seats == 2
     assert [seat.seat for seat in ann.state.seats] == [0, 1]
 
 

@@ -111,7 +111,7 @@ async def test_start_needs_the_host_and_two_seats(nursery: trio.Nursery) -> None
     await ok(lobby, ann, lambda i: Start(id=i))
     # The empty seats close up: Bob plays as seat 1 of a two-seat match.
     assert bob.seat == 1 and bob.token == bob.of(Joined)[0].resume_token
-    assert ann.state.state is TableStatus.PLAYING and ann.state.options["seats"] == 2
+    assert ann.state.state is TableStatus.PLAYING and ann.state.options.seats == 2
     assert bob.view["seat"] == 1 and len(bob.view["hand"]) == 7
     assert ann.events[0].seq == 1 and ann.events[0].body.kind == "dealer-chosen"
     assert await refused(lobby, ann, lambda i: Start(id=i)) == "wrong-table-state"

@@ -27,6 +27,7 @@ from protocol.messages import (
     Join,
     Joined,
     Ok,
+    OkResult,
     PauseTable,
     Rejected,
     ResumeSeat,
@@ -63,7 +64,7 @@ async def test_resume_gives_the_same_hand_and_every_missed_event(
 
     again = FakePeer("Bob")
     reply = await ok(lobby, again, lambda i: ResumeSeat(id=i, token=token, last_seq=seen))
-    assert reply.result == {"seat": 1}
+    assert reply.result == OkResult(seat=1)
     assert again.last(Joined).seat == 1 and again.last(Joined).resume_token == token
     missed = [event.seq for event in again.events]
     assert missed == list(range(seen + 1, table.broadcast.last_seq + 1))
@@ -208,7 +209,7 @@ async def test_a_resume_after_a_long_absence_gets_the_view_as_a_fresh_base(
 
     again = FakePeer("Bob")
     reply = await ok(lobby, again, lambda i: ResumeSeat(id=i, token=token, last_seq=seen))
-    assert reply.result == {"seat": 1}
+    assert reply.result == OkResult(seat=1)
     # Far fewer messages than a session's outbox holds: the view alone, no replay.
     assert len(again.received) < SessionLimits().outbox_size // 2
     assert again.events == [] or again.events[0].seq > table.broadcast.last_seq - 5

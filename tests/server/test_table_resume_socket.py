@@ -25,6 +25,7 @@ from protocol.messages import (
     Start,
     TableState,
 )
+from protocol.options import TableOptions
 from server.app import Server, ServerSettings
 from server.identity import ServerIdentity
 from server.lobby import Lobby
@@ -63,9 +64,12 @@ async def test_a_resumed_seat_gets_its_missed_events_then_one_view_then_ok() -> 
     async with real_server() as port:
         ann = WireClient(await trio.open_tcp_stream("127.0.0.1", port))
         await ann.hello("Ann")
-        created = await ann.request(lambda i: CreateTable(id=i, name="t", options={"seats": 2}))
+        created = await ann.request(
+            lambda i: CreateTable(id=i, name="t", options=TableOptions.parse({"seats": 2}))
+        )
         assert isinstance(created, Ok) and created.result is not None
-        table_id = created.result["table_id"]
+        table_id = created.result.table_id
+        assert table_id is not None
 
         bob = WireClient(await trio.open_tcp_stream("127.0.0.1", port))
         await bob.hello("Bob")

@@ -39,6 +39,7 @@ from protocol.messages import (
     Start,
     TableState,
 )
+from protocol.options import TableOptions
 from server.engine import Match, build_deck
 from server.lobby import Lobby
 from server.table import Table
@@ -162,11 +163,15 @@ async def create(
 ) -> Table:
     """Create a table with ``host`` in seat 0; returns the table."""
     reply = await ok(
-        lobby, host, lambda i: CreateTable(id=i, name=name, options=options, password=password)
+        lobby,
+        host,
+        lambda i: CreateTable(
+            id=i, name=name, options=TableOptions.parse(options), password=password
+        ),
     )
     assert reply.result is not None
     table = lobby.location(host)
-    assert table is not None and table.table_id == reply.result["table_id"]
+    assert table is not None and table.table_id == reply.result.table_id
     return table
 
 

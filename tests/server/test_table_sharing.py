@@ -16,7 +16,7 @@ from test_table_rig import FakePeer, create, ok, open_lobby, play, rigged, settl
 
 from protocol.cards import Card
 from protocol.commands import Draw, Play
-from protocol.events import Drew, Event, SecretCards
+from protocol.events import Drew, DrewReason, Event, SecretCards
 from protocol.messages import Join, Ready, Spectate, Start, TableState
 from server.lobby import Lobby
 from server.table import Table
@@ -25,7 +25,9 @@ from server.table.history import EventHistory
 
 def test_the_public_message_goes_only_where_it_reveals_nothing_and_names_no_cause() -> None:
     history = EventHistory(10)
-    drew = Event(1, Drew(seat=0, count=1, reason="draw"), {0: SecretCards((Card.parse("R5"),))})
+    drew = Event(
+        1, Drew(seat=0, count=1, reason=DrewReason.DRAW), {0: SecretCards((Card.parse("R5"),))}
+    )
     (item,) = history.extend([drew], cause_peer=7, cause_id=42)
     public = item.public_message()
     assert public.body.to_data() == {
