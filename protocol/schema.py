@@ -124,10 +124,10 @@ class Record:
     def __post_init__(self) -> None:
         for spec in _schema(type(self)):
             value = getattr(self, spec.name)
-            if value.__class__ is spec.exact:
-                if spec.exact is not int or spec.low <= value <= spec.high:
-                    continue  # a bool, a card, an enum member or an int within its limits
-            elif value is None and spec.kind.optional:
+            kind = value.__class__
+            if kind is spec.exact and (kind is not int or spec.low <= value <= spec.high):
+                continue  # a bool, a card, an enum member or an int within its limits
+            if value is None and spec.kind.optional:
                 continue
             checked = _check(spec.kind, value, spec.limits, spec.where)
             if checked is not value:
