@@ -131,15 +131,14 @@ def choose(
 
     The result is one entry of the legal list, except for a deliberately wrong dance (knob
     ``dance="wrong"``), which changes the steps of a legal dance command, and a play whose
-    UNO a forgetful bot leaves out. A view's wire map is read into a ``View`` first (see
-    :func:`typed_view`).
+    UNO a forgetful bot leaves out. A view's wire map is read into a ``View`` first.
     """
     try:
         pick = STRATEGIES[strategy]
     except KeyError:
         names = ", ".join(sorted(STRATEGIES))
         raise UnknownStrategyError(f"no strategy {strategy!r}; choose from {names}") from None
-    view = typed_view(view)
+    view = _typed_view(view)
     knobs = knobs or DEFAULT_KNOBS
     legal = _apply_knobs(list(view.legal), view, rng, knobs)
     if not legal:
@@ -153,7 +152,7 @@ def choose(
     return command
 
 
-def typed_view(view: View | Mapping[str, Any]) -> View:
+def _typed_view(view: View | Mapping[str, Any]) -> View:
     """``view`` itself, or the ``View`` its wire map describes.
 
     Kept while a caller outside the bots (the server's away seats, ``server.autoplay``)
@@ -166,7 +165,7 @@ def is_jump_in(command: SeatCommand, view: View | Mapping[str, Any]) -> bool:
     """Whether ``command`` is a jump-in: a play by a seat that is not to act (ruling 37)."""
     if not isinstance(command, Play):
         return False
-    view = typed_view(view)
+    view = _typed_view(view)
     return view.shared.to_act != view.seat
 
 
