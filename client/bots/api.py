@@ -1,14 +1,16 @@
 """A small async API for writing a bot or a scripted scenario in a few lines.
 
 A ``Bot`` is one player on one connection. It speaks only the protocol: it learns what it
-may do from the view the server sends (``bot.legal``) and never imports the engine::
+may do from the view the server sends (``bot.view``, a typed ``protocol.views.View``;
+``bot.legal``, its ``protocol.commands`` records) and never imports the engine::
 
     async with connect_bot("127.0.0.1", 7531, "Ada") as ada:
         table = await ada.create_table("Friday", {"deck": "bts"})
         ...                                   # others join with bot.join(table)
         await ada.start()
-        await ada.wait_for(lambda view: view["to_act"] == ada.seat)
-        await ada.send({"type": "draw"})
+        view = await ada.wait_turn()          # a protocol.views.View
+        if Draw() in view.legal:
+            await ada.send(Draw())
 
 Lobby methods raise :class:`RefusedError` when the server rejects them; ``send`` returns
 the :class:`~client.session.Reply` of a game command so a test can check a rejection code.
@@ -23,6 +25,8 @@ from typing import Any
 import trio
 
 from client.session import ClientSession, Reply, ResumeState, connect, open_session
+from protocol.cards import Card
+from protocol.commands import SeatCommand
 from protocol.events import SeenEvent
 from protocol.messages import (
     AddBot,
@@ -41,7 +45,7 @@ from protocol.views import View
 
 __all__ = ["Bot", "RefusedError", "TableNotFoundError", "connect_bot", "open_bot"]
 
-ViewCondition = Callable[[Mapping[str, Any]], object]
+ViewCondition = Callable[[View], object]
 
 
 class RefusedError(Exception):
@@ -62,7 +66,6 @@ class Bot:
 
     def __init__(self, session: ClientSession) -> None:
         self.session = session
-        self._plain: tuple[View | None, Mapping[str, Any]] = (None, {})
 
     # -- what the bot knows --------------------------------------------------------------
 
@@ -80,27 +83,23 @@ class Bot:
         return self.session.table_id
 
     @property
-    def view(self) -> Mapping[str, Any]:
-        """The latest view the server sent, as its wire map (empty before the match
-        starts); ``session.view`` is the typed ``View`` it came from."""
-        typed = self.session.view
-        if typed is None:
-            return {}
-        seen, plain = self._plain
-        if seen is not typed:  # once per view: strategies read it many times
-            plain = typed.to_data()
-            self._plain = (typed, plain)
-        return plain
+    def view(self) -> View | None:
+        """The latest view the server sent (None before the match starts): ``seat``,
+        ``hand``, ``drawn``, ``legal`` and ``shared``, what every seat sees (``phase``,
+        ``to_act``, ``top``, ``color``, ``counts``...)."""
+        return self.session.view
 
     @property
-    def legal(self) -> list[dict[str, Any]]:
+    def legal(self) -> list[SeatCommand]:
         """The commands this seat may send now, according to the latest view."""
-        return list(self.view.get("legal") or ())
+        view = self.session.view
+        return list(view.legal) if view is not None else []
 
     @property
-    def hand(self) -> list[str]:
-        """This seat's cards as codes."""
-        return list(self.view.get("hand") or ())
+    def hand(self) -> list[Card]:
+        """This seat's cards."""
+        view = self.session.view
+        return list(view.hand or ()) if view is not None else []
 
     @property
     def events(self) -> list[SeenEvent]:
@@ -123,24 +122,31 @@ class Bot:
 
     # -- waiting -------------------------------------------------------------------------
 
-    async def wait_for(self, condition: ViewCondition) -> Mapping[str, Any]:
+    async def wait_for(self, condition: ViewCondition) -> View:
         """Wait until a fresh view satisfies ``condition``; return that view."""
-        await self.session.wait_for(lambda _: self.fresh and condition(self.view))
-        return self.view
+
+        def met(session: ClientSession) -> bool:
+            view = session.view
+            return view is not None and self.fresh and bool(condition(view))
+
+        await self.session.wait_for(met)
+        assert self.session.view is not None
+        return self.session.view
 
     async def wait_event(self, kind: str, after: int = 0) -> SeenEvent:
         """Wait for an event of ``kind`` numbered above ``after``; return the first."""
         await self.session.wait_for(lambda _: self.events_of(kind, after))
         return self.events_of(kind, after)[0]
 
-    async def wait_turn(self) -> Mapping[str, Any]:
+    async def wait_turn(self) -> View:
         """Wait until the match waits on this seat; return the view."""
-        return await self.wait_for(lambda view: view.get("to_act") == self.seat)
+        return await self.wait_for(lambda view: view.shared.to_act == self.seat)
 
     # -- game commands -------------------------------------------------------------------
 
-    async def send(self, command: Mapping[str, Any]) -> Reply:
-        """Send one game command (a plain command map) and return the server's reply."""
+    async def send(self, command: SeatCommand) -> Reply:
+        """Send one game command (a ``protocol.commands`` record such as ``Play(card)``
+        or ``Draw()``) and return the server's reply."""
         return await self.session.play(command)
 
     # -- lobby and table commands --------------------------------------------------------

@@ -15,7 +15,7 @@ the round up to it. Three things in them narrow down the hidden cards:
   free again.
 
 Only what the seat's own events say is used: the memory is fed the redacted events a
-client of that seat receives (``Event.for_seat``), never the match itself. A void is a
+client of that seat receives (``Event.seen_by``), never the match itself. A void is a
 reading of how players play (one who can play does not draw), not a rule: a player may
 draw anyway, or change the colour while holding it, and then the sampler is wrong about
 that seat for a while.
@@ -23,12 +23,25 @@ that seat for a while.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from protocol.cards import Card, InvalidCardError, Rank
-from protocol.events import EventKind
+from protocol.cards import Card, Color, Rank
+from protocol.events import (
+    ColorChosen,
+    Drew,
+    EventBody,
+    FirstCard,
+    FirstCardReturned,
+    HandsPassed,
+    HandsShuffled,
+    HandsSwapped,
+    Passed,
+    Played,
+    Reshuffled,
+    RoundStarted,
+    SeenEvent,
+)
 from protocol.messages import GameEvent, TableState
 from protocol.options import ConfigError, TableConfig
 
@@ -37,31 +50,31 @@ __all__ = ["Lack", "RoundMemory", "Void"]
 
 @dataclass(slots=True)
 class Void:
-    """A seat held nothing playable on ``color``/``rank`` (codes) when it drew, except
-    the ``fresh`` cards it has drawn since."""
+    """A seat held nothing playable on ``color``/``rank`` when it drew, except the
+    ``fresh`` cards it has drawn since."""
 
-    color: str | None
-    rank: str | None
+    color: Color | None
+    rank: Rank | None
     fresh: int
 
     def allows(self, card: Card) -> bool:
         """Whether an old card of that seat may be ``card``: one it could not have played."""
         if card.color is None:
             return False
-        return card.color.value != self.color and card.rank.value != self.rank
+        return card.color != self.color and card.rank != self.rank
 
 
 @dataclass(slots=True)
 class Lack:
-    """A seat held no card of ``colors`` (codes) when it last changed the colour, except
-    the ``fresh`` cards it has drawn since; wilds it may hold."""
+    """A seat held no card of ``colors`` when it last changed the colour, except the
+    ``fresh`` cards it has drawn since; wilds it may hold."""
 
-    colors: set[str]
+    colors: set[Color]
     fresh: int
 
     def allows(self, card: Card) -> bool:
         """Whether an old card of that seat may be ``card``."""
-        return card.color is None or card.color.value not in self.colors
+        return card.color is None or card.color not in self.colors
 
 
 class RoundMemory:
@@ -70,9 +83,9 @@ class RoundMemory:
     def __init__(self) -> None:
         self.seq = 0
         """The number of the last event taken in by ``catch_up``."""
-        self.seen: set[str] = set()
-        """Every card code seen played or turned up, this round or earlier (which deck)."""
-        self.discard: list[str] | None = None
+        self.seen: set[Card] = set()
+        """Every card seen played or turned up, this round or earlier (which deck)."""
+        self.discard: list[Card] | None = None
         """The discard pile, bottom to top, when every card of it was seen; else None."""
         self.rules: TableConfig | None = None
         """The table's options as its ``table-state`` tells them (``know_table``); the search
@@ -81,7 +94,7 @@ class RoundMemory:
         self.lacks: dict[int, Lack] = {}
         """Colours a seat left: it played another colour (by rank, or a wild) on them."""
         self._top: Card | None = None
-        self._color: str | None = None
+        self._color: Color | None = None
         self._drawing: int | None = None
         """The seat whose voluntary draw was the last event (its pass would follow)."""
 
@@ -94,69 +107,61 @@ class RoundMemory:
         except ConfigError:  # options of a newer server than this bot: guess them instead
             self.rules = None
 
-    def catch_up(self, events: Iterable[Mapping[str, Any]]) -> None:
+    def catch_up(self, events: Iterable[SeenEvent]) -> None:
         """Take in the events after the last one taken (a session's kept events, oldest
-        first, each with its ``seq``). A gap in the numbers forgets what it cannot trust;
-        numbers that start again (a new table) start the memory again."""
+        first). A gap in the numbers forgets what it cannot trust; numbers that start
+        again (a new table) start the memory again."""
         events = list(events)
-        last = events[-1].get("seq") if events else None
-        if isinstance(last, int) and last < self.seq:
+        if events and events[-1].seq < self.seq:
             self.seq = 0
         for event in events:
-            seq = event.get("seq")
-            if not isinstance(seq, int) or seq <= self.seq:
+            seq = event.seq
+            if seq <= self.seq:
                 continue
             if seq != self.seq + 1 and self.seq:
                 self.discard = None
                 self.voids.clear()
                 self.lacks.clear()
             self.seq = seq
-            self.observe(event)
+            self.observe(event.body)
 
     def catch_up_messages(self, messages: Sequence[GameEvent]) -> None:
-        """``catch_up`` from a session's kept event messages; only the ones not taken yet
-        are made plain maps (all of them when the numbers start again)."""
+        """``catch_up`` from a session's kept event messages (only the ones not taken yet,
+        all of them when the numbers start again)."""
         restart = bool(messages) and messages[-1].seq < self.seq
-        self.catch_up(m.body.to_data() for m in messages if restart or m.seq > self.seq)
+        self.catch_up(m.body for m in messages if restart or m.seq > self.seq)
 
-    def observe(self, event: Mapping[str, Any]) -> None:
-        """Take in one event as this seat received it (``kind`` plus its fields)."""
-        kind = event.get("kind")
-        seat = event.get("seat")
+    def observe(self, event: EventBody) -> None:
+        """Take in one event body as this seat received it."""
         drawing, self._drawing = self._drawing, None
-        if kind == EventKind.ROUND_STARTED:
+        if isinstance(event, RoundStarted):
             self._forget()
-        elif kind == EventKind.FIRST_CARD:
-            self._lay(event.get("card"), event.get("color"), first=True)
-        elif kind == EventKind.FIRST_CARD_RETURNED:
+        elif isinstance(event, FirstCard):
+            self._lay(event.card, event.color, first=True)
+        elif isinstance(event, FirstCardReturned):
             self.discard = None
-        elif kind == EventKind.COLOR_CHOSEN:
-            self._color = _text(event.get("color"))
-        elif kind == EventKind.PLAYED and isinstance(seat, int):
-            self._played(seat, event)
-        elif kind == EventKind.DREW and isinstance(seat, int):
-            self._drew(seat, int(event.get("count") or 0), event.get("reason"), drawing)
-        elif kind == EventKind.PASSED and isinstance(seat, int):
-            self._passed(seat, bool(event.get("stuck")), drawing)
-        elif kind == EventKind.RESHUFFLED:
-            self.discard = [self._top.code] if self._top is not None else None
-        elif kind in _HANDS_MOVED:
+        elif isinstance(event, ColorChosen):
+            self._color = event.color
+        elif isinstance(event, Played):
+            self._played(event)
+        elif isinstance(event, Drew):
+            self._drew(event.seat, event.count, event.reason, drawing)
+        elif isinstance(event, Passed):
+            self._passed(event.seat, event.stuck, drawing)
+        elif isinstance(event, Reshuffled):
+            self.discard = [self._top] if self._top is not None else None
+        elif isinstance(event, HandsSwapped | HandsShuffled | HandsPassed):
             self.voids.clear()
             self.lacks.clear()
 
-    def _lay(self, code: object, color: object, *, first: bool) -> Card | None:
-        card = _card(code)
-        if card is None:
-            self.discard = None
-            return None
+    def _lay(self, card: Card, color: Color | None, *, first: bool) -> None:
         self._top = card
-        self.seen.add(card.code)
-        self._color = _text(color) or (card.color.value if card.color is not None else None)
+        self.seen.add(card)
+        self._color = color or card.color
         if first:
-            self.discard = [card.code]
+            self.discard = [card]
         elif self.discard is not None:
-            self.discard.append(card.code)
-        return card
+            self.discard.append(card)
 
     def _forget(self) -> None:
         self.discard = None
@@ -166,21 +171,21 @@ class RoundMemory:
         self._color = None
         self._drawing = None
 
-    def _played(self, seat: int, event: Mapping[str, Any]) -> None:
-        in_force = self._color
-        card = self._lay(event.get("card"), event.get("color"), first=False)
+    def _played(self, event: Played) -> None:
+        seat, card, in_force = event.seat, event.card, self._color
+        self._lay(card, event.color, first=False)
         void = self.voids.get(seat)
-        if void is not None and card is not None and not void.allows(card):
+        if void is not None and not void.allows(card):
             void.fresh = max(void.fresh - 1, 0)  # it was one of the drawn cards
         lack = self.lacks.get(seat)
-        if lack is not None and card is not None and not lack.allows(card):
+        if lack is not None and not lack.allows(card):
             lack.fresh = max(lack.fresh - 1, 0)
-        if card is not None and in_force is not None and _leaves(card, in_force):
+        if in_force is not None and _leaves(card, in_force):
             # A player who could follow the colour does (``normal`` plays it first): one
             # that changed it, by rank or with a wild, held none of it.
             self._lack(seat, in_force)
 
-    def _lack(self, seat: int, color: str) -> None:
+    def _lack(self, seat: int, color: Color) -> None:
         lack = self.lacks.get(seat)
         if lack is not None and lack.fresh == 0:
             lack.colors.add(color)
@@ -194,7 +199,7 @@ class RoundMemory:
         elif drawing == seat and void is not None:
             void.fresh = max(void.fresh - 1, 0)  # the drawn card did not play either
 
-    def _drew(self, seat: int, count: int, reason: object, drawing: int | None) -> None:
+    def _drew(self, seat: int, count: int, reason: str, drawing: int | None) -> None:
         void = self.voids.get(seat)
         if reason == "draw" and drawing != seat:
             self._void(seat, fresh=count)
@@ -208,30 +213,12 @@ class RoundMemory:
 
     def _void(self, seat: int, fresh: int) -> None:
         top = self._top
-        rank = top.rank.value if top is not None and top.color is not None else None
+        rank = top.rank if top is not None and top.color is not None else None
         self.voids[seat] = Void(self._color, rank, fresh)
 
 
-_HANDS_MOVED = frozenset(
-    (EventKind.HANDS_SWAPPED, EventKind.HANDS_SHUFFLED, EventKind.HANDS_PASSED)
-)
-
-
-def _leaves(card: Card, in_force: str) -> bool:
+def _leaves(card: Card, in_force: Color) -> bool:
     """Whether playing ``card`` on ``in_force`` says the player had none of that colour."""
     if card.color is None:
         return card.rank in (Rank.WILD, Rank.WILD_DRAW_FOUR)
-    return card.color.value != in_force
-
-
-def _card(code: object) -> Card | None:
-    if not isinstance(code, str):
-        return None
-    try:
-        return Card.parse(code)
-    except InvalidCardError:
-        return None
-
-
-def _text(value: object) -> str | None:
-    return value if isinstance(value, str) else None
+    return card.color != in_force

@@ -31,11 +31,12 @@ from client.session import (
     SessionError,
     percentile,
 )
-from protocol.commands import Catch
+from protocol.commands import Catch, SeatCommand
 from protocol.errors import ErrorCode, LocalProtocolError
 from protocol.events import MatchOver, RoundOver
 from protocol.messages import Closing, Ready
 from protocol.phase import Phase
+from protocol.views import View
 
 __all__ = ["Pacer", "RunSettings", "Stats", "play_bot", "run_bots"]
 
@@ -130,17 +131,13 @@ class Pacer:
 
 
 def _think_seconds(
-    command: Mapping[str, Any],
-    view: Mapping[str, Any],
-    seat: int | None,
-    rng: random.Random,
-    knobs: Knobs,
+    command: SeatCommand, view: View, seat: int | None, rng: random.Random, knobs: Knobs
 ) -> float:
-    if command.get("type") == Catch.TYPE:
+    if isinstance(command, Catch):
         return knobs.catch_delay_ms / 1000.0
     if is_jump_in(command, view):
         return jump_in_seconds(knobs, rng)
-    if view.get("to_act") != seat:
+    if view.shared.to_act != seat:
         return 0.0
     low, high = knobs.think_ms
     return rng.uniform(low, high) / 1000.0 if high > 0 else 0.0
@@ -170,11 +167,12 @@ async def play_bot(
             # Nothing more will come; looping on the last view would spin without
             # ever reaching a checkpoint (not even Ctrl-C could stop it).
             return
-        view = bot.view
-        acted_on = session.view
-        phase = view.get("phase")
-        if phase == Phase.ROUND_OVER:
-            round_key = (view.get("round"), view.get("last_seq"))
+        view = session.view
+        if view is None:  # not reached: a fresh view is there
+            continue
+        acted_on = view
+        if view.shared.phase == Phase.ROUND_OVER:
+            round_key = (view.shared.round, view.shared.last_seq)
             if ready_for != round_key:
                 ready_for = round_key
                 await pacer.take()
@@ -205,7 +203,7 @@ def _more_events(counted: int, session: ClientSession) -> bool:
     return session.event_count > counted
 
 
-async def _count(stats: Stats, bot: Bot, command: Mapping[str, Any] | None) -> None:
+async def _count(stats: Stats, bot: Bot, command: SeatCommand | None) -> None:
     """Send a game command (None: say ready) and add its fate to the stats.
 
     A rejection counts as a lost race when the server says so, and also when other

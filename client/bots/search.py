@@ -50,6 +50,7 @@ from protocol.cards import COLORS, Card, Color, Rank, card_points
 from protocol.commands import (
     Accept,
     CallUno,
+    Catch,
     Challenge,
     ChooseColor,
     Command,
@@ -57,16 +58,16 @@ from protocol.commands import (
     Draw,
     Pass,
     Play,
-    command_from_data,
+    RefuseDance,
+    SeatCommand,
 )
 from protocol.options import ConfigError, DeckName, TableConfig
+from protocol.views import View
 from server.engine import Match, Phase, Rejected, build_deck
 
 __all__ = ["Deal", "Limits", "decide", "infer_config", "playout", "sample_deal", "steer"]
 
-CommandMap = dict[str, Any]
-
-_SEARCHED = {Play.TYPE, Draw.TYPE, Pass.TYPE, ChooseColor.TYPE, Challenge.TYPE, Accept.TYPE}
+_SEARCHED = (Play, Draw, Pass, ChooseColor, Challenge, Accept)
 """Command types the search weighs; any other decision is left to the caller."""
 
 _NOW = 0
@@ -103,7 +104,7 @@ class Deal:
 # -- what the view tells ---------------------------------------------------------------------
 
 
-def infer_config(view: Mapping[str, Any], memory: RoundMemory | None = None) -> TableConfig | None:
+def infer_config(view: View, memory: RoundMemory | None = None) -> TableConfig | None:
     """The table configuration the view is from: the table's own (``memory.rules``, from
     its table-state) when the bot knows it, else the likeliest guess, or None if no deck fits.
 
@@ -112,34 +113,25 @@ def infer_config(view: Mapping[str, Any], memory: RoundMemory | None = None) -> 
     the discards the memory holds, and in every card it saw played in earlier rounds. House
     rules show in the view only when they are in use: a Draw Two stack, a Skip with a target.
     """
-    counts = view.get("counts")
-    if not isinstance(counts, list) or len(counts) < 2:
+    shared = view.shared
+    counts = shared.counts
+    if len(counts) < 2:
         return None
     rules = memory.rules if memory is not None else None
     if rules is not None and rules.seats == len(counts):
         return rules  # the table said its options: nothing to guess
-    total = sum(counts) + int(view.get("draw_count") or 0) + int(view.get("discard_count") or 0)
+    total = sum(counts) + shared.draw_count + shared.discard_count
     seen = Counter(_seen(view))
     if memory is not None and memory.discard is not None:
-        seen = Counter([str(code) for code in view.get("hand") or ()] + memory.discard)
+        seen = Counter([*(view.hand or ()), *memory.discard])
     ever = set(seen) | (memory.seen if memory is not None else set())
-    legal = view.get("legal") or ()
-    skip_any = any(
-        isinstance(c, Mapping) and c.get("target") is not None and str(c.get("card", ""))[1:] == "S"
-        for c in legal
-    )
     options: dict[str, Any] = {
         "seats": len(counts),
-        "stack_draw_two": view.get("phase") == Phase.STACK.value,
-        "skip_any": skip_any,
+        "stack_draw_two": shared.phase == Phase.STACK,
+        "skip_any": _targets_with(view, Rank.SKIP),
     }
     if "seven_o" in _CONFIG_FIELDS:  # the 7-0 house rule: a 7 names whom to swap with
-        options["seven_o"] = any(
-            isinstance(c, Mapping)
-            and c.get("target") is not None
-            and str(c.get("card", ""))[1:] == "7"
-            for c in legal
-        )
+        options["seven_o"] = _targets_with(view, Rank.SEVEN)
     best: TableConfig | None = None
     for deck in DeckName:
         for custom in (3, 2, 1):
@@ -147,10 +139,10 @@ def infer_config(view: Mapping[str, Any], memory: RoundMemory | None = None) -> 
                 config = TableConfig(deck=deck, custom_wilds=custom, **options)
             except (ConfigError, TypeError, ValueError):
                 continue
-            cards = Counter(card.code for card in build_deck(config))
+            cards = Counter(build_deck(config))
             if cards.total() != total or seen - cards or ever - set(cards):
                 continue
-            special = set(cards) - _CLASSIC_CODES
+            special = set(cards) - _CLASSIC_CARDS
             if special & ever:
                 return config  # a card only this deck has: it is this one
             best = best or config
@@ -158,19 +150,25 @@ def infer_config(view: Mapping[str, Any], memory: RoundMemory | None = None) -> 
 
 
 _CONFIG_FIELDS = frozenset(field.name for field in dataclasses.fields(TableConfig))
-_CLASSIC_CODES = frozenset(card.code for card in build_deck(TableConfig()))
+_CLASSIC_CARDS = frozenset(build_deck(TableConfig()))
 
 
-def _seen(view: Mapping[str, Any]) -> list[str]:
-    seen = [str(code) for code in view.get("hand") or ()]
-    top = view.get("top")
-    if isinstance(top, str):
-        seen.append(top)
+def _targets_with(view: View, rank: Rank) -> bool:
+    """Whether a legal play of a ``rank`` card names a seat (a house rule in use)."""
+    return any(
+        isinstance(c, Play) and c.target is not None and c.card.rank == rank for c in view.legal
+    )
+
+
+def _seen(view: View) -> list[Card]:
+    seen = list(view.hand or ())
+    if view.shared.top is not None:
+        seen.append(view.shared.top)
     return seen
 
 
 def sample_deal(
-    view: Mapping[str, Any],
+    view: View,
     config: TableConfig,
     rng: random.Random,
     memory: RoundMemory | None = None,
@@ -183,19 +181,20 @@ def sample_deal(
     (when it saw them all) and a seat's old cards avoid what it could not play when it
     drew. None when the view and the deck disagree (then there is nothing to sample).
     """
-    seat = view.get("seat")
-    counts = view.get("counts")
-    top = view.get("top")
-    if not isinstance(seat, int) or not isinstance(counts, list) or not isinstance(top, str):
+    seat, shared = view.seat, view.shared
+    counts, top = shared.counts, shared.top
+    if seat is None or top is None:
         return None
-    hand = [str(code) for code in view.get("hand") or ()]
-    draw_count = int(view.get("draw_count") or 0)
-    under_top = int(view.get("discard_count") or 0) - 1
-    known = memory.discard if memory is not None else None
-    if known is None or len(known) != under_top + 1 or known[-1] != top:
-        known = None
+    # The deal is a snapshot's, and a snapshot names cards by their codes.
+    hand = [card.code for card in view.hand or ()]
+    draw_count = shared.draw_count
+    under_top = shared.discard_count - 1
+    seen_discard = memory.discard if memory is not None else None
+    known: list[str] | None = None
+    if seen_discard and len(seen_discard) == under_top + 1 and seen_discard[-1] == top:
+        known = [card.code for card in seen_discard]
     hidden = Counter(card.code for card in build_deck(config))
-    hidden.subtract([*hand, *(known or [top])])
+    hidden.subtract([*hand, *(known or [top.code])])
     if any(n < 0 for n in hidden.values()):
         return None
     pool = list(hidden.elements())
@@ -214,7 +213,7 @@ def sample_deal(
             need = n - len(hands[s])
             hands[s].extend(pool[:need])
             del pool[:need]
-    discard = [*known] if known is not None else [*pool[draw_count:], top]
+    discard = [*known] if known is not None else [*pool[draw_count:], top.code]
     return Deal(hands, pool[:draw_count], discard)
 
 
@@ -250,49 +249,50 @@ def _template(config: TableConfig) -> dict[str, Any]:
 
 
 def position(
-    view: Mapping[str, Any], config: TableConfig, deal: Deal, bluffer: int | None, guilty: bool
+    view: View, config: TableConfig, deal: Deal, bluffer: int | None, guilty: bool
 ) -> dict[str, Any]:
     """The snapshot of the position the view shows, with the hidden cards of ``deal``."""
     seats = len(deal.hands)
-    phase = str(view.get("phase"))
-    drawn = view.get("drawn")
-    dance = view.get("dance") if phase == Phase.DANCE else None
-    out = set(view.get("eliminated") or ())
+    shared = view.shared
+    drawn = view.drawn
+    out = set(shared.eliminated)
     data = dict(_template(config))
     data.update(
-        phase=phase,
+        phase=shared.phase.value,
         paused=False,
         paused_remaining=None,
         deadline=None,
-        round=view.get("round", 1),
-        dealer=view.get("dealer", 0),
-        direction=-1 if view.get("direction") == -1 else 1,
-        current=view.get("to_act"),
-        color=view.get("color"),
+        round=shared.round,
+        dealer=shared.dealer,
+        direction=-1 if shared.direction == -1 else 1,
+        current=shared.to_act,
+        color=None if shared.color is None else shared.color.value,
         hands=deal.hands,
         draw_pile=deal.draw_pile,
         discard=deal.discard,
-        scores=list(view.get("scores") or [0] * seats),
+        scores=list(shared.scores or [0] * seats),
         eliminated=[s in out for s in range(seats)],
         away=[False] * seats,
         expiries=[0] * seats,
-        drawn=drawn,
-        has_drawn=isinstance(drawn, str),
+        drawn=None if drawn is None else drawn.code,
+        has_drawn=drawn is not None,
         early_uno=False,
         stuck_passes=0,
-        pending_draw=int(view.get("pending_draw") or 0),
+        pending_draw=shared.pending_draw,
         wd4=[-1, False, []],
         dance=[None, None],
-        skip_marks=list(view.get("skip_marks") or [0] * seats),
+        skip_marks=list(shared.skip_marks or [0] * seats),
         exposures=[],
         round_result=None,
         result=None,
         event_count=0,
     )
-    if phase == Phase.CHALLENGE.value and bluffer is not None:
+    if shared.phase == Phase.CHALLENGE and bluffer is not None:
         data["wd4"] = [bluffer, guilty, list(deal.hands[bluffer])]
-    if isinstance(dance, Mapping):
-        data["dance"] = [dance.get("dance"), dance.get("steps")]
+    dance = shared.dance
+    if shared.phase == Phase.DANCE and dance is not None:
+        steps = None if dance.steps is None else [step.value for step in dance.steps]
+        data["dance"] = [dance.dance, steps]
     return data
 
 
@@ -415,42 +415,41 @@ def _favourite(hand: Sequence[Card], without: Card | None) -> Color:
 # -- the search ------------------------------------------------------------------------------
 
 
-def candidates(legal: Sequence[Mapping[str, Any]]) -> list[CommandMap] | None:
+def candidates(legal: Sequence[SeatCommand]) -> list[SeatCommand] | None:
     """The commands worth searching, or None when the caller should decide (a catch, a
     lone UNO call, a dance). A play that may declare UNO is kept only with the call."""
-    kinds = {command.get("type") for command in legal}
-    if kinds & {"catch", Dance.TYPE, "refuse-dance"}:
+    if any(isinstance(command, Catch | Dance | RefuseDance) for command in legal):
         return None
-    if CallUno.TYPE in kinds and Play.TYPE not in kinds:
+    plays = any(isinstance(command, Play) for command in legal)
+    if not plays and any(isinstance(command, CallUno) for command in legal):
         return None
-    chosen = [dict(c) for c in legal if c.get("type") in _SEARCHED]
-    if Play.TYPE in kinds and Pass.TYPE not in kinds:
+    chosen: list[SeatCommand] = [c for c in legal if isinstance(c, _SEARCHED)]
+    if plays and not any(isinstance(command, Pass) for command in legal):
         # Drawing instead of playing: legal, and in playouts noise that looks like a plan.
-        chosen = [c for c in chosen if c.get("type") != Draw.TYPE]
-    declaring = [c for c in chosen if c.get("uno")]
-    if declaring:
-        chosen = [c for c in chosen if c.get("type") != Play.TYPE or c.get("uno")]
+        chosen = [c for c in chosen if not isinstance(c, Draw)]
+    if any(isinstance(c, Play) and c.uno for c in chosen):
+        chosen = [c for c in chosen if not isinstance(c, Play) or c.uno]
     return chosen or None
 
 
 def decide(
-    legal: Sequence[Mapping[str, Any]],
-    view: Mapping[str, Any],
+    legal: Sequence[SeatCommand],
+    view: View,
     rng: random.Random,
     limits: Limits,
     *,
     guilt: float = 0.2,
-    default: Mapping[str, Any] | None = None,
+    default: SeatCommand | None = None,
     memory: RoundMemory | None = None,
-) -> CommandMap | None:
+) -> SeatCommand | None:
     """The candidate that won most playouts on sampled deals, or None when the search has
     nothing to weigh or the round is not yet at its endgame (one candidate is returned at
     once). ``memory`` is the round as this seat's events told it. ``guilt`` is the prior that a
     Wild Draw Four awaiting this seat's answer was a bluff. ``default`` (a plain player's
     choice) is kept unless another candidate beats it clearly on the same deals."""
     options = candidates(legal)
-    me = view.get("seat")
-    if options is None or not isinstance(me, int) or view.get("to_act") != me:
+    me = view.seat
+    if options is None or me is None or view.shared.to_act != me:
         return None
     if len(options) == 1:
         return options[0]
@@ -462,7 +461,6 @@ def decide(
     config = infer_config(view, memory)
     if config is None:
         return None
-    commands = [command_from_data(option) for option in options]
     bluffer = _previous_seat(view)
     results: list[list[float]] = [[] for _ in options]
     deadline = time.perf_counter() + _budget_ms(view, limits) / 1000.0
@@ -473,7 +471,7 @@ def decide(
             return None
         data = position(view, config, deal, bluffer, rng.random() < guilt)
         stop_at = deadline if deals and not limits.playouts else None
-        outcome = _play_out_every(commands, data, me, rng, limits, stop_at=stop_at)
+        outcome = _play_out_every(options, data, me, rng, limits, stop_at=stop_at)
         if outcome is None:
             break
         for index, value in enumerate(outcome):
@@ -483,8 +481,8 @@ def decide(
             break
         if not limits.playouts and time.perf_counter() > deadline:
             break
-    keep = options.index(dict(default)) if default in options else None
-    margin = _MARGIN if len(view.get("counts") or ()) <= 2 else _MARGIN_MANY
+    keep = options.index(default) if default in options else None
+    margin = _MARGIN if len(view.shared.counts) <= 2 else _MARGIN_MANY
     return options[_pick(results, keep, margin)]
 
 
@@ -536,10 +534,10 @@ _MARGIN_MANY = 2.0
 candidate must beat ``normal``'s move by more before the bot trusts it."""
 
 
-def _next_seat(view: Mapping[str, Any], after: int, step: int) -> int | None:
+def _next_seat(view: View, after: int, step: int) -> int | None:
     """The seat in play after ``after`` going ``step`` (1 or -1)."""
-    counts = view.get("counts") or ()
-    out = set(view.get("eliminated") or ())
+    counts = view.shared.counts
+    out = set(view.shared.eliminated)
     seat = after
     for _ in range(len(counts)):
         seat = (seat + step) % len(counts)
@@ -548,7 +546,7 @@ def _next_seat(view: Mapping[str, Any], after: int, step: int) -> int | None:
     return None
 
 
-_STOPPERS = {Rank.DRAW_TWO.value: 0, Rank.SKIP.value: 1, Rank.REVERSE.value: 2}
+_STOPPERS = {Rank.DRAW_TWO: 0, Rank.SKIP: 1, Rank.REVERSE: 2}
 """The coloured cards that stop the next player, the strongest first."""
 
 _DANGER = 2
@@ -556,24 +554,24 @@ _DANGER = 2
 
 
 def steer(
-    options: Sequence[CommandMap],
-    view: Mapping[str, Any],
+    options: Sequence[SeatCommand],
+    view: View,
     memory: RoundMemory | None,
-    default: Mapping[str, Any] | None,
-) -> CommandMap | None:
+    default: SeatCommand | None,
+) -> SeatCommand | None:
     """Where ``hard`` plays otherwise than ``normal`` without a search, at three seats or
     more (None: as ``normal``). Against a next player about to go out it plays a card that
     stops that player (a Draw Two, a Skip, a Reverse that does not hand the turn to a
     hand as small); otherwise it keeps those cards for that moment, playing a number of
     the colour in force first; and a wild names a colour the next player has shown it
     lacks, when it holds some. Head to head, measured, these cost more than they win."""
-    me = view.get("seat")
-    counts = view.get("counts") or ()
-    if not isinstance(me, int) or len(counts) - len(view.get("eliminated") or ()) < 3:
+    me, shared = view.seat, view.shared
+    counts = shared.counts
+    if me is None or len(counts) - len(shared.eliminated) < 3:
         return None
-    step = -1 if view.get("direction") == -1 else 1
+    step = -1 if shared.direction == -1 else 1
     after, before = _next_seat(view, me, step), _next_seat(view, me, -step)
-    plays = [c for c in options if c.get("type") == Play.TYPE]
+    plays = [c for c in options if isinstance(c, Play)]
     if after is None or before is None or not plays or default is None:
         return None
     if counts[after] <= _DANGER:
@@ -581,26 +579,22 @@ def steer(
     return _hold(plays, view, default) or _starve(options, view, memory, after, default)
 
 
-def _rank_of(command: Mapping[str, Any]) -> str:
-    code = str(command.get("card"))
-    return code[1:] if code[:1] in _COLOUR_CODES else code
-
-
-_COLOUR_CODES = frozenset(colour.value for colour in COLORS)
+def _rank_of(command: SeatCommand) -> Rank | None:
+    return command.card.rank if isinstance(command, Play) else None
 
 
 def _stop(
-    plays: Sequence[CommandMap],
+    plays: Sequence[Play],
     counts: Sequence[int],
     after: int,
     before: int,
     memory: RoundMemory | None,
-) -> CommandMap | None:
+) -> Play | None:
     """The strongest card that stops ``after``, or None when none does."""
 
-    def strength(command: CommandMap) -> int:
-        rank = _rank_of(command)
-        if rank == Rank.REVERSE.value and counts[before] <= counts[after]:
+    def strength(command: Play) -> int:
+        rank = command.card.rank
+        if rank == Rank.REVERSE and counts[before] <= counts[after]:
             return len(_STOPPERS)  # the turn would pass to a hand as small
         return _STOPPERS.get(rank, len(_STOPPERS))
 
@@ -610,72 +604,82 @@ def _stop(
     return next(c for c in plays if strength(c) == best)
 
 
-def _hold(
-    plays: Sequence[CommandMap], view: Mapping[str, Any], default: Mapping[str, Any]
-) -> CommandMap | None:
+def _hold(plays: Sequence[Play], view: View, default: SeatCommand) -> Play | None:
     """The highest number of the colour in force instead of ``normal``'s stopper."""
     if _rank_of(default) not in _STOPPERS:
         return None
-    colour = str(view.get("color"))
-    numbers = [c for c in plays if str(c.get("card"))[:1] == colour and _rank_of(c).isdigit()]
+    colour = view.shared.color
+    numbers = [
+        c
+        for c in plays
+        if c.card.color is not None and c.card.color == colour and c.card.rank.number is not None
+    ]
     if not numbers:
         return None
-    return max(numbers, key=lambda c: int(_rank_of(c)))
+    return max(numbers, key=lambda c: int(c.card.rank.value))
 
 
 def _starve(
-    options: Sequence[CommandMap],
-    view: Mapping[str, Any],
+    options: Sequence[SeatCommand],
+    view: View,
     memory: RoundMemory | None,
     after: int,
-    default: Mapping[str, Any],
-) -> CommandMap | None:
+    default: SeatCommand,
+) -> SeatCommand | None:
     """``normal``'s wild naming a colour ``after`` lacks and this hand holds, if any."""
-    if memory is None or default.get("color") is None:
+    named = default.color if isinstance(default, Play | ChooseColor) else None
+    if memory is None or named is None:
         return None
-    lacks: set[str] = set()
+    lacks: set[Color] = set()
     lack, void = memory.lacks.get(after), memory.voids.get(after)
     if lack is not None and lack.fresh == 0:
         lacks |= lack.colors
     if void is not None and void.fresh == 0 and void.color is not None:
         lacks.add(void.color)
-    if not lacks or default.get("color") in lacks:
+    if not lacks or named in lacks:
         return None
-    held = Counter(str(code)[:1] for code in view.get("hand") or ())
-    same = ("type", "card", "uno", "target")
+    held = Counter(card.color for card in view.hand or ())
     variants = [
         c
         for c in options
-        if all(c.get(key) == default.get(key) for key in same)
-        and c.get("color") in lacks
-        and held[str(c.get("color"))] > 0
+        if isinstance(c, Play | ChooseColor)
+        and _same_but_colour(c, default)
+        and c.color in lacks
+        and held[c.color] > 0
     ]
-    return max(variants, key=lambda c: held[str(c.get("color"))]) if variants else None
+    return max(variants, key=lambda c: held[c.color]) if variants else None
 
 
-def _budget_ms(view: Mapping[str, Any], limits: Limits) -> float:
+def _same_but_colour(command: Play | ChooseColor, other: SeatCommand) -> bool:
+    """Whether ``command`` is ``other`` but for the colour it names."""
+    if isinstance(command, Play) and isinstance(other, Play):
+        return (command.card, command.uno, command.target) == (other.card, other.uno, other.target)
+    if isinstance(command, ChooseColor) and isinstance(other, ChooseColor):
+        return command.target == other.target
+    return False
+
+
+def _budget_ms(view: View, limits: Limits) -> float:
     """The think budget, never more than half of what the turn clock has left."""
-    remaining = view.get("remaining_ms")
-    if isinstance(remaining, int):
+    remaining = view.shared.remaining_ms
+    if remaining is not None:
         return min(limits.budget_ms, remaining / 2)
     return limits.budget_ms
 
 
-def _in_endgame(view: Mapping[str, Any], cards: int) -> bool:
+def _in_endgame(view: View, cards: int) -> bool:
     """Whether some seat in play holds at most ``cards`` cards."""
-    out = set(view.get("eliminated") or ())
-    counts = view.get("counts") or ()
-    return any(n <= cards for seat, n in enumerate(counts) if seat not in out)
+    out = set(view.shared.eliminated)
+    return any(n <= cards for seat, n in enumerate(view.shared.counts) if seat not in out)
 
 
-def _previous_seat(view: Mapping[str, Any]) -> int | None:
+def _previous_seat(view: View) -> int | None:
     """The seat before the one to act, in the direction of play (a Wild Draw Four's player)."""
-    to_act = view.get("to_act")
-    counts = view.get("counts") or ()
-    if not isinstance(to_act, int) or not counts:
+    to_act, counts = view.shared.to_act, view.shared.counts
+    if to_act is None or not counts:
         return None
-    step = -1 if view.get("direction") == -1 else 1
-    out = set(view.get("eliminated") or ())
+    step = -1 if view.shared.direction == -1 else 1
+    out = set(view.shared.eliminated)
     seat = to_act
     for _ in range(len(counts)):
         seat = (seat - step) % len(counts)

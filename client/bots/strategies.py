@@ -1,9 +1,10 @@
 """Bot strategies: pure functions from the view the server sent to one command.
 
-A strategy never learns the rules from anywhere but the view: the server lists every
-command this seat may send right now in ``view["legal"]`` (plain command maps, fully
-expanded: each wild colour, each target, the ``uno`` variant of a play). A strategy picks
-one of them, or None when this seat has nothing it wants to do. Nothing here does I/O,
+A strategy never learns the rules from anywhere but the view (a ``protocol.views.View``):
+the server lists every command this seat may send right now in ``view.legal`` (typed
+``protocol.commands`` records, fully expanded: each wild colour, each target, the ``uno``
+variant of a play). A strategy picks one of them, or None when this seat has nothing it
+wants to do. Nothing here does I/O,
 reads a clock or imports trio; the server's away seats call :func:`choose` directly.
 
 Knobs make a bot human-like or adversarial for tests: how long it thinks (used by the
@@ -17,15 +18,16 @@ the view they need are pure functions that read best side by side.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from client.bots import search
 from client.bots.memory import RoundMemory
-from protocol.cards import COLORS, Card, Color, InvalidCardError, Rank, card_points
+from protocol.cards import COLORS, Card, Color, Rank, card_points
 from protocol.commands import (
     Accept,
     Arrow,
@@ -38,7 +40,9 @@ from protocol.commands import (
     Pass,
     Play,
     RefuseDance,
+    SeatCommand,
 )
+from protocol.views import View
 
 __all__ = [
     "FORGET_UNO",
@@ -55,7 +59,7 @@ __all__ = [
     "table_knobs",
 ]
 
-Command = dict[str, Any]
+_C = TypeVar("_C", bound=SeatCommand)
 
 CHALLENGE_MODES = ("auto", "always", "never")
 DANCE_MODES = ("auto", "correct", "wrong", "refuse")
@@ -114,42 +118,55 @@ DEFAULT_KNOBS = Knobs()
 
 
 def choose(
-    view: Mapping[str, Any],
+    view: View | Mapping[str, Any],
     rng: random.Random,
     strategy: str = "basic",
     knobs: Knobs | None = None,
     memory: RoundMemory | None = None,
-) -> Command | None:
-    """One command map from ``view["legal"]`` for this seat, or None if it has nothing to do.
+) -> SeatCommand | None:
+    """One command of ``view.legal`` for this seat, or None if it has nothing to do.
 
     ``memory`` is the round as this seat saw it (its events); the ``hard`` level samples
     hidden cards consistent with it, the other levels ignore it.
 
-    The result is a copy of one entry of the legal list, except for a deliberately wrong
-    dance (knob ``dance="wrong"``), which changes the steps of a legal dance command.
+    The result is one entry of the legal list, except for a deliberately wrong dance (knob
+    ``dance="wrong"``), which changes the steps of a legal dance command, and a play whose
+    UNO a forgetful bot leaves out. A view's wire map is read into a ``View`` first.
     """
     try:
         pick = STRATEGIES[strategy]
     except KeyError:
         names = ", ".join(sorted(STRATEGIES))
         raise UnknownStrategyError(f"no strategy {strategy!r}; choose from {names}") from None
+    view = _typed_view(view)
     knobs = knobs or DEFAULT_KNOBS
-    legal = [dict(command) for command in view.get("legal") or () if isinstance(command, Mapping)]
-    legal = _apply_knobs(legal, view, rng, knobs)
+    legal = _apply_knobs(list(view.legal), view, rng, knobs)
     if not legal:
         return None
     if memory is not None and pick is _hard:
         command = _hard(legal, view, rng, knobs, memory=memory)
     else:
         command = pick(legal, view, rng, knobs)
-    if command is not None and command.get("type") == Dance.TYPE and knobs.dance == "wrong":
+    if isinstance(command, Dance) and knobs.dance == "wrong":
         command = _spoil_dance(command, rng)
     return command
 
 
-def is_jump_in(command: Mapping[str, Any], view: Mapping[str, Any]) -> bool:
+def _typed_view(view: View | Mapping[str, Any]) -> View:
+    """``view`` itself, or the ``View`` its wire map describes.
+
+    Kept while a caller outside the bots (the server's away seats, ``server.autoplay``)
+    still hands the wire map: the strategies read the typed record only.
+    """
+    return view if isinstance(view, View) else View.from_data(view)
+
+
+def is_jump_in(command: SeatCommand, view: View | Mapping[str, Any]) -> bool:
     """Whether ``command`` is a jump-in: a play by a seat that is not to act (ruling 37)."""
-    return command.get("type") == Play.TYPE and view.get("to_act") != view.get("seat")
+    if not isinstance(command, Play):
+        return False
+    view = _typed_view(view)
+    return view.shared.to_act != view.seat
 
 
 def jump_in_seconds(knobs: Knobs, rng: random.Random) -> float:
@@ -162,36 +179,36 @@ def jump_in_seconds(knobs: Knobs, rng: random.Random) -> float:
 
 
 def _apply_knobs(
-    legal: list[Command], view: Mapping[str, Any], rng: random.Random, knobs: Knobs
-) -> list[Command]:
+    legal: list[SeatCommand], view: View, rng: random.Random, knobs: Knobs
+) -> list[SeatCommand]:
     """Remove what the knobs forbid: catches, one side of a challenge, one way to dance."""
     if not knobs.catch:
-        legal = [c for c in legal if c.get("type") != Catch.TYPE]
-    if knobs.challenge != "auto" and _has(legal, Challenge.TYPE):
-        unwanted = Accept.TYPE if knobs.challenge == "always" else Challenge.TYPE
-        legal = [c for c in legal if c.get("type") != unwanted]
-    if knobs.dance in ("correct", "wrong") and _has(legal, Dance.TYPE):
-        legal = [c for c in legal if c.get("type") != RefuseDance.TYPE]
-    elif knobs.dance == "refuse" and _has(legal, RefuseDance.TYPE):
-        legal = [c for c in legal if c.get("type") != Dance.TYPE]
+        legal = [c for c in legal if not isinstance(c, Catch)]
+    if knobs.challenge != "auto" and _has(legal, Challenge):
+        unwanted = Accept if knobs.challenge == "always" else Challenge
+        legal = [c for c in legal if not isinstance(c, unwanted)]
+    if knobs.dance in ("correct", "wrong") and _has(legal, Dance):
+        legal = [c for c in legal if not isinstance(c, RefuseDance)]
+    elif knobs.dance == "refuse" and _has(legal, RefuseDance):
+        legal = [c for c in legal if not isinstance(c, Dance)]
     if knobs.forget_uno > 0.0 and _forgets(legal, rng, knobs):
         legal = _without_uno(legal)
     return legal
 
 
-def _forgets(legal: list[Command], rng: random.Random, knobs: Knobs) -> bool:
-    declares = any(c.get("type") == CallUno.TYPE or c.get("uno") for c in legal)
+def _forgets(legal: list[SeatCommand], rng: random.Random, knobs: Knobs) -> bool:
+    declares = any(isinstance(c, CallUno) or (isinstance(c, Play) and c.uno) for c in legal)
     return declares and rng.random() < knobs.forget_uno
 
 
-def _without_uno(legal: list[Command]) -> list[Command]:
+def _without_uno(legal: list[SeatCommand]) -> list[SeatCommand]:
     """Drop every way of declaring UNO, keeping a plain play for each card."""
-    kept: list[Command] = []
+    kept: list[SeatCommand] = []
     for command in legal:
-        if command.get("type") == CallUno.TYPE:
+        if isinstance(command, CallUno):
             continue
-        if command.get("uno"):
-            plain = {k: v for k, v in command.items() if k != "uno"}
+        if isinstance(command, Play) and command.uno:
+            plain = dataclasses.replace(command, uno=False)
             if plain not in legal and plain not in kept:
                 kept.append(plain)
             continue
@@ -199,24 +216,24 @@ def _without_uno(legal: list[Command]) -> list[Command]:
     return kept
 
 
-def _spoil_dance(command: Command, rng: random.Random) -> Command:
+def _spoil_dance(command: Dance, rng: random.Random) -> Dance:
     """The same dance command with a sequence that is certainly wrong."""
-    steps = list(command.get("steps") or [])
-    arrows = [arrow.value for arrow in Arrow]
+    steps = list(command.steps)
+    arrows = list(Arrow)
     if not steps:
         steps = [rng.choice(arrows)]
     else:
         index = rng.randrange(len(steps))
         steps[index] = rng.choice([a for a in arrows if a != steps[index]])
-    return {**command, "steps": steps}
+    return Dance(steps=tuple(steps))
 
 
 # -- the random strategy ---------------------------------------------------------------------
 
 
 def _random(
-    legal: list[Command], view: Mapping[str, Any], rng: random.Random, knobs: Knobs
-) -> Command | None:
+    legal: list[SeatCommand], view: View, rng: random.Random, knobs: Knobs
+) -> SeatCommand | None:
     """Uniform over the legal commands."""
     return rng.choice(legal)
 
@@ -225,112 +242,92 @@ def _random(
 
 
 def _basic(
-    legal: list[Command], view: Mapping[str, Any], rng: random.Random, knobs: Knobs
-) -> Command | None:
+    legal: list[SeatCommand], view: View, rng: random.Random, knobs: Knobs
+) -> SeatCommand | None:
     """A sensible player; see the module docstring of docs/bots.md for the reasoning."""
-    by_type: dict[str, list[Command]] = {}
-    for command in legal:
-        by_type.setdefault(str(command.get("type")), []).append(command)
-    hand = _hand(view)
+    hand = list(view.hand or ())
 
     # Catching an exposed opponent costs nothing and the window is short: do it first.
-    if Catch.TYPE in by_type:
-        counts = _counts(view)
-        return min(by_type[Catch.TYPE], key=lambda c: counts.get(c.get("target"), 99))
-    if CallUno.TYPE in by_type and Play.TYPE not in by_type:
-        return by_type[CallUno.TYPE][0]
-    if Challenge.TYPE in by_type or Accept.TYPE in by_type:
-        return _answer_draw_four(by_type, view, hand)
-    if Dance.TYPE in by_type:
-        return by_type[Dance.TYPE][0]
-    if RefuseDance.TYPE in by_type:
-        return by_type[RefuseDance.TYPE][0]
-    if ChooseColor.TYPE in by_type:
-        return _best_wild_variant(by_type[ChooseColor.TYPE], view, hand, without=None)
-    if Play.TYPE in by_type:
-        return _best_play(by_type[Play.TYPE], view, hand, rng)
-    if Draw.TYPE in by_type:
-        return by_type[Draw.TYPE][0]
-    if Pass.TYPE in by_type:
-        return by_type[Pass.TYPE][0]
+    catches = _of(legal, Catch)
+    if catches:
+        return min(catches, key=lambda c: _held(view, c.target, 99))
+    plays = _of(legal, Play)
+    call = _first(legal, CallUno)
+    if call is not None and not plays:
+        return call
+    if _has(legal, Challenge) or _has(legal, Accept):
+        return _answer_draw_four(legal, view, hand)
+    answer = _first(legal, Dance) or _first(legal, RefuseDance)
+    if answer is not None:
+        return answer
+    colours = _of(legal, ChooseColor)
+    if colours:
+        return _best_wild_variant(colours, view, hand, without=None)
+    if plays:
+        return _best_play(plays, view, hand, rng)
+    plain = _first(legal, Draw) or _first(legal, Pass)
+    if plain is not None:
+        return plain
     # Anything newer than this strategy knows: better to act than to stall the table.
     return rng.choice(legal)
 
 
-def _best_play(
-    plays: list[Command], view: Mapping[str, Any], hand: list[Card], rng: random.Random
-) -> Command:
+def _best_play(plays: list[Play], view: View, hand: list[Card], rng: random.Random) -> Play:
     """Colour before number, wilds held back, Wild Draw Four only when honest."""
-    cards: dict[str, Card] = {}
-    for command in plays:
-        card = _card(command.get("card"))
-        if card is not None:
-            cards[str(command.get("card"))] = card
     in_force = _color_in_force(view)
-    coloured = [c for c in plays if _is_coloured(cards.get(str(c.get("card"))))]
-    wilds = [c for c in plays if not _is_coloured(cards.get(str(c.get("card"))))]
+    coloured = [c for c in plays if c.card.color is not None]
+    wilds = [c for c in plays if c.card.color is None]
 
-    candidates: list[Command]
+    candidates: list[Play]
     if coloured:
-        same_colour = [c for c in coloured if cards[str(c["card"])].color == in_force]
+        same_colour = [c for c in coloured if c.card.color == in_force]
         if same_colour:
-            best = max(card_points(cards[str(c["card"])]) for c in same_colour)
-            candidates = [c for c in same_colour if card_points(cards[str(c["card"])]) == best]
+            best = max(card_points(c.card) for c in same_colour)
+            candidates = [c for c in same_colour if card_points(c.card) == best]
         else:
             # Switching colour on a number or symbol: go to the colour held most.
             held: Counter[Color | None] = Counter(card.color for card in hand if card.color)
-            best = max(held.get(cards[str(c["card"])].color, 0) for c in coloured)
-            candidates = [c for c in coloured if held.get(cards[str(c["card"])].color, 0) == best]
+            best = max(held.get(c.card.color, 0) for c in coloured)
+            candidates = [c for c in coloured if held.get(c.card.color, 0) == best]
     else:
-        honest = [c for c in wilds if not _is_bluff(cards.get(str(c.get("card"))), hand, in_force)]
+        honest = [c for c in wilds if not _is_bluff(c.card, hand, in_force)]
         pool = honest or wilds
-        plain = [c for c in pool if cards.get(str(c.get("card")), _WD4).rank != Rank.WILD_DRAW_FOUR]
+        plain = [c for c in pool if c.card.rank != Rank.WILD_DRAW_FOUR]
         candidates = plain or pool
-        chosen_card = candidates[0].get("card")
-        candidates = [c for c in candidates if c.get("card") == chosen_card]
-        candidates = _best_wild_variants(candidates, view, hand)
-    declaring = [c for c in candidates if c.get("uno")]
+        chosen_card = candidates[0].card
+        candidates = [c for c in candidates if c.card == chosen_card]
+        candidates = _best_wild_variants(candidates, hand)
+    declaring = [c for c in candidates if c.uno]
     candidates = declaring or candidates
-    targeted = [c for c in candidates if c.get("target") is not None]
+    targeted = [c for c in candidates if c.target is not None]
     if targeted:
-        counts = _counts(view)
-        fewest = min(counts.get(c["target"], 99) for c in targeted)
-        candidates = [c for c in targeted if counts.get(c["target"], 99) == fewest]
+        fewest = min(_held(view, c.target, 99) for c in targeted)
+        candidates = [c for c in targeted if _held(view, c.target, 99) == fewest]
     return rng.choice(candidates)
 
 
-_WD4 = Card(None, Rank.WILD_DRAW_FOUR)
-
-
-def _is_coloured(card: Card | None) -> bool:
-    return card is not None and card.color is not None
-
-
-def _is_bluff(card: Card | None, hand: list[Card], in_force: Color | None) -> bool:
+def _is_bluff(card: Card, hand: list[Card], in_force: Color | None) -> bool:
     """A Wild Draw Four while holding a card of the colour in force (ruling 6)."""
-    if card is None or card.rank != Rank.WILD_DRAW_FOUR or in_force is None:
+    if card.rank != Rank.WILD_DRAW_FOUR or in_force is None:
         return False
     return any(held.color == in_force for held in hand)
 
 
-def _best_wild_variants(
-    variants: list[Command], view: Mapping[str, Any], hand: list[Card]
-) -> list[Command]:
+def _best_wild_variants(variants: list[Play], hand: list[Card]) -> list[Play]:
     """Of the colour variants of one wild, those naming the colour held most."""
-    colour = _favourite_colour(hand, without=_card(variants[0].get("card")))
-    matching = [c for c in variants if c.get("color") == colour.value]
+    colour = _favourite_colour(hand, without=variants[0].card)
+    matching = [c for c in variants if c.color == colour]
     return matching or variants
 
 
 def _best_wild_variant(
-    variants: list[Command], view: Mapping[str, Any], hand: list[Card], without: Card | None
-) -> Command:
+    variants: list[ChooseColor], view: View, hand: list[Card], without: Card | None
+) -> ChooseColor:
     colour = _favourite_colour(hand, without=without)
-    matching = [c for c in variants if c.get("color") == colour.value] or variants
-    targeted = [c for c in matching if c.get("target") is not None]
+    matching = [c for c in variants if c.color == colour] or variants
+    targeted = [c for c in matching if c.target is not None]
     if targeted:
-        counts = _counts(view)
-        return min(targeted, key=lambda c: counts.get(c["target"], 99))
+        return min(targeted, key=lambda c: _held(view, c.target, 99))
     return matching[0]
 
 
@@ -364,79 +361,51 @@ def guilt_probability(
 CHALLENGE_THRESHOLD = 2.0 / 9.0
 
 
-def _answer_draw_four(
-    by_type: dict[str, list[Command]], view: Mapping[str, Any], hand: list[Card]
-) -> Command:
-    if Challenge.TYPE not in by_type:
-        return by_type[Accept.TYPE][0]
-    if Accept.TYPE not in by_type:
-        return by_type[Challenge.TYPE][0]
-    bluffer = _pending_seat(view)
-    cards_left = _counts(view).get(bluffer, 7) if bluffer is not None else 7
-    if guilt_probability(cards_left) > CHALLENGE_THRESHOLD:
-        return by_type[Challenge.TYPE][0]
-    return by_type[Accept.TYPE][0]
+def _answer_draw_four(legal: list[SeatCommand], view: View, hand: list[Card]) -> SeatCommand:
+    challenges, accepts = _of(legal, Challenge), _of(legal, Accept)
+    if not challenges:
+        return accepts[0]
+    if not accepts:
+        return challenges[0]
+    if guilt_probability(_bluffer_cards(view)) > CHALLENGE_THRESHOLD:
+        return challenges[0]
+    return accepts[0]
 
 
 # -- reading the view ------------------------------------------------------------------------
 
 
-def _card(code: object) -> Card | None:
-    if not isinstance(code, str):
-        return None
-    try:
-        return Card.parse(code)
-    except InvalidCardError:
-        return None
+def _color_in_force(view: View) -> Color | None:
+    shared = view.shared
+    if shared.color is not None:
+        return shared.color
+    return shared.top.color if shared.top is not None else None
 
 
-def _hand(view: Mapping[str, Any]) -> list[Card]:
-    hand = view.get("hand") or ()
-    return [card for card in (_card(code) for code in hand) if card is not None]
+def _held(view: View, seat: int | None, unknown: int) -> int:
+    """Cards held by ``seat``; ``unknown`` for a seat the view does not count."""
+    counts = view.shared.counts
+    return counts[seat] if seat is not None and 0 <= seat < len(counts) else unknown
 
 
-def _color_in_force(view: Mapping[str, Any]) -> Color | None:
-    for key in ("color", "colour", "color_in_force", "current_color"):
-        value = view.get(key)
-        if isinstance(value, str):
-            try:
-                return Color(value)
-            except ValueError:
-                continue
-    top = _card(view.get("top") or view.get("top_card"))
-    return top.color if top is not None else None
+def _bluffer_cards(view: View) -> int:
+    """Cards held by the seat whose Wild Draw Four awaits an answer (7 if unknown)."""
+    bluffer = _pending_seat(view)
+    return _held(view, bluffer, 7) if bluffer is not None else 7
 
 
-def _counts(view: Mapping[str, Any]) -> dict[Any, int]:
-    """Cards held per seat number."""
-    for key in ("counts", "hand_counts", "card_counts"):
-        value = view.get(key)
-        if isinstance(value, list | tuple):
-            return {seat: int(n) for seat, n in enumerate(value) if isinstance(n, int)}
-        if isinstance(value, Mapping):
-            return {int(seat): int(n) for seat, n in value.items() if isinstance(n, int)}
-    seats = view.get("seats")
-    if isinstance(seats, list | tuple):
-        counts: dict[Any, int] = {}
-        for index, seat in enumerate(seats):
-            if isinstance(seat, Mapping) and isinstance(seat.get("cards"), int):
-                counts[seat.get("seat", index)] = seat["cards"]
-        return counts
-    return {}
-
-
-def _pending_seat(view: Mapping[str, Any]) -> int | None:
+def _pending_seat(view: View) -> int | None:
     """The seat that played the Wild Draw Four now awaiting this seat's answer.
 
     The view names the seat waited on (the victim); the player of the card is the seat
     before it in the direction of play, skipping eliminated seats.
     """
-    victim = view.get("to_act")
-    counts = view.get("counts")
-    if not isinstance(victim, int) or not isinstance(counts, list | tuple) or not counts:
+    shared = view.shared
+    victim, counts = shared.to_act, shared.counts
+    if victim is None or not counts:
         return None
-    direction = -1 if view.get("direction") == -1 else 1
-    out = set(view.get("eliminated") or ())
+    direction = -1 if shared.direction == -1 else 1
+    out = set(shared.eliminated)
     seat = victim
     for _ in range(len(counts)):
         seat = (seat - direction) % len(counts)
@@ -445,28 +414,39 @@ def _pending_seat(view: Mapping[str, Any]) -> int | None:
     return None
 
 
-def _has(legal: list[Command], kind: str) -> bool:
-    return any(command.get("type") == kind for command in legal)
+def _of(legal: Sequence[SeatCommand], kind: type[_C]) -> list[_C]:
+    """The commands of ``legal`` of one type, in order."""
+    return [command for command in legal if isinstance(command, kind)]
 
 
-Strategy = Callable[[list[Command], Mapping[str, Any], random.Random, Knobs], Command | None]
+def _first(legal: Sequence[SeatCommand], kind: type[_C]) -> _C | None:
+    """The first command of ``legal`` of one type (records are never false)."""
+    return next((command for command in legal if isinstance(command, kind)), None)
+
+
+def _has(legal: Sequence[SeatCommand], kind: type[SeatCommand]) -> bool:
+    return any(isinstance(command, kind) for command in legal)
+
+
+Strategy = Callable[[list[SeatCommand], View, random.Random, Knobs], SeatCommand | None]
 
 
 # -- the easy level --------------------------------------------------------------------------
 
 
 def _easy(
-    legal: list[Command], view: Mapping[str, Any], rng: random.Random, knobs: Knobs
-) -> Command | None:
+    legal: list[SeatCommand], view: View, rng: random.Random, knobs: Knobs
+) -> SeatCommand | None:
     """Any legal card, any colour; never challenges. The rest as ``normal``."""
-    plays = [c for c in legal if c.get("type") == Play.TYPE]
-    if plays and not _has(legal, Catch.TYPE):
-        return rng.choice([c for c in plays if c.get("uno")] or plays)
-    colours = [c for c in legal if c.get("type") == ChooseColor.TYPE]
+    plays = _of(legal, Play)
+    if plays and not _has(legal, Catch):
+        return rng.choice([c for c in plays if c.uno] or plays)
+    colours = _of(legal, ChooseColor)
     if colours:
         return rng.choice(colours)
-    if _has(legal, Accept.TYPE):
-        return next(c for c in legal if c.get("type") == Accept.TYPE)
+    accepts = _of(legal, Accept)
+    if accepts:
+        return accepts[0]
     return _basic(legal, view, rng, knobs)
 
 
@@ -474,16 +454,15 @@ def _easy(
 
 
 def _hard(
-    legal: list[Command],
-    view: Mapping[str, Any],
+    legal: list[SeatCommand],
+    view: View,
     rng: random.Random,
     knobs: Knobs,
     memory: RoundMemory | None = None,
-) -> Command | None:
+) -> SeatCommand | None:
     """Searches plays, colours, targets and challenges (``client.bots.search``); the rest
     (catching, calling UNO, dancing) as ``normal``."""
-    bluffer = _pending_seat(view)
-    guilt = guilt_probability(_counts(view).get(bluffer, 7) if bluffer is not None else 7)
+    guilt = guilt_probability(_bluffer_cards(view))
     limits = search.Limits(playouts=knobs.playouts, budget_ms=knobs.budget_ms)
     default = _basic(legal, view, rng, knobs)
     command = search.decide(legal, view, rng, limits, guilt=guilt, default=default, memory=memory)

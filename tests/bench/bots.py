@@ -39,7 +39,7 @@ sys.path[:] = [str(ROOT), *(entry for entry in sys.path if entry != str(ROOT))]
 from client.bots import search  # noqa: E402
 from client.bots.memory import RoundMemory  # noqa: E402
 from client.bots.strategies import Knobs, choose  # noqa: E402
-from protocol.commands import Timeout, command_from_data  # noqa: E402
+from protocol.commands import Timeout  # noqa: E402
 from protocol.options import DeckName, TableConfig, preset_options  # noqa: E402
 from protocol.phase import Phase  # noqa: E402
 from server.engine import Match, Rejected  # noqa: E402
@@ -107,20 +107,18 @@ def play_round(
         seat = match.to_act()
         if seat is None:
             break
-        view = match.view(seat, 0).to_data()
+        view = match.view(seat, 0)
         started = time.perf_counter()
         if seat == strong:
-            memory.catch_up(event.for_seat(strong) for event in match.events)
+            memory.catch_up(event.seen_by(strong) for event in match.events)
             command = choose(view, rngs[seat], level, knobs, memory)
             tally.decision_ms.append((time.perf_counter() - started) * 1000)
         else:
             command = choose(view, rngs[seat], against, Knobs())
-        if command is None or isinstance(
-            match.apply(seat, command_from_data(command), 0), Rejected
-        ):
+        if command is None or isinstance(match.apply(seat, command, 0), Rejected):
             match.apply(None, Timeout(), 0)
-    result = match.view(None, 0).to_data().get("round_result") or {}
-    tally.wins = int(result.get("winner") == strong)
+    result = match.view(None, 0).shared.round_result
+    tally.wins = int(result is not None and result.winner == strong)
     return tally
 
 
@@ -173,12 +171,12 @@ def playouts_per_second(seconds: float = 2.0) -> dict[str, float]:
             seat = match.to_act()
             if seat is None:
                 break
-            command = choose(match.view(seat, 0).to_data(), rng, "normal")
+            command = choose(match.view(seat, 0), rng, "normal")
             if command is not None:
-                match.apply(seat, command_from_data(command), 0)
+                match.apply(seat, command, 0)
         seat = match.to_act()
         if seat is not None and match.phase is Phase.TURN:
-            positions.append((match.view(seat, 0).to_data(), seat))
+            positions.append((match.view(seat, 0), seat))
     done, started = 0, time.perf_counter()
     while time.perf_counter() - started < seconds:
         for view, seat in positions:

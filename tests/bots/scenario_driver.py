@@ -18,6 +18,9 @@ from typing import Any, TypeVar
 from client.bots.api import Bot, connect_bot
 from client.bots.cli import spawn_server
 from client.bots.strategies import Knobs, choose
+from protocol.commands import Play
+from protocol.phase import Phase
+from protocol.views import SharedView, View
 
 T = TypeVar("T")
 
@@ -50,13 +53,15 @@ class Table:
         return next(bot for bot in self.bots if bot.seat == index)
 
     @property
-    def view(self) -> Mapping[str, Any]:
+    def view(self) -> SharedView:
         """The public part of the table, from the host's latest view."""
-        return self.bots[0].view
+        view = self.bots[0].view
+        assert view is not None, "the match has not started"
+        return view.shared
 
     def acting(self) -> Bot | None:
         """The bot the match waits on, if any."""
-        to_act = self.view.get("to_act")
+        to_act = self.view.to_act
         return None if to_act is None else self.seat(to_act)
 
     async def settle(self) -> None:
@@ -71,7 +76,7 @@ class Table:
 
     async def step(self, knobs: Knobs = QUIET) -> None:
         """Play one command forward: the acting bot's basic choice, or ready between rounds."""
-        if self.view.get("phase") == "round-over":
+        if self.view.phase == Phase.ROUND_OVER:
             before = self.bots[0].session.last_seq
             for bot in self.bots:
                 if not bot.session.closed:
@@ -79,8 +84,9 @@ class Table:
             await self.bots[0].session.wait_for(lambda s: s.last_seq > before)
             return
         acting = self.acting()
-        assert acting is not None, f"nobody to act in phase {self.view.get('phase')}"
+        assert acting is not None, f"nobody to act in phase {self.view.phase}"
         bot = acting
+        assert bot.view is not None
         command = choose(bot.view, self.rng, "basic", knobs)
         assert command is not None, f"seat {bot.seat} has nothing to do: {bot.view}"
         before = bot.session.last_seq
@@ -100,8 +106,7 @@ class Table:
 
     def next_seat(self, seat: int) -> int:
         """The seat after ``seat`` in the direction of play."""
-        seats = len(self.view.get("counts") or ())
-        return (seat + (self.view.get("direction") or 1)) % seats
+        return (seat + self.view.direction) % len(self.view.counts)
 
 
 @asynccontextmanager
@@ -130,6 +135,12 @@ async def table_of(
         yield table
 
 
-def plays_of(view: Mapping[str, Any], card: str) -> list[dict[str, Any]]:
-    """The legal plays of ``card`` in ``view``."""
-    return [c for c in view.get("legal") or () if c.get("type") == "play" and c["card"] == card]
+def plays_of(bot: Bot, card: str) -> list[Play]:
+    """The legal plays of the card ``card`` (a code) in the bot's view."""
+    return [c for c in bot.legal if isinstance(c, Play) and c.card.code == card]
+
+
+def turn_of(bot: Bot | None) -> View | None:
+    """The bot's view when it is on its turn (the ``turn`` phase), else None."""
+    view = None if bot is None else bot.view
+    return view if view is not None and view.shared.phase == Phase.TURN else None

@@ -6,96 +6,96 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from typed_views import play, view
+
 from client.bots import search
 from client.bots.memory import RoundMemory
 from client.bots.strategies import Knobs, choose
-from protocol.cards import Card
-from protocol.commands import command_from_data
+from protocol.cards import Card, Color
+from protocol.commands import Draw, Play, SeatCommand
+from protocol.events import Drew, FirstCard, Played, RoundStarted, SeenEvent
 from protocol.options import TableConfig
 from protocol.phase import Phase
+from protocol.views import View
 from server.engine import Match
 
 
-def table(hand: list[str], counts: list[int], colour: str, top: str) -> dict[str, Any]:
+def table(hand: list[str], counts: list[int], colour: str, top: str) -> View:
     """Seat 0's view of its turn at a table going clockwise; legal: the cards that fit."""
-    legal: list[dict[str, Any]] = []
+    legal: list[SeatCommand] = []
     for code in hand:
         if code[0] == "W":
-            legal += [{"type": "play", "card": code, "color": c} for c in "RYGB"]
+            legal += [play(code, color=c) for c in "RYGB"]
         elif code[0] == colour or code[1:] == top[1:]:
-            legal.append({"type": "play", "card": code})
-    legal.append({"type": "draw"})
-    return {
-        "seat": 0,
-        "phase": "turn",
-        "round": 1,
-        "dealer": 3,
-        "direction": 1,
-        "to_act": 0,
-        "top": top,
-        "color": colour,
-        "counts": counts,
-        "draw_count": 108 - sum(counts) - 5,
-        "discard_count": 5,
-        "eliminated": [],
-        "hand": hand,
-        "legal": legal,
-    }
+            legal.append(play(code))
+    legal.append(Draw())
+    return view(hand, colour, legal, top=top, counts=counts)
 
 
-def steer(view: dict[str, Any], default: dict[str, Any], memory: RoundMemory | None = None) -> Any:
-    options = search.candidates(view["legal"])
+def steer(view: View, default: SeatCommand, memory: RoundMemory | None = None) -> Any:
+    options = search.candidates(view.legal)
     assert options is not None
     return search.steer(options, view, memory, default)
+
+
+def played(seat: int, code: str, color: Color | None = None) -> Played:
+    """The ``played`` event of a seat's card (the colour named, for a wild)."""
+    return Played(seat=seat, card=Card.parse(code), color=color, count=6)
+
+
+def card_of(command: SeatCommand | None) -> str | None:
+    """The code of the card a command plays (None: it plays none)."""
+    return command.card.code if isinstance(command, Play) else None
 
 
 def test_hard_keeps_its_stoppers_while_the_next_player_is_far_from_out() -> None:
     view = table(["R+2", "R7", "G3", "B4", "Y5"], [5, 6, 6, 6], "R", "R1")
     # normal plays the costliest card of the colour: the Draw Two.
-    assert (choose(view, random.Random(1), "normal") or {}).get("card") == "R+2"
+    assert card_of(choose(view, random.Random(1), "normal")) == "R+2"
     # hard plays the number and keeps the Draw Two, also as the level plays it.
-    assert steer(view, {"type": "play", "card": "R+2"})["card"] == "R7"
-    assert (choose(view, random.Random(1), "hard", Knobs(playouts=4)) or {}).get("card") == "R7"
+    assert card_of(steer(view, play("R+2"))) == "R7"
+    assert card_of(choose(view, random.Random(1), "hard", Knobs(playouts=4))) == "R7"
     # Head to head it plays as normal.
     two = table(["R+2", "R7", "G3", "B4", "Y5"], [5, 6], "R", "R1")
-    assert steer(two, {"type": "play", "card": "R+2"}) is None
+    assert steer(two, play("R+2")) is None
 
 
 def test_hard_stops_a_next_player_about_to_go_out() -> None:
     # Next (seat 1) holds 2 cards, the one before (seat 3) 2 as well: a Reverse would
     # hand the turn to a hand as small, so the Skip.
     view = table(["RR", "RS", "R4", "G3"], [4, 2, 6, 2], "R", "R1")
-    assert steer(view, {"type": "play", "card": "R4"})["card"] == "RS"
+    assert card_of(steer(view, play("R4"))) == "RS"
     # With the seat before far from out, the Draw Two is still the strongest.
     view = table(["RR", "RS", "R+2", "G3"], [4, 2, 6, 7], "R", "R1")
-    assert steer(view, {"type": "play", "card": "RR"})["card"] == "R+2"
+    assert card_of(steer(view, play("RR"))) == "R+2"
     # Nothing that stops it: as normal.
     view = table(["R4", "G3"], [2, 1, 6, 7], "R", "R1")
-    assert steer(view, {"type": "play", "card": "R4"}) is None
+    assert steer(view, play("R4")) is None
 
 
 def test_the_memory_sees_a_seat_leave_a_colour_and_hard_names_it() -> None:
     memory = RoundMemory()
-    events = [
-        {"seq": 1, "kind": "round-started"},
-        {"seq": 2, "kind": "first-card", "card": "R5", "color": "R"},
-        {"seq": 3, "kind": "played", "seat": 0, "card": "R1"},
-        {"seq": 4, "kind": "played", "seat": 1, "card": "Y1"},  # had no red
-        {"seq": 5, "kind": "played", "seat": 2, "card": "Y4"},
-        {"seq": 6, "kind": "played", "seat": 3, "card": "W", "color": "G"},  # no yellow
+    bodies = [
+        RoundStarted(round=1, dealer=3, counts=(7, 7, 7, 7)),
+        FirstCard(card=Card.parse("R5"), color=Color.RED),
+        played(0, "R1"),
+        played(1, "Y1"),  # had no red
+        played(2, "Y4"),
+        played(3, "W", Color.GREEN),  # no yellow
     ]
+    events = [SeenEvent(seq, body) for seq, body in enumerate(bodies, 1)]
     memory.catch_up(events)
-    assert memory.lacks[1].colors == {"R"} and memory.lacks[1].fresh == 0
-    assert memory.lacks[3].colors == {"Y"}
+    assert memory.lacks[1].colors == {Color.RED} and memory.lacks[1].fresh == 0
+    assert memory.lacks[3].colors == {Color.YELLOW}
     assert 2 not in memory.lacks  # it followed the colour
-    memory.catch_up([{"seq": 7, "kind": "drew", "seat": 1, "count": 2, "reason": "draw"}])
+    memory.catch_up([SeenEvent(7, Drew(seat=1, count=2, reason="draw"))])
     assert memory.lacks[1].fresh == 2  # the two new cards may be red
     # Seat 0 plays a wild; seat 1 is known to lack red: name red, held, over green, held most.
     memory = RoundMemory()
     memory.catch_up(events[:4])
     view = table(["W", "G1", "G2", "R9"], [4, 5, 6, 6], "Y", "Y1")
-    default = {"type": "play", "card": "W", "color": "G"}
-    assert steer(view, default, memory)["color"] == "R"
+    default = play("W", color="G")
+    assert steer(view, default, memory) == play("W", color="R")
     assert steer(view, default, RoundMemory()) is None
 
 
@@ -106,7 +106,7 @@ def test_lacks_hold_on_real_rounds_of_normal_players_and_deals_keep_them() -> No
     for seed in range(10):
         match, memory, rng = Match(TableConfig(seats=4), seed), RoundMemory(), random.Random(seed)
         for _ in range(200):
-            memory.catch_up(event.for_seat(0) for event in match.events)
+            memory.catch_up(event.seen_by(0) for event in match.events)
             real = match.snapshot(with_history=False)
             for seat, lack in memory.lacks.items():
                 held = [Card.parse(code) for code in real["hands"][seat]]
@@ -116,13 +116,13 @@ def test_lacks_hold_on_real_rounds_of_normal_players_and_deals_keep_them() -> No
             if to_act is None or match.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER):
                 break
             if to_act == 0 and match.phase is Phase.TURN:
-                view = match.view(0, 0).to_data()
+                view = match.view(0, 0)
                 deal = search.sample_deal(view, TableConfig(seats=4), rng, memory)
                 assert deal is not None
                 for other, lack in memory.lacks.items():
                     cards = [Card.parse(code) for code in deal.hands[other]]
                     assert other == 0 or sum(not lack.allows(c) for c in cards) <= lack.fresh
-            command = choose(match.view(to_act, 0).to_data(), rng, "normal")
+            command = choose(match.view(to_act, 0), rng, "normal")
             assert command is not None
-            match.apply(to_act, command_from_data(command), 0)
+            match.apply(to_act, command, 0)
     assert lacks > 200

@@ -4,21 +4,27 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
 import pytest
+from typed_views import play, view
 
 from client.bots import search
 from client.bots.cli import build_parser
 from client.bots.memory import RoundMemory
 from client.bots.strategies import LEVELS, STRATEGIES, Knobs, choose, table_knobs
 from protocol.cards import Card
-from protocol.commands import command_from_data
+from protocol.commands import Draw
 from protocol.messages import SeatInfo, TableState, TableStatus
 from protocol.options import DeckName, Scoring, TableConfig, TableOptions, preset_options
 from protocol.phase import Phase
 from server.engine import Match, Rejected, build_deck
+
+
+def codes(cards: Iterable[Card] | None) -> list[str]:
+    return [card.code for card in cards or ()]
 
 
 def advance(match: Match, rng: random.Random, moves: int) -> None:
@@ -27,9 +33,9 @@ def advance(match: Match, rng: random.Random, moves: int) -> None:
         seat = match.to_act()
         if seat is None or match.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER):
             return
-        command = choose(match.view(seat, 0).to_data(), rng, "normal")
+        command = choose(match.view(seat, 0), rng, "normal")
         assert command is not None
-        match.apply(seat, command_from_data(command), 0)
+        match.apply(seat, command, 0)
 
 
 def positions(count: int, decks: tuple[str, ...] = ("classic",)) -> list[tuple[Match, int]]:
@@ -57,7 +63,7 @@ def test_levels_and_aliases_are_known_names() -> None:
 def test_the_deck_is_inferred_from_the_view() -> None:
     for deck in ("classic", "bts", "minecraft"):
         match = Match(TableConfig(deck=DeckName(deck), seats=3), seed=4)
-        config = search.infer_config(match.view(0, 0).to_data())
+        config = search.infer_config(match.view(0, 0))
         assert config is not None and config.seats == 3
         assert len(build_deck(config)) == match.deck_size
 
@@ -66,7 +72,7 @@ def test_the_search_plays_out_the_house_rules_the_table_state_names() -> None:
     # A view shows no sign of jump-in or 7-0 until one is possible; the table-state says.
     rules = TableConfig.from_data({**preset_options("party"), "seats": 3})
     match = Match(rules, seed=4)
-    view = match.view(0, 0).to_data()
+    view = match.view(0, 0)
     memory = RoundMemory()
     state = TableState(
         table_id="t1",
@@ -87,37 +93,39 @@ def test_the_search_plays_out_the_house_rules_the_table_state_names() -> None:
 def test_sampled_deals_hide_only_unseen_cards_in_the_sizes_shown(decks: tuple[str, ...]) -> None:
     rng = random.Random(7)
     for match, seat in positions(30, decks):
-        view = match.view(seat, 0).to_data()
+        view = match.view(seat, 0)
+        shared, mine = view.shared, codes(view.hand)
+        assert shared.top is not None
         config = search.infer_config(view)
         assert config is not None
         for _ in range(5):
             deal = search.sample_deal(view, config, rng)
             assert deal is not None
-            assert deal.hands[seat] == view["hand"]
-            assert [len(hand) for hand in deal.hands] == view["counts"]
-            assert len(deal.draw_pile) == view["draw_count"]
-            assert len(deal.discard) == view["discard_count"]
-            assert deal.discard[-1] == view["top"]
+            assert deal.hands[seat] == mine
+            assert tuple(len(hand) for hand in deal.hands) == shared.counts
+            assert len(deal.draw_pile) == shared.draw_count
+            assert len(deal.discard) == shared.discard_count
+            assert deal.discard[-1] == shared.top.code
             # The cards dealt to the others are the deck less what this seat sees.
             hidden = Counter(deal.draw_pile) + Counter(deal.discard[:-1])
             for other, hand in enumerate(deal.hands):
                 if other != seat:
                     hidden.update(hand)
             unseen = Counter(card.code for card in build_deck(config))
-            unseen.subtract([*view["hand"], view["top"]])
+            unseen.subtract([*mine, shared.top.code])
             assert hidden == +unseen
 
 
 def test_a_deal_of_the_true_hands_rebuilds_the_position() -> None:
     for match, seat in positions(12):
         real = match.snapshot(with_history=False)
-        view = match.view(seat, 0).to_data()
+        view = match.view(seat, 0)
         config = search.infer_config(view)
         assert config is not None
         deal = search.Deal(real["hands"], real["draw_pile"], real["discard"])
         rebuilt = Match.restore(search.position(view, config, deal, None, guilty=False))
         assert rebuilt.cards_accounted_for()
-        assert rebuilt.view(seat, 0).to_data()["legal"] == view["legal"]
+        assert rebuilt.view(seat, 0).legal == view.legal
 
 
 def test_hard_never_sends_an_illegal_command() -> None:
@@ -125,10 +133,10 @@ def test_hard_never_sends_an_illegal_command() -> None:
     knobs = Knobs(playouts=2)
     checked = 0
     for match, seat in positions(150, ("classic", "bts", "modern-swap", "minecraft")):
-        view = match.view(seat, 0).to_data()
+        view = match.view(seat, 0)
         command = choose(view, rng, "hard", knobs)
-        assert command is not None and command in view["legal"]
-        assert not isinstance(match.apply(seat, command_from_data(command), 0), Rejected)
+        assert command is not None and command in view.legal
+        assert not isinstance(match.apply(seat, command, 0), Rejected)
         checked += 1
     assert checked >= 120
 
@@ -142,36 +150,20 @@ def test_hard_plays_whole_rounds_legally() -> None:
             if seat is None or match.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER):
                 break
             strategy = "hard" if seat == 0 else "easy"
-            view = match.view(seat, 0).to_data()
+            view = match.view(seat, 0)
             command = choose(view, rngs[seat], strategy, Knobs(playouts=2))
             assert command is not None
-            outcome = match.apply(seat, command_from_data(command), 0)
+            outcome = match.apply(seat, command, 0)
             assert not isinstance(outcome, Rejected), (command, outcome)
         assert match.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER)
 
 
 def test_hard_takes_the_last_card_out() -> None:
     # One red card left and a way to go out: any search keeps the winning play.
-    legal = [{"type": "play", "card": "R5"}, {"type": "draw"}]
-    snapshot_view = _two_seat_view(hand=["R5"], top="R1", legal=legal)
-    command = choose(snapshot_view, random.Random(0), "hard", Knobs(playouts=5))
-    assert command == {"type": "play", "card": "R5"}
-
-
-def _two_seat_view(hand: list[str], top: str, legal: list[dict[str, Any]]) -> dict[str, Any]:
-    return {
-        "seat": 0,
-        "hand": hand,
-        "top": top,
-        "color": top[0],
-        "counts": [len(hand), 5],
-        "draw_count": 108 - len(hand) - 5 - 1,
-        "discard_count": 1,
-        "direction": 1,
-        "to_act": 0,
-        "phase": "turn",
-        "legal": legal,
-    }
+    legal = [play("R5"), Draw()]
+    two_seats = view(["R5"], "R", legal, top="R1", counts=[1, 5], discard_count=1)
+    command = choose(two_seats, random.Random(0), "hard", Knobs(playouts=5))
+    assert command == play("R5")
 
 
 def test_the_choice_does_not_depend_on_hidden_cards() -> None:
@@ -181,19 +173,20 @@ def test_the_choice_does_not_depend_on_hidden_cards() -> None:
     advance(match, random.Random(2), 4)
     seat = match.to_act()
     assert seat is not None
-    view = match.view(seat, 0).to_data()
+    view = match.view(seat, 0)
     real = match.snapshot(with_history=False)
     other = search.Deal(real["hands"], real["draw_pile"][::-1], real["discard"])
     config = search.infer_config(view)
     assert config is not None
     rebuilt = Match.restore(search.position(view, config, other, None, guilty=False))
     assert rebuilt.hand(1 - seat) != match.hand(1 - seat) or rebuilt.snapshot(False) != real
-    clockless = ("last_seq", "remaining_ms", "pending")
-    assert {k: v for k, v in rebuilt.view(seat, 0).to_data().items() if k not in clockless} == {
-        k: v for k, v in view.items() if k not in clockless
-    }
+    clockless: dict[str, Any] = {"last_seq": 0, "remaining_ms": None, "pending": None}
+    twin = rebuilt.view(seat, 0)
+    assert replace(twin, shared=replace(twin.shared, **clockless)) == replace(
+        view, shared=replace(view.shared, **clockless)
+    )
     first = choose(view, random.Random(5), "hard", Knobs(playouts=8))
-    second = choose(rebuilt.view(seat, 0).to_data(), random.Random(5), "hard", Knobs(playouts=8))
+    second = choose(twin, random.Random(5), "hard", Knobs(playouts=8))
     assert first == second
 
 
@@ -203,9 +196,9 @@ def test_the_search_does_not_depend_on_hidden_cards_it_cannot_see() -> None:
     limits = search.Limits(playouts=12, endgame=0)
     checked = 0
     for match, seat in positions(40):
-        view = match.view(seat, 0).to_data()
+        view = match.view(seat, 0)
         memory = RoundMemory()
-        memory.catch_up(event.for_seat(seat) for event in match.events)
+        memory.catch_up(event.seen_by(seat) for event in match.events)
         real = match.snapshot(with_history=False)
         opponents = [s for s in range(len(real["hands"])) if s != seat]
         other = random.Random(checked)
@@ -218,14 +211,14 @@ def test_the_search_does_not_depend_on_hidden_cards_it_cannot_see() -> None:
         config = search.infer_config(view)
         assert config is not None
         twin = Match.restore(search.position(view, config, changed, None, guilty=False))
-        twin_view = twin.view(seat, 0).to_data()
-        assert twin_view["hand"] == view["hand"] and twin_view["legal"] == view["legal"]
+        twin_view = twin.view(seat, 0)
+        assert twin_view.hand == view.hand and twin_view.legal == view.legal
         picks = [
-            search.decide(v["legal"], v, random.Random(9), limits, memory=memory)
+            search.decide(v.legal, v, random.Random(9), limits, memory=memory)
             for v in (view, twin_view)
         ]
         assert picks[0] == picks[1]
-        checked += picks[0] is not None and len(search.candidates(view["legal"]) or ()) > 1
+        checked += picks[0] is not None and len(search.candidates(view.legal) or ()) > 1
     assert checked >= 10
 
 
@@ -238,9 +231,9 @@ def test_the_memory_knows_the_discards_and_holds_to_the_voids() -> None:
         config = TableConfig(deck=DeckName(("classic", "bts", "minecraft")[seed % 3]), seats=3)
         match, memory, rng = Match(config, seed), RoundMemory(), random.Random(seed)
         for _ in range(300):
-            memory.catch_up(event.for_seat(0) for event in match.events)
+            memory.catch_up(event.seen_by(0) for event in match.events)
             real = match.snapshot(with_history=False)
-            assert memory.discard == real["discard"]
+            assert memory.discard is not None and codes(memory.discard) == real["discard"]
             for seat, void in memory.voids.items():
                 held = [Card.parse(code) for code in real["hands"][seat]]
                 assert sum(not void.allows(card) for card in held) <= void.fresh
@@ -257,14 +250,14 @@ def test_deals_from_memory_keep_the_discards_and_the_voids() -> None:
     rng = random.Random(4)
     for match, seat in positions(30):
         memory = RoundMemory()
-        memory.catch_up(event.for_seat(seat) for event in match.events)
-        view = match.view(seat, 0).to_data()
+        memory.catch_up(event.seen_by(seat) for event in match.events)
+        view = match.view(seat, 0)
         config = search.infer_config(view)
         assert config is not None
         deal = search.sample_deal(view, config, rng, memory)
         assert deal is not None
         assert deal.discard == match.snapshot(with_history=False)["discard"]
-        assert [len(hand) for hand in deal.hands] == view["counts"]
+        assert tuple(len(hand) for hand in deal.hands) == view.shared.counts
         for other, void in memory.voids.items():
             if other != seat:
                 cards = [Card.parse(code) for code in deal.hands[other]]
@@ -289,9 +282,10 @@ async def test_a_server_seated_hard_bot_searches_off_the_event_loop() -> None:
     from server import autoplay
 
     match, seat = positions(1)[0]
+    # The server's away seats still hand the strategies the view's wire map.
     view = match.view(seat, 0).to_data()
     command = await autoplay._choose(view, random.Random(1), "hard")
-    assert command in view["legal"]
+    assert command in match.view(seat, 0).legal
     # Every search slot taken: the decision is played as normal, at once.
     borrowers = [object() for _ in range(int(autoplay.SEARCHES.total_tokens))]
     for borrower in borrowers:

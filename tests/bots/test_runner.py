@@ -9,6 +9,7 @@ import sys
 
 import pytest
 import trio
+from typed_views import play, view
 
 from client.bots.cli import build_parser, main, parse_address, settings_from_args, spawn_server
 from client.bots.runner import Pacer, RunSettings, _think_seconds, run_bots
@@ -151,10 +152,11 @@ def test_a_jump_in_waits_a_human_reaction_drawn_from_its_knob() -> None:
     knobs = settings_from_args(args, "127.0.0.1", 1).knobs
     assert knobs.jump_in_ms == (700, 900)
     assert Knobs().jump_in_ms == (600, 1200)  # the default: about 600-1,200 ms
-    view = {"seat": 2, "to_act": 1}
-    jump = {"type": "play", "card": "R5"}
+    jump = play("R5")
+    out_of_turn = view(["R5"], "R", [jump], seat=2, to_act=1)
     rng = random.Random(1)
-    waits = {_think_seconds(jump, view, 2, rng, knobs) for _ in range(50)}
+    waits = {_think_seconds(jump, out_of_turn, 2, rng, knobs) for _ in range(50)}
     assert all(0.7 <= wait <= 0.9 for wait in waits) and len(waits) > 1
     # On its own turn the same play waits the think time (none here).
-    assert _think_seconds(jump, {"seat": 2, "to_act": 2}, 2, rng, knobs) == 0.0
+    own_turn = view(["R5"], "R", [jump], seat=2, to_act=2)
+    assert _think_seconds(jump, own_turn, 2, rng, knobs) == 0.0

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
+from typed_views import play, view, wild_variants
 
 from client.bots.strategies import (
     CHALLENGE_THRESHOLD,
@@ -14,18 +14,21 @@ from client.bots.strategies import (
     choose,
     guilt_probability,
 )
-
-
-def play(card: str, **extra: Any) -> dict[str, Any]:
-    return {"type": "play", "card": card, **extra}
-
-
-def wild_variants(card: str, **extra: Any) -> list[dict[str, Any]]:
-    return [play(card, color=colour, **extra) for colour in "RYGB"]
-
-
-def view(hand: list[str], colour: str, legal: list[Any], **extra: Any) -> dict[str, Any]:
-    return {"seat": 0, "hand": hand, "color": colour, "legal": legal, **extra}
+from protocol.cards import Card
+from protocol.commands import (
+    Accept,
+    Arrow,
+    CallUno,
+    Catch,
+    Challenge,
+    Dance,
+    Draw,
+    Pass,
+    Play,
+    RefuseDance,
+    SeatCommand,
+)
+from protocol.phase import Phase
 
 
 def test_nothing_legal_means_nothing_to_do() -> None:
@@ -38,43 +41,43 @@ def test_unknown_strategy_is_refused_by_name() -> None:
 
 
 def test_basic_matches_colour_before_number() -> None:
-    legal = [play("B7"), play("R3"), {"type": "draw"}]
+    legal = [play("B7"), play("R3"), Draw()]
     chosen = choose(view(["B7", "R3", "G1"], "R", legal, top="R7"), random.Random(0))
     assert chosen == play("R3")
 
 
 def test_basic_sheds_the_costliest_card_of_the_colour() -> None:
-    legal = [play("R3"), play("RS"), play("R9"), {"type": "draw"}]
+    legal = [play("R3"), play("RS"), play("R9"), Draw()]
     assert choose(view(["R3", "RS", "R9"], "R", legal), random.Random(0)) == play("RS")
 
 
 def test_basic_holds_wilds_while_a_coloured_card_plays() -> None:
-    legal = [*wild_variants("W"), play("Y5"), {"type": "draw"}]
+    legal = [*wild_variants("W"), play("Y5"), Draw()]
     for seed in range(20):
         chosen = choose(view(["W", "Y5", "G2"], "G", legal, top="G5"), random.Random(seed))
         assert chosen == play("Y5")
 
 
 def test_basic_names_the_colour_it_holds_most() -> None:
-    legal = [*wild_variants("W"), {"type": "draw"}]
+    legal = [*wild_variants("W"), Draw()]
     chosen = choose(view(["W", "B1", "B2", "Y4"], "R", legal), random.Random(0))
     assert chosen == play("W", color="B")
 
 
 def test_basic_plays_an_honest_draw_four_before_bluffing() -> None:
-    legal = [*wild_variants("W+4"), *wild_variants("W"), {"type": "draw"}]
+    legal = [*wild_variants("W+4"), *wild_variants("W"), Draw()]
     # Holding a red card under red: the Wild Draw Four would be a bluff, so the Wild goes.
     chosen = choose(view(["W+4", "W", "R1"], "R", legal), random.Random(0))
-    assert chosen is not None and chosen["card"] == "W"
+    assert isinstance(chosen, Play) and chosen.card == Card.parse("W")
 
 
 def test_basic_declares_uno_with_the_play() -> None:
-    legal = [play("R3"), play("R3", uno=True), {"type": "call-uno"}, {"type": "draw"}]
+    legal = [play("R3"), play("R3", uno=True), CallUno(), Draw()]
     assert choose(view(["R3", "G1"], "R", legal), random.Random(0)) == play("R3", uno=True)
 
 
 def test_forgetful_bot_never_declares() -> None:
-    legal = [play("R3"), play("R3", uno=True), {"type": "call-uno"}]
+    legal = [play("R3"), play("R3", uno=True), CallUno()]
     knobs = Knobs(forget_uno=1.0)
     for seed in range(20):
         chosen = choose(view(["R3", "G1"], "R", legal), random.Random(seed), knobs=knobs)
@@ -82,38 +85,34 @@ def test_forgetful_bot_never_declares() -> None:
 
 
 def test_forgetful_bot_stays_silent_when_exposed() -> None:
-    legal = [{"type": "call-uno"}]
+    legal = [CallUno()]
     assert choose(view(["G1"], "R", legal), random.Random(0), knobs=Knobs(forget_uno=1.0)) is None
 
 
 def test_basic_calls_uno_late_when_exposed() -> None:
-    assert choose(view(["G1"], "R", [{"type": "call-uno"}]), random.Random(0)) == {
-        "type": "call-uno"
-    }
+    assert choose(view(["G1"], "R", [CallUno()]), random.Random(0)) == CallUno()
 
 
 def test_basic_catches_the_exposed_seat_first() -> None:
-    legal = [{"type": "catch", "target": 2}, play("R1"), {"type": "draw"}]
+    legal = [Catch(target=2), play("R1"), Draw()]
     chosen = choose(view(["R1"], "R", legal), random.Random(0))
-    assert chosen == {"type": "catch", "target": 2}
+    assert chosen == Catch(target=2)
 
 
 def test_catch_knob_off_leaves_exposed_seats_alone() -> None:
-    legal = [{"type": "catch", "target": 2}]
+    legal = [Catch(target=2)]
     assert choose(view(["R1"], "R", legal), random.Random(0), knobs=Knobs(catch=False)) is None
 
 
 def test_random_strategy_never_catches_with_catch_off() -> None:
-    legal = [{"type": "catch", "target": 2}, {"type": "draw"}]
+    legal = [Catch(target=2), Draw()]
     knobs = Knobs(catch=False)
     for seed in range(20):
-        assert choose(view([], "R", legal), random.Random(seed), "random", knobs) == {
-            "type": "draw"
-        }
+        assert choose(view([], "R", legal), random.Random(seed), "random", knobs) == Draw()
 
 
 def test_random_strategy_reaches_every_legal_command() -> None:
-    legal = [play("R1"), play("R2"), {"type": "draw"}]
+    legal = [play("R1"), play("R2"), Draw()]
     seen = {str(choose(view([], "R", legal), random.Random(seed), "random")) for seed in range(60)}
     assert seen == {str(command) for command in legal}
 
@@ -123,43 +122,43 @@ def test_guilt_grows_with_the_hand_it_came_from() -> None:
     assert guilt_probability(0) == 0.0
 
 
-def answer(knobs: Knobs | None, cards_left: int) -> dict[str, Any] | None:
-    legal = [{"type": "challenge"}, {"type": "accept"}]
-    v = view(["R1"], "G", legal, counts=[1, 7, cards_left, 7], to_act=3, direction=1)
+def answer(knobs: Knobs | None, cards_left: int) -> SeatCommand | None:
+    legal = [Challenge(), Accept()]
+    v = view(["R1"], "G", legal, counts=[1, 7, cards_left, 7], to_act=3, phase=Phase.CHALLENGE)
     return choose(v, random.Random(0), knobs=knobs)
 
 
 def test_basic_challenges_a_draw_four_from_a_big_hand() -> None:
-    assert answer(None, 8) == {"type": "challenge"}
+    assert answer(None, 8) == Challenge()
 
 
 def test_basic_accepts_a_draw_four_from_a_single_card() -> None:
-    assert answer(None, 1) == {"type": "accept"}
+    assert answer(None, 1) == Accept()
 
 
 def test_challenge_knobs_override_the_odds() -> None:
-    assert answer(Knobs(challenge="always"), 1) == {"type": "challenge"}
-    assert answer(Knobs(challenge="never"), 8) == {"type": "accept"}
+    assert answer(Knobs(challenge="always"), 1) == Challenge()
+    assert answer(Knobs(challenge="never"), 8) == Accept()
 
 
 def test_dance_correctly_sends_the_listed_steps() -> None:
-    steps = ["up", "left", "down", "down"]
-    legal = [{"type": "dance", "steps": steps}, {"type": "refuse-dance"}]
-    assert choose(view([], "R", legal), random.Random(0)) == {"type": "dance", "steps": steps}
+    steps = (Arrow.UP, Arrow.LEFT, Arrow.DOWN, Arrow.DOWN)
+    legal = [Dance(steps=steps), RefuseDance()]
+    assert choose(view([], "R", legal), random.Random(0)) == Dance(steps=steps)
 
 
 def test_dance_wrong_sends_another_sequence_of_the_same_length() -> None:
-    steps = ["up", "left", "down", "down"]
-    legal = [{"type": "dance", "steps": steps}, {"type": "refuse-dance"}]
+    steps = (Arrow.UP, Arrow.LEFT, Arrow.DOWN, Arrow.DOWN)
+    legal = [Dance(steps=steps), RefuseDance()]
     chosen = choose(view([], "R", legal), random.Random(0), knobs=Knobs(dance="wrong"))
-    assert chosen is not None and chosen["type"] == "dance"
-    assert len(chosen["steps"]) == 4 and chosen["steps"] != steps
+    assert isinstance(chosen, Dance)
+    assert len(chosen.steps) == 4 and chosen.steps != steps
 
 
 def test_dance_refuse_draws_instead() -> None:
-    legal = [{"type": "dance", "steps": ["up"] * 4}, {"type": "refuse-dance"}]
+    legal = [Dance(steps=(Arrow.UP,) * 4), RefuseDance()]
     chosen = choose(view([], "R", legal), random.Random(0), knobs=Knobs(dance="refuse"))
-    assert chosen == {"type": "refuse-dance"}
+    assert chosen == RefuseDance()
 
 
 def test_swap_hands_goes_to_the_smallest_hand() -> None:
@@ -169,17 +168,17 @@ def test_swap_hands_goes_to_the_smallest_hand() -> None:
 
 
 def test_basic_plays_the_drawn_card_or_passes() -> None:
-    assert choose(view(["R1"], "R", [play("R1"), {"type": "pass"}]), random.Random(0)) == play("R1")
-    assert choose(view(["G1"], "R", [{"type": "pass"}]), random.Random(0)) == {"type": "pass"}
+    assert choose(view(["R1"], "R", [play("R1"), Pass()]), random.Random(0)) == play("R1")
+    assert choose(view(["G1"], "R", [Pass()]), random.Random(0)) == Pass()
 
 
 def test_challenge_odds_look_at_the_seat_before_in_play_order() -> None:
-    legal = [{"type": "challenge"}, {"type": "accept"}]
+    legal = [Challenge(), Accept()]
     # Play goes right (-1): the victim 1 follows seat 2, which holds many cards.
-    v = view(["R1"], "G", legal, counts=[1, 7, 8, 7], to_act=1, direction=-1)
-    assert choose(v, random.Random(0)) == {"type": "challenge"}
-    v = view(["R1"], "G", legal, counts=[1, 7, 1, 7], to_act=1, direction=-1)
-    assert choose(v, random.Random(0)) == {"type": "accept"}
+    v = view(["R1"], "G", legal, counts=[1, 7, 8, 7], to_act=1, direction=-1, seat=1)
+    assert choose(v, random.Random(0)) == Challenge()
+    v = view(["R1"], "G", legal, counts=[1, 7, 1, 7], to_act=1, direction=-1, seat=1)
+    assert choose(v, random.Random(0)) == Accept()
 
 
 def test_knobs_refuse_nonsense() -> None:
@@ -194,7 +193,7 @@ def test_knobs_refuse_nonsense() -> None:
 def test_a_table_bot_forgets_uno_now_and_then() -> None:
     from client.bots.strategies import table_knobs
 
-    legal = [play("R3"), play("R3", uno=True), {"type": "call-uno"}, {"type": "draw"}]
+    legal = [play("R3"), play("R3", uno=True), CallUno(), Draw()]
     rng = random.Random(7)
     knobs = table_knobs("basic")
     plays = [choose(view(["R3", "G1"], "R", legal), rng, "basic", knobs) for _ in range(400)]

@@ -14,6 +14,8 @@ from test_matches import assert_the_check_would_see_a_leak
 
 from client.bots.memory import RoundMemory
 from client.bots.strategies import Knobs, choose
+from protocol.events import SeenEvent
+from protocol.views import View
 
 HARD = Knobs(playouts=4)
 
@@ -28,13 +30,14 @@ async def test_a_hard_bot_receives_nothing_beyond_its_seat_view(
     def policy(player: Player, rng: random.Random) -> dict[str, Any] | None:
         if player.name != "hard" or player.view is None or not player.legal():
             return basic_policy(player, rng)
-        memory.catch_up(player.events)
+        # This client keeps the wire maps it received; the bot reads the typed records.
+        memory.catch_up(SeenEvent.from_data(event) for event in player.events)
         if player.view.get("to_act") != player.view.get("seat"):
             return basic_policy(player, rng)
-        command = choose(player.view, rng, "hard", HARD, memory)
+        command = choose(View.from_data(player.view), rng, "hard", HARD, memory)
         searched.append(player.view)
         remembered.append(memory.discard is not None)
-        return command
+        return None if command is None else command.to_data()
 
     with trio.fail_after(90):
         async with trio.open_nursery() as nursery:
