@@ -28,7 +28,6 @@ import os
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import trio
 import trio.testing
@@ -44,6 +43,8 @@ from client.bots.strategies import (
     table_knobs,
 )
 from client.session import ClientSession, ResumeState, SessionError, open_session
+from protocol.commands import SeatCommand
+from protocol.views import View
 from server.identity import ServerIdentity
 from server.limits import SessionLimits
 from server.peer import LobbyPort, Peer
@@ -189,8 +190,8 @@ SEARCHES = trio.CapacityLimiter(max(1, (os.cpu_count() or 2) - 1))
 
 
 async def _choose(
-    view: Any, rng: random.Random, strategy: str, memory: RoundMemory | None = None
-) -> Any:
+    view: View, rng: random.Random, strategy: str, memory: RoundMemory | None = None
+) -> SeatCommand | None:
     """The strategy's choice; a ``hard`` search runs in a worker thread, never on the
     event loop, and when every search slot is busy this decision is played as ``normal``.
     ``memory`` is the round as the seat's events told it (only ``hard`` reads it)."""
@@ -236,11 +237,10 @@ async def play_seat(
             memory.know_table(client.table)
             memory.catch_up_messages(client.events)
         started = trio.current_time()
-        plain = view.to_data()
-        command = await _choose(plain, rng, strategy, memory)
+        command = await _choose(view, rng, strategy, memory)
         if command is None:
             continue
-        delay = jump_in_seconds(reaction, rng) if is_jump_in(command, plain) else think_seconds
+        delay = jump_in_seconds(reaction, rng) if is_jump_in(command, view) else think_seconds
         # A hard bot searched during the delay: only the rest of it is waited.
         delay -= trio.current_time() - started
         if delay > 0:

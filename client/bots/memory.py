@@ -30,6 +30,7 @@ from protocol.cards import Card, Color, Rank
 from protocol.events import (
     ColorChosen,
     Drew,
+    DrewReason,
     EventBody,
     FirstCard,
     FirstCardReturned,
@@ -199,16 +200,16 @@ class RoundMemory:
         elif drawing == seat and void is not None:
             void.fresh = max(void.fresh - 1, 0)  # the drawn card did not play either
 
-    def _drew(self, seat: int, count: int, reason: str, drawing: int | None) -> None:
+    def _drew(self, seat: int, count: int, reason: DrewReason, drawing: int | None) -> None:
         void = self.voids.get(seat)
-        if reason == "draw" and drawing != seat:
+        if reason is DrewReason.DRAW and drawing != seat:
             self._void(seat, fresh=count)
         elif void is not None:
             void.fresh += count
         lack = self.lacks.get(seat)
         if lack is not None:
             lack.fresh += count
-        if reason == "draw":
+        if reason is DrewReason.DRAW:
             self._drawing = seat
 
     def _void(self, seat: int, fresh: int) -> None:

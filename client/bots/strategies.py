@@ -21,9 +21,9 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from client.bots import search
 from client.bots.memory import RoundMemory
@@ -118,7 +118,7 @@ DEFAULT_KNOBS = Knobs()
 
 
 def choose(
-    view: View | Mapping[str, Any],
+    view: View,
     rng: random.Random,
     strategy: str = "basic",
     knobs: Knobs | None = None,
@@ -131,14 +131,13 @@ def choose(
 
     The result is one entry of the legal list, except for a deliberately wrong dance (knob
     ``dance="wrong"``), which changes the steps of a legal dance command, and a play whose
-    UNO a forgetful bot leaves out. A view's wire map is read into a ``View`` first.
+    UNO a forgetful bot leaves out.
     """
     try:
         pick = STRATEGIES[strategy]
     except KeyError:
         names = ", ".join(sorted(STRATEGIES))
         raise UnknownStrategyError(f"no strategy {strategy!r}; choose from {names}") from None
-    view = _typed_view(view)
     knobs = knobs or DEFAULT_KNOBS
     legal = _apply_knobs(list(view.legal), view, rng, knobs)
     if not legal:
@@ -152,20 +151,10 @@ def choose(
     return command
 
 
-def _typed_view(view: View | Mapping[str, Any]) -> View:
-    """``view`` itself, or the ``View`` its wire map describes.
-
-    Kept while a caller outside the bots (the server's away seats, ``server.autoplay``)
-    still hands the wire map: the strategies read the typed record only.
-    """
-    return view if isinstance(view, View) else View.from_data(view)
-
-
-def is_jump_in(command: SeatCommand, view: View | Mapping[str, Any]) -> bool:
+def is_jump_in(command: SeatCommand, view: View) -> bool:
     """Whether ``command`` is a jump-in: a play by a seat that is not to act (ruling 37)."""
     if not isinstance(command, Play):
         return False
-    view = _typed_view(view)
     return view.shared.to_act != view.seat
 
 

@@ -13,7 +13,7 @@ from client.bots.memory import RoundMemory
 from client.bots.strategies import Knobs, choose
 from protocol.cards import Card, Color
 from protocol.commands import Draw, Play, SeatCommand
-from protocol.events import Drew, FirstCard, Played, RoundStarted, SeenEvent
+from protocol.events import Drew, DrewReason, FirstCard, Played, RoundStarted, SeenEvent
 from protocol.options import TableConfig
 from protocol.phase import Phase
 from protocol.views import View
@@ -88,7 +88,7 @@ def test_the_memory_sees_a_seat_leave_a_colour_and_hard_names_it() -> None:
     assert memory.lacks[1].colors == {Color.RED} and memory.lacks[1].fresh == 0
     assert memory.lacks[3].colors == {Color.YELLOW}
     assert 2 not in memory.lacks  # it followed the colour
-    memory.catch_up([SeenEvent(7, Drew(seat=1, count=2, reason="draw"))])
+    memory.catch_up([SeenEvent(7, Drew(seat=1, count=2, reason=DrewReason.DRAW))])
     assert memory.lacks[1].fresh == 2  # the two new cards may be red
     # Seat 0 plays a wild; seat 1 is known to lack red: name red, held, over green, held most.
     memory = RoundMemory()

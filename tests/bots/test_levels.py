@@ -282,8 +282,7 @@ async def test_a_server_seated_hard_bot_searches_off_the_event_loop() -> None:
     from server import autoplay
 
     match, seat = positions(1)[0]
-    # The server's away seats still hand the strategies the view's wire map.
-    view = match.view(seat, 0).to_data()
+    view = match.view(seat, 0)
     command = await autoplay._choose(view, random.Random(1), "hard")
     assert command in match.view(seat, 0).legal
     # Every search slot taken: the decision is played as normal, at once.
