@@ -45,14 +45,12 @@ from protocol.events import (
     Resumed,
     RoundOverReason,
     SecretHand,
-    Skipped,
     TimedOut,
-    UnoCalled,
 )
 from protocol.phase import Phase
 from server.engine.checks import catch_refusal, forced, matches, may_play, playable, wants_target
 from server.engine.effects import play, swap_hands
-from server.engine.records import PASSED_RECORD
+from server.engine.records import PASSED_RECORD, SKIPPED_RECORD, UNO_CALLED_RECORD
 from server.engine.rounds import blocked_winner, end_round, next_round
 from server.engine.state import MatchState
 
@@ -143,7 +141,7 @@ def _take_stack(state: MatchState, seat: int, now_ms: int) -> None:
         else DrewReason.DRAW_TWO
     )
     state.draw_cards(seat, total, reason)
-    state.emit(Skipped(seat))
+    state.records.append((SKIPPED_RECORD, seat))
     state.start_turn(state.next_seat(seat), now_ms)
 
 
@@ -169,7 +167,7 @@ def act_accept(state: MatchState, seat: int, command: Accept | None, now_ms: int
     total, state.pending_draw = state.pending_draw or 4, 0  # ruling 33: a stack's total
     state.draw_cards(seat, total, DrewReason.WILD_DRAW_FOUR)
     state.wd4_hand = ()
-    state.emit(Skipped(seat))
+    state.records.append((SKIPPED_RECORD, seat))
     state.start_turn(state.next_seat(seat), now_ms)
 
 
@@ -184,7 +182,7 @@ def act_challenge(state: MatchState, seat: int, command: Challenge, now_ms: int)
         state.start_turn(seat, now_ms)
     else:
         state.draw_cards(seat, 6, DrewReason.CHALLENGE)
-        state.emit(Skipped(seat))
+        state.records.append((SKIPPED_RECORD, seat))
         state.start_turn(state.next_seat(seat), now_ms)
 
 
@@ -215,10 +213,10 @@ def act_call_uno(state: MatchState, seat: int, command: CallUno, now_ms: int) ->
     record = state.exposures.get(seat)
     if record is not None and record.status == "open":
         record.status = "called"
-        state.emit(UnoCalled(seat, early=False))
+        state.records.append((UNO_CALLED_RECORD, seat, False))
     else:
         state.early_uno = True
-        state.emit(UnoCalled(seat, early=True))
+        state.records.append((UNO_CALLED_RECORD, seat, True))
 
 
 def act_catch(state: MatchState, seat: int, command: Catch, now_ms: int) -> None:

@@ -22,13 +22,11 @@ from protocol.events import (
     RoundOverReason,
     SecretHand,
     SkipMarked,
-    Skipped,
-    UnoCalled,
 )
 from protocol.options import CustomRule, DanceCheck
 from protocol.phase import Phase
 from server.engine.checks import holds_color
-from server.engine.records import PLAYED_RECORD
+from server.engine.records import PLAYED_RECORD, SKIPPED_RECORD, UNO_CALLED_RECORD
 from server.engine.rounds import end_round
 from server.engine.state import Exposure, MatchState
 
@@ -108,7 +106,7 @@ def _play(state: MatchState, seat: int, command: Play, now_ms: int) -> None:
     exposure: Exposure | None = None
     if left == 1 and rank is not _SWAP and rank is not _SHUFFLE and not seven_o:
         if uno:
-            state.emit(UnoCalled(seat, early=False))
+            state.records.append((UNO_CALLED_RECORD, seat, False))
         elif not state.early_uno:
             exposure = Exposure(now_ms, state.event_count() + 1)
             state.exposures[seat] = exposure
@@ -208,7 +206,7 @@ def _wild_draw_four(state: MatchState, seat: int, before: Color | None, now_ms: 
 
 def _skip_next(state: MatchState, seat: int, now_ms: int) -> None:
     victim = state.next_seat(seat)
-    state.emit(Skipped(victim))
+    state.records.append((SKIPPED_RECORD, victim))
     state.start_turn(state.next_seat(victim), now_ms)
 
 

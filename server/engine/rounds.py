@@ -20,11 +20,11 @@ from protocol.events import (
     RoundOverReason,
     RoundStarted,
     SecretHand,
-    Skipped,
     Turn,
 )
 from protocol.phase import Phase
 from server.engine.deck import build_deck
+from server.engine.records import SKIPPED_RECORD
 from server.engine.scoring import score_round
 from server.engine.state import MatchState
 
@@ -118,7 +118,7 @@ def _first_card_effect(state: MatchState, card: Card, now_ms: int) -> None:
         state.emit(Turn(first, state.direction, state.phase))
         state.deadline = now_ms + state.turn_ms if state.turn_ms else None
     elif rank is Rank.SKIP or (rank is Rank.REVERSE and state.two_player):
-        state.emit(Skipped(first))
+        state.records.append((SKIPPED_RECORD, first))
         state.start_turn(state.next_seat(first), now_ms)
     elif rank is Rank.REVERSE:
         state.direction = -1
@@ -126,7 +126,7 @@ def _first_card_effect(state: MatchState, card: Card, now_ms: int) -> None:
         state.start_turn(state.dealer, now_ms)
     elif rank is Rank.DRAW_TWO:
         state.draw_cards(first, 2, DrewReason.DRAW_TWO)
-        state.emit(Skipped(first))
+        state.records.append((SKIPPED_RECORD, first))
         state.start_turn(state.next_seat(first), now_ms)
     else:
         state.start_turn(first, now_ms)
