@@ -2,10 +2,10 @@
 
 A ``Record`` is a frozen, slotted dataclass. Its field annotations say what each field
 holds (``str``, ``int``, ``bool``, a ``StrEnum``, a ``Card`` (sent as its code), another
-``Record`` (game commands are records too), a plain map, ``tuple[X, ...]``, or any of these
-``| None``) and
-``field(metadata=...)`` built with ``text``/``number``/``items``/``wire`` adds the limits
-and how the field is sent. From that one description:
+``Record`` (game commands are records too), ``tuple[X, ...]``, or any of these ``| None``;
+never an untyped map) and ``field(metadata=...)`` built with
+``text``/``number``/``items``/``wire`` adds the limits and how the field is sent. From
+that one description:
 
 - construction validates (and cleans human text), raising LocalProtocolError(bad-message);
 - ``to_data`` gives the plain map: optional fields that are None are left out, unless
@@ -39,7 +39,6 @@ from typing import Any, ClassVar, TypeVar, Union
 from protocol.cards import Card, InvalidCardError
 from protocol.errors import ErrorCode, LocalProtocolError, RemoteProtocolError
 from protocol.limits import MAX_RAW_TEXT_FACTOR, clean_text
-from protocol.plain import check_plain
 
 __all__ = [
     "Limits",
@@ -222,7 +221,7 @@ def record_from_data(cls: type[_R], data: Mapping[str, Any]) -> _R:
 
 @dataclass(frozen=True, slots=True)
 class _Kind:
-    base: type  # str, int, bool, dict, a StrEnum, Card, a Record subclass or tuple
+    base: type  # str, int, bool, a StrEnum, Card, a Record subclass or tuple
     optional: bool = False
     item: _Kind | None = None  # for tuples
 
@@ -293,7 +292,7 @@ def _enum_value(member: StrEnum) -> str:
     return member.value
 
 
-_PLAIN_BASES = (str, int, bool, dict)
+_PLAIN_BASES = (str, int, bool)
 """Kinds sent as they are. A ``str`` field holds plain text: a StrEnum belongs in a field
 of its enum type, which is converted (and a trusted message's exact-type packer refuses
 an enum member anywhere else)."""
@@ -351,8 +350,6 @@ def _kind_of(hint: Any, where: str) -> _Kind:
         if ellipsis is not Ellipsis:
             raise TypeError(f"{where}: only tuple[X, ...] is supported")
         return _Kind(tuple, item=_kind_of(item_hint, where))
-    if origin is dict:
-        return _Kind(dict)
     if hint in (str, int, bool, Card) or (
         isinstance(hint, type) and issubclass(hint, StrEnum | Record)
     ):
@@ -390,14 +387,6 @@ def _check(kind: _Kind, value: Any, limits: Limits, where: str) -> Any:  # noqa:
         return value
     if base is tuple:
         return _check_items(kind, value, limits, where)
-    if base is dict:
-        if not isinstance(value, dict):
-            raise _invalid(where, "must be a map")
-        try:
-            check_plain(value, depth=2)
-        except ValueError as error:
-            raise _invalid(where, str(error)) from None
-        return value
     if issubclass(base, StrEnum):
         try:
             return base(value)

@@ -36,7 +36,7 @@ import platformdirs
 
 from protocol.commands import Command, command_from_data
 from protocol.options import TableConfig
-from server.journal_lock import JournalLocked, hold_lock
+from server.journal_lock import JournalLocked, create_private, hold_lock
 from server.journal_schema import SCHEMA_VERSION, prepare, schema_of
 
 __all__ = [
@@ -131,7 +131,7 @@ class Journal:
 
     @classmethod
     def _open_held(cls, path: Path) -> Journal:
-        fresh = not path.exists()
+        create_private(path)
         try:
             journal = cls._connect(path)
         except sqlite3.DatabaseError as error:
@@ -139,11 +139,9 @@ class Journal:
                 raise JournalLocked(f"{path} is busy; try again") from None
             aside = path.with_name(f"{path.name}.damaged-{int(time.time())}")
             path.rename(aside)
+            create_private(path)
             journal = cls._connect(path)
             journal.damaged = aside
-            fresh = True
-        if fresh:
-            os.chmod(path, 0o600)
         return journal
 
     @classmethod

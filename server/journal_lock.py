@@ -8,15 +8,24 @@ left to WAL's ordinary locks, so ``uno-server history`` can read it while the se
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 from pathlib import Path
 
-__all__ = ["JournalLocked", "hold_lock"]
+__all__ = ["JournalLocked", "create_private", "hold_lock"]
 
 
 class JournalLocked(Exception):
     """Another server holds the journal file."""
+
+
+def create_private(path: Path) -> None:
+    """Create the empty file ``path`` readable by this user only, unless it exists. SQLite
+    gives the files it makes beside a database (``-wal``, ``-shm``, ``-journal``) the
+    database's own permissions, so they are private from their first byte too."""
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
 
 
 def hold_lock(path: Path) -> sqlite3.Connection:
@@ -24,7 +33,7 @@ def hold_lock(path: Path) -> sqlite3.Connection:
     for as long as the connection returned stays open; raises JournalLocked if another
     server holds it."""
     lock_path = path.with_name(path.name + ".lock")
-    fresh = not lock_path.exists()
+    create_private(lock_path)
     lock = sqlite3.connect(str(lock_path), isolation_level=None, timeout=0.2)
     try:
         lock.execute("PRAGMA locking_mode=EXCLUSIVE")
@@ -38,6 +47,4 @@ def hold_lock(path: Path) -> sqlite3.Connection:
         if "locked" in str(error):
             raise JournalLocked(f"another uno-server is using {path}") from None
         raise
-    if fresh:
-        os.chmod(lock_path, 0o600)
     return lock

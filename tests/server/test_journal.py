@@ -19,8 +19,18 @@ def test_the_file_and_its_folder_are_private(tmp_path: Path) -> None:
     path = tmp_path / "state" / "server.sqlite3"
     journal = Journal.open(path)
     try:
-        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+        journal.for_table("1").opened("Kitchen", TableConfig(seats=2), None, "10.0.0.2")
         assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+        # The journal and every file SQLite keeps beside it (the WAL, its index, the lock).
+        beside = sorted(path.parent.iterdir())
+        assert {file.name for file in beside} >= {
+            "server.sqlite3",
+            "server.sqlite3-wal",
+            "server.sqlite3-shm",
+            "server.sqlite3.lock",
+        }
+        for file in beside:
+            assert stat.S_IMODE(file.stat().st_mode) == 0o600, file.name
     finally:
         journal.close()
 
