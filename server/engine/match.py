@@ -109,7 +109,9 @@ class Match:
     def apply(self, actor: int | None, command: Command, now_ms: int) -> Outcome:
         """Apply one command stamped with the server's clock; see the package docstring."""
         state = self._state
-        start = state.event_count()
+        # ``state.event_count()`` written out, here and below: the two calls were 2 % of a
+        # command in the engine benchmark's head-to-head.
+        start = state.forgotten + len(state.records)
         kind = type(command)
         seat_command = _SEAT_COMMANDS.get(kind)
         if seat_command is not None:
@@ -135,7 +137,7 @@ class Match:
                 return refusal
             table_act(state, command, now_ms)
         state.log_command(actor, command, now_ms)
-        return Accepted.deferred(state, start, state.event_count())
+        return Accepted.deferred(state, start, state.forgotten + len(state.records))
 
     # ------------------------------------------------------------------ reading the match
 
