@@ -65,7 +65,16 @@ from protocol.options import ConfigError, DeckName, TableConfig
 from protocol.views import View
 from server.engine import Match, Phase, Rejected, build_deck
 
-__all__ = ["Deal", "Limits", "decide", "infer_config", "playout", "sample_deal", "steer"]
+__all__ = [
+    "Deal",
+    "Limits",
+    "decide",
+    "infer_config",
+    "playout",
+    "sample_deal",
+    "steer",
+    "wild_draw_four_player",
+]
 
 _SEARCHED = (Play, Draw, Pass, ChooseColor, Challenge, Accept)
 """Command types the search weighs; any other decision is left to the caller."""
@@ -461,7 +470,7 @@ def decide(
     config = infer_config(view, memory)
     if config is None:
         return None
-    bluffer = _previous_seat(view)
+    bluffer = wild_draw_four_player(view)
     results: list[list[float]] = [[] for _ in options]
     deadline = time.perf_counter() + _budget_ms(view, limits) / 1000.0
     deals = 0
@@ -673,8 +682,10 @@ def _in_endgame(view: View, cards: int) -> bool:
     return any(n <= cards for seat, n in enumerate(view.shared.counts) if seat not in out)
 
 
-def _previous_seat(view: View) -> int | None:
-    """The seat before the one to act, in the direction of play (a Wild Draw Four's player)."""
+def wild_draw_four_player(view: View) -> int | None:
+    """The seat that played the Wild Draw Four now awaiting an answer: the seat before the
+    one the view waits on (the victim), in the direction of play, skipping eliminated
+    seats."""
     to_act, counts = view.shared.to_act, view.shared.counts
     if to_act is None or not counts:
         return None

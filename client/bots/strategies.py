@@ -379,28 +379,8 @@ def _held(view: View, seat: int | None, unknown: int) -> int:
 
 def _bluffer_cards(view: View) -> int:
     """Cards held by the seat whose Wild Draw Four awaits an answer (7 if unknown)."""
-    bluffer = _pending_seat(view)
+    bluffer = search.wild_draw_four_player(view)
     return _held(view, bluffer, 7) if bluffer is not None else 7
-
-
-def _pending_seat(view: View) -> int | None:
-    """The seat that played the Wild Draw Four now awaiting this seat's answer.
-
-    The view names the seat waited on (the victim); the player of the card is the seat
-    before it in the direction of play, skipping eliminated seats.
-    """
-    shared = view.shared
-    victim, counts = shared.to_act, shared.counts
-    if victim is None or not counts:
-        return None
-    direction = -1 if shared.direction == -1 else 1
-    out = set(shared.eliminated)
-    seat = victim
-    for _ in range(len(counts)):
-        seat = (seat - direction) % len(counts)
-        if seat not in out:
-            return seat
-    return None
 
 
 def _of(legal: Sequence[SeatCommand], kind: type[_C]) -> list[_C]:
