@@ -124,7 +124,9 @@ class Record:
         for spec in _schema(type(self)):
             value = getattr(self, spec.name)
             kind = value.__class__
-            if kind is spec.exact and (kind is not int or spec.low <= value <= spec.high):
+            if kind is spec.exact and (
+                kind is not int or spec.limits.low <= value <= spec.limits.high
+            ):
                 continue  # a bool, a card, an enum member or an int within its limits
             if value is None and spec.kind.optional:
                 continue
@@ -240,10 +242,8 @@ class _FieldSpec:
     """How errors name the field (``play.card``)."""
     exact: type | None = None
     """The class whose instances fit the field as they are (a bool, a Card, a member of
-    the field's enum, an int from ``low`` to ``high``), so that construction need not go
-    through ``_check``."""
-    low: int = 0
-    high: int = 0
+    the field's enum, an int within ``limits``), so that construction need not go through
+    ``_check``."""
 
 
 _Encode = Callable[[Any], Any]
@@ -322,8 +322,6 @@ def _schema(cls: type) -> tuple[_FieldSpec, ...]:
                 converted=kinds[field.name].base not in _PLAIN_BASES,
                 where=f"{_label(cls)}.{field.name}",
                 exact=_exact(kinds[field.name]),
-                low=field.metadata.get("wire", Limits()).low,
-                high=field.metadata.get("wire", Limits()).high,
             )
             for field in dataclasses.fields(cls)
         )
