@@ -23,9 +23,12 @@ from protocol.messages import GameEvent, GameView, Message, TableState
 from protocol.version import Version
 from protocol.views import View
 
-__all__ = ["CURRENT", "EVENTS_SINCE", "OPTIONS_SINCE", "for_version"]
+__all__ = ["CURRENT", "EVENTS_SINCE", "JUMP_IN_SINCE", "OPTIONS_SINCE", "for_version"]
 
-CURRENT: Version = (1, 2)
+CURRENT: Version = (1, 3)
+
+JUMP_IN_SINCE: Version = (1, 2)
+"""The version that lets a seat not to act play (a jump-in)."""
 
 EVENTS_SINCE: dict[EventKind | None, Version] = {
     EventKind.HANDS_PASSED: (1, 2),
@@ -57,6 +60,8 @@ def for_version(message: Message, version: Version) -> Message | None:
         return _view_for(message, version)
     if isinstance(message, TableState):
         newer = {name: None for name, since in OPTIONS_SINCE.items() if version < since}
+        if not newer:
+            return message
         return replace(message, options=replace(message.options, **newer))
     return message
 
@@ -65,7 +70,7 @@ def _view_for(view: GameView, version: Version) -> GameView:
     """Before 1.2 nobody plays out of turn: a seat not to act is offered no play."""
     body = view.body
     legal = body.legal
-    if not legal or body.seat == body.shared.to_act:
+    if version >= JUMP_IN_SINCE or not legal or body.seat == body.shared.to_act:
         return view
     kept = tuple(command for command in legal if not isinstance(command, Play))
     if len(kept) == len(legal):

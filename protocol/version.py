@@ -20,10 +20,10 @@ __all__ = [
     "parse_version",
 ]
 
-PROTOCOL_VERSION = "1.2"
+PROTOCOL_VERSION = "1.3"
 """The version this release speaks best."""
 
-SUPPORTED_VERSIONS: tuple[str, ...] = ("1.0", "1.1", "1.2")
+SUPPORTED_VERSIONS: tuple[str, ...] = ("1.0", "1.1", "1.2", "1.3")
 """Every version this release speaks."""
 
 _VERSION = re.compile(r"(0|[1-9][0-9]{0,5})\.(0|[1-9][0-9]{0,5})")

@@ -41,6 +41,6 @@ def test_choose_version(offered: list[str], supported: list[str], chosen: str | 
     assert choose_version(offered, supported) == chosen
 
 
-def test_this_release_speaks_1_2_and_still_1_1_and_1_0() -> None:
-    assert PROTOCOL_VERSION == "1.2"
-    assert SUPPORTED_VERSIONS == ("1.0", "1.1", "1.2")
+def test_this_release_speaks_1_3_and_still_every_older_minor() -> None:
+    assert PROTOCOL_VERSION == "1.3"
+    assert SUPPORTED_VERSIONS == ("1.0", "1.1", "1.2", "1.3")
