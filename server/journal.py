@@ -26,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import secrets
 import sqlite3
 import time
 from dataclasses import dataclass, field
@@ -370,6 +371,15 @@ class Journal:
     def forget_history(self) -> None:
         """Drop every finished match (the standings start afresh); open tables stay."""
         self._write("DELETE FROM matches WHERE result IS NOT NULL", ())
+
+    def server_id(self) -> str:
+        """The server's stable id (``welcome.server_id``): made once, on the file's first
+        start, and kept in ``meta`` under ``server_id``, so it stays the same across
+        restarts, ports and mDNS settings as long as the journal does."""
+        fresh = secrets.token_hex(8)
+        self._write("INSERT OR IGNORE INTO meta VALUES ('server_id', ?)", (fresh,))
+        row = self._db.execute("SELECT value FROM meta WHERE key = 'server_id'").fetchone()
+        return str(row[0])
 
     def next_table_number(self) -> int:
         row = self._db.execute("SELECT MAX(CAST(table_id AS INTEGER)) FROM tables").fetchone()
