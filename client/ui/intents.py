@@ -22,6 +22,7 @@ __all__ = [
     "Quit",
     "RememberSetting",
     "TableRequest",
+    "TakeBackSeat",
 ]
 
 
@@ -61,6 +62,13 @@ class LeaveTable:
 
 
 @dataclass(frozen=True, slots=True)
+class TakeBackSeat:
+    """Take back the seat this machine keeps at a table (the lobby's "your seat")."""
+
+    table_id: str
+
+
+@dataclass(frozen=True, slots=True)
 class Connect:
     """Connect to a server typed on the find screen."""
 
@@ -81,4 +89,4 @@ class Quit:
     """Say bye and end the program."""
 
 
-Intent = GameIntent | TableRequest | LeaveTable | Connect | RememberSetting | Quit
+Intent = GameIntent | TableRequest | LeaveTable | TakeBackSeat | Connect | RememberSetting | Quit

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 import trio
 
+from client.kept_seats import KeptSeat, SeatClaim
 from client.session import (
     ClientSession,
     InvalidLocalCommandError,
@@ -30,16 +31,27 @@ from client.session import (
     SessionError,
     open_session,
 )
-from client.ui.intents import Connect, GameIntent, Intent, LeaveTable, Quit, TableRequest
+from client.ui.intents import (
+    Connect,
+    GameIntent,
+    Intent,
+    LeaveTable,
+    Quit,
+    TableRequest,
+    TakeBackSeat,
+)
 from client.ui.model import Model, apply_connection, apply_reply, clear_table
 from client.ui.records import records_refused
 from client.ui.reducer import LEFT_MESSAGES, apply
+from client.ui.screens import kept_seat_words
 from client.ui.table_form import DEFAULT_LEVEL
 from protocol.errors import ErrorCode, RemoteProtocolError
 from protocol.messages import (
     AddBot,
+    Closing,
     CreateTable,
     Join,
+    Joined,
     Leave,
     Left,
     LeftReason,
@@ -48,6 +60,7 @@ from protocol.messages import (
     ServerMessage,
     Spectate,
     Start,
+    TableList,
     TableStatus,
     TableSummary,
 )
@@ -98,6 +111,9 @@ class Network:
         self.address = address
         self.plan = plan or Plan()
         self.session: ClientSession | None = None
+        self.claim: SeatClaim | None = None
+        """This client's slot among the seats kept on this machine, at the server it talks
+        to (``client.kept_seats``)."""
         self._intents_in, self._intents = trio.open_memory_channel[Intent](256)
         self._lobby_wanted = trio.Event()
 
@@ -132,11 +148,13 @@ class Network:
                     stream, self.model.name, resume=resume, listener=early.append
                 ) as session:
                     failures = 0
+                    self._claim_slot(session)
                     if resume is not None and not session.resumed:
+                        self._forget_kept()
                         self._seat_gone()
                     elif resume is not None:
                         self.model.notify("Reconnected: your seat is back")
-                        self._note_restart(session)
+                        self._note_restart()
                     first, planned = not planned, True
                     if await self._serve(session, early, first=first):
                         return
@@ -181,15 +199,95 @@ class Network:
             )
         self.redraw()
 
-    def _note_restart(self, session: ClientSession) -> None:
-        """The seat came back from a server with another id than before: it restarted and
-        rebuilt the table from its journal, so its host may close it while it waits."""
-        before = self.session.welcome if self.session is not None else None
-        now = session.welcome
-        if before is None or now is None or before.server_id == now.server_id:
-            return
+    def _note_restart(self) -> None:
+        """The seat came back after the connection was lost: the server may have restarted
+        and rebuilt the table from its journal (its id stays the same, so nothing says so
+        but the table waiting, paused, for its people), so its host may close it while it
+        waits. The table state the resume brings clears this unless the table is paused."""
         if self.model.table is not None:
             self.model.rebuilt_table = self.model.table.table_id
+
+    # -- the seat kept on this machine (client.kept_seats) ----------------------------------
+
+    def _claim_slot(self, session: ClientSession) -> None:
+        """Hold a slot for our name at this server (the one we hold, if it is the same
+        server), and keep there the seat this client holds now, if it holds one."""
+        welcome = session.welcome
+        if welcome is None:
+            return
+        if self.claim is not None and self.claim.server_id == welcome.server_id:
+            return
+        if self.claim is not None:
+            self.claim.release()
+        self.claim = SeatClaim.claim(welcome.server_id, self.model.name)
+        if self.claim is not None and self.session is not None and self.session.table_id:
+            token = self.session.resume_token
+            if token is not None and self.session.seat is not None:
+                self.claim.keep(KeptSeat(token, self.session.table_id))
+
+    def _keep_seat(self, session: ClientSession) -> None:
+        """Keep the seat the session holds now for a later run of the client."""
+        token, table_id = session.resume_token, session.table_id
+        if self.claim is not None and token is not None and table_id is not None:
+            self.claim.keep(KeptSeat(token, table_id))
+
+    def _forget_kept(self) -> None:
+        """The kept seat opens nothing any more (a left, a dead token, a closed table)."""
+        self.model.kept_seat = None
+        if self.claim is not None:
+            self.claim.forget()
+
+    async def _take_back_kept(self, session: ClientSession) -> bool:
+        """At the first connection to a server: take back the seat an earlier run kept
+        here, if its table still plays it (True: the plan is not carried out). A table
+        whose match moved on without us (it waits in its lobby or is over) is offered in
+        the lobby instead, unless this client starts its host (``--serve``); a seat whose
+        table is gone is forgotten."""
+        kept = self.claim.kept() if self.claim is not None else None
+        if kept is None:
+            return False
+        session.table_list = None
+        if not await self._request(session, ListTables(id=session.next_id(), limit=100)):
+            return False
+        listing: TableList | None = session.table_list
+        tables = list(listing.tables) if listing is not None else []
+        table = next((t for t in tables if t.table_id == kept.table_id), None)
+        if table is None:
+            self._forget_kept()
+            return False
+        moved_on = table.state in (TableStatus.LOBBY, TableStatus.OVER)
+        if moved_on and not self.plan.create:
+            self.model.kept_seat = table.table_id
+            self.model.notify(f"{kept_seat_words(table)} is kept: Enter on it takes it back")
+            self.redraw()
+            return True
+        return await self._resume_kept(session, kept)
+
+    async def _resume_kept(self, session: ClientSession, kept: KeptSeat) -> bool:
+        """Ask for the kept seat on this connection; a token the server refuses is
+        forgotten. True once the seat is back."""
+        self.model.rebuilt_table = kept.table_id  # as after a lost connection: see above
+        reply = await session.resume_seat(ResumeState(kept.token, 0))
+        if reply.ok:
+            self.model.kept_seat = None
+            self.model.notify("Your seat is back")
+        else:
+            self.model.rebuilt_table = None
+            log.info("the kept seat was refused: %s %s", reply.code, reply.message)
+            self._forget_kept()
+            self.model.notify("The seat kept from last time is gone", error=True)
+        self.redraw()
+        return reply.ok
+
+    async def _take_back(self, session: ClientSession, intent: TakeBackSeat) -> None:
+        """Enter on the lobby's "your seat": resume it, if it is still the seat kept."""
+        kept = self.claim.kept() if self.claim is not None else None
+        if kept is None or kept.table_id != intent.table_id:
+            self.model.kept_seat = None
+            self.model.notify("that seat is no longer kept", error=True)
+            self.redraw()
+            return
+        await self._resume_kept(session, kept)
 
     def _seat_gone(self) -> None:
         """The server is back but has no seat for our token (it restarted without its
@@ -288,6 +386,15 @@ class Network:
         apply(model, message, self.clock())
         if isinstance(message, Left) and at_table and model.table is None:
             self._lobby_wanted.set()
+        session = self.session
+        if session is None:
+            return
+        if isinstance(message, Joined) and message.seat is not None:
+            self._keep_seat(session)
+        elif isinstance(message, Left) and session.table_id is None:
+            self._forget_kept()
+        elif isinstance(message, Closing):
+            self._keep_seat(session)  # a seat a stopping server said closed: see the session
 
     async def _redraw_on_change(self, session: ClientSession) -> None:
         seen = session.changes
@@ -340,6 +447,8 @@ class Network:
                     await self._execute(session, follow)
             else:
                 records_refused(model.records, message)
+        elif isinstance(intent, TakeBackSeat):
+            await self._take_back(session, intent)
         elif isinstance(intent, LeaveTable):
             if await self._request(session, Leave(id=session.next_id())):
                 clear_table(model)
@@ -351,6 +460,8 @@ class Network:
 
     async def _carry_out_plan(self, session: ClientSession) -> None:
         plan = self.plan
+        if await self._take_back_kept(session):
+            return
         if plan.create:
             created = await self._request(
                 session,
