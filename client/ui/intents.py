@@ -21,6 +21,7 @@ __all__ = [
     "LeaveTable",
     "Quit",
     "RememberSetting",
+    "RestartServer",
     "TableRequest",
     "TakeBackSeat",
 ]
@@ -85,8 +86,22 @@ class RememberSetting:
 
 
 @dataclass(frozen=True, slots=True)
+class RestartServer:
+    """Start again the server this client started (``--serve``), which has stopped."""
+
+
+@dataclass(frozen=True, slots=True)
 class Quit:
     """Say bye and end the program."""
 
 
-Intent = GameIntent | TableRequest | LeaveTable | TakeBackSeat | Connect | RememberSetting | Quit
+Intent = (
+    GameIntent
+    | TableRequest
+    | LeaveTable
+    | TakeBackSeat
+    | Connect
+    | RememberSetting
+    | RestartServer
+    | Quit
+)

@@ -123,6 +123,9 @@ class Model:
     server_index: int = 0
     discovery: str = ""
     """What discovery is doing, in words ("" when it does not run: --server, --solo)."""
+    server_down: str | None = None
+    """Why the server this client started (``--serve``) stopped, while it is down: the
+    keys line says so and R starts it again."""
     # the table
     table: TableState | None = None
     seat: int | None = None

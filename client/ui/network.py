@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 import trio
 
 from client.kept_seats import KeptSeat, SeatClaim
+from client.launch import WatchedServer
 from client.session import (
     ClientSession,
     InvalidLocalCommandError,
@@ -37,6 +38,7 @@ from client.ui.intents import (
     Intent,
     LeaveTable,
     Quit,
+    RestartServer,
     TableRequest,
     TakeBackSeat,
 )
@@ -111,6 +113,8 @@ class Network:
         self.address = address
         self.plan = plan or Plan()
         self.session: ClientSession | None = None
+        self.served: WatchedServer | None = None
+        """The server this client started and watches (``--serve``), if it did."""
         self.claim: SeatClaim | None = None
         """This client's slot among the seats kept on this machine, at the server it talks
         to (``client.kept_seats``)."""
@@ -119,6 +123,11 @@ class Network:
 
     def submit(self, intent: Intent) -> None:
         """Hand an intent over (call from the Trio thread: ``TrioToken.run_sync_soon``)."""
+        if isinstance(intent, RestartServer):
+            # Heard at once, even while the connection loop waits to reconnect.
+            if self.served is not None:
+                self.served.restart()
+            return
         try:
             self._intents_in.send_nowait(intent)
         except trio.WouldBlock:

@@ -219,6 +219,8 @@ def footer(model: Model, room: int, keys: str) -> list[Line]:
     """The bottom of a screen, ``room`` lines tall: blank lines, then the message line (the
     model's message, styled as an error when it is one), then the ``keys`` hints."""
     lines: list[Line] = [[] for _ in range(max(0, room - 2))]
+    if model.server_down is not None:
+        keys = f"{model.server_down}: R start it again · {keys}"
     style = "class:error" if model.message_is_error else "class:message"
     lines.append(text_line(f" {model.shown_message}", style))
     lines.append(text_line(f" {keys}", "class:keys"))
