@@ -136,7 +136,16 @@ class Network:
     # -- the connection loop -------------------------------------------------------------
 
     async def run(self) -> None:
-        """Connect, play, resume after losses; return when the person quits."""
+        """Connect, play, resume after losses; return when the person quits (the slot of
+        the kept seats is then let go, what it keeps stays)."""
+        try:
+            await self._connection_loop()
+        finally:
+            if self.claim is not None:
+                self.claim.release()
+                self.claim = None
+
+    async def _connection_loop(self) -> None:
         resume: ResumeState | None = None
         failures = 0
         planned = False
@@ -157,13 +166,13 @@ class Network:
                     stream, self.model.name, resume=resume, listener=early.append
                 ) as session:
                     failures = 0
-                    self._claim_slot(session)
                     if resume is not None and not session.resumed:
                         self._forget_kept()
                         self._seat_gone()
                     elif resume is not None:
                         self.model.notify("Reconnected: your seat is back")
                         self._note_restart()
+                    self._claim_slot(session)
                     first, planned = not planned, True
                     if await self._serve(session, early, first=first):
                         return
@@ -220,7 +229,7 @@ class Network:
 
     def _claim_slot(self, session: ClientSession) -> None:
         """Hold a slot for our name at this server (the one we hold, if it is the same
-        server), and keep there the seat this client holds now, if it holds one."""
+        server); the ``joined`` of a seat taken or resumed keeps it there."""
         welcome = session.welcome
         if welcome is None:
             return
@@ -229,10 +238,6 @@ class Network:
         if self.claim is not None:
             self.claim.release()
         self.claim = SeatClaim.claim(welcome.server_id, self.model.name)
-        if self.claim is not None and self.session is not None and self.session.table_id:
-            token = self.session.resume_token
-            if token is not None and self.session.seat is not None:
-                self.claim.keep(KeptSeat(token, self.session.table_id))
 
     def _keep_seat(self, session: ClientSession) -> None:
         """Keep the seat the session holds now for a later run of the client."""
