@@ -287,7 +287,7 @@ def _around_own_server(
     def server_changed(words: str | None) -> None:
         model.server_down = words
         if words is not None:
-            model.notify(f"Your {words}. Press R to start it again.", error=True)
+            model.notify(f"{words[:1].upper()}{words[1:]}. Press R to start it again.", error=True)
         app().invalidate()
 
     async def around_served(run_network: Callable[[], Awaitable[None]]) -> None:
