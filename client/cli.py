@@ -42,6 +42,9 @@ __all__ = ["build_parser", "main"]
 
 MAX_NAME = 24
 
+Around = Callable[[Callable[[], Awaitable[None]]], Awaitable[None]]
+"""Runs the network (the callable it is given) inside what it sets up around it."""
+
 
 def build_parser() -> argparse.ArgumentParser:
     """The command line of ``uno-client``."""
@@ -266,10 +269,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"uno-client: {result.error} (details in {log_file})", file=sys.stderr)
         return 1
     return 0
-
-
-Around = Callable[[Callable[[], Awaitable[None]]], Awaitable[None]]
-"""Runs the network (the callable it is given) inside what it sets up around it."""
 
 
 def _around_own_server(

@@ -5,7 +5,9 @@ and start, join a table by name, spectate), then executes the intents the UI sub
 Every message the session takes in goes, in order, through the one reducer
 (``client.ui.reducer.apply``) into the model; after each change of the session the UI is
 asked to redraw. A lost connection is resumed with the seat's token, with a growing
-pause between attempts. The servers found on the LAN reach the model from
+pause between attempts; a server's ``closing`` is such a loss too (it may come back).
+The seat is also kept on disk (``client.kept_seats``), so that the next run of the client
+takes it back, or offers it in the lobby. The servers found on the LAN reach the model from
 ``client.discovery.keep_listed`` (see ``client/cli.py``), not from here.
 
 Why this module is long: the connection loop (connect, resume with a growing pause, the
