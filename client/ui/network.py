@@ -6,8 +6,8 @@ Every message the session takes in goes, in order, through the one reducer
 (``client.ui.reducer.apply``) into the model; after each change of the session the UI is
 asked to redraw. A lost connection is resumed with the seat's token, with a growing
 pause between attempts; a server's ``closing`` is such a loss too (it may come back).
-The seat is also kept on disk (``client.kept_seats``), so that the next run of the client
-takes it back, or offers it in the lobby. The servers found on the LAN reach the model from
+The seat is also kept on disk (``client.ui.seat_keeper``), so that the next run of the
+client takes it back, or offers it in the lobby. The servers found on the LAN reach the model from
 ``client.discovery.keep_listed`` (see ``client/cli.py``), not from here.
 
 Why this module is long: the connection loop (connect, resume with a growing pause, the
@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 
 import trio
 
-from client.kept_seats import KeptSeat, SeatClaim
 from client.launch import WatchedServer
 from client.session import (
     ClientSession,
@@ -47,15 +46,13 @@ from client.ui.intents import (
 from client.ui.model import Model, apply_connection, apply_reply, clear_table
 from client.ui.records import records_refused
 from client.ui.reducer import LEFT_MESSAGES, apply
-from client.ui.screens import kept_seat_words
+from client.ui.seat_keeper import SeatKeeper
 from client.ui.table_form import DEFAULT_LEVEL
 from protocol.errors import ErrorCode, RemoteProtocolError
 from protocol.messages import (
     AddBot,
-    Closing,
     CreateTable,
     Join,
-    Joined,
     Leave,
     Left,
     LeftReason,
@@ -64,7 +61,6 @@ from protocol.messages import (
     ServerMessage,
     Spectate,
     Start,
-    TableList,
     TableStatus,
     TableSummary,
 )
@@ -117,9 +113,8 @@ class Network:
         self.session: ClientSession | None = None
         self.served: WatchedServer | None = None
         """The server this client started and watches (``--serve``), if it did."""
-        self.claim: SeatClaim | None = None
-        """This client's slot among the seats kept on this machine, at the server it talks
-        to (``client.kept_seats``)."""
+        self.seats = SeatKeeper(model, redraw)
+        """The seat kept on this machine for the next run (``client.ui.seat_keeper``)."""
         self._intents_in, self._intents = trio.open_memory_channel[Intent](256)
         self._lobby_wanted = trio.Event()
 
@@ -143,9 +138,7 @@ class Network:
         try:
             await self._connection_loop()
         finally:
-            if self.claim is not None:
-                self.claim.release()
-                self.claim = None
+            self.seats.release()
 
     async def _connection_loop(self) -> None:
         resume: ResumeState | None = None
@@ -169,12 +162,12 @@ class Network:
                 ) as session:
                     failures = 0
                     if resume is not None and not session.resumed:
-                        self._forget_kept()
+                        self.seats.forget()
                         self._seat_gone()
                     elif resume is not None:
                         self.model.notify("Reconnected: your seat is back")
                         self._note_restart()
-                    self._claim_slot(session)
+                    self.seats.claim_for(session)
                     first, planned = not planned, True
                     if await self._serve(session, early, first=first):
                         return
@@ -226,84 +219,6 @@ class Network:
         waits. The table state the resume brings clears this unless the table is paused."""
         if self.model.table is not None:
             self.model.rebuilt_table = self.model.table.table_id
-
-    # -- the seat kept on this machine (client.kept_seats) ----------------------------------
-
-    def _claim_slot(self, session: ClientSession) -> None:
-        """Hold a slot for our name at this server (the one we hold, if it is the same
-        server); the ``joined`` of a seat taken or resumed keeps it there."""
-        welcome = session.welcome
-        if welcome is None:
-            return
-        if self.claim is not None and self.claim.server_id == welcome.server_id:
-            return
-        if self.claim is not None:
-            self.claim.release()
-        self.claim = SeatClaim.claim(welcome.server_id, self.model.name)
-
-    def _keep_seat(self, session: ClientSession) -> None:
-        """Keep the seat the session holds now for a later run of the client."""
-        token, table_id = session.resume_token, session.table_id
-        if self.claim is not None and token is not None and table_id is not None:
-            self.claim.keep(KeptSeat(token, table_id))
-
-    def _forget_kept(self) -> None:
-        """The kept seat opens nothing any more (a left, a dead token, a closed table)."""
-        self.model.kept_seat = None
-        if self.claim is not None:
-            self.claim.forget()
-
-    async def _take_back_kept(self, session: ClientSession) -> bool:
-        """At the first connection to a server: take back the seat an earlier run kept
-        here, if its table still plays it (True: the plan is not carried out). A table
-        whose match moved on without us (it waits in its lobby or is over) is offered in
-        the lobby instead, unless this client starts its host (``--serve``); a seat whose
-        table is gone is forgotten."""
-        kept = self.claim.kept() if self.claim is not None else None
-        if kept is None:
-            return False
-        session.table_list = None
-        if not await self._request(session, ListTables(id=session.next_id(), limit=100)):
-            return False
-        listing: TableList | None = session.table_list
-        tables = list(listing.tables) if listing is not None else []
-        table = next((t for t in tables if t.table_id == kept.table_id), None)
-        if table is None:
-            self._forget_kept()
-            return False
-        moved_on = table.state in (TableStatus.LOBBY, TableStatus.OVER)
-        if moved_on and not self.plan.create:
-            self.model.kept_seat = table.table_id
-            self.model.notify(f"{kept_seat_words(table)} is kept: Enter on it takes it back")
-            self.redraw()
-            return True
-        return await self._resume_kept(session, kept)
-
-    async def _resume_kept(self, session: ClientSession, kept: KeptSeat) -> bool:
-        """Ask for the kept seat on this connection; a token the server refuses is
-        forgotten. True once the seat is back."""
-        self.model.rebuilt_table = kept.table_id  # as after a lost connection: see above
-        reply = await session.resume_seat(ResumeState(kept.token, 0))
-        if reply.ok:
-            self.model.kept_seat = None
-            self.model.notify("Your seat is back")
-        else:
-            self.model.rebuilt_table = None
-            log.info("the kept seat was refused: %s %s", reply.code, reply.message)
-            self._forget_kept()
-            self.model.notify("The seat kept from last time is gone", error=True)
-        self.redraw()
-        return reply.ok
-
-    async def _take_back(self, session: ClientSession, intent: TakeBackSeat) -> None:
-        """Enter on the lobby's "your seat": resume it, if it is still the seat kept."""
-        kept = self.claim.kept() if self.claim is not None else None
-        if kept is None or kept.table_id != intent.table_id:
-            self.model.kept_seat = None
-            self.model.notify("that seat is no longer kept", error=True)
-            self.redraw()
-            return
-        await self._resume_kept(session, kept)
 
     def _seat_gone(self) -> None:
         """The server is back but has no seat for our token (it restarted without its
@@ -402,15 +317,8 @@ class Network:
         apply(model, message, self.clock())
         if isinstance(message, Left) and at_table and model.table is None:
             self._lobby_wanted.set()
-        session = self.session
-        if session is None:
-            return
-        if isinstance(message, Joined) and message.seat is not None:
-            self._keep_seat(session)
-        elif isinstance(message, Left) and session.table_id is None:
-            self._forget_kept()
-        elif isinstance(message, Closing):
-            self._keep_seat(session)  # a seat a stopping server said closed: see the session
+        if self.session is not None:
+            self.seats.heard(self.session, message)
 
     async def _redraw_on_change(self, session: ClientSession) -> None:
         seen = session.changes
@@ -464,7 +372,7 @@ class Network:
             else:
                 records_refused(model.records, message)
         elif isinstance(intent, TakeBackSeat):
-            await self._take_back(session, intent)
+            await self.seats.take_back(session, intent.table_id)
         elif isinstance(intent, LeaveTable):
             if await self._request(session, Leave(id=session.next_id())):
                 clear_table(model)
@@ -476,7 +384,7 @@ class Network:
 
     async def _carry_out_plan(self, session: ClientSession) -> None:
         plan = self.plan
-        if await self._take_back_kept(session):
+        if await self.seats.take_back_at_start(session, offer=not plan.create):
             return
         if plan.create:
             created = await self._request(
