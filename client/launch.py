@@ -9,6 +9,10 @@ is killed if it has not stopped within ``STOP_SECONDS``::
     async with running_server(extra=["--seed", "1"]) as (host, port):
         ...  # connect to host:port
 
+``WatchedServer`` (``uno-client --serve``) keeps watching the child while the client
+plays: a child that dies is reaped at once, the client hears why in words, and
+``restart()`` starts it again on the same port with the same command (so the same journal).
+
 The client never imports the server's code; it only starts the program.
 """
 

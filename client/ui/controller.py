@@ -15,15 +15,7 @@ from typing import Any
 from client.ui.faces import card_label, color_name
 from client.ui.hints import refused_while_away, why_not_playable
 from client.ui.host_controller import BAN, HostController
-from client.ui.intents import (
-    GameIntent,
-    Intent,
-    LeaveTable,
-    Quit,
-    RememberSetting,
-    RestartServer,
-    TableRequest,
-)
+from client.ui.intents import GameIntent, Intent, LeaveTable, Quit, RememberSetting, TableRequest
 from client.ui.lobby_controller import LobbyController
 from client.ui.model import Mode, Model, Picker, Screen
 from client.ui.records_controller import RecordsController
@@ -406,10 +398,3 @@ class Controller:
     def quit(self) -> None:
         self.model.finished = True
         self.emit(Quit())
-
-    def restart_server(self) -> None:
-        """R, once the server ``--serve`` started has stopped: start it again."""
-        if self.model.server_down is None:
-            return
-        self.model.notify("starting your server again…")
-        self.emit(RestartServer())

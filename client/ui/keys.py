@@ -90,7 +90,7 @@ def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:  # 
     bind(["c-c"], c.quit, always)
     bind(["escape"], c.cancel, always)
     bind(["?"], c.toggle_help, mode_is(Mode.NORMAL, Mode.HELP))
-    bind(["R"], c.restart_server, normal & Condition(lambda: model.server_down is not None))
+    bind(["R"], c.host.restart_server, normal & Condition(lambda: model.server_down is not None))
 
     # the table
     bind(["left", "h"], lambda: c.move(-1), at_table)
