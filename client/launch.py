@@ -156,6 +156,8 @@ class WatchedServer:
         """Where to connect, once it has listened."""
         self.starts = 0
         """How many times the child was started."""
+        self.process: trio.Process | None = None
+        """The child of the latest start."""
         self._restart = trio.Event()
 
     def restart(self) -> None:
@@ -187,6 +189,7 @@ class WatchedServer:
         process = await trio.lowlevel.open_process(
             self.command(port), stdout=subprocess.PIPE, stderr=errors
         )
+        self.process = process
         try:
             try:
                 self.address = await _listening(process, errors, self.host)
