@@ -29,7 +29,7 @@ from reliability_guests import (
     play,
 )
 
-from protocol.messages import CreateTable, Join, Kick, Ok, Rejected
+from protocol.messages import CreateTable, Join, Kick, Leave, Ok
 from protocol.options import TableOptions
 
 SERVERS_OWN = "127.0.0.1"
@@ -63,13 +63,19 @@ class Den:
         self.nursery.start_soon(guest.read_forever)
         return guest
 
-    async def try_join(self, label: str, source: str, name: str) -> TimedPlayer:
+    async def try_join(
+        self, label: str, source: str, name: str, *, stay: bool = False
+    ) -> TimedPlayer:
         """``name`` from ``source`` asks for a seat; the answer is kept under ``label``
-        (``seated`` or the rejection code). A refused guest hangs up."""
+        (``seated`` or the rejection code). A refused guest hangs up; a seated one leaves
+        again unless it is to ``stay`` (so that a server letting too many in does not
+        fill the table, and every answer below stays its own)."""
         guest = await self.guest(source, name)
         reply = await guest.request(lambda id_: Join(id=id_, table_id=self.table_id))
         self.outcomes[label] = "seated" if isinstance(reply, Ok) else reply.code
-        if isinstance(reply, Rejected):
+        if isinstance(reply, Ok) and not stay:
+            await guest.ok(lambda id_: Leave(id=id_))
+        if not stay:
             await guest.close()
         return guest
 
@@ -77,19 +83,22 @@ class Den:
 async def _away(host: TimedPlayer, name: str) -> None:
     """Until the host's table state shows ``name``'s seat as away (its owner hung up)."""
     await host.hub.until(
-        lambda: host.state is not None
-        and any(seat.name == name and seat.away for seat in host.state.seats)
+        lambda: (
+            host.state is not None
+            and any(seat.name == name and seat.away for seat in host.state.seats)
+        )
     )
 
 
-def _seat_of(host: TimedPlayer, name: str) -> int:
+async def _ban(host: TimedPlayer, name: str) -> str:
+    """The host kicks ``name``'s seat with ``ban``: ``banned``, or ``no such seat`` (where
+    a server that lets too many in has filled the table before ``name`` came)."""
     assert host.state is not None
-    return next(seat.seat for seat in host.state.seats if seat.name == name)
-
-
-async def _ban(host: TimedPlayer, name: str) -> None:
-    seat = _seat_of(host, name)
-    await host.ok(lambda id_: Kick(id=id_, seat=seat, ban=True))
+    seats = [seat.seat for seat in host.state.seats if seat.name == name]
+    if not seats:
+        return "no such seat"
+    await host.ok(lambda id_: Kick(id=id_, seat=seats[0], ban=True))
+    return "banned"
 
 
 async def test_bans_hold_for_away_seats_look_alikes_and_across_a_restart(tmp_path: Path) -> None:
@@ -113,10 +122,10 @@ async def test_bans_hold_for_away_seats_look_alikes_and_across_a_restart(tmp_pat
                 await bob.ok(lambda id_: Join(id=id_, table_id=den.table_id))
 
                 # mallory sits down and hangs up; Ann bans the away seat.
-                mallory = await den.try_join("mallory", attacker(0), "mallory")
+                mallory = await den.try_join("mallory", attacker(0), "mallory", stay=True)
                 await mallory.close()
                 await _away(ann, "mallory")
-                await _ban(ann, "mallory")
+                den.outcomes["ban the away mallory"] = await _ban(ann, "mallory")
                 await den.try_join("friendly (mallory's address)", attacker(0), "friendly")
                 for number, name in enumerate(["rnallory", "mallory.", "MALLORY", "m\u00e1llory"]):
                     await den.try_join(name, attacker(1 + number), name)
@@ -126,12 +135,12 @@ async def test_bans_hold_for_away_seats_look_alikes_and_across_a_restart(tmp_pat
                 await den.try_join("Anna", HONEST[2], "Anna")
                 await den.try_join("Bo", HONEST[3], "Bo")
                 # A guest on the server's own machine, banned while connected: by name only.
-                await den.try_join("eve (server's machine)", SERVERS_OWN, "eve")
-                await _ban(ann, "eve")
+                await den.try_join("eve (server's machine)", SERVERS_OWN, "eve", stay=True)
+                den.outcomes["ban eve"] = await _ban(ann, "eve")
                 await den.try_join("cat (server's machine)", SERVERS_OWN, "cat")
                 await den.try_join("Eve. (another address)", attacker(20), "Eve.")
                 # zed is seated when the server stops, and never comes back.
-                await den.try_join("zed", attacker(30), "zed")
+                await den.try_join("zed", attacker(30), "zed", stay=True)
                 tokens = {"Ann": ann.token, "Bob": bob.token}
                 before = dict(den.outcomes)
                 nursery.cancel_scope.cancel()
@@ -162,9 +171,9 @@ async def test_bans_hold_for_away_seats_look_alikes_and_across_a_restart(tmp_pat
                 await den.try_join("eve (server's machine)", SERVERS_OWN, "eve")
                 await den.try_join("kim (server's machine)", SERVERS_OWN, "kim")
                 await den.try_join("An\u0144", attacker(41), "An\u0144")
-                # zed's seat was rebuilt from the journal, its owner not back: Ann bans it.
-                await _away(ann, "zed")
-                await _ban(ann, "zed")
+                # zed's seat was rebuilt from the journal (shown away: its owner is not
+                # back); Ann bans it.
+                den.outcomes["ban the away zed"] = await _ban(ann, "zed")
                 await den.try_join("zed2 (zed's address)", attacker(30), "zed2")
                 after = dict(den.outcomes)
                 people = await honest_table(server.port, nursery)
@@ -176,8 +185,15 @@ async def test_bans_hold_for_away_seats_look_alikes_and_across_a_restart(tmp_pat
     finally:
         server.stop()
 
+    record(
+        "bans",
+        before_the_restart=before,
+        after_the_restart=after,
+        honest=latency_ms(people),
+    )
     assert before == {
         "mallory": "seated",
+        "ban the away mallory": "banned",
         "friendly (mallory's address)": "banned",
         "rnallory": "banned",
         "mallory.": "banned",
@@ -187,6 +203,7 @@ async def test_bans_hold_for_away_seats_look_alikes_and_across_a_restart(tmp_pat
         "Anna": "seated",
         "Bo": "seated",
         "eve (server's machine)": "seated",
+        "ban eve": "banned",
         "cat (server's machine)": "seated",
         "Eve. (another address)": "banned",
         "zed": "seated",
@@ -197,11 +214,6 @@ async def test_bans_hold_for_away_seats_look_alikes_and_across_a_restart(tmp_pat
         "eve (server's machine)": "banned",
         "kim (server's machine)": "seated",
         "An\u0144": "name-taken",
+        "ban the away zed": "banned",
         "zed2 (zed's address)": "banned",
     }, after
-    record(
-        "bans",
-        before_the_restart=before,
-        after_the_restart=after,
-        honest=latency_ms(people),
-    )
