@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from functools import cache
+from bisect import bisect_right
+from functools import cache, lru_cache
 from importlib.resources import files
 
 __all__ = [
@@ -64,6 +65,7 @@ def same_name(one: str, other: str) -> bool:
     return not name_keys(one).isdisjoint(name_keys(other))
 
 
+@lru_cache(maxsize=1024)  # a join compares every seated name again: about 35 us each uncached
 def seating_keys(name: str) -> frozenset[tuple[int, str]]:
     """The keys ``name-taken`` and bans compare: ``name_keys``' two (so what read alike
     there still does) and two stricter ones (the module docstring says how); two names
@@ -117,10 +119,14 @@ characters and variation selectors, less the listed exceptions) from this Python
 ``unicodedata`` and checks that this table holds all of it."""
 
 
+_IGNORABLE_STARTS = [first for first, _ in DEFAULT_IGNORABLE]
+
+
 def is_default_ignorable(char: str) -> bool:
     """Whether ``char`` (one code point) is in ``DEFAULT_IGNORABLE``."""
     point = ord(char)
-    return any(first <= point <= last for first, last in DEFAULT_IGNORABLE)
+    where = bisect_right(_IGNORABLE_STARTS, point) - 1
+    return where >= 0 and point <= DEFAULT_IGNORABLE[where][1]
 
 
 def _plain(text: str) -> str:
