@@ -4,8 +4,8 @@ A table has ``config.seats`` chairs. A chair is empty, held by a person (who may
 connected or not), or held by a server bot. A person's seat carries a random resume token;
 whoever presents it gets the seat back, so tokens are compared in constant time and never
 logged. Spectators watch without a seat. The host is a person's seat (the creator's, then
-passed on in seat order).
-The host's bans are a part of their own (``server.table.bans``).
+passed on in seat order). The host's bans are a part of their own
+(``server.table.bans``), held here as ``bans``.
 
 This module is plain bookkeeping, no Trio and no engine: the table decides what the
 changes mean for the match.
