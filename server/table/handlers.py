@@ -208,6 +208,7 @@ class RequestHandlers:
         seat.peer = None
         self._game.set_away(seat.index, False)  # numbered before the replay below
         seat.peer = peer
+        seat.address = peer.address
         seat.token = message.token  # known again (a table rebuilt from the journal had lost it)
         self._pass_host()  # a host who is not connected gives way to one who is
         log.info("%s resumed seat %d at table %s", peer.name, seat.index, self._label)
@@ -342,7 +343,7 @@ class RequestHandlers:
             )
         kicked = seat.peer
         if message.ban:
-            self._seating.ban(seat.name, kicked.address if kicked is not None else None)
+            self._seating.bans.ban(seat.name, seat.address)  # connected or not
         self.remove_person(seat, f"{'banned' if message.ban else 'kicked'} by {host.name}")
         if kicked is not None:
             self._departed(kicked)

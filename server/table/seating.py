@@ -4,7 +4,8 @@ A table has ``config.seats`` chairs. A chair is empty, held by a person (who may
 connected or not), or held by a server bot. A person's seat carries a random resume token;
 whoever presents it gets the seat back, so tokens are compared in constant time and never
 logged. Spectators watch without a seat. The host is a person's seat (the creator's, then
-passed on in seat order).
+passed on in seat order). The host's bans are a part of their own
+(``server.table.bans``), held here as ``bans``.
 
 This module is plain bookkeeping, no Trio and no engine: the table decides what the
 changes mean for the match.
@@ -20,7 +21,9 @@ from typing import TYPE_CHECKING
 
 from protocol.errors import LobbyRejectCode
 from server.journal import token_hash
-from server.table.names import name_keys
+from server.own_addresses import OwnAddresses
+from server.table.bans import Bans
+from server.table.names import seating_keys
 from server.table.refusals import RequestRefused
 
 if TYPE_CHECKING:
@@ -54,7 +57,8 @@ class Seat:
     not after a restart until they present it again. A bot seat has a ``strategy`` and
     none of these. ``ready`` is the owner's "start / next round" flag.
     ``stand_in`` is the server bot that plays the seat (always for a bot seat, while away
-    for a person's); it holds its own token, never the owner's.
+    for a person's); it holds its own token, never the owner's. ``address`` is where the
+    person last came from, kept while they are away and across a restart (for a ban).
     """
 
     index: int
@@ -65,6 +69,7 @@ class Seat:
     strategy: str | None = None
     ready: bool = False
     stand_in: StandIn | None = None
+    address: str | None = None
 
     @property
     def is_bot(self) -> bool:
@@ -81,13 +86,21 @@ class Seat:
         self.token = None
         self.token_hash = None
         self.peer = None
+        self.address = None
         self.ready = False
 
 
 class Seating:
     """The chairs of one table, indexed 0..size-1 clockwise, its spectators and its host."""
 
-    def __init__(self, size: int, max_spectators: int, password: str | None = None) -> None:
+    def __init__(
+        self,
+        size: int,
+        max_spectators: int,
+        password: str | None = None,
+        own_addresses: OwnAddresses | None = None,
+    ) -> None:
+        """``own_addresses``: the server machine's, which a ban never covers."""
         self._password = password
         self._chairs: list[Seat | None] = [None] * size
         self._bots_named = 0
@@ -97,8 +110,8 @@ class Seating:
         self.host: int | None = None
         """The host's seat index."""
         self._seated_at: dict[str, int] = {}  # token hash -> last seq before its owner sat
-        self._banned_addresses: set[str] = set()
-        self._banned_names: set[tuple[int, str]] = set()  # name keys
+        self.bans = Bans(own_addresses)
+        """Who the host has kept out."""
 
     # ------------------------------------------------------------------ chairs
 
@@ -146,7 +159,14 @@ class Seating:
             raise ValueError(f"seat {index} is taken")
         self.spectators.pop(peer.peer_id, None)
         token = new_token()
-        seat = Seat(index=index, name=name, token=token, token_hash=token_hash(token), peer=peer)
+        seat = Seat(
+            index=index,
+            name=name,
+            token=token,
+            token_hash=token_hash(token),
+            peer=peer,
+            address=peer.address,
+        )
         self._chairs[index] = seat
         return seat
 
@@ -265,9 +285,9 @@ class Seating:
 
     def name_taken(self, name: str) -> bool:
         """Whether someone at the table already goes by ``name``, or one that reads alike
-        (``server.table.names``)."""
-        wanted = name_keys(name)
-        return any(not wanted.isdisjoint(name_keys(seat.name)) for seat in self)
+        (``server.table.names.seating_keys``)."""
+        wanted = seating_keys(name)
+        return any(not wanted.isdisjoint(seating_keys(seat.name)) for seat in self)
 
     def bot_name(self) -> str:
         """A name for a new server bot that nobody at the table has."""
@@ -310,20 +330,8 @@ class Seating:
                 LobbyRejectCode.WRONG_PASSWORD, "this table needs the right password"
             )
 
-    def ban(self, name: str, address: str | None) -> None:
-        """Keep ``name`` (and every name that reads alike) and ``address`` out from now on.
-        The host's own address is never banned: a guest on the host's machine is kept out
-        by name alone."""
-        self._banned_names |= name_keys(name)
-        host = self._chairs[self.host] if self.host is not None else None
-        host_address = host.peer.address if host is not None and host.peer is not None else None
-        if address is not None and address != host_address:
-            self._banned_addresses.add(address)
-
     def check_not_banned(self, peer: Peer) -> None:
-        banned_name = not name_keys(peer.name).isdisjoint(self._banned_names)
-        if peer.address in self._banned_addresses or banned_name:
-            raise RequestRefused(LobbyRejectCode.BANNED, "the host has banned you from this table")
+        self.bans.check(peer)
 
     def bot_seat(self, index: int) -> Seat:
         """The bot's seat a newcomer asked to take (at any time, a match running or not);
