@@ -35,7 +35,7 @@ from server.app import (
 )
 from server.descriptors import fit_connections
 from server.identity import ServerIdentity
-from server.journal import Journal, JournalLocked, default_state_path
+from server.journal import Journal, JournalLocked, JournalUnwritable, default_state_path
 from server.limits import LimitsError, SessionLimits
 from server.lobby import Lobby
 from server.log_limit import LogRateLimit
@@ -347,6 +347,31 @@ def tune_garbage_collector() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
+def open_journal(path: Path) -> Journal | None:
+    """The server's journal; None, having printed the one line that says why, if it
+    cannot be used (held by another server, not writable, not openable)."""
+    try:
+        journal = Journal.open(path)
+    except JournalLocked as error:
+        print(f"uno-server: {error}; stop it first, or give this one --state", file=sys.stderr)
+        return None
+    except JournalUnwritable as error:
+        print(
+            f"uno-server: cannot write the journal {path} ({error});"
+            " free some space or make it writable, or give --state another file",
+            file=sys.stderr,
+        )
+        return None
+    except (OSError, sqlite3.Error) as error:
+        print(f"uno-server: cannot use the journal {path}: {error}", file=sys.stderr)
+        return None
+    if journal.damaged is not None:
+        log.warning("the journal could not be read; it was kept as %s", journal.damaged)
+    if journal.migrated is not None:
+        log.warning("the journal was brought up to date; its old copy is %s", journal.migrated)
+    return journal
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``uno-server``; returns the exit status."""
     words = list(sys.argv[1:] if argv is None else argv)
@@ -375,18 +400,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     tune_garbage_collector()
     journal = None
     if config.state is not None:
-        try:
-            journal = Journal.open(config.state)
-        except JournalLocked as error:
-            print(f"uno-server: {error}; stop it first, or give this one --state", file=sys.stderr)
+        journal = open_journal(config.state)
+        if journal is None:
             return 1
-        except (OSError, sqlite3.Error) as error:
-            print(f"uno-server: cannot use the journal {config.state}: {error}", file=sys.stderr)
-            return 1
-        if journal.damaged is not None:
-            log.warning("the journal could not be read; it was kept as %s", journal.damaged)
-        if journal.migrated is not None:
-            log.warning("the journal was brought up to date; its old copy is %s", journal.migrated)
     try:
         trio.run(serve, config, journal)
     except OSError as error:

@@ -87,8 +87,10 @@ class Seat:
 class Seating:
     """The chairs of one table, indexed 0..size-1 clockwise, its spectators and its host."""
 
-    def __init__(self, size: int, max_spectators: int, password: str | None = None) -> None:
-        self._password = password
+    def __init__(self, size: int, max_spectators: int, password_hash: str | None = None) -> None:
+        self.password_hash = password_hash
+        """The stored hash of the table's password (``server.passwords``); None when the
+        table is open to all. The lobby checks a password against it, off the loop."""
         self._chairs: list[Seat | None] = [None] * size
         self._bots_named = 0
         self._max_spectators = max_spectators
@@ -300,15 +302,20 @@ class Seating:
     @property
     def locked(self) -> bool:
         """Whether joining or watching needs the password."""
-        return self._password is not None
+        return self.password_hash is not None
 
-    def check_password(self, given: str | None) -> None:
-        if self._password is None:
-            return
-        if given is None or not hmac.compare_digest(given.encode(), self._password.encode()):
+    def check_admitted(self, admitted: bool) -> None:
+        """Refuse an entry the lobby did not admit with the right password, if one is
+        needed."""
+        if self.password_hash is not None and not admitted:
             raise RequestRefused(
                 LobbyRejectCode.WRONG_PASSWORD, "this table needs the right password"
             )
+
+    def host_peer(self) -> Peer | None:
+        """The host's connection, if the host is connected."""
+        seat = self._chairs[self.host] if self.host is not None else None
+        return seat.peer if seat is not None else None
 
     def ban(self, name: str, address: str | None) -> None:
         """Keep ``name`` (and every name that reads alike) and ``address`` out from now on.
