@@ -28,8 +28,8 @@ statement, that its open tables are no longer rebuildable (``tables.rebuildable 
 ``server.journal_reserve`` keeps room for that note on a full disk, and its absence at
 start says the same when even the note could not be written). On start such a table is
 closed into the history with the scores of its last round written, never rebuilt. Until a
-write succeeds again (``ready_for_new_table`` tries one), new tables are refused; the
-lobby is told of the failure through ``on_failure``.
+write succeeds again (``open_table`` tries one), new tables are refused; the lobby is
+told of the failure through ``on_failure``.
 
 Why this module is long: it is every read and write of the file, each one SQL statement
 or a few beside the record it fills; the lock and the schema are modules of their own.
@@ -161,7 +161,7 @@ class Journal:
         self.path = path
         self._reserve = JournalReserve(path) if path is not None else None
         self.writable = True
-        """False from a failed write until ``ready_for_new_table`` finds writes work."""
+        """False from a failed write until ``open_table`` finds writes work again."""
         self.failures = 0
         """How many times writes have begun to fail (a table journaled before the latest
         is no longer rebuildable)."""
@@ -256,9 +256,9 @@ class Journal:
         try:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
-            # What a statement deletes (a closed table's password hash) is zeroed in its
-            # page, at no extra I/O.
-            db.execute("PRAGMA secure_delete=FAST")
+            # What a statement deletes (a closed table's password hash) is zeroed, not
+            # left in the file's free space (many builds of SQLite do not by default).
+            db.execute("PRAGMA secure_delete=ON")
             migrated = prepare(db, path)
             scrub_plaintext(db, path)
         except BaseException:
@@ -296,26 +296,21 @@ class Journal:
         created_from: str,
         bot_think_ms: int | None = None,
     ) -> TableJournal | None:
-        """A new table, written; None if the journal cannot take one now (writes fail)."""
-        if not self.ready_for_new_table():
-            return None
+        """A new table, written; None if the journal cannot take one now (writes fail).
+        After a failure this is the probe: the note on the open tables, the reserve and
+        the new table's row must all be written before writes count as working again."""
+        if not self.writable:
+            if self._mark_owed and not self._write_mark():
+                return None
+            if self._reserve is not None and not self._reserve.make():
+                return None
         table = self.for_table(table_id)
         if not table.opened(name, config, password_hash, created_from, bot_think_ms):
             return None
+        if not self.writable:
+            self.writable = True
+            log.warning("the journal is written again: new tables are kept in it")
         return table
-
-    def ready_for_new_table(self) -> bool:
-        """Whether a new table can be journaled: at once while writes succeed; after a
-        failure, once the note on the open tables and the reserve are written again."""
-        if self.writable:
-            return True
-        if self._mark_owed and not self._write_mark():
-            return False
-        if self._reserve is not None and not self._reserve.make():
-            return False
-        self.writable = True  # the new table's own first write finishes the probe
-        log.warning("the journal is written again: new tables are kept in it")
-        return True
 
     def _write(self, sql: str, row: tuple[Any, ...]) -> None:
         """One statement, committed on its own (the connection is in autocommit mode)."""

@@ -171,6 +171,7 @@ def _scrub_copy(copy: Path) -> None:
     hashed for open tables, none for closed ones; rebuilt so no old bytes remain."""
     db = sqlite3.connect(str(copy), isolation_level=None)
     try:
+        db.execute("PRAGMA secure_delete=ON")
         columns = {row[1] for row in db.execute("PRAGMA table_info(tables)")}
         if "password" not in columns:
             return
