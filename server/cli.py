@@ -3,7 +3,11 @@
 It prints exactly one line ``uno-server listening on HOST:PORT`` (the real port when
 ``--port 0``), then the addresses others can reach it at and a word on passwords. Logs go
 to stderr. SIGINT (Ctrl-C) or SIGTERM stop it cleanly: clients are told, then cut off
-after ``--shutdown-seconds``, and it exits 0.
+after ``--shutdown-seconds``, and it exits 0. A journal it cannot use stops it before
+that, with one line on stderr and status 1.
+
+Why this module is long: it is the whole command line, one parser with every flag and
+its help text, and the start-up that acts on what it was given.
 """
 
 from __future__ import annotations
@@ -353,23 +357,22 @@ def open_journal(path: Path) -> Journal | None:
     try:
         journal = Journal.open(path)
     except JournalLocked as error:
-        print(f"uno-server: {error}; stop it first, or give this one --state", file=sys.stderr)
-        return None
+        why = f"{error}; stop it first, or give this one --state"
     except JournalUnwritable as error:
-        print(
-            f"uno-server: cannot write the journal {path} ({error});"
-            " free some space or make it writable, or give --state another file",
-            file=sys.stderr,
+        why = (
+            f"cannot write the journal {path} ({error});"
+            " free some space or make it writable, or give --state another file"
         )
-        return None
     except (OSError, sqlite3.Error) as error:
-        print(f"uno-server: cannot use the journal {path}: {error}", file=sys.stderr)
-        return None
-    if journal.damaged is not None:
-        log.warning("the journal could not be read; it was kept as %s", journal.damaged)
-    if journal.migrated is not None:
-        log.warning("the journal was brought up to date; its old copy is %s", journal.migrated)
-    return journal
+        why = f"cannot use the journal {path}: {error}"
+    else:
+        if journal.damaged is not None:
+            log.warning("the journal could not be read; it was kept as %s", journal.damaged)
+        if journal.migrated is not None:
+            log.warning("the journal was brought up to date; its old copy is %s", journal.migrated)
+        return journal
+    print(f"uno-server: {why}", file=sys.stderr)
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -21,6 +21,9 @@ thread (``server.passwords``, at most ``AT_ONCE`` at a time), before the request
 the table's inbox; the table is told only that the entry was admitted. When the journal
 cannot be written, new tables are refused with ``journal-unavailable`` (the tables
 already open play on, and their hosts are told).
+
+Why this module is long: it is every request the lobby answers itself, each with its
+refusals, around the one fact it keeps (which table each connection is at or entering).
 """
 
 from __future__ import annotations

@@ -173,6 +173,7 @@ class Table:
         self._grace: RestartGrace | None = None
         self._closable_until = -math.inf  # the host may close a rebuilt table until then
         self._journal_notice_owed = False  # the host is yet to hear that the journal failed
+        self._journal_notice_sent = False  # once in the table's life: it stays unjournaled
         if saved is not None:
             rebuild(self.seating, self.game, saved)
             self._opened = True
@@ -365,7 +366,7 @@ class Table:
             case NewPosition(match):
                 self.game.replace_match(match)
             case JournalFailed():
-                self._journal_notice_owed = True
+                self._journal_notice_owed = not self._journal_notice_sent
             case Stop():
                 self._closing = self._stopping = True
         return None
@@ -460,6 +461,7 @@ class Table:
         host = self.seating.host_peer()
         if self._journal_notice_owed and host is not None:
             self._journal_notice_owed = False
+            self._journal_notice_sent = True
             host.send(ChatMessage(sender=NOTICE_SENDER, text=JOURNAL_LOST_NOTICE, seat=None))
         self.stand_ins.reconcile()
         self.public.tell_all(self.seating.members() + self.seating.stand_in_peers(), sender)

@@ -6,6 +6,10 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import trio
+from test_table_rig import FakePeer, create, ok, open_lobby, refused
+
+from protocol.messages import Join, TakeBotSeat
 from protocol.options import TableConfig
 from server.journal import Journal
 from server.journal_schema import backup_path
@@ -26,6 +30,26 @@ def test_a_hash_names_its_parameters_and_salt_and_checks_only_its_password() -> 
     assert not check_now(SECRET[:-1], first) and not check_now("", first)
     assert is_password_hash(first) and not is_password_hash(SECRET)
     assert not check_now(SECRET, SECRET)  # a stored form it cannot read matches nothing
+
+
+async def test_a_table_holds_only_the_hash_and_the_lobby_checks_guesses_against_it(
+    nursery: trio.Nursery,
+) -> None:
+    lobby = await open_lobby(nursery)
+    table = await create(lobby, FakePeer("Ann"), password=SECRET, seats=3)
+    stored = table.seating.password_hash
+    assert stored is not None and SECRET not in stored and check_now(SECRET, stored)
+    tid = table.table_id
+    eve = FakePeer("Eve")
+    for guess in (None, SECRET.upper(), SECRET[:-1], SECRET + "x"):
+        assert await refused(
+            lobby, eve, lambda i, g=guess: Join(id=i, table_id=tid, password=g)
+        ) == ("wrong-password")
+    take = await refused(
+        lobby, eve, lambda i: TakeBotSeat(id=i, table_id=tid, seat=2, password="no")
+    )
+    assert take == "wrong-password"
+    await ok(lobby, FakePeer("Bob"), lambda i: Join(id=i, table_id=tid, password=SECRET))
 
 
 def test_a_closed_table_keeps_no_password(tmp_path: Path) -> None:
