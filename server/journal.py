@@ -141,7 +141,7 @@ class SavedTable:
     table_id: str
     name: str
     config: TableConfig
-    password: str | None
+    password_hash: str | None
     """The password's stored hash (``server.passwords``); None for an open table."""
     created_from: str
     host: int | None
@@ -394,7 +394,7 @@ class Journal:
                     table_id=table_id,
                     name=name,
                     config=TableConfig.from_data(json.loads(config)),
-                    password=password,
+                    password_hash=password,
                     created_from=created_from,
                     host=host,
                     seats=seats,

@@ -128,7 +128,7 @@ class Lobby:
                     saved.table_id,
                     saved.name,
                     saved.config,
-                    password_hash=saved.password,
+                    password_hash=saved.password_hash,
                     created_from=saved.created_from,
                     journal=journal.for_table(saved.table_id),
                     saved=saved,

@@ -9,11 +9,13 @@ from pathlib import Path
 import trio
 from test_table_rig import FakePeer, create, ok, open_lobby, refused
 
-from protocol.messages import Join, TakeBotSeat
+from protocol.messages import Join, ResumeSeat, TakeBotSeat
 from protocol.options import TableConfig
 from server.journal import Journal
 from server.journal_schema import backup_path
+from server.lobby import Lobby
 from server.passwords import N, P, R, check_now, hash_now, is_password_hash
+from server.settings import LobbySettings
 
 SECRET = "correct-horse-battery-7731"
 OTHER = "closed-table-words-0412"
@@ -52,6 +54,40 @@ async def test_a_table_holds_only_the_hash_and_the_lobby_checks_guesses_against_
     await ok(lobby, FakePeer("Bob"), lambda i: Join(id=i, table_id=tid, password=SECRET))
 
 
+async def test_a_rebuilt_table_still_needs_its_password(tmp_path: Path) -> None:
+    path = tmp_path / "server.sqlite3"
+    journal = Journal.open(path)
+    try:
+        async with trio.open_nursery() as first:
+            lobby = Lobby(LobbySettings(seed=1), journal=journal)
+            await first.start(lobby.run)
+            ann = FakePeer("Ann")
+            table_id = (await create(lobby, ann, password=SECRET, seats=3)).table_id
+            token = ann.token
+            await lobby.shutdown()
+            first.cancel_scope.cancel()
+    finally:
+        journal.close()
+    assert SECRET.encode() not in _every_byte(tmp_path)
+    journal = Journal.open(path)
+    try:
+        async with trio.open_nursery() as second:
+            lobby = Lobby(LobbySettings(seed=1), journal=journal)
+            await second.start(lobby.run)
+            await ok(lobby, FakePeer("Ann"), lambda i: ResumeSeat(id=i, token=token, last_seq=0))
+            guess = await refused(
+                lobby, FakePeer("Eve"), lambda i: Join(id=i, table_id=table_id, password="no")
+            )
+            assert guess == "wrong-password"
+            await ok(
+                lobby, FakePeer("Bob"), lambda i: Join(id=i, table_id=table_id, password=SECRET)
+            )
+            await lobby.shutdown()
+            second.cancel_scope.cancel()
+    finally:
+        journal.close()
+
+
 def test_a_closed_table_keeps_no_password(tmp_path: Path) -> None:
     path = tmp_path / "server.sqlite3"
     journal = Journal.open(path)
@@ -60,7 +96,7 @@ def test_a_closed_table_keeps_no_password(tmp_path: Path) -> None:
         table = journal.open_table("1", "Den", CONFIG, password_hash=hashed, created_from="x")
         assert table is not None
         ((saved,), _) = journal.open_tables()
-        assert saved.password == hashed and check_now(SECRET, saved.password)
+        assert saved.password_hash == hashed and check_now(SECRET, saved.password_hash)
         table.closed()
     finally:
         journal.close()
@@ -116,7 +152,7 @@ def test_after_the_upgrade_no_password_is_left_as_written_on_disk(tmp_path: Path
     try:
         assert journal.migrated == tmp_path / "server.sqlite3.schema-4.bak"
         ((saved,), _) = journal.open_tables()
-        assert saved.password is not None and check_now(SECRET, saved.password)
+        assert saved.password_hash is not None and check_now(SECRET, saved.password_hash)
         # The file, its -wal, the copy this upgrade made and the older one: all read raw.
         beside = {file.name for file in tmp_path.iterdir()}
         assert {"server.sqlite3", "server.sqlite3-wal", "server.sqlite3.schema-2.bak"} <= beside
