@@ -88,8 +88,11 @@ class RequestHandlers:
         self._departed = departed
         self._chat_budget = chat_budget
 
-    def handle(self, peer: Peer, message: Request) -> OkResult | None:  # noqa: C901 (a dispatch: one case per request)
-        """Carry out one request; raises RequestRefused. Returns the Ok's result."""
+    def handle(  # noqa: C901 (a dispatch: one case per request)
+        self, peer: Peer, message: Request, *, admitted: bool = False
+    ) -> OkResult | None:
+        """Carry out one request; raises RequestRefused. Returns the Ok's result.
+        ``admitted``: the lobby found the table's password right for this entry."""
         match message:
             case Game():
                 self._on_game(peer, message)
@@ -100,11 +103,11 @@ class RequestHandlers:
             case CreateTable():
                 return self._on_create(peer)
             case Join():
-                return self._on_join(peer, message)
+                return self._on_join(peer, message, admitted)
             case Spectate():
-                self._on_spectate(peer, message)
+                self._on_spectate(peer, admitted)
             case TakeBotSeat():
-                return self._on_take_bot_seat(peer, message)
+                return self._on_take_bot_seat(peer, message, admitted)
             case ResumeSeat():
                 return self._on_resume(peer, message)
             case Leave():
@@ -141,8 +144,8 @@ class RequestHandlers:
         self._welcome(seat)
         return OkResult(table_id=self._table_id, seat=seat.index)
 
-    def _on_join(self, peer: Peer, message: Join) -> OkResult:
-        self._seating.check_password(message.password)
+    def _on_join(self, peer: Peer, message: Join, admitted: bool) -> OkResult:
+        self._seating.check_admitted(admitted)
         self._seating.check_not_banned(peer)
         self._seating.check_not_seated(peer)
         if self._game.match is not None:
@@ -157,8 +160,8 @@ class RequestHandlers:
         self._welcome(seat)
         return OkResult(seat=index)
 
-    def _on_spectate(self, peer: Peer, message: Spectate) -> None:
-        self._seating.check_password(message.password)
+    def _on_spectate(self, peer: Peer, admitted: bool) -> None:
+        self._seating.check_admitted(admitted)
         self._seating.check_not_banned(peer)
         self._seating.check_not_seated(peer)
         if self._seating.add_spectator(peer):
@@ -167,9 +170,9 @@ class RequestHandlers:
         self._public.tell(peer)
         self._broadcast.owe_view(peer, None)
 
-    def _on_take_bot_seat(self, peer: Peer, message: TakeBotSeat) -> OkResult:
+    def _on_take_bot_seat(self, peer: Peer, message: TakeBotSeat, admitted: bool) -> OkResult:
         seating = self._seating
-        seating.check_password(message.password)
+        seating.check_admitted(admitted)
         seating.check_not_banned(peer)
         seating.check_not_seated(peer)
         seat = seating.bot_seat(message.seat)

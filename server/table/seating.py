@@ -97,11 +97,13 @@ class Seating:
         self,
         size: int,
         max_spectators: int,
-        password: str | None = None,
+        password_hash: str | None = None,
         own_addresses: OwnAddresses | None = None,
     ) -> None:
         """``own_addresses``: the server machine's, which a ban never covers."""
-        self._password = password
+        self.password_hash = password_hash
+        """The stored hash of the table's password (``server.passwords``); None when the
+        table is open to all. The lobby checks a password against it, off the loop."""
         self._chairs: list[Seat | None] = [None] * size
         self._bots_named = 0
         self._max_spectators = max_spectators
@@ -320,15 +322,20 @@ class Seating:
     @property
     def locked(self) -> bool:
         """Whether joining or watching needs the password."""
-        return self._password is not None
+        return self.password_hash is not None
 
-    def check_password(self, given: str | None) -> None:
-        if self._password is None:
-            return
-        if given is None or not hmac.compare_digest(given.encode(), self._password.encode()):
+    def check_admitted(self, admitted: bool) -> None:
+        """Refuse an entry the lobby did not admit with the right password, if one is
+        needed."""
+        if self.password_hash is not None and not admitted:
             raise RequestRefused(
                 LobbyRejectCode.WRONG_PASSWORD, "this table needs the right password"
             )
+
+    def host_peer(self) -> Peer | None:
+        """The host's connection, if the host is connected."""
+        seat = self._chairs[self.host] if self.host is not None else None
+        return seat.peer if seat is not None else None
 
     def check_not_banned(self, peer: Peer) -> None:
         self.bans.check(peer)

@@ -8,7 +8,7 @@ from protocol.cards import Card
 from protocol.commands import Catch, Play
 from protocol.compat import CURRENT, EVENTS_SINCE, OPTIONS_SINCE, for_version
 from protocol.events import HandsPassed, JumpedIn, Played, SeenEvent
-from protocol.messages import GameEvent, GameView, TableState, TableStatus
+from protocol.messages import GameEvent, GameView, Rejected, TableState, TableStatus
 from protocol.options import TableConfig, TableOptions, preset_options
 from protocol.version import PROTOCOL_VERSION, parse_version
 from protocol.views import View
@@ -56,3 +56,14 @@ def test_older_table_state_options_hold_only_that_version_s_fields() -> None:
     config = TableConfig.from_data(sent)  # what a 1.1 client builds from it
     assert config.stack_draw_two and not config.jump_in
     assert for_version(state, (1, 2)) is state
+
+
+def test_journal_unavailable_reaches_an_older_peer_as_internal_error() -> None:
+    refusal = Rejected(id=3, code="journal-unavailable", message="the disk is full")
+    assert for_version(refusal, (1, 3)) is refusal
+    for older in ((1, 0), (1, 1), (1, 2)):
+        sent = for_version(refusal, older)
+        assert isinstance(sent, Rejected)
+        assert (sent.id, sent.code, sent.message) == (3, "internal-error", "the disk is full")
+    other = Rejected(id=4, code="banned")
+    assert for_version(other, (1, 0)) is other  # only codes listed are replaced

@@ -7,6 +7,8 @@ import json
 import sqlite3
 from pathlib import Path
 
+from journal_layouts import write_schema_4
+
 from protocol.options import TableConfig
 from server.journal import Journal, SavedBan, SavedSeat, token_hash
 
@@ -58,22 +60,7 @@ def _a_schema_4_file(path: Path) -> None:
     config = json.dumps(TableConfig(seats=2).to_data())
     db = sqlite3.connect(path)
     with db:
-        db.executescript(
-            "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
-            "CREATE TABLE tables (table_id TEXT PRIMARY KEY, name TEXT NOT NULL,"
-            " config TEXT NOT NULL, password TEXT, created_from TEXT NOT NULL, host INTEGER,"
-            " open INTEGER NOT NULL DEFAULT 1, engine TEXT NOT NULL, bot_think_ms INTEGER);"
-            "CREATE TABLE seats (table_id TEXT NOT NULL, seat INTEGER NOT NULL,"
-            " name TEXT NOT NULL, strategy TEXT, token_hash TEXT, PRIMARY KEY (table_id, seat));"
-            "CREATE TABLE matches (table_id TEXT NOT NULL, number INTEGER NOT NULL,"
-            " seed TEXT NOT NULL, start_ms INTEGER NOT NULL, first_seq INTEGER NOT NULL,"
-            " config TEXT NOT NULL, finished_at REAL, result TEXT, scores TEXT,"
-            " PRIMARY KEY (table_id, number));"
-            "CREATE TABLE commands (table_id TEXT NOT NULL, number INTEGER NOT NULL,"
-            " position INTEGER NOT NULL, actor INTEGER, command TEXT NOT NULL,"
-            " now_ms INTEGER NOT NULL, PRIMARY KEY (table_id, number, position)) WITHOUT ROWID;"
-            "INSERT INTO meta VALUES ('schema', '4');"
-        )
+        write_schema_4(db)
         db.execute(
             "INSERT INTO tables VALUES ('2', 'Open', ?, NULL, 'x', 0, 1, '1', NULL)", (config,)
         )
