@@ -8,7 +8,8 @@ messages less what its version lacks (docs/protocol.md section 4):
 - a ``view``'s ``legal`` list holds only commands its version knows: no jump-in (a play
   by a seat that is not to act);
 - ``table-state.options`` holds only its version's options (``stack_draw_two`` says
-  whether a Draw Two answers a Draw Two).
+  whether a Draw Two answers a Draw Two), and before 1.3 it names no owner and no
+  ``host_reason``.
 
 ``for_version`` is pure and leaves a message of the current version untouched.
 """
@@ -23,12 +24,22 @@ from protocol.messages import GameEvent, GameView, Message, TableState
 from protocol.version import Version
 from protocol.views import View
 
-__all__ = ["CURRENT", "EVENTS_SINCE", "JUMP_IN_SINCE", "OPTIONS_SINCE", "for_version"]
+__all__ = [
+    "CURRENT",
+    "EVENTS_SINCE",
+    "HOST_OWNER_SINCE",
+    "JUMP_IN_SINCE",
+    "OPTIONS_SINCE",
+    "for_version",
+]
 
 CURRENT: Version = (1, 3)
 
 JUMP_IN_SINCE: Version = (1, 2)
 """The version that lets a seat not to act play (a jump-in)."""
+
+HOST_OWNER_SINCE: Version = (1, 3)
+"""The version whose ``table-state`` names the owner and why the host holds the role."""
 
 EVENTS_SINCE: dict[EventKind | None, Version] = {
     EventKind.HANDS_PASSED: (1, 2),
@@ -59,11 +70,20 @@ def for_version(message: Message, version: Version) -> Message | None:
     if isinstance(message, GameView):
         return _view_for(message, version)
     if isinstance(message, TableState):
-        newer = {name: None for name, since in OPTIONS_SINCE.items() if version < since}
-        if not newer:
-            return message
-        return replace(message, options=replace(message.options, **newer))
+        return _table_state_for(message, version)
     return message
+
+
+def _table_state_for(state: TableState, version: Version) -> TableState:
+    """Before 1.3 a table state names no owner and no reason for the host (its
+    ``host_seat`` is still the host's, lent or not); before 1.2 it has fewer options."""
+    named = state.owner_seat is not None or state.host_reason is not None
+    if version < HOST_OWNER_SINCE and named:
+        state = replace(state, owner_seat=None, host_reason=None)
+    newer = {name: None for name, since in OPTIONS_SINCE.items() if version < since}
+    if not newer:
+        return state
+    return replace(state, options=replace(state.options, **newer))
 
 
 def _view_for(view: GameView, version: Version) -> GameView:

@@ -8,7 +8,7 @@ from protocol.cards import Card
 from protocol.commands import Catch, Play
 from protocol.compat import CURRENT, EVENTS_SINCE, OPTIONS_SINCE, for_version
 from protocol.events import HandsPassed, JumpedIn, Played, SeenEvent
-from protocol.messages import GameEvent, GameView, TableState, TableStatus
+from protocol.messages import GameEvent, GameView, HostReason, TableState, TableStatus
 from protocol.options import TableConfig, TableOptions, preset_options
 from protocol.version import PROTOCOL_VERSION, parse_version
 from protocol.views import View
@@ -56,3 +56,23 @@ def test_older_table_state_options_hold_only_that_version_s_fields() -> None:
     config = TableConfig.from_data(sent)  # what a 1.1 client builds from it
     assert config.stack_draw_two and not config.jump_in
     assert for_version(state, (1, 2)) is state
+
+
+def test_the_owner_and_the_host_s_reason_reach_1_3_peers_only() -> None:
+    state = TableState(
+        table_id="t1",
+        name="lent",
+        state=TableStatus.PLAYING,
+        seats=(),
+        host_seat=1,
+        owner_seat=0,
+        host_reason=HostReason.OWNER_AWAY,
+    )
+    assert for_version(state, (1, 3)) is state
+    for older in ((1, 2), (1, 0)):
+        sent = for_version(state, older)
+        assert isinstance(sent, TableState)
+        wire = sent.to_data()
+        assert wire["host_seat"] == 1  # the host, lent or not, as older versions know it
+        assert "owner_seat" not in wire and "host_reason" not in wire
+    assert state.to_data()["host_reason"] == "owner-away"
