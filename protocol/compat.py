@@ -9,7 +9,7 @@ messages less what its version lacks (docs/protocol.md section 4):
   by a seat that is not to act);
 - ``table-state.options`` holds only its version's options (``stack_draw_two`` says
   whether a Draw Two answers a Draw Two), and before 1.3 it names no owner and no
-  ``host_reason``.
+  ``host_reason``, and a finished match's players no ``stand_in_turns``.
 
 ``for_version`` is pure and leaves a message of the current version untouched.
 """
@@ -20,7 +20,7 @@ from dataclasses import replace
 
 from protocol.commands import Play
 from protocol.events import EventKind
-from protocol.messages import GameEvent, GameView, Message, TableState
+from protocol.messages import GameEvent, GameView, MatchList, Message, TableState
 from protocol.version import Version
 from protocol.views import View
 
@@ -30,6 +30,7 @@ __all__ = [
     "HOST_OWNER_SINCE",
     "JUMP_IN_SINCE",
     "OPTIONS_SINCE",
+    "STAND_IN_TURNS_SINCE",
     "for_version",
 ]
 
@@ -40,6 +41,9 @@ JUMP_IN_SINCE: Version = (1, 2)
 
 HOST_OWNER_SINCE: Version = (1, 3)
 """The version whose ``table-state`` names the owner and why the host holds the role."""
+
+STAND_IN_TURNS_SINCE: Version = (1, 3)
+"""The version whose match results count the turns a stand-in played for a person."""
 
 EVENTS_SINCE: dict[EventKind | None, Version] = {
     EventKind.HANDS_PASSED: (1, 2),
@@ -71,6 +75,8 @@ def for_version(message: Message, version: Version) -> Message | None:
         return _view_for(message, version)
     if isinstance(message, TableState):
         return _table_state_for(message, version)
+    if isinstance(message, MatchList) and version < STAND_IN_TURNS_SINCE:
+        return _matches_for(message)
     return message
 
 
@@ -84,6 +90,20 @@ def _table_state_for(state: TableState, version: Version) -> TableState:
     if not newer:
         return state
     return replace(state, options=replace(state.options, **newer))
+
+
+def _matches_for(page: MatchList) -> MatchList:
+    """Before 1.3 a match's players carry no count of the turns a stand-in played."""
+    if not any(player.stand_in_turns for match in page.matches for player in match.players):
+        return page
+    matches = tuple(
+        replace(
+            match,
+            players=tuple(replace(player, stand_in_turns=0) for player in match.players),
+        )
+        for match in page.matches
+    )
+    return replace(page, matches=matches)
 
 
 def _view_for(view: GameView, version: Version) -> GameView:

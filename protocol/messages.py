@@ -815,6 +815,9 @@ class MatchPlayer(Record):
     """True for a bot."""
     score: int = field(default=0, metadata=_TALLY)
     """The seat's final score."""
+    stand_in_turns: int = field(default=0, metadata=number(0, 1_000_000, sparse=True))
+    """(1.3) A person's turns that a stand-in (a server bot) played while they were away;
+    their result is theirs all the same. Left out when 0."""
 
 
 @dataclass(frozen=True, slots=True)

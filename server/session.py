@@ -72,6 +72,7 @@ class Session:
         self.peer_id = peer_id
         self.address = address
         self.name = ""
+        self.bot = False
         self._stream = stream
         self._lobby = lobby
         self._identity = identity
@@ -324,6 +325,7 @@ class Session:
 
     def _welcome(self, hello: Hello) -> None:
         self.name = hello.name
+        self.bot = hello.bot
         version = self._conn.version
         assert version is not None, "the connection negotiates the version on hello"
         self._negotiated = parse_version(version)  # once: every frame sent is judged by it

@@ -209,6 +209,7 @@ class RequestHandlers:
         seat.peer = None
         self._game.set_away(seat.index, False)  # numbered before the replay below
         seat.peer = peer
+        seat.bot_client = seat.bot_client or peer.bot
         seat.token = message.token  # known again (a table rebuilt from the journal had lost it)
         self.settle_host()  # an owner back takes the role back; an away one lends it
         log.info("%s resumed seat %d at table %s", peer.name, seat.index, self._label)

@@ -56,7 +56,9 @@ class Seat:
     not after a restart until they present it again. A bot seat has a ``strategy`` and
     none of these. ``ready`` is the owner's "start / next round" flag.
     ``stand_in`` is the server bot that plays the seat (always for a bot seat, while away
-    for a person's); it holds its own token, never the owner's.
+    for a person's); it holds its own token, never the owner's. ``bot_client``: a
+    connection that said it is a bot (``hello.bot``, 1.3) has held the person's seat, so
+    the match result counts the seat as a bot's.
     """
 
     index: int
@@ -67,6 +69,7 @@ class Seat:
     strategy: str | None = None
     ready: bool = False
     stand_in: StandIn | None = None
+    bot_client: bool = False
 
     @property
     def is_bot(self) -> bool:
@@ -84,6 +87,7 @@ class Seat:
         self.token_hash = None
         self.peer = None
         self.ready = False
+        self.bot_client = False
 
 
 class Seating:
@@ -154,7 +158,14 @@ class Seating:
             raise ValueError(f"seat {index} is taken")
         self.spectators.pop(peer.peer_id, None)
         token = new_token()
-        seat = Seat(index=index, name=name, token=token, token_hash=token_hash(token), peer=peer)
+        seat = Seat(
+            index=index,
+            name=name,
+            token=token,
+            token_hash=token_hash(token),
+            peer=peer,
+            bot_client=peer.bot,
+        )
         self._chairs[index] = seat
         return seat
 
