@@ -43,6 +43,7 @@ __all__ = [
     "ENGINE_VERSION",
     "Journal",
     "JournalLocked",
+    "SavedBan",
     "SavedMatch",
     "SavedSeat",
     "SavedTable",
@@ -75,6 +76,17 @@ class SavedSeat:
     name: str
     strategy: str | None
     token_hash: str | None
+    address: str | None = None
+    """Where a person's seat last came from (a ban of the seat covers it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SavedBan:
+    """One ban of an open table: the name as it was, and the address kept out (None: the
+    name alone)."""
+
+    name: str
+    address: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +119,8 @@ class SavedTable:
     """The latest match, if it is still to be replayed."""
     bot_think_ms: int | None = None
     """The host's pace for the server bots; None for the server's default."""
+    bans: list[SavedBan] = field(default_factory=list)
+    """The table's bans, in the order they were given."""
 
 
 class Journal:
@@ -222,8 +236,15 @@ class Journal:
             seats = [
                 SavedSeat(*row)
                 for row in db.execute(
-                    "SELECT seat, name, strategy, token_hash FROM seats WHERE table_id = ?"
-                    " ORDER BY seat",
+                    "SELECT seat, name, strategy, token_hash, address FROM seats"
+                    " WHERE table_id = ? ORDER BY seat",
+                    (table_id,),
+                )
+            ]
+            bans = [
+                SavedBan(*row)
+                for row in db.execute(
+                    "SELECT name, address FROM bans WHERE table_id = ? ORDER BY rowid",
                     (table_id,),
                 )
             ]
@@ -240,6 +261,7 @@ class Journal:
                     matches_played=played,
                     match=match,
                     bot_think_ms=think_ms,
+                    bans=bans,
                 )
             )
         for table_id in stale:
@@ -297,6 +319,7 @@ class Journal:
                     (time.time(), json.dumps(result), table_id, number),
                 )
             db.execute("UPDATE tables SET open = 0 WHERE table_id = ?", (table_id,))
+            db.execute("DELETE FROM bans WHERE table_id = ?", (table_id,))
 
     def _latest_match(self, table_id: str) -> tuple[int, SavedMatch | None]:
         row = self._db.execute(
@@ -418,8 +441,9 @@ class TableJournal:
             db.execute("BEGIN")
             db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
             db.executemany(
-                "INSERT INTO seats VALUES (?, ?, ?, ?, ?)",
-                [(table_id, s.seat, s.name, s.strategy, s.token_hash) for s in seats],
+                "INSERT INTO seats (table_id, seat, name, strategy, token_hash, address)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                [(table_id, s.seat, s.name, s.strategy, s.token_hash, s.address) for s in seats],
             )
             db.execute(
                 "UPDATE tables SET host = ?, config = ? WHERE table_id = ?",
@@ -483,6 +507,18 @@ class TableJournal:
         stood after its last finished round, with ``note``."""
         self._journal.close_unfinished(self._table_id, note)
 
+    def banned(self, ban: SavedBan) -> None:
+        """The host banned someone: kept until the table closes."""
+        self._journal._write(
+            "INSERT INTO bans (table_id, name, address) VALUES (?, ?, ?)",
+            (self._table_id, ban.name, ban.address),
+        )
+
     def closed(self) -> None:
-        """The table is gone for good (not a shutdown: those tables come back)."""
-        self._journal._write("UPDATE tables SET open = 0 WHERE table_id = ?", (self._table_id,))
+        """The table is gone for good (not a shutdown: those tables come back); its bans
+        go with it."""
+        db = self._journal._db
+        with db:
+            db.execute("BEGIN")
+            db.execute("UPDATE tables SET open = 0 WHERE table_id = ?", (self._table_id,))
+            db.execute("DELETE FROM bans WHERE table_id = ?", (self._table_id,))

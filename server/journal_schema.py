@@ -16,7 +16,7 @@ from pathlib import Path
 
 __all__ = ["SCHEMA_VERSION", "backup_path", "prepare", "schema_of"]
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -26,7 +26,7 @@ CREATE TABLE tables (
     engine TEXT NOT NULL, bot_think_ms INTEGER);
 CREATE TABLE seats (
     table_id TEXT NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL, strategy TEXT,
-    token_hash TEXT, PRIMARY KEY (table_id, seat));
+    token_hash TEXT, address TEXT, PRIMARY KEY (table_id, seat));
 CREATE TABLE matches (
     table_id TEXT NOT NULL, number INTEGER NOT NULL, seed TEXT NOT NULL,
     start_ms INTEGER NOT NULL, first_seq INTEGER NOT NULL, config TEXT NOT NULL,
@@ -35,12 +35,17 @@ CREATE TABLE commands (
     table_id TEXT NOT NULL, number INTEGER NOT NULL, position INTEGER NOT NULL,
     actor INTEGER, command TEXT NOT NULL, now_ms INTEGER NOT NULL,
     PRIMARY KEY (table_id, number, position)) WITHOUT ROWID;
+CREATE TABLE bans (table_id TEXT NOT NULL, name TEXT NOT NULL, address TEXT);
+CREATE INDEX bans_by_table ON bans (table_id);
 """
 """The tables as this release writes them.
 
 ``matches.scores``: the match's scores after its last finished round (JSON, one per seat),
 what the history keeps of a match that cannot be played to its end. ``tables.bot_think_ms``:
 the pace the host gave the table's server bots; NULL for the server's default.
+``seats.address``: where a person's seat last came from, so that a ban of an away seat
+still covers it after a restart. ``bans``: an open table's bans (the name as it was, the
+address kept out or NULL), deleted when the table closes.
 ``commands`` is stored in its key's order (``WITHOUT ROWID``): a move's commit then writes
 one page, not a row page and a key page (20 against 29 us a move at 200 tables,
 server/journal.py ``TableJournal.command``)."""
@@ -56,6 +61,13 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         " PRIMARY KEY (table_id, number, position)) WITHOUT ROWID",
         "INSERT INTO commands SELECT * FROM commands_before_4",
         "DROP TABLE commands_before_4",
+    ),
+    4: (
+        # bans: a seat remembers where it last came from, across a restart
+        "ALTER TABLE seats ADD COLUMN address TEXT",
+        # bans: each open table's bans, kept for its life
+        "CREATE TABLE bans (table_id TEXT NOT NULL, name TEXT NOT NULL, address TEXT)",
+        "CREATE INDEX bans_by_table ON bans (table_id)",
     ),
 }
 """From each older version, the statements that bring it to the next."""

@@ -47,6 +47,7 @@ from server.chat_budget import ChatBudget
 from server.identity import ServerIdentity
 from server.journal import Journal, SavedTable
 from server.memory import give_back_memory
+from server.own_addresses import OwnAddresses
 from server.peer import Peer
 from server.records import answer_records, parse_cursor
 from server.settings import LobbySettings, LobbySummary
@@ -66,10 +67,12 @@ class Lobby:
         *,
         identity: ServerIdentity | None = None,
         journal: Journal | None = None,
+        own_addresses: OwnAddresses | None = None,
     ) -> None:
         """``identity`` is what the welcome to an in-process server bot says (a stand-in
         one by default: only the bots see it). With a ``journal``, every table is written
-        to it, and the open tables it holds are rebuilt when the lobby starts."""
+        to it, and the open tables it holds are rebuilt when the lobby starts.
+        ``own_addresses``: the server machine's (read here if not given)."""
         self.settings = settings or LobbySettings()
         self._bots = BotLauncher(self, identity or ServerIdentity.fresh(self.settings.server_name))
         self.chat_budget = ChatBudget()
@@ -79,6 +82,8 @@ class Lobby:
         self._where: dict[int, Table] = {}
         self._peers: dict[int, Peer] = {}
         self._journal = journal
+        self.own_addresses = own_addresses if own_addresses is not None else OwnAddresses()
+        """The server machine's addresses, shared by the tables."""
         self._table_numbers = journal.next_table_number() if journal is not None else 0
         self._nursery: trio.Nursery | None = None
         self._all_closed: trio.Event | None = None
@@ -144,6 +149,7 @@ class Lobby:
             journal=self._journal.for_table(table_id) if self._journal is not None else None,
             saved=saved,
             bot_think_ms=bot_think_ms,
+            own_addresses=self.own_addresses,
         )
         self._tables[table.table_id] = table
         return table

@@ -209,6 +209,7 @@ class RequestHandlers:
         seat.peer = None
         self._game.set_away(seat.index, False)  # numbered before the replay below
         seat.peer = peer
+        seat.address = peer.address
         seat.bot_client = seat.bot_client or peer.bot
         seat.token = message.token  # known again (a table rebuilt from the journal had lost it)
         self.settle_host()  # an owner back takes the role back; an away one lends it
@@ -355,7 +356,7 @@ class RequestHandlers:
         seating.require_owner_or_not_theirs(host, seat, "ban" if message.ban else "kick")
         kicked = seat.peer
         if message.ban:
-            self._seating.ban(seat.name, kicked.address if kicked is not None else None)
+            self._seating.bans.ban(seat.name, seat.address)  # connected or not
         self.remove_person(seat, f"{'banned' if message.ban else 'kicked'} by {host.name}")
         if kicked is not None:
             self._departed(kicked)

@@ -1,14 +1,14 @@
 """A table rebuilt from the journal after a restart, and the grace its people get to return.
 
 ``rebuild`` puts back the seats (people's seats keep only their token's hash, so their
-owners resume with the token they hold) and replays the latest match. The match then
+owners resume with the token they hold) and the bans, and replays the latest match. The match then
 waits, paused: nobody is connected yet, and it would be unfair to let the clocks or the
 server bots play for people who are reconnecting. ``RestartGrace`` ends the pause when
 every person's seat is back, or after the grace; only then is a seat still empty handled
 as a lost connection (marked away, a server bot plays it).
 
 ``TableRecorder`` is the other direction: it writes the seats to the journal whenever they
-change, so that there is something to rebuild.
+change, and each new ban, so that there is something to rebuild.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from __future__ import annotations
 import logging
 
 from protocol.commands import Pause, Resume
-from server.journal import SavedSeat, SavedTable, TableJournal
+from server.journal import SavedBan, SavedSeat, SavedTable, TableJournal
+from server.table.bans import Ban
 from server.table.game import TableGame
 from server.table.seating import Seat, Seating
 
@@ -34,8 +35,11 @@ def rebuild(seating: Seating, game: TableGame, saved: SavedTable) -> None:
                 name=chair.name,
                 strategy=chair.strategy,
                 token_hash=chair.token_hash,
+                address=chair.address,
             )
         )
+    for ban in saved.bans:
+        seating.bans.restore(Ban(ban.name, ban.address))
     seating.owner = seating.host = saved.host  # the journal keeps the owner: see TableRecorder
     game.config = saved.config
     game.matches_played = saved.matches_played
@@ -86,14 +90,19 @@ class TableRecorder:
         self._seating = seating
         self._game = game
         self._written: object = None
+        self._bans_written = len(seating.bans.given)  # a rebuilt table's are in the journal
 
     def seats_changed(self) -> None:
-        """Write the seats if they are not what was last written."""
+        """Write the seats if they are not what was last written, and the bans given
+        since the last call."""
         seats = [
-            SavedSeat(seat.index, seat.name, seat.strategy, seat.token_hash)
+            SavedSeat(seat.index, seat.name, seat.strategy, seat.token_hash, seat.address)
             for seat in self._seating
         ]
         now = (seats, self._seating.owner, self._game.config)
         if now != self._written:
             self._journal.seats(seats, self._seating.owner, self._game.config)
             self._written = now
+        for ban in self._seating.bans.given[self._bans_written :]:
+            self._journal.banned(SavedBan(ban.name, ban.address))
+            self._bans_written += 1

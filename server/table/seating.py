@@ -5,7 +5,8 @@ connected or not), or held by a server bot. A person's seat carries a random res
 whoever presents it gets the seat back, so tokens are compared in constant time and never
 logged. Spectators watch without a seat. The host is a person's seat: the owner's (the
 creator's, or whom they handed it to for good), lent to another person while the owner is
-away.
+away. The host's bans are a part of their own (``server.table.bans``), held here as
+``bans``.
 
 This module is plain bookkeeping, no Trio and no engine: the table decides what the
 changes mean for the match.
@@ -22,7 +23,9 @@ from typing import TYPE_CHECKING
 from protocol.errors import LobbyRejectCode
 from protocol.messages import HostReason
 from server.journal import token_hash
-from server.table.names import name_keys
+from server.own_addresses import OwnAddresses
+from server.table.bans import Bans
+from server.table.names import seating_keys
 from server.table.refusals import RequestRefused
 
 if TYPE_CHECKING:
@@ -56,9 +59,10 @@ class Seat:
     not after a restart until they present it again. A bot seat has a ``strategy`` and
     none of these. ``ready`` is the owner's "start / next round" flag.
     ``stand_in`` is the server bot that plays the seat (always for a bot seat, while away
-    for a person's); it holds its own token, never the owner's. ``bot_client``: a
-    connection that said it is a bot (``hello.bot``, 1.3) has held the person's seat, so
-    the match result counts the seat as a bot's.
+    for a person's); it holds its own token, never the owner's. ``address`` is where the
+    person last came from, kept while they are away and across a restart (for a ban).
+    ``bot_client``: a connection that said it is a bot (``hello.bot``, 1.3) has held the
+    person's seat, so the match result counts the seat as a bot's.
     """
 
     index: int
@@ -69,6 +73,7 @@ class Seat:
     strategy: str | None = None
     ready: bool = False
     stand_in: StandIn | None = None
+    address: str | None = None
     bot_client: bool = False
 
     @property
@@ -86,6 +91,7 @@ class Seat:
         self.token = None
         self.token_hash = None
         self.peer = None
+        self.address = None
         self.ready = False
         self.bot_client = False
 
@@ -93,7 +99,14 @@ class Seat:
 class Seating:
     """The chairs of one table, indexed 0..size-1 clockwise, its spectators and its host."""
 
-    def __init__(self, size: int, max_spectators: int, password: str | None = None) -> None:
+    def __init__(
+        self,
+        size: int,
+        max_spectators: int,
+        password: str | None = None,
+        own_addresses: OwnAddresses | None = None,
+    ) -> None:
+        """``own_addresses``: the server machine's, which a ban never covers."""
         self._password = password
         self._chairs: list[Seat | None] = [None] * size
         self._bots_named = 0
@@ -109,8 +122,8 @@ class Seating:
         self.lending = True
         """Whether an away owner's role may be lent (not during a restart's grace)."""
         self._seated_at: dict[str, int] = {}  # token hash -> last seq before its owner sat
-        self._banned_addresses: set[str] = set()
-        self._banned_names: set[tuple[int, str]] = set()  # name keys
+        self.bans = Bans(own_addresses)
+        """Who the host has kept out."""
 
     # ------------------------------------------------------------------ chairs
 
@@ -164,6 +177,7 @@ class Seating:
             token=token,
             token_hash=token_hash(token),
             peer=peer,
+            address=peer.address,
             bot_client=peer.bot,
         )
         self._chairs[index] = seat
@@ -286,9 +300,9 @@ class Seating:
 
     def name_taken(self, name: str) -> bool:
         """Whether someone at the table already goes by ``name``, or one that reads alike
-        (``server.table.names``)."""
-        wanted = name_keys(name)
-        return any(not wanted.isdisjoint(name_keys(seat.name)) for seat in self)
+        (``server.table.names.seating_keys``)."""
+        wanted = seating_keys(name)
+        return any(not wanted.isdisjoint(seating_keys(seat.name)) for seat in self)
 
     def bot_name(self) -> str:
         """A name for a new server bot that nobody at the table has."""
@@ -331,20 +345,8 @@ class Seating:
                 LobbyRejectCode.WRONG_PASSWORD, "this table needs the right password"
             )
 
-    def ban(self, name: str, address: str | None) -> None:
-        """Keep ``name`` (and every name that reads alike) and ``address`` out from now on.
-        The host's own address is never banned: a guest on the host's machine is kept out
-        by name alone."""
-        self._banned_names |= name_keys(name)
-        host = self._chairs[self.host] if self.host is not None else None
-        host_address = host.peer.address if host is not None and host.peer is not None else None
-        if address is not None and address != host_address:
-            self._banned_addresses.add(address)
-
     def check_not_banned(self, peer: Peer) -> None:
-        banned_name = not name_keys(peer.name).isdisjoint(self._banned_names)
-        if peer.address in self._banned_addresses or banned_name:
-            raise RequestRefused(LobbyRejectCode.BANNED, "the host has banned you from this table")
+        self.bans.check(peer)
 
     def bot_seat(self, index: int) -> Seat:
         """The bot's seat a newcomer asked to take (at any time, a match running or not);

@@ -50,6 +50,7 @@ from server.autoplay import BotLauncher, StandIn
 from server.chat_budget import ChatBudget
 from server.engine import Match
 from server.journal import SavedTable, TableJournal
+from server.own_addresses import OwnAddresses
 from server.peer import Peer
 from server.settings import LobbySettings
 from server.table.broadcast import Broadcast
@@ -98,12 +99,14 @@ class Table:
         journal: TableJournal | None = None,
         saved: SavedTable | None = None,
         bot_think_ms: int | None = None,
+        own_addresses: OwnAddresses | None = None,
     ) -> None:
         """``created_from`` is the address of whoever created it (for the lobby's
         per-address quota); ``chat_budget`` is the lobby's (a table of its own without).
         With a ``journal`` the table is written to it as it goes; ``saved`` rebuilds it as
         the journal held it (``config`` and ``bot_think_ms`` are then the saved ones).
-        ``bot_think_ms`` is the host's pace for the server bots; None for the server's."""
+        ``bot_think_ms`` is the host's pace for the server bots; None for the server's.
+        ``own_addresses`` are the server machine's, which a ban never covers."""
         self.table_id = table_id
         self.name = name
         self.created_from = created_from
@@ -111,7 +114,7 @@ class Table:
         self._hooks = hooks
         label = f"{table_id} ({name})"
         self._label = label
-        self.seating = Seating(config.seats, settings.max_spectators, password)
+        self.seating = Seating(config.seats, settings.max_spectators, password, own_addresses)
         self.broadcast = Broadcast(self.seating, settings.history_limit)
         self.game = TableGame(
             table_id, config, settings, self.seating, self.broadcast, journal=journal
@@ -153,7 +156,6 @@ class Table:
         self._stopping = False  # the server is shutting down: the journal keeps the table
         self._empty_clock = EmptyTableClock(settings.empty_table_seconds)
         self._journal = journal
-        self._recorder = TableRecorder(journal, self.seating, self.game) if journal else None
         self._grace: RestartGrace | None = None
         self._closable_until = -math.inf  # the host may close a rebuilt table until then
         if saved is not None:
@@ -164,6 +166,8 @@ class Table:
             self._closable_until = until
         elif journal is not None:
             journal.opened(name, config, password, created_from, bot_think_ms)
+        # After the rebuild: what it put back is already in the journal.
+        self._recorder = TableRecorder(journal, self.seating, self.game) if journal else None
 
     # ------------------------------------------------------------------ for the lobby
 
