@@ -157,6 +157,7 @@ class SavedTable:
     """The password's stored hash (``server.passwords``); None for an open table."""
     created_from: str
     host: int | None
+    """The owner's seat (who holds the host role for good; a role lent is not kept)."""
     seats: list[SavedSeat]
     matches_played: int
     match: SavedMatch | None
@@ -610,7 +611,8 @@ class TableJournal:
         )
 
     def seats(self, seats: list[SavedSeat], host: int | None, config: TableConfig) -> None:
-        """The table's seats, host and options as they are now (replacing the last)."""
+        """The table's seats, owner (``host``: the seat holding the host role for good) and
+        options as they are now (replacing the last)."""
         table_id = self._table_id
         db = self._journal._db
 

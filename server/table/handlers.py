@@ -23,6 +23,7 @@ from protocol.messages import (
     ChatMessage,
     CreateTable,
     Game,
+    HostReason,
     Join,
     Joined,
     Kick,
@@ -136,7 +137,7 @@ class RequestHandlers:
 
     def _on_create(self, peer: Peer) -> OkResult:
         seat = self._seating.seat_person(0, peer.name, peer)
-        self._seating.host = seat.index
+        self._seating.claim_host(seat.index)
         config = self._game.config
         log.info(
             "%s created table %s (%s, %d seats)", peer.name, self._label, config.deck, config.seats
@@ -212,8 +213,9 @@ class RequestHandlers:
         self._game.set_away(seat.index, False)  # numbered before the replay below
         seat.peer = peer
         seat.address = peer.address
+        seat.bot_client = seat.bot_client or peer.bot
         seat.token = message.token  # known again (a table rebuilt from the journal had lost it)
-        self._pass_host()  # a host who is not connected gives way to one who is
+        self.settle_host()  # an owner back takes the role back; an away one lends it
         log.info("%s resumed seat %d at table %s", peer.name, seat.index, self._label)
         peer.send(Joined(table_id=self._table_id, seat=seat.index, resume_token=seat.token))
         self._public.tell(peer)
@@ -223,7 +225,7 @@ class RequestHandlers:
     def _welcome(self, seat: Seat) -> None:
         """Tell a person who just sat down their seat and token, the state; a view is owed."""
         assert seat.peer is not None
-        self._pass_host()  # a host who is not connected gives way to one who is
+        self.settle_host()  # an owner back takes the role back; an away one lends it
         seat.peer.send(Joined(table_id=self._table_id, seat=seat.index, resume_token=seat.token))
         self._public.tell(seat.peer)
         self._broadcast.owe_view(seat.peer, seat.index)
@@ -251,7 +253,7 @@ class RequestHandlers:
         seat.ready = False
         log.info("%s lost the connection to table %s; the seat waits", seat.name, self._label)
         self._game.set_away(seat.index, True)
-        self._pass_host()
+        self.settle_host()
         self._game.next_round_if_ready()
 
     def remove_person(self, seat: Seat, why: str) -> None:
@@ -262,7 +264,7 @@ class RequestHandlers:
         else:
             seat.make_bot(self._settings.bot_strategy, self._seating.bot_name())
             self._game.set_away(seat.index, False)
-        self._pass_host()
+        self.settle_host()
         self._game.next_round_if_ready()
 
     def _vacate(self, index: int) -> None:
@@ -271,11 +273,21 @@ class RequestHandlers:
         if seat is not None:
             self._stand_ins.let_go(seat)
 
-    def _pass_host(self) -> None:
-        if self._seating.pass_host():
-            host = self._seating.host
-            seat = self._seating[host] if host is not None else None
-            log.info("table %s: %s is now the host", self._label, seat.name if seat else "?")
+    def settle_host(self) -> None:
+        """Put the host role where the rules say, logging where it went and why."""
+        seating = self._seating
+        if not seating.settle_host():
+            return
+        host = seating[seating.host] if seating.host is not None else None
+        if host is None:
+            log.info("table %s: nobody holds the host role", self._label)
+        elif seating.host_reason is HostReason.OWNER_AWAY:
+            owner = seating[seating.owner] if seating.owner is not None else None
+            away = owner.name if owner is not None else "the owner"
+            log.info("table %s: %s is the host while %s is away", self._label, host.name, away)
+        else:
+            why = "for good" if seating.host_reason is HostReason.OWNER_LEFT else "as owner"
+            log.info("table %s: %s is the host %s", self._label, host.name, why)
 
     # ------------------------------------------------------------------ the host's controls
 
@@ -344,6 +356,7 @@ class RequestHandlers:
             raise RequestRefused(
                 LobbyRejectCode.BAD_SEAT, "the host cannot kick themselves; leave instead"
             )
+        seating.require_owner_or_not_theirs(host, seat, "ban" if message.ban else "kick")
         kicked = seat.peer
         if message.ban:
             self._seating.bans.ban(seat.name, seat.address)  # connected or not

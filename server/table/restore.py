@@ -40,7 +40,7 @@ def rebuild(seating: Seating, game: TableGame, saved: SavedTable) -> None:
         )
     for ban in saved.bans:
         seating.bans.restore(Ban(ban.name, ban.address))
-    seating.host = saved.host
+    seating.owner = seating.host = saved.host  # the journal keeps the owner: see TableRecorder
     game.config = saved.config
     game.matches_played = saved.matches_played
     if saved.match is not None:
@@ -48,13 +48,17 @@ def rebuild(seating: Seating, game: TableGame, saved: SavedTable) -> None:
 
 
 class RestartGrace:
-    """The pause of a rebuilt match until its people are back (or the grace is over)."""
+    """The pause of a rebuilt match until its people are back (or the grace is over).
+
+    During the grace nobody is lent the host role: an owner not back yet is still host.
+    """
 
     def __init__(self, seating: Seating, game: TableGame, until: float) -> None:
         self._seating = seating
         self._game = game
         self.until = until
         """When (Trio time) the grace ends whoever is back."""
+        seating.lending = False  # the owner stays host until the grace is over
         match = game.running()
         self._paused = match is not None and not match.paused and game.apply_table(Pause())
 
@@ -64,6 +68,7 @@ class RestartGrace:
         people = self._seating.people()
         if now < self.until and not all(seat.peer is not None for seat in people):
             return False
+        self._seating.lending = True
         if self._paused:
             self._game.apply_table(Resume())
         for seat in people:
@@ -74,7 +79,11 @@ class RestartGrace:
 
 
 class TableRecorder:
-    """Writes a table's seats, host and options to the journal when they change."""
+    """Writes a table's seats, owner and options to the journal when they change.
+
+    The journal's ``host`` is the owner's seat: a role lent while the owner is away is
+    not kept, since a rebuilt table gives it to the owner (and lends it only after the
+    grace)."""
 
     def __init__(self, journal: TableJournal, seating: Seating, game: TableGame) -> None:
         self._journal = journal
@@ -90,9 +99,9 @@ class TableRecorder:
             SavedSeat(seat.index, seat.name, seat.strategy, seat.token_hash, seat.address)
             for seat in self._seating
         ]
-        now = (seats, self._seating.host, self._game.config)
+        now = (seats, self._seating.owner, self._game.config)
         if now != self._written:
-            self._journal.seats(seats, self._seating.host, self._game.config)
+            self._journal.seats(seats, self._seating.owner, self._game.config)
             self._written = now
         for ban in self._seating.bans.given[self._bans_written :]:
             self._journal.banned(SavedBan(ban.name, ban.address))

@@ -3,9 +3,10 @@
 A table has ``config.seats`` chairs. A chair is empty, held by a person (who may be
 connected or not), or held by a server bot. A person's seat carries a random resume token;
 whoever presents it gets the seat back, so tokens are compared in constant time and never
-logged. Spectators watch without a seat. The host is a person's seat (the creator's, then
-passed on in seat order). The host's bans are a part of their own
-(``server.table.bans``), held here as ``bans``.
+logged. Spectators watch without a seat. The host is a person's seat: the owner's (the
+creator's, or whom they handed it to for good), lent to another person while the owner is
+away. The host's bans are a part of their own (``server.table.bans``), held here as
+``bans``.
 
 This module is plain bookkeeping, no Trio and no engine: the table decides what the
 changes mean for the match.
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from protocol.errors import LobbyRejectCode
+from protocol.messages import HostReason
 from server.journal import token_hash
 from server.own_addresses import OwnAddresses
 from server.table.bans import Bans
@@ -59,6 +61,8 @@ class Seat:
     ``stand_in`` is the server bot that plays the seat (always for a bot seat, while away
     for a person's); it holds its own token, never the owner's. ``address`` is where the
     person last came from, kept while they are away and across a restart (for a ban).
+    ``bot_client``: a connection that said it is a bot (``hello.bot``, 1.3) has held the
+    person's seat, so the match result counts the seat as a bot's.
     """
 
     index: int
@@ -70,6 +74,7 @@ class Seat:
     ready: bool = False
     stand_in: StandIn | None = None
     address: str | None = None
+    bot_client: bool = False
 
     @property
     def is_bot(self) -> bool:
@@ -88,6 +93,7 @@ class Seat:
         self.peer = None
         self.address = None
         self.ready = False
+        self.bot_client = False
 
 
 class Seating:
@@ -111,6 +117,12 @@ class Seating:
         """Who watches, by peer id."""
         self.host: int | None = None
         """The host's seat index."""
+        self.owner: int | None = None
+        """The owner's seat index: the creator, or whom they handed the role to for good."""
+        self.host_reason = HostReason.OWNER
+        """Why the host holds the role (the owner, or lent it while the owner is away)."""
+        self.lending = True
+        """Whether an away owner's role may be lent (not during a restart's grace)."""
         self._seated_at: dict[str, int] = {}  # token hash -> last seq before its owner sat
         self.bans = Bans(own_addresses)
         """Who the host has kept out."""
@@ -168,6 +180,7 @@ class Seating:
             token_hash=token_hash(token),
             peer=peer,
             address=peer.address,
+            bot_client=peer.bot,
         )
         self._chairs[index] = seat
         return seat
@@ -192,8 +205,8 @@ class Seating:
 
     def close_gaps(self) -> dict[int, int]:
         """Move everyone down into chairs 0..n-1, keeping their order, and drop the empty
-        chairs; returns each moved seat's old index mapped to its new one. The host moves
-        with their seat."""
+        chairs; returns each moved seat's old index mapped to its new one. The host and the
+        owner move with their seats."""
         occupied = list(self)
         moves: dict[int, int] = {}
         for index, seat in enumerate(occupied):
@@ -203,6 +216,8 @@ class Seating:
         self._chairs = list(occupied)
         if self.host is not None:
             self.host = moves.get(self.host, self.host)
+        if self.owner is not None:
+            self.owner = moves.get(self.owner, self.owner)
         return moves
 
     # ------------------------------------------------------------------ finding people
@@ -367,23 +382,81 @@ class Seating:
 
     # ------------------------------------------------------------------ host and tokens
 
-    def pass_host(self) -> bool:
-        """Keep the host on a connected person: the host while connected, else the next
-        connected person in seat order, else the next person at all (away), else nobody.
-        True when the host changed to someone."""
-        host = self.host
-        if host is not None:
-            current = self._chairs[host]
-            if current is not None and not current.is_bot and current.is_connected:
-                return False
-        start = host if host is not None else -1
+    def claim_host(self, index: int) -> None:
+        """The person in ``index`` created the table: its owner and host."""
+        self.owner = self.host = index
+        self.host_reason = HostReason.OWNER
+
+    def settle_host(self) -> bool:
+        """Put the host role where the rules say (docs/protocol.md section 7, *the host*);
+        True when the host, the owner or the reason changed.
+
+        The owner holds the role while connected. An owner who is away (not connected)
+        lends it to the next connected person in seat order after the owner's seat, unless
+        the one it is lent to is still connected; nobody is lent it while ``lending`` is
+        off (a restart's grace) or nobody is connected. An owner whose seat is no longer
+        theirs (they left, or their seat is a bot's) hands it on for good, by the same
+        order, to a connected person if there is one; that person is the owner from then on.
+        """
+        before = (self.host, self.owner, self.host_reason)
+        owner = self._chairs[self.owner] if self.owner is not None else None
+        if owner is None or owner.is_bot:
+            heir = self._next_person(self.owner if self.owner is not None else self.host)
+            self.owner = self.host = heir.index if heir is not None else None
+            self.host_reason = HostReason.OWNER_LEFT
+        elif owner.is_connected or not self.lending:
+            self._give_back(owner)
+        else:
+            held = self._chairs[self.host] if self.host is not None else None
+            keeps = held is not None and held is not owner and self._can_borrow(held)
+            borrower = held if keeps else self._next_person(owner.index, connected=True)
+            if borrower is None:
+                self._give_back(owner)
+            else:
+                self.host, self.host_reason = borrower.index, HostReason.OWNER_AWAY
+        return (self.host, self.owner, self.host_reason) != before
+
+    def _give_back(self, owner: Seat) -> None:
+        """The owner holds the role (a reason already given for them stays)."""
+        if self.host != owner.index or self.host_reason is HostReason.OWNER_AWAY:
+            self.host, self.host_reason = owner.index, HostReason.OWNER
+
+    @staticmethod
+    def _can_borrow(seat: Seat) -> bool:
+        return not seat.is_bot and seat.is_connected
+
+    def _next_person(self, after: int | None, *, connected: bool = False) -> Seat | None:
+        """The first person after seat ``after`` in seat order, going round (a connected
+        one first; only connected ones with ``connected``); never a bot."""
+        start = after if after is not None else -1
         size = len(self._chairs)
         order = [self._chairs[(start + step) % size] for step in range(1, size + 1)]
         people = [seat for seat in order if seat is not None and not seat.is_bot]
-        connected = [seat for seat in people if seat.is_connected]
-        candidates = connected or people
-        self.host = candidates[0].index if candidates else None
-        return self.host is not None and self.host != host
+        here = [seat for seat in people if seat.is_connected]
+        found = here or ([] if connected else people)
+        return found[0] if found else None
+
+    def is_owner(self, seat: Seat) -> bool:
+        """Whether ``seat`` is the owner's (who holds the host role for good)."""
+        return seat.index == self.owner
+
+    def require_owner_or_not_theirs(self, host: Seat, target: Seat, what: str) -> None:
+        """A host lent the role may not ``what`` the owner's seat."""
+        if self.is_owner(target) and not self.is_owner(host):
+            raise RequestRefused(
+                LobbyRejectCode.NOT_HOST,
+                f"you hold the host role only while {target.name} is away: you may not {what}"
+                " their seat",
+            )
+
+    def require_owner(self, peer: Peer, what: str) -> Seat:
+        """``peer``'s seat, which must be the owner's (not a host lent the role)."""
+        seat = self.require_host(peer)
+        if not self.is_owner(seat):
+            raise RequestRefused(
+                LobbyRejectCode.NOT_HOST, f"only the table's owner may {what}, not a host lent it"
+            )
+        return seat
 
     def note_seated(self, seat: Seat, last_seq: int) -> None:
         """Remember that ``seat``'s token sat down after event ``last_seq``: a resume with

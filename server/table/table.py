@@ -20,9 +20,10 @@ A failed journal write (``server.journal``) costs the table nothing but its dura
 the lobby puts ``JournalFailed`` in the inbox, and the host is told once, in a chat line
 from ``uno-server`` (as soon as the host is connected).
 
-The host is the table's creator, passed on to the next person in seat order when the host
-leaves, is kicked or loses the connection. A table whose last person leaves is removed at
-once; one where nobody is connected any more is removed after ``empty_table_seconds``.
+The host is the table's owner (its creator, or whom they handed it to by leaving), lent to
+another person while the owner is away (``Seating.settle_host``). A table whose last
+person leaves is removed at once; one where nobody is connected any more is removed after
+``empty_table_seconds``.
 
 Why this module is long: the lobby's side of the inbox, the one fast path and the task's
 loop share one invariant (what may be handled when, and in which order), so they stay
@@ -350,6 +351,7 @@ class Table:
             self.game.run_out_clock()
             if self._grace is not None and self._grace.over(now):
                 self._grace = None
+                self.handlers.settle_host()  # an owner not back lends the role from now
         except Exception:
             log.exception("table %s failed and is removed", self._label)
             self._closing = True
@@ -411,7 +413,7 @@ class Table:
     def _close_rebuilt(self, peer: Peer) -> None:
         """The host closes a table rebuilt after a restart instead of playing on; the
         task then ends, sending everyone ``left`` after the host's reply."""
-        self.seating.require_host(peer)
+        self.seating.require_owner(peer, "close the table")
         if trio.current_time() >= self._closable_until:
             raise RequestRefused(
                 LobbyRejectCode.WRONG_TABLE_STATE,
