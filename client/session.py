@@ -496,6 +496,7 @@ async def open_session(
     events_kept: int = MAX_KEPT_EVENTS,
     latencies_kept: int = MAX_KEPT_LATENCIES,
     listener: Callable[[ServerMessage], None] | None = None,
+    bot: bool = False,
 ) -> AsyncIterator[ClientSession]:
     """Greet the server over ``stream`` and keep reading in the background while in use.
 
@@ -503,15 +504,20 @@ async def open_session(
     gives the seat back at once (``welcome.resumed``), then the view and the missed events.
     A server that has not answered the hello within ``greet_seconds`` raises
     ``trio.TooSlowError``. ``events_kept``, ``latencies_kept``, ``listener`` (which hears
-    the welcome too): see ``ClientSession``.
+    the welcome too): see ``ClientSession``. ``bot``: the hello says a program plays
+    (1.3 ``hello.bot``; bots pass it, people's clients do not).
     """
     session = ClientSession(
         stream, name, events_kept=events_kept, latencies_kept=latencies_kept, listener=listener
     )
-    hello = Hello(versions=versions, name=name)
+    hello = Hello(versions=versions, name=name, bot=bot)
     if resume is not None:
         hello = Hello(
-            versions=versions, name=name, resume_token=resume.token, last_seq=resume.last_seq
+            versions=versions,
+            name=name,
+            resume_token=resume.token,
+            last_seq=resume.last_seq,
+            bot=bot,
         )
         session.resume_token = resume.token
         session.last_seq = resume.last_seq
@@ -541,10 +547,11 @@ async def connect(
     *,
     resume: ResumeState | None = None,
     versions: tuple[str, ...] = SUPPORTED_VERSIONS,
+    bot: bool = False,
 ) -> AsyncIterator[ClientSession]:
     """Open a TCP connection to ``host:port`` and a session over it (see open_session)."""
     stream = await trio.open_tcp_stream(host, port)
-    async with open_session(stream, name, resume=resume, versions=versions) as session:
+    async with open_session(stream, name, resume=resume, versions=versions, bot=bot) as session:
         yield session
 
 

@@ -32,6 +32,7 @@ from protocol.messages import Error
 from server.identity import ServerIdentity
 from server.limits import ConnectionGate, LimitsError, SessionLimits
 from server.peer import LobbyPort
+from server.polite_close import close_politely
 from server.session import Session
 
 __all__ = [
@@ -50,6 +51,12 @@ DEFAULT_PORT = 7531
 """The port a server listens on unless told otherwise."""
 
 _EVERY_INTERFACE = ("0.0.0.0", "::")
+
+POLITE_REFUSALS = 32
+"""Refused connections closed politely at once (server/polite_close.py): each holds its
+descriptor until its client has read why, at most ``last_write_seconds``. Half of the
+descriptors the server keeps for itself (server/descriptors.py); a flood beyond it is
+told too, then closed at once."""
 
 
 class LobbyService(LobbyPort, Protocol):
@@ -98,6 +105,7 @@ class Server:
         self.identity = identity
         self._lobby = lobby
         self._gate = ConnectionGate(settings.max_connections, settings.max_per_address)
+        self._refusing = 0  # refused connections being closed politely now
         self._sessions: set[Session] = set()
         self._peer_ids = itertools.count(1)
         self._stop_requested = trio.Event()
@@ -154,9 +162,18 @@ class Server:
         refusal = self._gate.admit(address)
         if refusal is not None:
             log.warning("refused a connection from %s: %s", address, refusal.reason)
-            await refuse_connection(
-                stream, ErrorCode.SERVER_FULL, refusal.reason, limits.last_write_seconds
-            )
+            polite = self._refusing < POLITE_REFUSALS
+            self._refusing += polite
+            try:
+                await refuse_connection(
+                    stream,
+                    ErrorCode.SERVER_FULL,
+                    refusal.reason,
+                    limits.last_write_seconds,
+                    polite=polite,
+                )
+            finally:
+                self._refusing -= polite
             return
         session = Session(
             stream,
@@ -304,11 +321,17 @@ def _routed_address(family: socket.AddressFamily) -> str | None:
 
 
 async def refuse_connection(
-    stream: trio.abc.Stream, code: ErrorCode, reason: str, timeout: float
+    stream: trio.abc.Stream, code: ErrorCode, reason: str, timeout: float, *, polite: bool = True
 ) -> None:
-    """Tell a connection it is not served (``code``, ``reason``), then close it."""
+    """Tell a connection it is not served (``code``, ``reason``), then close it, all within
+    ``timeout``: ``polite``ly (the client reads why before the end, even if its hello
+    was on the way: server/polite_close.py), or at once."""
     frame = ServerConnection().send(Error(code=code.value, message=reason[:MAX_MESSAGE_LEN]))
-    with trio.move_on_after(timeout):
+    deadline = trio.current_time() + timeout
+    with trio.move_on_at(deadline):
         with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
             await stream.send_all(frame)
-    await trio.aclose_forcefully(stream)
+    if polite:
+        await close_politely(stream, deadline)
+    else:
+        await trio.aclose_forcefully(stream)

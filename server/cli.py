@@ -3,7 +3,11 @@
 It prints exactly one line ``uno-server listening on HOST:PORT`` (the real port when
 ``--port 0``), then the addresses others can reach it at and a word on passwords. Logs go
 to stderr. SIGINT (Ctrl-C) or SIGTERM stop it cleanly: clients are told, then cut off
-after ``--shutdown-seconds``, and it exits 0.
+after ``--shutdown-seconds``, and it exits 0. A journal it cannot use stops it before
+that, with one line on stderr and status 1.
+
+Why this module is long: it is the whole command line, one parser with every flag and
+its help text, and the start-up that acts on what it was given.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ from server.app import (
 )
 from server.descriptors import fit_connections
 from server.identity import ServerIdentity
-from server.journal import Journal, JournalLocked, default_state_path
+from server.journal import Journal, JournalLocked, JournalUnwritable, default_state_path
 from server.limits import LimitsError, SessionLimits
 from server.lobby import Lobby
 from server.log_limit import LogRateLimit
@@ -347,6 +351,30 @@ def tune_garbage_collector() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
+def open_journal(path: Path) -> Journal | None:
+    """The server's journal; None, having printed the one line that says why, if it
+    cannot be used (held by another server, not writable, not openable)."""
+    try:
+        journal = Journal.open(path)
+    except JournalLocked as error:
+        why = f"{error}; stop it first, or give this one --state"
+    except JournalUnwritable as error:
+        why = (
+            f"cannot write the journal {path} ({error});"
+            " free some space or make it writable, or give --state another file"
+        )
+    except (OSError, sqlite3.Error) as error:
+        why = f"cannot use the journal {path}: {error}"
+    else:
+        if journal.damaged is not None:
+            log.warning("the journal could not be read; it was kept as %s", journal.damaged)
+        if journal.migrated is not None:
+            log.warning("the journal was brought up to date; its old copy is %s", journal.migrated)
+        return journal
+    print(f"uno-server: {why}", file=sys.stderr)
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``uno-server``; returns the exit status."""
     words = list(sys.argv[1:] if argv is None else argv)
@@ -375,18 +403,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     tune_garbage_collector()
     journal = None
     if config.state is not None:
-        try:
-            journal = Journal.open(config.state)
-        except JournalLocked as error:
-            print(f"uno-server: {error}; stop it first, or give this one --state", file=sys.stderr)
+        journal = open_journal(config.state)
+        if journal is None:
             return 1
-        except (OSError, sqlite3.Error) as error:
-            print(f"uno-server: cannot use the journal {config.state}: {error}", file=sys.stderr)
-            return 1
-        if journal.damaged is not None:
-            log.warning("the journal could not be read; it was kept as %s", journal.damaged)
-        if journal.migrated is not None:
-            log.warning("the journal was brought up to date; its old copy is %s", journal.migrated)
     try:
         trio.run(serve, config, journal)
     except OSError as error:
