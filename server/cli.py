@@ -28,7 +28,7 @@ import trio
 
 from protocol.limits import MAX_TABLE_NAME_LEN, clean_text
 from protocol.options import ConfigError
-from server.advertise import Advertiser, ip_addresses, stable_server_id
+from server.advertise import Advertiser, ip_addresses
 from server.app import (
     DEFAULT_PORT,
     Server,
@@ -303,10 +303,10 @@ async def serve(config: Config, journal: Journal | None = None) -> None:
     """Run the server until SIGINT or SIGTERM, then stop it in order."""
     listeners = await bind_listeners(config.server.hosts, config.server.port)
     identity = config.identity
-    if config.mdns:
-        # The id advertised and the one in the welcome are the same, stable one.
-        port = int(listeners[0].socket.getsockname()[1])
-        identity = replace(identity, server_id=stable_server_id(port))
+    if journal is not None:
+        # The journal keeps the id: the welcome and the mDNS advert carry the same one,
+        # whatever the port (a --no-state server keeps the fresh one it was given).
+        identity = replace(identity, server_id=journal.server_id())
     lobby = Lobby(config.lobby, journal=journal)
     server = Server(config.server, lobby, identity)
     advertiser: Advertiser | None = None

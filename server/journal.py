@@ -41,6 +41,7 @@ import hashlib
 import json
 import logging
 import os
+import secrets
 import sqlite3
 import time
 from collections.abc import Callable
@@ -560,6 +561,20 @@ class Journal:
     def forget_history(self) -> None:
         """Drop every finished match (the standings start afresh); open tables stay."""
         self._write("DELETE FROM matches WHERE result IS NOT NULL", ())
+
+    def server_id(self) -> str:
+        """The server's stable id (``welcome.server_id``): made once, on the file's first
+        start, and kept in ``meta`` under ``server_id``, so it stays the same across
+        restarts, ports and mDNS settings as long as the journal does. A file that
+        cannot take it (full) gives a fresh id for this run only."""
+        fresh = secrets.token_hex(8)
+        try:
+            self._write("INSERT OR IGNORE INTO meta VALUES ('server_id', ?)", (fresh,))
+        except sqlite3.Error as error:
+            if not _is_write_failure(error):
+                raise
+        row = self._db.execute("SELECT value FROM meta WHERE key = 'server_id'").fetchone()
+        return fresh if row is None else str(row[0])
 
     def next_table_number(self) -> int:
         row = self._db.execute("SELECT MAX(CAST(table_id AS INTEGER)) FROM tables").fetchone()

@@ -492,8 +492,12 @@ class Table:
         farewell = Left(
             table_id=self.table_id, reason=LeftReason.TABLE_CLOSED, message="the table closed"
         )
+        # A server that stops keeps a journaled table for its next start: its seated people
+        # hear only ``closing``, and their tokens take the seats back once it is up again.
+        rebuilt_later = self._journal is not None and self._stopping
         for peer in self.seating.members():
-            peer.send(farewell)
+            if not (rebuilt_later and self.seating.of_peer(peer) is not None):
+                peer.send(farewell)
             self._departed(peer)
         self._items.close()
         if self._journal is not None and not self._stopping:
