@@ -23,6 +23,10 @@ Ending the session hands the writer its last words (an error, or ``closing`` on
 shutdown): it drops what is queued (or flushes it, on a graceful shutdown), writes them
 under a deadline and stops, and the session closes the socket: politely for a refusal at
 the door (an error before any welcome, server/polite_close.py), so the client reads it.
+
+Why this module is long: the handshake, the reader, the writer and the ways a connection
+ends share one state (what has been said, what is queued, which ending applies), so they
+stay in the one object that owns it.
 """
 
 from __future__ import annotations

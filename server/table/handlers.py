@@ -5,6 +5,9 @@ Every handler runs inside the table's task and either changes the table or raise
 reply its ``result``. Whatever a request causes (joined, table state, events, views)
 reaches its sender before that reply, which the task sends once the handler returns.
 Views are owed here, never sent: the task sends each member one when the change is done.
+
+Why this module is long: one short handler per request the table takes, beside the
+dispatch that names them all; split, the dispatch would import every piece back.
 """
 
 from __future__ import annotations

@@ -10,6 +10,10 @@ away. The host's bans are a part of their own (``server.table.bans``), held here
 
 This module is plain bookkeeping, no Trio and no engine: the table decides what the
 changes mean for the match.
+
+Why this module is long: the host role is defined over the chairs (who sits where, who
+is connected, who is a bot, seat order), so its rules live beside them; the bans, which
+need only names and addresses, are a part of their own.
 """
 
 from __future__ import annotations
