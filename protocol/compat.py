@@ -8,7 +8,8 @@ messages less what its version lacks (docs/protocol.md section 4):
 - a ``view``'s ``legal`` list holds only commands its version knows: no jump-in (a play
   by a seat that is not to act);
 - ``table-state.options`` holds only its version's options (``stack_draw_two`` says
-  whether a Draw Two answers a Draw Two).
+  whether a Draw Two answers a Draw Two);
+- a ``match-list``'s records carry no ``match_id`` (1.3) before 1.3.
 
 ``for_version`` is pure and leaves a message of the current version untouched.
 """
@@ -19,16 +20,26 @@ from dataclasses import replace
 
 from protocol.commands import Play
 from protocol.events import EventKind
-from protocol.messages import GameEvent, GameView, Message, TableState
+from protocol.messages import GameEvent, GameView, MatchList, Message, TableState
 from protocol.version import Version
 from protocol.views import View
 
-__all__ = ["CURRENT", "EVENTS_SINCE", "JUMP_IN_SINCE", "OPTIONS_SINCE", "for_version"]
+__all__ = [
+    "CURRENT",
+    "EVENTS_SINCE",
+    "JUMP_IN_SINCE",
+    "MATCH_ID_SINCE",
+    "OPTIONS_SINCE",
+    "for_version",
+]
 
 CURRENT: Version = (1, 3)
 
 JUMP_IN_SINCE: Version = (1, 2)
 """The version that lets a seat not to act play (a jump-in)."""
+
+MATCH_ID_SINCE: Version = (1, 3)
+"""The version whose match records name the match's id."""
 
 EVENTS_SINCE: dict[EventKind | None, Version] = {
     EventKind.HANDS_PASSED: (1, 2),
@@ -63,6 +74,8 @@ def for_version(message: Message, version: Version) -> Message | None:
         if not newer:
             return message
         return replace(message, options=replace(message.options, **newer))
+    if isinstance(message, MatchList) and version < MATCH_ID_SINCE:
+        return replace(message, matches=tuple(replace(m, match_id=None) for m in message.matches))
     return message
 
 

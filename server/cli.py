@@ -16,7 +16,7 @@ import socket
 import sqlite3
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 
@@ -39,6 +39,7 @@ from server.journal import Journal, JournalLocked, default_state_path
 from server.limits import LimitsError, SessionLimits
 from server.lobby import Lobby
 from server.log_limit import LogRateLimit
+from server.retention import Retention, keep_tidy
 from server.settings import LobbySettings, SettingsError
 from server.standings import history_main
 from server.table_flags import add_table_flags, table_defaults
@@ -54,6 +55,7 @@ log = logging.getLogger("uno.server")
 
 _LIMITS = SessionLimits()
 _LOBBY = LobbySettings()
+_RETENTION = Retention()
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +70,8 @@ class Config:
     advertise_ips: tuple[str, ...] = ()
     state: Path | None = None
     """The journal file; None keeps everything in memory."""
+    retention: Retention = field(default_factory=Retention)
+    """What the journal keeps, and how often it is cleaned."""
 
 
 class _HelpWithDefaults(argparse.ArgumentDefaultsHelpFormatter):
@@ -198,6 +202,19 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="keep everything in memory: a restart ends every table",
     )
+    state.add_argument(
+        "--keep-bot-matches",
+        type=int,
+        default=_RETENTION.bot_matches,
+        metavar="N",
+        help="matches of bots only the journal keeps (the latest, for a day at most)",
+    )
+    state.add_argument(
+        "--clean-seconds",
+        type=float,
+        default=_RETENTION.every_seconds,
+        help="how often the journal drops what it no longer keeps",
+    )
     add_table_flags(parser)
     mdns = parser.add_argument_group("discovery")
     mdns.add_argument(
@@ -268,6 +285,10 @@ def config_from_args(args: argparse.Namespace) -> Config:
         bot_jump_in_ms=tuple(args.bot_jump_in_ms),
     )
     identity = ServerIdentity.fresh(name)
+    try:
+        retention = Retention(bot_matches=args.keep_bot_matches, every_seconds=args.clean_seconds)
+    except ValueError as error:
+        raise SettingsError(f"--keep-bot-matches, --clean-seconds: {error}") from None
     return Config(
         server=server,
         lobby=lobby,
@@ -276,6 +297,7 @@ def config_from_args(args: argparse.Namespace) -> Config:
         mdns_interfaces=ip_addresses(args.mdns_interface, "--mdns-interface"),
         advertise_ips=ip_addresses(args.advertise_ip, "--advertise-ip"),
         state=None if args.no_state else (args.state or default_state_path()),
+        retention=retention,
     )
 
 
@@ -310,6 +332,9 @@ async def serve(config: Config, journal: Journal | None = None) -> None:
         async with trio.open_nursery() as nursery:
             addresses = await nursery.start(partial(server.run, listeners=listeners))
             announce(addresses, config.server.hosts)
+            cleaning = trio.CancelScope()
+            if journal is not None:
+                nursery.start_soon(_clean_until_stopped, cleaning, journal, config.retention)
             log.info("server %r (id %s) ready", identity.name, identity.server_id)
             if config.mdns:
                 advertiser = Advertiser.for_server(
@@ -326,6 +351,14 @@ async def serve(config: Config, journal: Journal | None = None) -> None:
                     advertiser.stop()
                 server.stop("the server is shutting down")
                 break
+            cleaning.cancel()
+
+
+async def _clean_until_stopped(
+    scope: trio.CancelScope, journal: Journal, retention: Retention
+) -> None:
+    with scope:
+        await keep_tidy(journal, retention)
 
 
 GC_THRESHOLDS = (20_000, 20, 20)

@@ -46,6 +46,7 @@ from server.autoplay import BotLauncher
 from server.chat_budget import ChatBudget
 from server.identity import ServerIdentity
 from server.journal import Journal, SavedTable
+from server.journal_reader import JournalReader
 from server.memory import give_back_memory
 from server.peer import Peer
 from server.records import answer_records, parse_cursor
@@ -79,6 +80,8 @@ class Lobby:
         self._where: dict[int, Table] = {}
         self._peers: dict[int, Peer] = {}
         self._journal = journal
+        self._reader = JournalReader(journal) if journal is not None else None
+        """The history's reads, off the event loop."""
         self._table_numbers = journal.next_table_number() if journal is not None else 0
         self._nursery: trio.Nursery | None = None
         self._all_closed: trio.Event | None = None
@@ -171,7 +174,7 @@ class Lobby:
             case ResumeSeat():
                 self._resume(peer, message, reply=True)
             case GetStandings() | ListMatches():
-                answer_records(self._journal, peer, message)
+                await answer_records(self._reader, peer, message)
             case Chat() if peer.peer_id not in self._where:
                 self._lobby_chat(peer, message)
             case _:
