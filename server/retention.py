@@ -4,6 +4,8 @@
 - A match a person played in (``matches.people`` 1): its result for ``people_days`` (400
   by default, over a year); its command log for the latest ``people_logs`` such matches
   (1,000), the rest keep only the result.
+- Matches go in the order they began (their ids): one goes once it and every match begun
+  before it are due, so none goes sooner than its rule says, a few a little later.
 - A match of bots only (no person played one of its moves; a seat the result calls a bot
   is a bot): the latest ``bot_matches`` (500) of them, none older than ``bot_days`` (1),
   with their logs.

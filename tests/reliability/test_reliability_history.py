@@ -1,0 +1,164 @@
+"""The history against hostile guests (issue 23): a real ``uno-server`` whose journal holds
+a long history, asked for it over and over from a guest's address while an honest table
+(two people from two more addresses and a bot) plays.
+
+1. Standings and match lists: 40 ``get-standings`` in one write, then 10 a second, each
+   answered from the standings kept as matches finish (read in a worker thread), while
+   the honest table plays on; the answers are the history's real standings.
+2. A bounded journal: guest tables of bots only make and finish matches as fast as they
+   can; with a short retention the file stops growing, and the people's standings stay
+   right. ``UNO_SOAK=1`` runs the hour of that load and reports the file's size and the
+   server's memory over time.
+
+Figures go to ``reliability_figures.record`` (docs/reliability.md quotes them).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import sqlite3
+import time
+from pathlib import Path
+
+import trio
+from e2e_client import FAST_OPTIONS, drive
+from e2e_server import ServerProcess
+from reliability_figures import SOAK, record
+from reliability_guests import (
+    RssWatch,
+    TimedPlayer,
+    attacker,
+    connect_from,
+    honest_table,
+    latency_ms,
+)
+from reliability_history import seed_history
+
+from protocol.messages import (
+    AddBot,
+    CreateTable,
+    GetStandings,
+    ListMatches,
+    MatchList,
+    Ok,
+    Standings,
+    StandingsPeriod,
+    Start,
+)
+from protocol.options import TableOptions
+
+HISTORY = 30_000
+"""Finished matches in the journal: a few hostile hours' worth (about 9 a second)."""
+BURST = 40
+PACED = 10
+"""Requests a second after the burst, for ``PACED_SECONDS``."""
+PACED_SECONDS = 3
+HONEST_MOVES = 3_000
+"""At most: the honest table plays until the questions are over (or its match ends)."""
+
+
+async def _ask(guest: TimedPlayer, requests: list[GetStandings]) -> list[float]:
+    """Send ``requests`` in one write; the seconds from the write to each one's ``ok``."""
+    began = trio.current_time()
+    await guest.stream.send_all(b"".join(guest.conn.send(request) for request in requests))
+    times = []
+    for request in requests:
+        await guest.hub.until(lambda r=request: r.id in guest.replies or guest.closed)  # type: ignore[misc]
+        times.append(trio.current_time() - began)
+        reply = guest.replies.pop(request.id, None)
+        assert isinstance(reply, Ok), (reply, guest.error)
+    return times
+
+
+def _standings(guest: TimedPlayer, period: StandingsPeriod) -> list[Standings]:
+    return [f for f in guest.frames if isinstance(f, Standings) and f.period is period]
+
+
+async def test_standings_asked_over_and_over_never_hold_up_a_table(tmp_path: Path) -> None:
+    state = tmp_path / "server.sqlite3"
+    expected = seed_history(state, HISTORY, time.time(), random.Random(23))
+    began = time.monotonic()
+    server = ServerProcess.start(tmp_path, "--log-level", "INFO", state=state)
+    start_seconds = time.monotonic() - began
+    watch = RssWatch(server.process.pid)
+    figures: dict[str, object] = {}
+    try:
+        with trio.fail_after(120):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(watch.run)
+                people = await honest_table(server.port, nursery)
+                guest = await connect_from(server.port, attacker(0), "curious")
+                nursery.start_soon(guest.read_forever)
+                done = trio.Event()
+                asked = trio.Event()
+
+                async def honest_play() -> None:
+                    await drive(
+                        people,
+                        lambda: asked.is_set()
+                        or sum(len(p.latencies) for p in people) >= HONEST_MOVES
+                        or people[0].match_over,
+                        random.Random(1),
+                    )
+                    done.set()
+
+                nursery.start_soon(honest_play)
+                periods = [StandingsPeriod.ALL, StandingsPeriod.WEEK]
+                burst = [
+                    GetStandings(id=guest.conn.next_request_id(), period=periods[n % 2], limit=20)
+                    for n in range(BURST)
+                ]
+                burst_times = await _ask(guest, burst)
+                paced_times: list[float] = []
+                for n in range(PACED * PACED_SECONDS):
+                    request = GetStandings(
+                        id=guest.conn.next_request_id(), period=periods[n % 2], limit=100
+                    )
+                    paced_times += await _ask(guest, [request])
+                    await trio.sleep(1 / PACED)
+                # A list of matches, page after page, while the table still plays.
+                first = await guest.request(lambda id_: ListMatches(id=id_, limit=50))
+                second = await guest.request(
+                    lambda id_: ListMatches(id=id_, cursor=_last_cursor(guest), limit=50)
+                )
+                assert isinstance(first, Ok) and isinstance(second, Ok)
+                honest_during_the_questions = not done.is_set()
+                asked.set()
+                await done.wait()
+                nursery.cancel_scope.cancel()
+    finally:
+        server.stop()
+    everything = _standings(guest, StandingsPeriod.ALL)
+    assert len(everything) == BURST // 2 + PACED * PACED_SECONDS // 2
+    # Every answer is the real standings: the people by wins, then points, as counted.
+    best = sorted(expected.items(), key=lambda item: (-item[1][1], -item[1][2], item[0]))
+    shown = [(s.name, (s.matches, s.wins, s.points)) for s in everything[-1].players if not s.bot]
+    assert shown == best[: len(shown)] and len(shown) == len(expected)
+    assert all(page.players == everything[0].players[:20] for page in everything[: BURST // 2])
+    week = _standings(guest, StandingsPeriod.WEEK)[-1]
+    assert 0 < sum(s.matches for s in week.players) < sum(s.matches for s in everything[-1].players)
+    lists = [f for f in guest.frames if isinstance(f, MatchList)]
+    ids = [m.match_id for page in lists for m in page.matches]
+    assert len(ids) == 100 and ids == sorted(ids, reverse=True) and len(set(ids)) == 100
+    assert not guest.closed and not any(person.closed for person in people)
+    assert [person.unexpected_rejections for person in people] == [[]] * len(people)
+    assert honest_during_the_questions
+    figures.update(
+        history=HISTORY,
+        start_and_migrate_seconds=round(start_seconds, 2),
+        burst=BURST,
+        burst_answered_ms=round(burst_times[-1] * 1000, 1),
+        burst_ms_per_answer=round(burst_times[-1] * 1000 / BURST, 2),
+        paced=PACED * PACED_SECONDS,
+        paced_answer_ms_max=round(max(paced_times) * 1000, 1),
+        paced_answer_ms_median=round(sorted(paced_times)[len(paced_times) // 2] * 1000, 2),
+        honest=latency_ms(people),
+        rss_kib={"start": watch.first, "peak": watch.peak},
+    )
+    record("history-standings", **figures)
+
+
+def _last_cursor(guest: TimedPlayer) -> str | None:
+    pages = [f for f in guest.frames if isinstance(f, MatchList)]
+    return pages[-1].next_cursor
