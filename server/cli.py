@@ -4,6 +4,11 @@ It prints exactly one line ``uno-server listening on HOST:PORT`` (the real port 
 ``--port 0``), then the addresses others can reach it at and a word on passwords. Logs go
 to stderr. SIGINT (Ctrl-C) or SIGTERM stop it cleanly: clients are told, then cut off
 after ``--shutdown-seconds``, and it exits 0.
+
+Why this module is long: it is the whole command line, each flag with its help beside the
+setting it fills, and the server's start and stop around them; the table flags
+(``server.table_flags``) and the journal's retention flags (``server.retention``) live
+with what they set.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ import socket
 import sqlite3
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 
@@ -39,7 +44,7 @@ from server.journal import Journal, JournalLocked, default_state_path
 from server.limits import LimitsError, SessionLimits
 from server.lobby import Lobby
 from server.log_limit import LogRateLimit
-from server.retention import Retention, keep_tidy
+from server.retention import RetentionError, add_retention_flags, retention_from_args
 from server.settings import LobbySettings, SettingsError
 from server.standings import history_main
 from server.table_flags import add_table_flags, table_defaults
@@ -55,7 +60,6 @@ log = logging.getLogger("uno.server")
 
 _LIMITS = SessionLimits()
 _LOBBY = LobbySettings()
-_RETENTION = Retention()
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,8 +74,6 @@ class Config:
     advertise_ips: tuple[str, ...] = ()
     state: Path | None = None
     """The journal file; None keeps everything in memory."""
-    retention: Retention = field(default_factory=Retention)
-    """What the journal keeps, and how often it is cleaned."""
 
 
 class _HelpWithDefaults(argparse.ArgumentDefaultsHelpFormatter):
@@ -202,19 +204,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="keep everything in memory: a restart ends every table",
     )
-    state.add_argument(
-        "--keep-bot-matches",
-        type=int,
-        default=_RETENTION.bot_matches,
-        metavar="N",
-        help="matches of bots only the journal keeps (the latest, for a day at most)",
-    )
-    state.add_argument(
-        "--clean-seconds",
-        type=float,
-        default=_RETENTION.every_seconds,
-        help="how often the journal drops what it no longer keeps",
-    )
+    add_retention_flags(state)
     add_table_flags(parser)
     mdns = parser.add_argument_group("discovery")
     mdns.add_argument(
@@ -283,12 +273,9 @@ def config_from_args(args: argparse.Namespace) -> Config:
         empty_table_seconds=args.empty_table_seconds,
         bot_think_ms=args.bot_think_ms,
         bot_jump_in_ms=tuple(args.bot_jump_in_ms),
+        retention=retention_from_args(args),
     )
     identity = ServerIdentity.fresh(name)
-    try:
-        retention = Retention(bot_matches=args.keep_bot_matches, every_seconds=args.clean_seconds)
-    except ValueError as error:
-        raise SettingsError(f"--keep-bot-matches, --clean-seconds: {error}") from None
     return Config(
         server=server,
         lobby=lobby,
@@ -297,7 +284,6 @@ def config_from_args(args: argparse.Namespace) -> Config:
         mdns_interfaces=ip_addresses(args.mdns_interface, "--mdns-interface"),
         advertise_ips=ip_addresses(args.advertise_ip, "--advertise-ip"),
         state=None if args.no_state else (args.state or default_state_path()),
-        retention=retention,
     )
 
 
@@ -332,9 +318,6 @@ async def serve(config: Config, journal: Journal | None = None) -> None:
         async with trio.open_nursery() as nursery:
             addresses = await nursery.start(partial(server.run, listeners=listeners))
             announce(addresses, config.server.hosts)
-            cleaning = trio.CancelScope()
-            if journal is not None:
-                nursery.start_soon(_clean_until_stopped, cleaning, journal, config.retention)
             log.info("server %r (id %s) ready", identity.name, identity.server_id)
             if config.mdns:
                 advertiser = Advertiser.for_server(
@@ -351,14 +334,6 @@ async def serve(config: Config, journal: Journal | None = None) -> None:
                     advertiser.stop()
                 server.stop("the server is shutting down")
                 break
-            cleaning.cancel()
-
-
-async def _clean_until_stopped(
-    scope: trio.CancelScope, journal: Journal, retention: Retention
-) -> None:
-    with scope:
-        await keep_tidy(journal, retention)
 
 
 GC_THRESHOLDS = (20_000, 20, 20)
@@ -389,7 +364,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         config = config_from_args(args)
-    except (ConfigError, LimitsError, SettingsError) as error:
+    except (ConfigError, LimitsError, RetentionError, SettingsError) as error:
         parser.error(str(error))
     logging.basicConfig(
         level=args.log_level,

@@ -91,7 +91,7 @@ def _player_id(db: sqlite3.Connection, name: str, bot: bool) -> int:
     """The row of the player ``name`` names (a new one if none does)."""
     keys = [(_BOT_KEY, name)] if bot else sorted(_name_keys(name))
     found = [
-        row[0]
+        int(row[0])
         for kind, key in keys
         for row in db.execute(
             "SELECT player_id FROM player_keys WHERE kind = ? AND key = ?", (kind, key)

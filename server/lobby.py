@@ -50,6 +50,7 @@ from server.journal_reader import JournalReader
 from server.memory import give_back_memory
 from server.peer import Peer
 from server.records import answer_records, parse_cursor
+from server.retention import keep_tidy
 from server.settings import LobbySettings, LobbySummary
 from server.table import Table
 
@@ -94,6 +95,8 @@ class Lobby:
             async with trio.open_nursery() as nursery:
                 self._nursery = nursery
                 await self._rebuild_tables(nursery)
+                if self._journal is not None:
+                    nursery.start_soon(keep_tidy, self._journal, self.settings.retention)
                 task_status.started()
                 await trio.sleep_forever()
         finally:

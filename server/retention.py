@@ -25,6 +25,7 @@ caller says what time it is.
 
 from __future__ import annotations
 
+import argparse
 import logging
 import sqlite3
 import time
@@ -39,7 +40,15 @@ from server.ledger import DAY_SECONDS, WEEK_DAYS, day_of
 if TYPE_CHECKING:
     from server.journal import Journal
 
-__all__ = ["Retention", "clean_step", "give_pages_back", "keep_tidy"]
+__all__ = [
+    "Retention",
+    "RetentionError",
+    "add_retention_flags",
+    "clean_step",
+    "give_pages_back",
+    "keep_tidy",
+    "retention_from_args",
+]
 
 log = logging.getLogger("uno.server.journal")
 
@@ -58,6 +67,10 @@ STEP_PAUSE = 0.01
 """Seconds between two steps of one round, for the tables' moves."""
 
 
+class RetentionError(ValueError):
+    """A retention below its minimums, or with a count or time below zero."""
+
+
 @dataclass(frozen=True, slots=True)
 class Retention:
     """How long the journal keeps what (see the module docstring)."""
@@ -71,9 +84,9 @@ class Retention:
 
     def __post_init__(self) -> None:
         if self.people_days < 366 or self.people_logs < 1_000:
-            raise ValueError("the results of people's matches stay a year, 1,000 logs at least")
+            raise RetentionError("the results of people's matches stay a year, 1,000 logs at least")
         if self.bot_matches < 0 or self.bot_days < 0 or self.every_seconds <= 0:
-            raise ValueError("the retention's counts and times are positive")
+            raise RetentionError("--keep-bot-matches is 0 or more, --clean-seconds above 0")
 
 
 def clean_step(db: sqlite3.Connection, retention: Retention, now: float) -> bool:
@@ -200,7 +213,8 @@ def _drop_old_days(db: sqlite3.Connection, now: float) -> bool:
 
 
 async def keep_tidy(journal: Journal, retention: Retention) -> None:
-    """Clean the journal every ``retention.every_seconds``, step by step, for ever."""
+    """Clean the journal every ``retention.every_seconds``, step by step, until cancelled
+    (the lobby runs it for the server's life)."""
     while True:
         steps = 0
         began = time.monotonic()
@@ -210,3 +224,26 @@ async def keep_tidy(journal: Journal, retention: Retention) -> None:
         if steps:
             log.debug("journal cleaned in %d steps, %.1f s", steps, time.monotonic() - began)
         await trio.sleep(retention.every_seconds)
+
+
+def add_retention_flags(group: argparse._ArgumentGroup) -> None:
+    """``uno-server``'s flags for the retention, in the command line's ``group``."""
+    defaults = Retention()
+    group.add_argument(
+        "--keep-bot-matches",
+        type=int,
+        default=defaults.bot_matches,
+        metavar="N",
+        help="matches of bots only the journal keeps (the latest, for a day at most)",
+    )
+    group.add_argument(
+        "--clean-seconds",
+        type=float,
+        default=defaults.every_seconds,
+        help="how often the journal drops what it no longer keeps",
+    )
+
+
+def retention_from_args(args: argparse.Namespace) -> Retention:
+    """The retention the command line asks for; raises RetentionError if it makes no sense."""
+    return Retention(bot_matches=args.keep_bot_matches, every_seconds=args.clean_seconds)

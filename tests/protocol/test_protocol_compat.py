@@ -8,7 +8,15 @@ from protocol.cards import Card
 from protocol.commands import Catch, Play
 from protocol.compat import CURRENT, EVENTS_SINCE, OPTIONS_SINCE, for_version
 from protocol.events import HandsPassed, JumpedIn, Played, SeenEvent
-from protocol.messages import GameEvent, GameView, TableState, TableStatus
+from protocol.messages import (
+    GameEvent,
+    GameView,
+    MatchList,
+    MatchPlayer,
+    MatchRecord,
+    TableState,
+    TableStatus,
+)
 from protocol.options import TableConfig, TableOptions, preset_options
 from protocol.version import PROTOCOL_VERSION, parse_version
 from protocol.views import View
@@ -56,3 +64,22 @@ def test_older_table_state_options_hold_only_that_version_s_fields() -> None:
     config = TableConfig.from_data(sent)  # what a 1.1 client builds from it
     assert config.stack_draw_two and not config.jump_in
     assert for_version(state, (1, 2)) is state
+
+
+def test_a_match_record_names_its_id_from_1_3_on() -> None:
+    record = MatchRecord(
+        finished_at=1,
+        table_id="1",
+        table="Den",
+        deck="classic",
+        options=TableOptions(),
+        players=(MatchPlayer(name="Ann", bot=False, score=5),),
+        match_id=42,
+    )
+    listing = MatchList(matches=(record,), next_cursor="42")
+    assert for_version(listing, CURRENT) is listing
+    sent = for_version(listing, parse_version("1.2"))  # a 1.2 message: older ones never ask
+    assert isinstance(sent, MatchList)
+    assert "match_id" not in sent.to_data()["matches"][0]
+    assert sent.matches[0] == dataclasses.replace(record, match_id=None)
+    assert sent.next_cursor == "42"

@@ -6,6 +6,9 @@ when each answer arrived.
   has hosted a hostile evening or two holds. The server this test starts migrates it (ids,
   the kept standings) before it listens, as an upgraded server does. Returns the
   standings it must then show, counted here the plain way.
+- ``bot_table_loop``: a guest's table of bots only that makes and finishes matches as fast
+  as it can, the load that once grew the journal by 34 MB an hour.
+- ``journal_bytes``, ``kept_matches``: the file's size, and what it keeps.
 """
 
 from __future__ import annotations
@@ -16,9 +19,22 @@ import random
 import sqlite3
 from pathlib import Path
 
-from protocol.options import TableConfig
+import trio
+from e2e_client import FAST_OPTIONS
+from reliability_guests import TimedPlayer, connect_from
 
-__all__ = ["PEOPLE", "seed_history"]
+from protocol.messages import (
+    AddBot,
+    CreateTable,
+    ListTables,
+    Rematch,
+    Start,
+    TableList,
+    TableStatus,
+)
+from protocol.options import TableConfig, TableOptions
+
+__all__ = ["PEOPLE", "bot_table_loop", "journal_bytes", "kept_matches", "seed_history"]
 
 SCHEMA_4 = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -92,3 +108,78 @@ def seed_history(
         )
     return standings
 
+
+async def bot_table_loop(port: int, source: str, name: str, until: float) -> int:
+    """A guest's table of bots that plays match after match, as fast as its bots go, until
+    Trio time ``until``: the guest makes a table of itself and three bots, starts it and
+    hangs up (a server bot plays its seat; the guest never moves, so every match is of
+    bots only). A second connection watches the table list; when the match is over the
+    guest comes back only to start the next one and hangs up again. Returns the matches
+    started."""
+    guest = await connect_from(port, source, name)
+    watcher = await connect_from(port, source, f"{name}-eye")
+    started = 0
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(guest.read_forever)
+        nursery.start_soon(watcher.read_forever)
+        options = {**FAST_OPTIONS, "seats": 4, "target_score": 20}
+        created = await guest.ok(
+            lambda id_: CreateTable(id=id_, name=name, options=TableOptions.parse(options))
+        )
+        for _ in range(3):
+            await guest.ok(lambda id_: AddBot(id=id_, strategy="basic"))
+        await guest.ok(lambda id_: Start(id=id_))
+        started += 1
+        await guest.hub.until(lambda: guest.view is not None)
+        await guest.close()
+        token = guest.token
+        while trio.current_time() < until:
+            await trio.sleep(POLL_SECONDS)
+            if await _state_of(watcher, created["table_id"]) is not TableStatus.OVER:
+                continue
+            back = await connect_from(port, source, name, resume_token=token)
+            assert back.welcome is not None and back.welcome.resumed, back.error
+            nursery.start_soon(back.read_forever)
+            await back.ok(lambda id_: Rematch(id=id_))
+            started += 1
+            await back.close()
+        nursery.cancel_scope.cancel()
+    return started
+
+
+POLL_SECONDS = 0.1
+"""How often a guest's watcher looks at the table list."""
+
+
+async def _state_of(watcher: TimedPlayer, table_id: str) -> TableStatus | None:
+    """The state the table list gives ``table_id`` now (None if it is not listed)."""
+    cursor: str | None = None
+    while True:
+        before = len(watcher.frames)
+        await watcher.ok(lambda id_, c=cursor: ListTables(id=id_, cursor=c))  # type: ignore[misc]
+        page = [f for f in watcher.frames[before:] if isinstance(f, TableList)][-1]
+        for table in page.tables:
+            if table.table_id == table_id:
+                return table.state
+        if page.next_cursor is None:
+            return None
+        cursor = page.next_cursor
+
+
+def journal_bytes(state: Path) -> int:
+    """The journal's size on disk: the file and its write-ahead log."""
+    wal = state.with_name(state.name + "-wal")
+    return state.stat().st_size + (wal.stat().st_size if wal.exists() else 0)
+
+
+def kept_matches(state: Path) -> dict[str, int]:
+    """Finished matches a stopped server's journal keeps, by kind, and their commands."""
+    with contextlib.closing(sqlite3.connect(f"file:{state}?mode=ro", uri=True)) as db:
+        bots, people = (
+            db.execute(
+                "SELECT COUNT(*) FROM matches WHERE result IS NOT NULL AND people = ?", (kind,)
+            ).fetchone()[0]
+            for kind in (0, 1)
+        )
+        commands = db.execute("SELECT COUNT(*) FROM commands").fetchone()[0]
+    return {"bots_only": bots, "people": people, "commands": commands}

@@ -15,30 +15,31 @@ Figures go to ``reliability_figures.record`` (docs/reliability.md quotes them).
 
 from __future__ import annotations
 
-import contextlib
 import random
-import sqlite3
 import time
 from pathlib import Path
 
 import trio
-from e2e_client import FAST_OPTIONS, drive
+from e2e_client import FAST_OPTIONS, Hub, drive
 from e2e_server import ServerProcess
 from reliability_figures import SOAK, record
 from reliability_guests import (
+    HONEST,
     RssWatch,
     TimedPlayer,
     attacker,
     connect_from,
     honest_table,
     latency_ms,
+    play,
 )
-from reliability_history import seed_history
+from reliability_history import bot_table_loop, journal_bytes, kept_matches, seed_history
 
 from protocol.messages import (
     AddBot,
     CreateTable,
     GetStandings,
+    Join,
     ListMatches,
     MatchList,
     Ok,
@@ -47,6 +48,7 @@ from protocol.messages import (
     Start,
 )
 from protocol.options import TableOptions
+from server.retention import MATCHES_PER_STEP
 
 HISTORY = 30_000
 """Finished matches in the journal: a few hostile hours' worth (about 9 a second)."""
@@ -96,9 +98,11 @@ async def test_standings_asked_over_and_over_never_hold_up_a_table(tmp_path: Pat
                 async def honest_play() -> None:
                     await drive(
                         people,
-                        lambda: asked.is_set()
-                        or sum(len(p.latencies) for p in people) >= HONEST_MOVES
-                        or people[0].match_over,
+                        lambda: (
+                            asked.is_set()
+                            or sum(len(p.latencies) for p in people) >= HONEST_MOVES
+                            or people[0].match_over
+                        ),
                         random.Random(1),
                     )
                     done.set()
@@ -162,3 +166,138 @@ async def test_standings_asked_over_and_over_never_hold_up_a_table(tmp_path: Pat
 def _last_cursor(guest: TimedPlayer) -> str | None:
     pages = [f for f in guest.frames if isinstance(f, MatchList)]
     return pages[-1].next_cursor
+
+
+# --- 2. a bounded journal ----------------------------------------------------------------
+
+BOT_TABLES = 8
+BOT_ADDRESSES = 2
+LOAD_SECONDS = 3600.0 if SOAK else 40.0
+SAMPLE_SECONDS = 60.0 if SOAK else 2.0
+KEEP_BOT_MATCHES = 500 if SOAK else 10
+"""The retention of the run: the product's default in the long form, a short one here so
+that it is reached within seconds."""
+CLEAN_SECONDS = 30.0 if SOAK else 1.0
+
+
+async def _honest_match(port: int, nursery: trio.Nursery) -> list[TimedPlayer]:
+    """Ann and Bob, from two honest addresses, play one short match with a bot to its end."""
+    hub = Hub()
+    people = [await connect_from(port, HONEST[n], name, hub) for n, name in enumerate(NAMES)]
+    for person in people:
+        nursery.start_soon(person.read_forever)
+    ann, bob = people
+    options = {**FAST_OPTIONS, "seats": 3}
+    created = await ann.ok(
+        lambda id_: CreateTable(id=id_, name="short", options=TableOptions.parse(options))
+    )
+    await bob.ok(lambda id_: Join(id=id_, table_id=created["table_id"]))
+    await ann.ok(lambda id_: AddBot(id=id_, strategy="basic"))
+    await ann.ok(lambda id_: Start(id=id_))
+    await hub.until(lambda: all(p.view is not None for p in people))
+    await play(people, 10_000)
+    await hub.until(lambda: all(p.match_over for p in people))
+    return people
+
+
+NAMES = ("ann", "bob")
+
+
+async def test_bot_tables_playing_flat_out_leave_a_journal_that_stops_growing(
+    tmp_path: Path,
+) -> None:
+    server = ServerProcess.start(
+        tmp_path,
+        "--log-level",
+        "INFO",
+        "--keep-bot-matches",
+        str(KEEP_BOT_MATCHES),
+        "--clean-seconds",
+        str(CLEAN_SECONDS),
+    )
+    assert server.state is not None
+    state = server.state
+    watch = RssWatch(server.process.pid)
+    samples: list[tuple[float, int, int, int]] = []  # seconds, file, file + log, RSS KiB
+    started: list[int] = []
+    try:
+        with trio.fail_after(LOAD_SECONDS + 120):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(watch.run)
+                began = trio.current_time()
+                until = began + LOAD_SECONDS
+
+                async def table(number: int) -> None:
+                    source = attacker(1 + number % BOT_ADDRESSES)
+                    started.append(await bot_table_loop(server.port, source, f"b{number}", until))
+
+                async def sample() -> None:
+                    while True:
+                        size = state.stat().st_size
+                        samples.append(
+                            (
+                                trio.current_time() - began,
+                                size,
+                                journal_bytes(state),
+                                watch.sample(),
+                            )
+                        )
+                        await trio.sleep(SAMPLE_SECONDS)
+
+                nursery.start_soon(sample)
+                async with trio.open_nursery() as load:
+                    for number in range(BOT_TABLES):
+                        load.start_soon(table, number)
+                    people = await _honest_match(server.port, nursery)
+                await trio.sleep(CLEAN_SECONDS * 2)  # the last round of cleaning
+                standings = await people[0].request(lambda id_: GetStandings(id=id_, limit=100))
+                matches = await people[0].request(lambda id_: ListMatches(id=id_, limit=50))
+                assert isinstance(standings, Ok) and isinstance(matches, Ok)
+                nursery.cancel_scope.cancel()
+    finally:
+        server.stop()
+    kept = kept_matches(state)
+    ann = people[0]
+    # The people's standings: one match each, the winner's win counted, the match listed.
+    (listed,) = [
+        m
+        for page in ann.frames
+        if isinstance(page, MatchList)
+        for m in page.matches
+        if {p.name for p in m.players} >= set(NAMES)
+    ]
+    board = [f for f in ann.frames if isinstance(f, Standings)][-1]
+    people_rows = {s.name: (s.matches, s.wins) for s in board.players if s.name in NAMES}
+    winners = set(listed.winners)
+    assert people_rows == {name: (1, int(name in winners)) for name in NAMES}
+    bots_counted = sum(s.matches for s in board.players if s.bot)
+    # Matches of bots only went past their retention, and the journal held to it.
+    assert sum(started) > 4 * KEEP_BOT_MATCHES, started
+    assert bots_counted >= 3 * (sum(started) - BOT_TABLES)  # three bots a match, all counted
+    assert kept["people"] == 1
+    assert kept["bots_only"] <= KEEP_BOT_MATCHES + 10 * MATCHES_PER_STEP, kept
+    # Once the retention is reached the file stops growing: the second half of the run
+    # never needs more than the first half's largest file, give or take a few pages.
+    half = len(samples) // 2
+    first_half = max(size for _, size, _, _ in samples[:half])
+    second_half = max(size for _, size, _, _ in samples[half:])
+    assert second_half <= first_half * 1.1 + 256 * 1024, samples
+    record(
+        "history-bounded-journal",
+        bot_tables=BOT_TABLES,
+        seconds=LOAD_SECONDS,
+        keep_bot_matches=KEEP_BOT_MATCHES,
+        matches_started=sum(started),
+        kept=kept,
+        file_kib_first_half_max=first_half // 1024,
+        file_kib_second_half_max=second_half // 1024,
+        samples=[
+            {
+                "s": round(at),
+                "file_kib": size // 1024,
+                "with_wal_kib": total // 1024,
+                "rss_kib": rss,
+            }
+            for at, size, total, rss in samples
+        ],
+    )
