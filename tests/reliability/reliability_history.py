@@ -17,6 +17,7 @@ import contextlib
 import json
 import random
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 import trio
@@ -109,16 +110,17 @@ def seed_history(
     return standings
 
 
-async def bot_table_loop(port: int, source: str, name: str, until: float) -> int:
-    """A guest's table of bots that plays match after match, as fast as its bots go, until
-    Trio time ``until``: the guest makes a table of itself and three bots, starts it and
+async def bot_table_loop(
+    port: int, source: str, name: str, keep_going: Callable[[], bool], started: list[int]
+) -> None:
+    """A guest's table of bots that plays match after match, as fast as its bots go, while
+    ``keep_going()``: the guest makes a table of itself and three bots, starts it and
     hangs up (a server bot plays its seat; the guest never moves, so every match is of
     bots only). A second connection watches the table list; when the match is over the
-    guest comes back only to start the next one and hangs up again. Returns the matches
-    started."""
+    guest comes back only to start the next one and hangs up again. Each match started
+    adds one to ``started[0]``."""
     guest = await connect_from(port, source, name)
     watcher = await connect_from(port, source, f"{name}-eye")
-    started = 0
     async with trio.open_nursery() as nursery:
         nursery.start_soon(guest.read_forever)
         nursery.start_soon(watcher.read_forever)
@@ -129,11 +131,11 @@ async def bot_table_loop(port: int, source: str, name: str, until: float) -> int
         for _ in range(3):
             await guest.ok(lambda id_: AddBot(id=id_, strategy="basic"))
         await guest.ok(lambda id_: Start(id=id_))
-        started += 1
+        started[0] += 1
         await guest.hub.until(lambda: guest.view is not None)
         await guest.close()
         token = guest.token
-        while trio.current_time() < until:
+        while keep_going():
             await trio.sleep(POLL_SECONDS)
             if await _state_of(watcher, created["table_id"]) is not TableStatus.OVER:
                 continue
@@ -141,10 +143,9 @@ async def bot_table_loop(port: int, source: str, name: str, until: float) -> int
             assert back.welcome is not None and back.welcome.resumed, back.error
             nursery.start_soon(back.read_forever)
             await back.ok(lambda id_: Rematch(id=id_))
-            started += 1
+            started[0] += 1
             await back.close()
         nursery.cancel_scope.cancel()
-    return started
 
 
 POLL_SECONDS = 0.1
