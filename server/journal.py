@@ -369,16 +369,18 @@ class Journal:
             target.close()
 
     def forget_history(self) -> None:
-        """Drop every finished match, its commands and the standings (which start afresh),
-        and give the space back to the file system; open tables stay."""
+        """Drop every finished match (and those closed tables left unfinished), their
+        commands and the standings (which start afresh), and give the space back to the
+        file system; open tables stay."""
         db = self._db
         with db:
             db.execute("BEGIN IMMEDIATE")
+            gone = "result IS NOT NULL OR table_id IN (SELECT table_id FROM tables WHERE open = 0)"
             db.execute(
                 "DELETE FROM commands WHERE (table_id, number) IN"
-                " (SELECT table_id, number FROM matches WHERE result IS NOT NULL)"
+                f" (SELECT table_id, number FROM matches WHERE {gone})"
             )
-            db.execute("DELETE FROM matches WHERE result IS NOT NULL")
+            db.execute(f"DELETE FROM matches WHERE {gone}")
             db.execute(
                 "DELETE FROM seats WHERE table_id IN (SELECT table_id FROM tables WHERE open = 0)"
             )

@@ -37,6 +37,7 @@ CREATE TABLE matches (
     start_ms INTEGER NOT NULL, first_seq INTEGER NOT NULL, config TEXT NOT NULL,
     finished_at REAL, result TEXT, scores TEXT, people INTEGER, UNIQUE (table_id, number));
 CREATE INDEX matches_kept ON matches (people, match_id) WHERE result IS NOT NULL;
+CREATE INDEX matches_unfinished ON matches (table_id) WHERE result IS NULL;
 CREATE TABLE commands (
     table_id TEXT NOT NULL, number INTEGER NOT NULL, position INTEGER NOT NULL,
     actor INTEGER, command TEXT NOT NULL, now_ms INTEGER NOT NULL,
@@ -100,6 +101,8 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         " ORDER BY result IS NULL, finished_at, rowid",
         "DROP TABLE matches_before_5",
         "CREATE INDEX matches_kept ON matches (people, match_id) WHERE result IS NOT NULL",
+        # Retention: the unfinished matches, few, to find those a closed table left.
+        "CREATE INDEX matches_unfinished ON matches (table_id) WHERE result IS NULL",
         # History and retention: the commands of matches an older reset dropped.
         "DELETE FROM commands WHERE NOT EXISTS (SELECT 1 FROM matches m"
         " WHERE m.table_id = commands.table_id AND m.number = commands.number)",

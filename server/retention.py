@@ -9,6 +9,8 @@
 - A match of bots only (no person played one of its moves; a seat the result calls a bot
   is a bot): the latest ``bot_matches`` (500) of them, none older than ``bot_days`` (1),
   with their logs.
+- A match a table left unfinished when it closed (everyone left, or nobody came back):
+  dropped, log and all; the history never showed it.
 - A closed table: its row, for the name its kept matches show, until none is left (the
   highest table id stays, so ids are never handed out twice); its seats go with it.
 - The days of the standings (``player_days``) for eight days: the week adds up seven.
@@ -97,6 +99,7 @@ def clean_step(db: sqlite3.Connection, retention: Retention, now: float) -> bool
         done = (
             _drop_matches(db, _bot_matches_due(db, retention, now))
             or _drop_matches(db, _people_results_due(db, retention, now))
+            or _drop_matches(db, _left_unfinished(db))
             or _drop_logs(db, retention)
             or _drop_closed_tables(db)
             or _drop_old_days(db, now)
@@ -149,6 +152,16 @@ def _people_results_due(
 ) -> list[tuple[str, int, int]]:
     oldest = now - retention.people_days * DAY_SECONDS
     return _while_due(_oldest(db, 1), lambda _, at: at < oldest)
+
+
+def _left_unfinished(db: sqlite3.Connection) -> list[tuple[str, int, int]]:
+    """Unfinished matches of closed tables, a step's worth."""
+    return db.execute(
+        "SELECT table_id, number, match_id FROM matches m WHERE result IS NULL"
+        " AND EXISTS (SELECT 1 FROM tables t WHERE t.table_id = m.table_id AND t.open = 0)"
+        " LIMIT ?",
+        (MATCHES_PER_STEP,),
+    ).fetchall()
 
 
 def _while_due(rows: list[tuple[int, str, int, float]], due: _Due) -> list[tuple[str, int, int]]:

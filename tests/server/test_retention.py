@@ -147,3 +147,18 @@ def test_a_retention_below_the_minimums_is_refused() -> None:
         Retention(people_logs=10)
     with pytest.raises(RetentionError, match="0 or more"):
         Retention(bot_matches=-1)
+
+
+def test_a_match_a_closed_table_left_unfinished_goes_with_the_table(journal: Journal) -> None:
+    for table_id in ("1", "2"):
+        table = journal.for_table(table_id)
+        table.opened("cut short", CONFIG, None, "10.0.0.2")
+        table.match_started(1, 1, 0, 1, CONFIG)
+        table.command(0, Draw(), 5)
+    journal.for_table("1").closed()  # everyone left mid-match
+    journal.for_table("3").opened("newest", CONFIG, None, "10.0.0.2")
+    clean(journal, Retention())
+    db = journal.connection
+    assert db.execute("SELECT table_id FROM matches").fetchall() == [("2",)]
+    assert db.execute("SELECT table_id FROM commands").fetchall() == [("2",)]
+    assert {row[0] for row in db.execute("SELECT table_id FROM tables")} == {"2", "3"}
