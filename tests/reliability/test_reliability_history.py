@@ -300,6 +300,7 @@ async def test_bot_tables_playing_flat_out_leave_a_journal_that_stops_growing(
         max_seconds=LOAD_SECONDS,
         keep_bot_matches=KEEP_BOT_MATCHES,
         matches_started=started[0],
+        honest=latency_ms(people),
         load_seconds=round(samples[-1][0]),
         kept=kept,
         file_kib_first_half_max=first_half // 1024,
