@@ -4,7 +4,9 @@ One SQLite file (the standard library's ``sqlite3``, WAL mode) holds each open t
 settings and seats, each match's seed and every command the engine accepted, with its
 server time. The engine is deterministic, so that is enough: a restart replays each open
 match from its seed (``server.table.restore``). Finished matches stay in the same file as
-the history. Resume tokens are kept only as hashes.
+the history, with the standings counted as each one finishes (``server.ledger``), for as
+long as the retention keeps them (``server.retention``). Resume tokens are kept only as
+hashes.
 
 A command is written (and committed) before any event of it leaves the server, so a crash
 loses only moves nobody was told about. ``synchronous=NORMAL`` with WAL: a commit survives
@@ -355,7 +357,8 @@ class Journal:
 
     @property
     def connection(self) -> sqlite3.Connection:
-        """The server's connection, for reads of the ledger on the event loop."""
+        """This journal's own connection: for the command line's reads of the ledger, and a
+        journal in memory's (``server.journal_reader``)."""
         return self._db
 
     def backup(self, copy: Path) -> None:
