@@ -175,13 +175,13 @@ def _last_cursor(guest: TimedPlayer) -> str | None:
 
 BOT_TABLES = 8
 BOT_ADDRESSES = 2
-LOAD_SECONDS = 3600.0 if SOAK else 120.0
+LOAD_SECONDS = 3600.0 if SOAK else 90.0
 """How long the bot tables play at most; the short form stops at ``LOAD_MATCHES``."""
 SAMPLE_SECONDS = 60.0 if SOAK else 2.0
 KEEP_BOT_MATCHES = 500 if SOAK else 10
 """The retention of the run: the product's default in the long form, a short one here so
 that it is reached within seconds."""
-LOAD_MATCHES = 10**9 if SOAK else 12 * KEEP_BOT_MATCHES
+LOAD_MATCHES = 10**9 if SOAK else 8 * KEEP_BOT_MATCHES
 """Matches the bot tables start before they stop (the long form plays the hour)."""
 CLEAN_SECONDS = 30.0 if SOAK else 1.0
 
