@@ -9,7 +9,9 @@ messages less what its version lacks (docs/protocol.md section 4):
   by a seat that is not to act);
 - ``table-state.options`` holds only its version's options (``stack_draw_two`` says
   whether a Draw Two answers a Draw Two), and before 1.3 it names no owner and no
-  ``host_reason``, and a finished match's players no ``stand_in_turns``;
+  ``host_reason``;
+- before 1.3 a ``match-list``'s records carry no ``match_id`` and their players no
+  ``stand_in_turns``;
 - a ``rejected`` whose code is newer than its version carries the older code that means
   the most nearly the same (``REJECTIONS_SINCE``).
 
@@ -32,9 +34,9 @@ __all__ = [
     "EVENTS_SINCE",
     "HOST_OWNER_SINCE",
     "JUMP_IN_SINCE",
+    "MATCH_RECORD_SINCE",
     "OPTIONS_SINCE",
     "REJECTIONS_SINCE",
-    "STAND_IN_TURNS_SINCE",
     "for_version",
 ]
 
@@ -46,8 +48,9 @@ JUMP_IN_SINCE: Version = (1, 2)
 HOST_OWNER_SINCE: Version = (1, 3)
 """The version whose ``table-state`` names the owner and why the host holds the role."""
 
-STAND_IN_TURNS_SINCE: Version = (1, 3)
-"""The version whose match results count the turns a stand-in played for a person."""
+MATCH_RECORD_SINCE: Version = (1, 3)
+"""The version whose match records name the match's id and count the turns a stand-in
+played for each person."""
 
 EVENTS_SINCE: dict[EventKind | None, Version] = {
     EventKind.HANDS_PASSED: (1, 2),
@@ -89,7 +92,7 @@ def for_version(message: Message, version: Version) -> Message | None:
         return message if instead is None or version >= since else replace(message, code=instead)
     if isinstance(message, TableState):
         return _table_state_for(message, version)
-    if isinstance(message, MatchList) and version < STAND_IN_TURNS_SINCE:
+    if isinstance(message, MatchList) and version < MATCH_RECORD_SINCE:
         return _matches_for(message)
     return message
 
@@ -107,12 +110,12 @@ def _table_state_for(state: TableState, version: Version) -> TableState:
 
 
 def _matches_for(page: MatchList) -> MatchList:
-    """Before 1.3 a match's players carry no count of the turns a stand-in played."""
-    if not any(player.stand_in_turns for match in page.matches for player in match.players):
-        return page
+    """Before 1.3 a match record names no id, and its players carry no count of the turns
+    a stand-in played."""
     matches = tuple(
         replace(
             match,
+            match_id=None,
             players=tuple(replace(player, stand_in_turns=0) for player in match.players),
         )
         for match in page.matches

@@ -840,6 +840,9 @@ class MatchRecord(Record):
     """The winners' names (a team match has several); empty if the match was cut short."""
     note: str = field(default="", metadata=_SENTENCE)
     """Why the match is unusual, for people: empty for one played to its end."""
+    match_id: int | None = field(default=None, metadata=_SEQ)
+    """(1.3) The match's id in the server's journal, for good: no other match gets it,
+    and the history shows it (``uno-server history``); nil from an older server."""
 
 
 @dataclass(frozen=True, slots=True)

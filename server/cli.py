@@ -6,8 +6,10 @@ to stderr. SIGINT (Ctrl-C) or SIGTERM stop it cleanly: clients are told, then cu
 after ``--shutdown-seconds``, and it exits 0. A journal it cannot use stops it before
 that, with one line on stderr and status 1.
 
-Why this module is long: it is the whole command line, one parser with every flag and
-its help text, and the start-up that acts on what it was given.
+Why this module is long: it is the whole command line, each flag with its help beside the
+setting it fills, and the server's start and stop around them; the table flags
+(``server.table_flags``) and the journal's retention flags (``server.retention``) live
+with what they set.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from server.journal import Journal, JournalLocked, JournalUnwritable, default_st
 from server.limits import LimitsError, SessionLimits
 from server.lobby import Lobby
 from server.log_limit import LogRateLimit
+from server.retention import RetentionError, add_retention_flags, retention_from_args
 from server.settings import LobbySettings, SettingsError
 from server.standings import history_main
 from server.table_flags import add_table_flags, table_defaults
@@ -202,6 +205,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="keep everything in memory: a restart ends every table",
     )
+    add_retention_flags(state)
     add_table_flags(parser)
     mdns = parser.add_argument_group("discovery")
     mdns.add_argument(
@@ -270,6 +274,7 @@ def config_from_args(args: argparse.Namespace) -> Config:
         empty_table_seconds=args.empty_table_seconds,
         bot_think_ms=args.bot_think_ms,
         bot_jump_in_ms=tuple(args.bot_jump_in_ms),
+        retention=retention_from_args(args),
     )
     identity = ServerIdentity.fresh(name)
     return Config(
@@ -384,7 +389,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         config = config_from_args(args)
-    except (ConfigError, LimitsError, SettingsError) as error:
+    except (ConfigError, LimitsError, RetentionError, SettingsError) as error:
         parser.error(str(error))
     logging.basicConfig(
         level=args.log_level,

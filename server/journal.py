@@ -4,8 +4,9 @@ One SQLite file (the standard library's ``sqlite3``, WAL mode) holds each open t
 settings and seats, each match's seed and every command the engine accepted, with its
 server time. The engine is deterministic, so that is enough: a restart replays each open
 match from its seed (``server.table.restore``). Finished matches stay in the same file as
-the history. Resume tokens and table passwords are kept only as hashes; a closed table
-keeps no password.
+the history, with the standings counted as each one finishes (``server.ledger``), for as
+long as the retention keeps them (``server.retention``). Resume tokens and table passwords
+are kept only as hashes; a closed table keeps no password.
 
 A command is written (and committed) before any event of it leaves the server, so a crash
 loses only moves nobody was told about. ``synchronous=NORMAL`` with WAL: a commit survives
@@ -56,6 +57,8 @@ from protocol.options import TableConfig
 from server.journal_lock import JournalLocked, create_private, hold_lock
 from server.journal_reserve import JournalReserve
 from server.journal_schema import SCHEMA_VERSION, prepare, schema_of, scrub_plaintext
+from server.ledger import count_history, count_match, forget_standings, match_page
+from server.retention import Retention, clean_step, give_pages_back
 
 __all__ = [
     "ENGINE_VERSION",
@@ -100,6 +103,21 @@ def _is_damage(error: sqlite3.DatabaseError) -> bool:
     a layout this release does not know (raised by the schema, with no SQLite code)."""
     code = getattr(error, "sqlite_errorcode", None)
     return code is None or code & 0xFF in (sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT)
+
+
+CACHE_KIB = 2048
+"""The page cache of each connection to the file (``PRAGMA cache_size``), in KiB: SQLite's
+default size, set so that the server's memory does not follow the file's size."""
+
+WAL_LIMIT_BYTES = 4 * 1024 * 1024
+"""What the write-ahead log is cut back to after a checkpoint (``journal_size_limit``)."""
+
+
+def tune(db: sqlite3.Connection) -> None:
+    """The settings every connection to the journal uses: a bounded page cache, a
+    bounded log."""
+    db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
+    db.execute(f"PRAGMA journal_size_limit={WAL_LIMIT_BYTES}")
 
 
 def default_state_path() -> Path:
@@ -258,7 +276,9 @@ class Journal:
             return cls.open(path)  # no server runs on it (it would have migrated it)
         if version != SCHEMA_VERSION:
             raise sqlite3.DatabaseError(f"{path} holds no journal this release can read")
-        return cls(sqlite3.connect(str(path), isolation_level=None, timeout=5.0), path)
+        db = sqlite3.connect(str(path), isolation_level=None, timeout=5.0)
+        tune(db)
+        return cls(db, path)
 
     @classmethod
     def in_memory(cls) -> Journal:
@@ -272,11 +292,13 @@ class Journal:
         try:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
+            tune(db)
             # What a statement deletes (a closed table's password hash) is zeroed, not
             # left in the file's free space (many builds of SQLite do not by default).
             db.execute("PRAGMA secure_delete=ON")
             migrated = prepare(db, path)
             scrub_plaintext(db, path)
+            _count_old_history(db)
         except BaseException:
             db.close()
             raise
@@ -465,6 +487,7 @@ class Journal:
                     "SELECT seat, name, strategy FROM seats WHERE table_id = ? ORDER BY seat",
                     (table_id,),
                 ).fetchall()
+                finished_at = time.time()
                 result = {
                     "deck": json.loads(config).get("deck", "classic"),
                     "players": [
@@ -478,11 +501,14 @@ class Journal:
                     "winners": [],
                     "note": note,
                 }
+                # Nobody can tell now who played its moves: kept as a match of people.
+                people = any(strategy is None for _, _, strategy in seats)
                 db.execute(
-                    "UPDATE matches SET finished_at = ?, result = ? WHERE table_id = ?"
-                    " AND number = ?",
-                    (time.time(), json.dumps(result), table_id, number),
+                    "UPDATE matches SET finished_at = ?, result = ?, people = ?"
+                    " WHERE table_id = ? AND number = ?",
+                    (finished_at, json.dumps(result), int(people), table_id, number),
                 )
+                count_match(db, result, finished_at)
             db.execute(
                 "UPDATE tables SET open = 0, password = NULL WHERE table_id = ?", (table_id,)
             )
@@ -516,37 +542,14 @@ class Journal:
         return number, saved
 
     def history(self, *, before: int | None = None, limit: int = -1) -> list[dict[str, Any]]:
-        """Finished matches, the latest first: when, table, options, and the result.
+        """Finished matches, the latest first (``server.ledger.match_page``)."""
+        return match_page(self._db, before=before, limit=limit)
 
-        Each has a ``ref`` that orders it; ``before`` a ref gives the matches that finished
-        before that one (none if it is no longer kept). ``limit`` -1: every one.
-        """
-        where = "m.result IS NOT NULL"
-        values: tuple[Any, ...] = ()
-        if before is not None:
-            where += (
-                " AND (m.finished_at, m.rowid) <"
-                " (SELECT finished_at, rowid FROM matches WHERE rowid = ?)"
-            )
-            values = (before,)
-        rows = self._db.execute(
-            "SELECT m.rowid, m.table_id, t.name, m.number, m.finished_at, m.config, m.result"
-            f" FROM matches m JOIN tables t USING (table_id) WHERE {where}"
-            " ORDER BY m.finished_at DESC, m.rowid DESC LIMIT ?",
-            (*values, limit),
-        )
-        return [
-            {
-                "ref": ref,
-                "table_id": tid,
-                "table": name,
-                "match": number,
-                "finished_at": at,
-                "options": json.loads(config),
-                **json.loads(result),
-            }
-            for ref, tid, name, number, at, config, result in rows
-        ]
+    @property
+    def connection(self) -> sqlite3.Connection:
+        """This journal's own connection: for the command line's reads of the ledger, and a
+        journal in memory's (``server.journal_reader``)."""
+        return self._db
 
     def backup(self, copy: Path) -> None:
         """Copy the whole journal to the new file ``copy`` (private to this user), consistent
@@ -559,8 +562,31 @@ class Journal:
             target.close()
 
     def forget_history(self) -> None:
-        """Drop every finished match (the standings start afresh); open tables stay."""
-        self._write("DELETE FROM matches WHERE result IS NOT NULL", ())
+        """Drop every finished match (and those closed tables left unfinished), their
+        commands and the standings (which start afresh), and give the space back to the
+        file system; open tables stay."""
+        db = self._db
+        with db:
+            db.execute("BEGIN IMMEDIATE")
+            gone = "result IS NOT NULL OR table_id IN (SELECT table_id FROM tables WHERE open = 0)"
+            db.execute(
+                "DELETE FROM commands WHERE (table_id, number) IN"
+                f" (SELECT table_id, number FROM matches WHERE {gone})"
+            )
+            db.execute(f"DELETE FROM matches WHERE {gone}")
+            db.execute(
+                "DELETE FROM seats WHERE table_id IN (SELECT table_id FROM tables WHERE open = 0)"
+            )
+            highest = str(self.next_table_number())  # stays: ids are never handed out twice
+            db.execute("DELETE FROM tables WHERE open = 0 AND table_id != ?", (highest,))
+            forget_standings(db)
+        give_pages_back(db, pages=None)
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def clean(self, retention: Retention, now: float) -> bool:
+        """One small step of the retention (``server.retention.clean_step``) as of the Unix
+        time ``now``; True if it did something (there may be more to do)."""
+        return clean_step(self._db, retention, now)
 
     def server_id(self) -> str:
         """The server's stable id (``welcome.server_id``): made once, on the file's first
@@ -701,11 +727,25 @@ class TableJournal:
             (json.dumps(scores), self._table_id, self._match),
         )
 
-    def match_finished(self, result: dict[str, Any]) -> None:
-        self._write(
-            "UPDATE matches SET finished_at = ?, result = ? WHERE table_id = ? AND number = ?",
-            (time.time(), json.dumps(result), self._table_id, self._match),
-        )
+    def match_finished(self, result: dict[str, Any], *, people: bool = True) -> None:
+        """The match's result; ``people``: whether a person played one of its moves (False
+        for a match of bots only, which the retention keeps shortest). The standings count
+        it in the same transaction."""
+        finished_at = time.time()
+        db = self._journal._db
+        table_id, number = self._table_id, self._match
+
+        def write() -> None:
+            with db:
+                db.execute("BEGIN")
+                db.execute(
+                    "UPDATE matches SET finished_at = ?, result = ?, people = ?"
+                    " WHERE table_id = ? AND number = ?",
+                    (finished_at, json.dumps(result), int(people), table_id, number),
+                )
+                count_match(db, result, finished_at)
+
+        self._journal._attempt(write)
 
     def abandoned(self, note: str) -> None:
         """The table closes before its match ended: the match goes into the history as it
@@ -738,3 +778,15 @@ class TableJournal:
     def _write(self, sql: str, row: tuple[Any, ...]) -> None:
         journal = self._journal
         journal._attempt(lambda: journal._write(sql, row))
+
+
+def _count_old_history(db: sqlite3.Connection) -> None:
+    """Fill the standings from the finished matches of a file migrated from a release that
+    kept none (its migration asks for it in ``meta``); once, in one transaction."""
+    asked = db.execute("SELECT 1 FROM meta WHERE key = 'standings'").fetchone()
+    if asked is None:
+        return
+    with db:
+        db.execute("BEGIN IMMEDIATE")
+        count_history(db)
+        db.execute("DELETE FROM meta WHERE key = 'standings'")

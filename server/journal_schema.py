@@ -13,6 +13,10 @@ releases kept as written (``server.passwords``); then ``scrub_plaintext`` leaves
 disk: the file is rebuilt (``VACUUM``, so no old bytes linger in free space), its WAL
 truncated, and the copies made before migrations (``*.schema-N*.bak``) get the same
 hashes in place of their passwords.
+
+Every file gives freed pages back (``auto_vacuum=INCREMENTAL``; ``server.retention`` runs
+``incremental_vacuum``); a file made before that needs one ``VACUUM`` to switch it on,
+done here once, after its migration.
 """
 
 from __future__ import annotations
@@ -38,15 +42,29 @@ CREATE TABLE seats (
     table_id TEXT NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL, strategy TEXT,
     token_hash TEXT, address TEXT, PRIMARY KEY (table_id, seat));
 CREATE TABLE matches (
+    match_id INTEGER PRIMARY KEY AUTOINCREMENT,
     table_id TEXT NOT NULL, number INTEGER NOT NULL, seed TEXT NOT NULL,
     start_ms INTEGER NOT NULL, first_seq INTEGER NOT NULL, config TEXT NOT NULL,
-    finished_at REAL, result TEXT, scores TEXT, PRIMARY KEY (table_id, number));
+    finished_at REAL, result TEXT, scores TEXT, people INTEGER, UNIQUE (table_id, number));
+CREATE INDEX matches_kept ON matches (people, match_id) WHERE result IS NOT NULL;
+CREATE INDEX matches_unfinished ON matches (table_id) WHERE result IS NULL;
 CREATE TABLE commands (
     table_id TEXT NOT NULL, number INTEGER NOT NULL, position INTEGER NOT NULL,
     actor INTEGER, command TEXT NOT NULL, now_ms INTEGER NOT NULL,
     PRIMARY KEY (table_id, number, position)) WITHOUT ROWID;
 CREATE TABLE bans (table_id TEXT NOT NULL, name TEXT NOT NULL, address TEXT);
 CREATE INDEX bans_by_table ON bans (table_id);
+CREATE TABLE players (
+    player_id INTEGER PRIMARY KEY, name TEXT NOT NULL, fold TEXT NOT NULL,
+    bot INTEGER NOT NULL, matches INTEGER NOT NULL DEFAULT 0, wins INTEGER NOT NULL DEFAULT 0,
+    points INTEGER NOT NULL DEFAULT 0);
+CREATE INDEX players_rank ON players (bot, wins DESC, points DESC, fold);
+CREATE TABLE player_keys (
+    kind INTEGER NOT NULL, key TEXT NOT NULL, player_id INTEGER NOT NULL,
+    PRIMARY KEY (kind, key)) WITHOUT ROWID;
+CREATE TABLE player_days (
+    day INTEGER NOT NULL, player_id INTEGER NOT NULL, matches INTEGER NOT NULL,
+    wins INTEGER NOT NULL, points INTEGER NOT NULL, PRIMARY KEY (day, player_id)) WITHOUT ROWID;
 """
 """The tables as this release writes them.
 
@@ -62,7 +80,15 @@ journal failed while the table was open: its command log may stop short of what 
 played, so it is closed into the history on start, never rebuilt (``server.journal``).
 ``commands`` is stored in its key's order (``WITHOUT ROWID``): a move's commit then writes
 one page, not a row page and a key page (20 against 29 us a move at 200 tables,
-server/journal.py ``TableJournal.command``)."""
+server/journal.py ``TableJournal.command``).
+
+``matches.match_id``: a match's stable id (``AUTOINCREMENT``: never handed out twice, so a
+``list-matches`` cursor means the same match after any cleaning). ``matches.people``: 1 if
+a person played a move of the finished match, 0 for a match of bots only (kept shortest,
+``server.retention``), NULL while it is open. ``players``, ``player_keys`` and
+``player_days`` are the standings kept as matches finish (``server.ledger``): each player's
+totals, the name keys that find a person's row, and the totals of each UTC day (the week's
+standings add up the last seven)."""
 
 Step = str | Callable[[sqlite3.Connection], None]
 """One step of a migration: a statement, or a function run on the connection."""
@@ -103,6 +129,43 @@ MIGRATIONS: dict[int, tuple[Step, ...]] = {
         hash_plain_passwords,
         # ... and no copy of the words is left in the file, its WAL or its backups.
         "INSERT OR REPLACE INTO meta VALUES ('scrub', 'pending')",
+        # History and retention: matches get a stable id and say whether a person played.
+        "ALTER TABLE matches RENAME TO matches_before_5",
+        "CREATE TABLE matches ("
+        " match_id INTEGER PRIMARY KEY AUTOINCREMENT,"
+        " table_id TEXT NOT NULL, number INTEGER NOT NULL, seed TEXT NOT NULL,"
+        " start_ms INTEGER NOT NULL, first_seq INTEGER NOT NULL, config TEXT NOT NULL,"
+        " finished_at REAL, result TEXT, scores TEXT, people INTEGER,"
+        " UNIQUE (table_id, number))",
+        # Ids in the order the matches finished (open ones last); a finished match of an
+        # older release counts as played by people (kept the longest).
+        "INSERT INTO matches (table_id, number, seed, start_ms, first_seq, config,"
+        " finished_at, result, scores, people)"
+        " SELECT table_id, number, seed, start_ms, first_seq, config, finished_at, result,"
+        " scores, CASE WHEN result IS NULL THEN NULL ELSE 1 END FROM matches_before_5"
+        " ORDER BY result IS NULL, finished_at, rowid",
+        "DROP TABLE matches_before_5",
+        "CREATE INDEX matches_kept ON matches (people, match_id) WHERE result IS NOT NULL",
+        # Retention: the unfinished matches, few, to find those a closed table left.
+        "CREATE INDEX matches_unfinished ON matches (table_id) WHERE result IS NULL",
+        # History and retention: the commands of matches an older reset dropped.
+        "DELETE FROM commands WHERE NOT EXISTS (SELECT 1 FROM matches m"
+        " WHERE m.table_id = commands.table_id AND m.number = commands.number)",
+        # History: the standings kept as matches finish (filled from the old history on
+        # the first open, server.journal ``Journal._connect``, asked for by the meta row).
+        "CREATE TABLE players ("
+        " player_id INTEGER PRIMARY KEY, name TEXT NOT NULL, fold TEXT NOT NULL,"
+        " bot INTEGER NOT NULL, matches INTEGER NOT NULL DEFAULT 0,"
+        " wins INTEGER NOT NULL DEFAULT 0, points INTEGER NOT NULL DEFAULT 0)",
+        "CREATE INDEX players_rank ON players (bot, wins DESC, points DESC, fold)",
+        "CREATE TABLE player_keys ("
+        " kind INTEGER NOT NULL, key TEXT NOT NULL, player_id INTEGER NOT NULL,"
+        " PRIMARY KEY (kind, key)) WITHOUT ROWID",
+        "CREATE TABLE player_days ("
+        " day INTEGER NOT NULL, player_id INTEGER NOT NULL, matches INTEGER NOT NULL,"
+        " wins INTEGER NOT NULL, points INTEGER NOT NULL,"
+        " PRIMARY KEY (day, player_id)) WITHOUT ROWID",
+        "INSERT INTO meta VALUES ('standings', 'count the history')",
     ),
 }
 """From each older version, the statements that bring it to the next."""
@@ -125,6 +188,7 @@ def prepare(db: sqlite3.Connection, path: Path | None) -> Path | None:
     """Bring the file ``db`` opened (at ``path``; None in memory) to ``SCHEMA_VERSION``;
     the backup copy made before a migration, if one was. Raises DatabaseError for a
     layout this release does not know."""
+    db.execute("PRAGMA auto_vacuum=INCREMENTAL")  # takes effect now in a file without tables
     db.execute("BEGIN IMMEDIATE")
     try:
         version = schema_of(db)
@@ -140,6 +204,7 @@ def prepare(db: sqlite3.Connection, path: Path | None) -> Path | None:
         raise
     db.execute("COMMIT")
     if version is None or version == SCHEMA_VERSION:
+        _give_pages_back(db)
         return None
     copy = _backup(db, path, version) if path is not None else None
     db.execute("BEGIN IMMEDIATE")
@@ -156,6 +221,7 @@ def prepare(db: sqlite3.Connection, path: Path | None) -> Path | None:
         db.execute("ROLLBACK")
         raise
     db.execute("COMMIT")
+    _give_pages_back(db)
     return copy
 
 
@@ -198,6 +264,17 @@ def _scrub_copy(copy: Path) -> None:
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     finally:
         db.close()
+
+
+_INCREMENTAL = 2
+"""What ``PRAGMA auto_vacuum`` reads for INCREMENTAL."""
+
+
+def _give_pages_back(db: sqlite3.Connection) -> None:
+    """Switch on ``auto_vacuum=INCREMENTAL`` in a file made without it (one ``VACUUM``)."""
+    if db.execute("PRAGMA auto_vacuum").fetchone()[0] != _INCREMENTAL:
+        db.execute("PRAGMA auto_vacuum=INCREMENTAL")
+        db.execute("VACUUM")
 
 
 def backup_path(path: Path, version: int) -> Path:

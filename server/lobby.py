@@ -56,11 +56,13 @@ from server.autoplay import BotLauncher
 from server.chat_budget import ChatBudget
 from server.identity import ServerIdentity
 from server.journal import Journal, SavedTable, TableJournal
+from server.journal_reader import JournalReader
 from server.memory import give_back_memory
 from server.own_addresses import OwnAddresses
 from server.passwords import AT_ONCE, hash_password, password_matches
 from server.peer import Peer
 from server.records import answer_records, parse_cursor
+from server.retention import keep_tidy
 from server.settings import LobbySettings, LobbySummary
 from server.table import Table
 
@@ -97,6 +99,8 @@ class Lobby:
         """The server machine's addresses, shared by the tables."""
         if journal is not None:
             journal.on_failure = self._journal_failed
+        self._reader = JournalReader(journal) if journal is not None else None
+        """The history's reads, off the event loop."""
         self._table_numbers = journal.next_table_number() if journal is not None else 0
         self._hashing = trio.CapacityLimiter(AT_ONCE)
         self._nursery: trio.Nursery | None = None
@@ -110,6 +114,8 @@ class Lobby:
             async with trio.open_nursery() as nursery:
                 self._nursery = nursery
                 await self._rebuild_tables(nursery)
+                if self._journal is not None:
+                    nursery.start_soon(keep_tidy, self._journal, self.settings.retention)
                 task_status.started()
                 await trio.sleep_forever()
         finally:
@@ -197,7 +203,7 @@ class Lobby:
             case ResumeSeat():
                 self._resume(peer, message, reply=True)
             case GetStandings() | ListMatches():
-                answer_records(self._journal, peer, message)
+                await answer_records(self._reader, peer, message)
             case Chat() if peer.peer_id not in self._where:
                 self._lobby_chat(peer, message)
             case _:

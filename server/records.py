@@ -1,11 +1,12 @@
 """The history and standings as the lobby answers for them (``get-standings``,
 ``list-matches``, protocol 1.2).
 
-Both read the journal: the standings are counted afresh from every finished match of the
-period asked for (``server.standings``), then cut into pages by position; the match list
-pages by the journal's own order of matches, so a match that finishes between two pages
-neither repeats nor hides one. A page is bounded by the message's limit and the
-protocol's largest page.
+Both read what the journal keeps (``server.ledger``) in a worker thread
+(``server.journal_reader``), never on the event loop: the standings, kept as matches
+finish, are cut into pages by position; the match list pages by the matches' ids, so a
+match that finishes between two pages never repeats one, and a cursor names the same
+place after the retention has dropped older matches. A page is bounded by the message's
+limit and the protocol's largest page.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import logging
 import re
 import sqlite3
 import time
+from functools import partial
 from typing import Any
 
 from protocol.errors import LobbyRejectCode, LocalProtocolError
@@ -30,11 +32,11 @@ from protocol.messages import (
     StandingsPeriod,
 )
 from protocol.options import DeckName, TableOptions
-from server.journal import Journal
+from server.journal_reader import JournalReader
+from server.ledger import match_page, standings_page
 from server.peer import Peer
-from server.standings import WEEK_SECONDS, standings
 
-__all__ = ["RecordsRefused", "answer_records", "match_list", "parse_cursor", "standings_page"]
+__all__ = ["RecordsRefused", "answer_records", "match_list", "parse_cursor", "standings"]
 
 log = logging.getLogger("uno.server.lobby")
 
@@ -58,15 +60,15 @@ class RecordsRefused(Exception):
         self.message = message
 
 
-def answer_records(
-    journal: Journal | None, peer: Peer, request: GetStandings | ListMatches
+async def answer_records(
+    reader: JournalReader | None, peer: Peer, request: GetStandings | ListMatches
 ) -> None:
     """Send ``peer`` the page ``request`` asks for and its ``ok``, or the refusal."""
     try:
         if isinstance(request, GetStandings):
-            page: Standings | MatchList = standings_page(journal, request)
+            page: Standings | MatchList = await standings(reader, request)
         else:
-            page = match_list(journal, request)
+            page = await match_list(reader, request)
     except RecordsRefused as refused:
         peer.send(Rejected(id=request.id, code=refused.code.value, message=refused.message))
         return
@@ -79,14 +81,13 @@ def answer_records(
     peer.send(Ok(id=request.id))
 
 
-def standings_page(journal: Journal | None, request: GetStandings) -> Standings:
+async def standings(reader: JournalReader | None, request: GetStandings) -> Standings:
     """One page of the standings for ``request``'s period; raises RecordsRefused."""
-    journal = _kept(journal)
+    reader = _kept(reader)
     start = _cursor(request.cursor)
-    since = time.time() - WEEK_SECONDS if request.period is StandingsPeriod.WEEK else None
-    board = standings(journal.history(), since)
-    page = board[start : start + request.limit]
-    later = start + request.limit < len(board)
+    week_of = time.time() if request.period is StandingsPeriod.WEEK else None
+    read = partial(standings_page, week_of=week_of, offset=start, limit=request.limit)
+    page, later = await reader.read(read)
     return Standings(
         period=request.period,
         players=tuple(
@@ -99,24 +100,24 @@ def standings_page(journal: Journal | None, request: GetStandings) -> Standings:
     )
 
 
-def match_list(journal: Journal | None, request: ListMatches) -> MatchList:
+async def match_list(reader: JournalReader | None, request: ListMatches) -> MatchList:
     """One page of finished matches, the latest first; raises RecordsRefused."""
-    journal = _kept(journal)
+    reader = _kept(reader)
     before = None if request.cursor is None else _cursor(request.cursor)
-    found = journal.history(before=before, limit=request.limit + 1)
+    found = await reader.read(partial(match_page, before=before, limit=request.limit + 1))
     page = found[: request.limit]
     return MatchList(
         matches=tuple(_record(match) for match in page),
-        next_cursor=str(page[-1]["ref"]) if len(found) > request.limit else None,
+        next_cursor=str(page[-1]["match_id"]) if len(found) > request.limit else None,
     )
 
 
-def _kept(journal: Journal | None) -> Journal:
-    if journal is None:
+def _kept(reader: JournalReader | None) -> JournalReader:
+    if reader is None:
         raise RecordsRefused(
             LobbyRejectCode.NO_HISTORY, "this server keeps no history (it runs with --no-state)"
         )
-    return journal
+    return reader
 
 
 def _cursor(text: str | None) -> int:
@@ -148,4 +149,5 @@ def _record(match: dict[str, Any]) -> MatchRecord:
         ),
         winners=tuple(match.get("winners", [])),
         note=str(match.get("note") or ""),
+        match_id=match["match_id"],
     )

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from protocol.messages import MAX_BOT_THINK_MS
 from protocol.options import TableConfig
 from server.limits import MAX_REPLAYED_EVENTS
+from server.retention import Retention
 
 __all__ = ["LobbySettings", "LobbySummary", "SettingsError"]
 
@@ -65,6 +66,8 @@ class LobbySettings:
     whole state anyway (docs/protocol.md section 8)."""
     page_size: int = 20
     """Tables per page of a table list when the client does not ask for fewer."""
+    retention: Retention = field(default_factory=Retention)
+    """What the journal keeps, and how often the lobby cleans it (``server.retention``)."""
 
     def __post_init__(self) -> None:
         for name in (

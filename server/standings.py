@@ -1,9 +1,11 @@
-"""``uno-server history``: the finished matches in the journal, and who is winning.
+"""``uno-server history``: who is winning, and the finished matches the journal keeps.
 
-Every finished match stays in the journal with its players, final scores and winners.
-Standings count people by name as the tables compare names (``Ann`` and ``ANN`` are one
-player); bots are listed apart, since a bot's name says nothing about who played it. It reads
-the journal beside a running server (WAL lets a reader in while the server writes).
+It reads the standings the journal keeps as matches finish (``server.ledger``: people by
+name as the tables compare names, ``Ann`` and ``ANN`` one player; bots apart, since a
+bot's name says nothing about who played it) and the matches the retention has kept
+(``server.retention``), each with its id. It reads the journal beside a running server
+(WAL lets a reader in while the server writes); ``--reset`` empties the history and gives
+its space back.
 """
 
 from __future__ import annotations
@@ -14,64 +16,16 @@ import sqlite3
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
-from typing import Any
 
 from server.journal import Journal, JournalLocked, JournalUnwritable
-from server.table.names import name_keys
+from server.ledger import in_week, match_page, standings_page
 
-__all__ = ["Standing", "history_main", "standings"]
+__all__ = ["history_main"]
 
-WEEK_SECONDS = 7 * 24 * 3600
-
-
-@dataclass(slots=True)
-class Standing:
-    """One player's record over the matches counted."""
-
-    name: str
-    bot: bool
-    matches: int = 0
-    wins: int = 0
-    points: int = 0
-
-
-def standings(matches: Sequence[dict[str, Any]], since: float | None = None) -> list[Standing]:
-    """Everyone who played the finished ``matches`` (those after ``since``, a Unix time, if
-    given), people first, then by wins, points and name.
-
-    People are one player when their names read alike, as ``name-taken`` compares them
-    (``name_keys``); the name shown is the one of their latest match. A bot is counted by
-    its name as written.
-    """
-    people: dict[tuple[int, str], Standing] = {}
-    bots: dict[str, Standing] = {}
-    board: list[Standing] = []
-    for match in sorted(matches, key=lambda m: -(m.get("finished_at") or 0)):
-        if since is not None and (match.get("finished_at") or 0) < since:
-            continue
-        winners = set(match.get("winners", []))
-        for player in match.get("players", []):
-            name = player["name"]
-            if player.get("bot"):
-                standing = bots.get(name)
-                if standing is None:
-                    standing = bots[name] = Standing(name, True)
-                    board.append(standing)
-            else:
-                keys = name_keys(name)
-                standing = next((people[key] for key in keys if key in people), None)
-                if standing is None:
-                    standing = Standing(name, False)
-                    board.append(standing)
-                for key in keys:
-                    people.setdefault(key, standing)
-            standing.matches += 1
-            standing.points += int(player.get("score", 0))
-            if name in winners:
-                standing.wins += 1
-    return sorted(board, key=lambda s: (s.bot, -s.wins, -s.points, s.name.casefold()))
+SHOWN_MATCHES = 10
+"""The latest matches the plain (not ``--json``) output lists under the standings."""
 
 
 def history_main(argv: Sequence[str], default_state: Path) -> int:
@@ -82,7 +36,11 @@ def history_main(argv: Sequence[str], default_state: Path) -> int:
     parser.add_argument("--state", type=Path, default=default_state, help="the journal file")
     parser.add_argument("--week", action="store_true", help="only the last seven days")
     parser.add_argument("--json", action="store_true", help="one JSON object")
-    parser.add_argument("--reset", action="store_true", help="forget every finished match")
+    parser.add_argument(
+        "--reset",
+        action="store_true",
+        help="forget every finished match and the standings, and shrink the file",
+    )
     parser.add_argument(
         "--backup",
         type=Path,
@@ -105,19 +63,27 @@ def history_main(argv: Sequence[str], default_state: Path) -> int:
             journal.forget_history()
             print("uno-server history: the standings start afresh")
             return 0
-        matches = journal.history()
+        db = journal.connection
+        now = time.time()
+        board, _ = standings_page(db, week_of=now if args.week else None, offset=0, limit=-1)
+        matches = match_page(db, limit=-1 if args.json else SHOWN_MATCHES)
     finally:
         journal.close()
-    since = time.time() - WEEK_SECONDS if args.week else None
-    board = standings(matches, since)
+    if args.week:
+        matches = [m for m in matches if in_week(m.get("finished_at") or 0, now)]
     if args.json:
-        shown = [m for m in matches if since is None or (m.get("finished_at") or 0) >= since]
-        print(json.dumps({"standings": [asdict(s) for s in board], "matches": shown}))
+        print(json.dumps({"standings": [asdict(s) for s in board], "matches": matches}))
         return 0
     print(f"{'player':<24} {'matches':>7} {'wins':>5} {'points':>7}")
     for standing in board:
         name = standing.name + (" (bot)" if standing.bot else "")
         print(f"{name:<24} {standing.matches:>7} {standing.wins:>5} {standing.points:>7}")
+    if matches:
+        print(f"\n{'match':>8}  {'finished (UTC)':<16}  {'table':<20} winners")
+    for match in matches:
+        at = time.strftime("%Y-%m-%d %H:%M", time.gmtime(match.get("finished_at") or 0))
+        winners = ", ".join(match.get("winners", [])) or "-"
+        print(f"{match['match_id']:>8}  {at:<16}  {match['table'][:20]:<20} {winners}")
     return 0
 
 

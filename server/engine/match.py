@@ -129,6 +129,8 @@ class Match:
                     return checks.turned_back_refusal(state, actor, refusal)
                 return refusal
             act(state, actor, command, now_ms)
+            if actor == state.overtaken and kind in _TURN_MOVES:
+                state.overtaken = -1  # its turn, handed straight back, is under way
             state.expiries[actor] = 0
             if state.exposures and kind is not Catch and kind is not CallUno:
                 state.seat_acted(actor, start)

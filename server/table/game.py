@@ -62,6 +62,9 @@ class TableGame:
         self._offset_ms = 0  # engine time minus Trio time (a match rebuilt goes on in time)
         self._refused_deadline: int | None = None
         self._stand_in_turns = StandInTurns(config.seats)
+        self._moved_by_owner: set[int] | None = set()
+        """The seats whose own player (not a stand-in) sent a move of this match; None
+        for a match rebuilt from the journal, whose moves' makers are not known."""
         self.arrival_seen: int | None = None
         """Ruling 37: for the game command being handled, the match's event count in the
         last view sent through its seat when it arrived (``TableRequest.seen``)."""
@@ -122,6 +125,7 @@ class TableGame:
         self._refused_deadline = None
         self._stand_in_turns = StandInTurns(self.config.seats)
         self._stand_in_turns.feed(match.events)
+        self._moved_by_owner = set()
         self._broadcast.seen.clear()  # the counts of the last match's views
         if self._journal is not None:
             first_seq = self._broadcast.last_seq + 1
@@ -141,6 +145,7 @@ class TableGame:
         self.match = match
         self._stand_in_turns = StandInTurns(saved.config.seats)
         self._stand_in_turns.feed(match.events)
+        self._moved_by_owner = None
         last_ms = saved.commands[-1][2] if saved.commands else saved.start_ms
         self._last_ms = last_ms
         self._offset_ms = last_ms - int(trio.current_time() * 1000)
@@ -157,8 +162,13 @@ class TableGame:
 
     # ------------------------------------------------------------------ commands
 
-    def play(self, seat: int, command: SeatCommand, cause_peer: int, cause_id: int) -> None:
-        """A seat's game command; refused with the engine's reason, changing nothing."""
+    def play(
+        self, seat: int, command: SeatCommand, cause_peer: int, cause_id: int, *, by_owner: bool
+    ) -> None:
+        """A seat's game command (``by_owner``: sent by the seat's own player, not a server
+        bot standing in); refused with the engine's reason, changing nothing."""
+        if by_owner and self._moved_by_owner is not None:
+            self._moved_by_owner.add(seat)  # before the move: it may finish the match
         self._requested(seat, command, cause_peer, cause_id)
 
     def host_command(self, command: TableCommand) -> None:
@@ -235,7 +245,8 @@ class TableGame:
         if journal is not None and match is not None and round_over:
             journal.round_scores(list(match.scores))
         if journal is not None and match is not None and match.is_over:
-            journal.match_finished(self._result(match))
+            result = self._result(match)
+            journal.match_finished(result, people=self._people_played(result))
 
     def _result(self, match: Match) -> dict[str, Any]:
         """A finished match as the history keeps it."""
@@ -255,6 +266,15 @@ class TableGame:
             players.append(player)
         winners = [players[index]["name"] for index in (result.winners if result else ())]
         return {"deck": self.config.deck, "players": players, "winners": winners}
+
+    def _people_played(self, result: dict[str, Any]) -> bool:
+        """Whether a person made a move of the match: a seat's own player whom the result
+        does not call a bot (a rebuilt match counts as played by people)."""
+        moved = self._moved_by_owner
+        if moved is None:
+            return True
+        players = result["players"]
+        return any(not players[seat]["bot"] for seat in moved if seat < len(players))
 
     # ------------------------------------------------------------------ clocks
 

@@ -410,4 +410,4 @@ class RequestHandlers:
         if standing is None and not match.paused:
             # The owner is back at the controls (the engine had marked them away).
             self._game.set_away(seat.index, False)
-        self._game.play(seat.index, command, peer.peer_id, message.id)
+        self._game.play(seat.index, command, peer.peer_id, message.id, by_owner=standing is None)

@@ -4,7 +4,6 @@ winning this week, ``w`` all time, Enter a match's final table, Esc the lobby ag
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -50,16 +49,17 @@ def a_history(path: Path) -> None:
     journal = Journal.open(path)
     try:
         finished(journal, "1", "Old", [("Bob", False, 230), ("Ann", False, 0)])
+        # Ten days back: the match, and the day the kept standings counted it on.
+        db = journal.connection
+        db.execute(
+            "UPDATE matches SET finished_at = ? WHERE table_id = '1'", (time.time() - TEN_DAYS,)
+        )
+        db.execute("UPDATE player_days SET day = day - 10")
         finished(
             journal, "2", "Friday", [("Ann", False, 210), ("Bob", False, 5), ("Bot 1", True, 0)]
         )
     finally:
         journal.close()
-    with sqlite3.connect(path) as db:
-        db.execute(
-            "UPDATE matches SET finished_at = ? WHERE table_id = '1'", (time.time() - TEN_DAYS,)
-        )
-    db.close()
 
 
 def screen_text(model: Model) -> str:

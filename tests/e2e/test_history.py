@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -61,5 +62,12 @@ async def test_a_finished_match_is_in_the_standings_until_they_are_reset(tmp_pat
     assert sum(s["wins"] for s in report["standings"]) == 1
     assert [s["bot"] for s in report["standings"]] == sorted(s["bot"] for s in report["standings"])
 
+    # The plain form lists the match under the standings, by its id.
+    plain = history(state).stdout
+    assert re.search(rf"^\s+{match['match_id']}\s+\d{{4}}-\d\d-\d\d ", plain, re.M), plain
+
+    size = state.stat().st_size
     assert history(state, "--reset").returncode == 0
-    assert json.loads(history(state, "--json").stdout)["matches"] == []
+    emptied = json.loads(history(state, "--json").stdout)
+    assert emptied == {"standings": [], "matches": []}
+    assert state.stat().st_size <= size

@@ -111,7 +111,8 @@ async def test_a_blip_of_the_owner_s_connection_lends_the_role_only_until_she_is
                 ann, bob, cat = players
                 token, last_seq = ann.token or "", ann.last_seq
                 await ann.close()
-                await bob.hub.until(lambda: host_of(bob)[0] == 1)
+                # both hear of it, each on a connection of its own
+                await bob.hub.until(lambda: host_of(bob)[0] == host_of(cat)[0] == 1)
                 assert host_of(cat) == (1, 0, HostReason.OWNER_AWAY)
                 assert await refusal(bob, Kick, seat=0, ban=True) == "not-host"
                 again = await Player.connect(

@@ -122,3 +122,22 @@ def test_a_hello_says_bot_only_when_it_is_one_and_older_pages_lose_stand_in_turn
     sent = older.to_data()["matches"][0]["players"]
     assert [sorted(player) for player in sent] == [["bot", "name", "score"]] * 2
     assert page.to_data()["matches"][0]["players"][0]["stand_in_turns"] == 4
+
+
+def test_a_match_record_names_its_id_from_1_3_on() -> None:
+    record = MatchRecord(
+        finished_at=1,
+        table_id="1",
+        table="Den",
+        deck="classic",
+        options=TableOptions(),
+        players=(MatchPlayer(name="Ann", bot=False, score=5),),
+        match_id=42,
+    )
+    listing = MatchList(matches=(record,), next_cursor="42")
+    assert for_version(listing, CURRENT) is listing
+    sent = for_version(listing, parse_version("1.2"))  # a 1.2 message: older ones never ask
+    assert isinstance(sent, MatchList)
+    assert "match_id" not in sent.to_data()["matches"][0]
+    assert sent.matches[0] == dataclasses.replace(record, match_id=None)
+    assert sent.next_cursor == "42"

@@ -13,6 +13,8 @@ from protocol.cards import Card
 from protocol.commands import Draw, Play, Timeout
 from protocol.options import TableConfig
 from server.journal import Journal, JournalLocked, SavedSeat, token_hash
+from server.journal_schema import MIGRATIONS
+from server.ledger import standings_page
 from server.passwords import hash_now
 
 
@@ -283,3 +285,116 @@ def test_uno_server_history_migrates_an_older_file_no_server_holds(tmp_path: Pat
         assert [match["table"] for match in reader.history()] == ["Old"]
     finally:
         reader.close()
+
+
+def a_schema_4_file(path: Path) -> None:
+    """A journal as the release before stable match ids left it: the schema-1 file moved on
+    to schema 4 (scores, bot pace, commands in key order), a second finished match
+    (José, not Jose), a move of the open match, and the orphan commands an old
+    ``history --reset`` left behind."""
+    a_schema_1_file(path)
+    config = json.dumps(TableConfig(seats=2).to_data())
+    result = {
+        "deck": "classic",
+        "players": [
+            {"name": "Jos\u00e9", "bot": False, "score": 80},
+            {"name": "ann", "bot": False, "score": 0},
+        ],
+        "winners": ["Jos\u00e9"],
+    }
+    db = sqlite3.connect(path)
+    with db:
+        db.execute("ALTER TABLE matches ADD COLUMN scores TEXT")
+        db.execute("ALTER TABLE tables ADD COLUMN bot_think_ms INTEGER")
+        for statement in MIGRATIONS[3]:
+            db.execute(statement)
+        db.execute(
+            "INSERT INTO matches VALUES ('1', 2, '6', 0, 1, ?, 2000.0, ?, NULL)",
+            (config, json.dumps(result)),
+        )
+        draw = json.dumps({"type": "draw"})
+        db.execute("INSERT INTO commands VALUES ('2', 1, 1, 0, ?, 250)", (draw,))
+        db.execute("INSERT INTO commands VALUES ('9', 1, 1, 0, ?, 250)", (draw,))  # orphan
+        db.execute("UPDATE meta SET value = '4' WHERE key = 'schema'")
+    db.close()
+
+
+def test_a_schema_4_file_gains_match_ids_and_standings_with_its_history_intact(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "server.sqlite3"
+    a_schema_4_file(path)
+    journal = Journal.open(path)
+    try:
+        assert journal.migrated == tmp_path / "server.sqlite3.schema-4.bak"
+        history = journal.history()
+        # Ids in the order the matches finished; the open match after them.
+        assert [(m["match_id"], m["winners"]) for m in history] == [
+            (2, ["Jos\u00e9"]),
+            (1, ["Ann"]),
+        ]
+        (saved,) = journal.open_tables()[0]
+        assert saved.match is not None and saved.match.commands == [(0, Draw(), 250)]
+        db = journal.connection
+        board, _ = standings_page(db, week_of=None, offset=0, limit=-1)
+        assert [(s.name, s.matches, s.wins, s.points) for s in board] == [
+            ("ann", 2, 1, 520),  # Ann and ann are one person, shown by the latest name
+            ("Jos\u00e9", 1, 1, 80),
+        ]
+        assert db.execute("SELECT COUNT(*) FROM commands").fetchone() == (1,)  # no orphan
+        assert db.execute("PRAGMA auto_vacuum").fetchone() == (2,)  # INCREMENTAL
+        # The next match gets a fresh id, above every id given before.
+        table = journal.for_table("2")
+        table.resumed_match(1, 1)
+        table.match_finished({"deck": "classic", "players": [], "winners": []})
+        assert journal.history()[0]["match_id"] == 3
+    finally:
+        journal.close()
+    again = Journal.open(path)  # counted once: opening again counts nothing twice
+    try:
+        board, _ = standings_page(again.connection, week_of=None, offset=0, limit=-1)
+        assert [s.matches for s in board] == [2, 1]
+    finally:
+        again.close()
+
+
+def test_a_fresh_file_gives_pages_back_and_a_reset_empties_and_shrinks_it(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "server.sqlite3"
+    journal = Journal.open(path)
+    try:
+        assert journal.connection.execute("PRAGMA auto_vacuum").fetchone() == (2,)
+        config = TableConfig(seats=2)
+        players = [{"name": f"p{n}", "bot": False, "score": n} for n in range(2)]
+        for number in range(1, 301):
+            table = journal.for_table(str(number))
+            table.opened("Den", config, None, "10.0.0.2")
+            table.match_started(1, number, 0, 1, config)
+            for position in range(40):
+                table.command(position % 2, Draw(), position)
+            table.match_finished({"deck": "classic", "players": players, "winners": ["p1"]})
+            table.closed()
+        open_table = journal.for_table("301")
+        open_table.opened("Open", config, None, "10.0.0.2")
+        open_table.match_started(1, 5, 0, 1, config)
+        open_table.command(0, Draw(), 10)
+        journal.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        full = path.stat().st_size
+        reader = Journal.for_reading(path)  # beside the server, as the command line does
+        try:
+            reader.forget_history()
+        finally:
+            reader.close()
+        db = journal.connection
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        assert journal.history() == []
+        assert standings_page(db, week_of=None, offset=0, limit=-1) == ([], False)
+        for table_name in ("players", "player_keys", "player_days"):
+            assert db.execute(f"SELECT COUNT(*) FROM {table_name}").fetchone() == (0,)
+        # The open table's match is whole; every other command went with its match.
+        assert db.execute("SELECT table_id, number FROM commands").fetchall() == [("301", 1)]
+        assert journal.open_tables()[0][0].match is not None
+        assert path.stat().st_size < full / 4, (path.stat().st_size, full)
+    finally:
+        journal.close()
