@@ -8,7 +8,8 @@ messages less what its version lacks (docs/protocol.md section 4):
 - a ``view``'s ``legal`` list holds only commands its version knows: no jump-in (a play
   by a seat that is not to act);
 - ``table-state.options`` holds only its version's options (``stack_draw_two`` says
-  whether a Draw Two answers a Draw Two).
+  whether a Draw Two answers a Draw Two);
+- a ``welcome`` says no ``web_port`` before 1.3.
 
 ``for_version`` is pure and leaves a message of the current version untouched.
 """
@@ -19,13 +20,23 @@ from dataclasses import replace
 
 from protocol.commands import Play
 from protocol.events import EventKind
-from protocol.messages import GameEvent, GameView, Message, TableState
+from protocol.messages import GameEvent, GameView, Message, TableState, Welcome
 from protocol.version import Version
 from protocol.views import View
 
-__all__ = ["CURRENT", "EVENTS_SINCE", "JUMP_IN_SINCE", "OPTIONS_SINCE", "for_version"]
+__all__ = [
+    "CURRENT",
+    "EVENTS_SINCE",
+    "JUMP_IN_SINCE",
+    "OPTIONS_SINCE",
+    "WEB_PORT_SINCE",
+    "for_version",
+]
 
 CURRENT: Version = (1, 3)
+
+WEB_PORT_SINCE: Version = (1, 3)
+"""The version whose ``welcome`` says the web port."""
 
 JUMP_IN_SINCE: Version = (1, 2)
 """The version that lets a seat not to act play (a jump-in)."""
@@ -58,6 +69,8 @@ def for_version(message: Message, version: Version) -> Message | None:
         return None if since is not None and version < since else message
     if isinstance(message, GameView):
         return _view_for(message, version)
+    if isinstance(message, Welcome):
+        return replace(message, web_port=None) if version < WEB_PORT_SINCE else message
     if isinstance(message, TableState):
         newer = {name: None for name, since in OPTIONS_SINCE.items() if version < since}
         if not newer:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import ipaddress
 import logging
 import signal
 import socket
@@ -27,6 +28,7 @@ from protocol.options import ConfigError
 from server.advertise import Advertiser, ip_addresses, stable_server_id
 from server.app import (
     DEFAULT_PORT,
+    DEFAULT_WEB_PORT,
     Server,
     ServerSettings,
     bind_listeners,
@@ -94,6 +96,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="address or name to listen on (repeatable); default: every interface, IPv4 and IPv6",
     )
     net.add_argument("--port", type=int, default=DEFAULT_PORT, help="TCP port; 0 picks a free one")
+    net.add_argument(
+        "--web-port",
+        type=int,
+        default=None,
+        help=f"port of the browser page and its WebSocket (default: {DEFAULT_WEB_PORT}, "
+        "or a free one with --port 0)",
+    )
+    net.add_argument(
+        "--no-web", action="store_true", help="serve no browser page (terminal clients only)"
+    )
     net.add_argument(
         "--name",
         default=None,
@@ -255,6 +267,7 @@ def config_from_args(args: argparse.Namespace) -> Config:
         max_per_address=min(args.max_per_address, args.max_connections),
         session=session,
         shutdown_seconds=args.shutdown_seconds,
+        web_port=_web_port(args),
     )
     lobby = LobbySettings(
         server_name=name,
@@ -279,6 +292,15 @@ def config_from_args(args: argparse.Namespace) -> Config:
     )
 
 
+def _web_port(args: argparse.Namespace) -> int | None:
+    """The web port the flags ask for: none with ``--no-web``; a free one with ``--port 0``."""
+    if args.no_web:
+        return None
+    if args.web_port is not None:
+        return int(args.web_port)
+    return 0 if args.port == 0 else DEFAULT_WEB_PORT
+
+
 def announce(addresses: list[tuple[str, int]], hosts: tuple[str, ...]) -> None:
     """The start-up lines on stdout: where it listens, who can reach it."""
     host, port = addresses[0]
@@ -293,6 +315,36 @@ def announce(addresses: list[tuple[str, int]], hosts: tuple[str, ...]) -> None:
             "machine on the network"
         )
     sys.stdout.flush()
+
+
+def announce_page(web_addresses: list[tuple[str, int]]) -> None:
+    """The page's address for each address others can reach it at, on stdout.
+
+    A server only on loopback says so: a phone cannot reach it.
+    """
+    if not web_addresses:
+        print("no browser page (--no-web, or its port was busy: see the log)", flush=True)
+        return
+    port = web_addresses[0][1]
+    reachable = local_addresses([address for address, _ in web_addresses])
+    lan = [page_url(a, port) for a in reachable if not _is_loopback(a)]
+    if not lan:
+        local = ", ".join(page_url(a, port) for a in reachable)
+        print(f"browser page: {local} (reachable only from this machine)", flush=True)
+    for url in lan:
+        print(f"browser page: {url}", flush=True)
+
+
+def page_url(address: str, port: int) -> str:
+    """The page's URL at ``address`` and ``port``."""
+    return f"http://{format_address(address, port)}/"
+
+
+def _is_loopback(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address.split("%", 1)[0]).is_loopback
+    except ValueError:
+        return address == "localhost"
 
 
 async def serve(config: Config, journal: Journal | None = None) -> None:
@@ -310,6 +362,8 @@ async def serve(config: Config, journal: Journal | None = None) -> None:
         async with trio.open_nursery() as nursery:
             addresses = await nursery.start(partial(server.run, listeners=listeners))
             announce(addresses, config.server.hosts)
+            announce_page(server.web_addresses)
+            identity = server.identity
             log.info("server %r (id %s) ready", identity.name, identity.server_id)
             if config.mdns:
                 advertiser = Advertiser.for_server(

@@ -334,6 +334,7 @@ class Session:
                 server_version=self._identity.version,
                 features=self._identity.features,
                 resumed=resumed,
+                web_port=self._identity.web_port,
             )
         )
         self._welcomed = True

@@ -8,7 +8,7 @@ from protocol.cards import Card
 from protocol.commands import Catch, Play
 from protocol.compat import CURRENT, EVENTS_SINCE, OPTIONS_SINCE, for_version
 from protocol.events import HandsPassed, JumpedIn, Played, SeenEvent
-from protocol.messages import GameEvent, GameView, TableState, TableStatus
+from protocol.messages import GameEvent, GameView, TableState, TableStatus, Welcome
 from protocol.options import TableConfig, TableOptions, preset_options
 from protocol.version import PROTOCOL_VERSION, parse_version
 from protocol.views import View
@@ -56,3 +56,14 @@ def test_older_table_state_options_hold_only_that_version_s_fields() -> None:
     config = TableConfig.from_data(sent)  # what a 1.1 client builds from it
     assert config.stack_draw_two and not config.jump_in
     assert for_version(state, (1, 2)) is state
+
+
+def test_the_web_port_in_the_welcome_is_for_1_3_only() -> None:
+    welcome = Welcome(
+        version="1.3", server_name="s", server_id="abc", server_version="1", web_port=7532
+    )
+    assert for_version(welcome, (1, 3)) is welcome
+    for older in ((1, 0), (1, 1), (1, 2)):
+        sent = for_version(welcome, older)
+        assert isinstance(sent, Welcome) and sent.web_port is None
+        assert sent == dataclasses.replace(welcome, web_port=None)
