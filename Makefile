@@ -42,13 +42,16 @@ typecheck: $(STAMP)
 imports: $(STAMP)
 	$(BIN)/lint-imports
 
-# The terminal tests drive the real client in tmux, and under CI (CI=true) a missing tmux
-# fails them; so the tests install it from Debian's packages where they can (as root).
+# The terminal tests drive the real client in tmux and the browser tests drive the page in
+# Debian's chromium; under CI (CI=true) a missing tmux or chromium fails them. So the tests
+# install both from Debian's packages where they can (as root).
 tools:
-	@command -v tmux >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
-		&& { apt-get install -y -qq tmux >/dev/null 2>&1 \
-		|| { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq tmux >/dev/null 2>&1; }; }; } \
-		|| echo "tmux is missing: the terminal tests will skip (or fail under CI=true)"
+	@for tool in tmux chromium; do \
+		command -v $$tool >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
+			&& { apt-get install -y -qq $$tool >/dev/null 2>&1 \
+			|| { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq $$tool >/dev/null 2>&1; }; }; } \
+			|| echo "$$tool is missing: its tests will skip (or fail under CI=true)"; \
+	done
 
 pytest: $(STAMP) tools
 	$(BIN)/python -m pytest

@@ -8,6 +8,8 @@ does on TCP. ``http_get`` sends one raw request and returns the status and heade
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import trio
 from e2e_client import Hub, Player
 from websockets.client import ClientProtocol
@@ -97,7 +99,7 @@ class WebSocketClient(trio.abc.Stream):
     async def aclose(self) -> None:
         await self.tcp.aclose()
 
-    def _take(self, events: list[object]) -> None:
+    def _take(self, events: Sequence[object]) -> None:
         for event in events:
             if isinstance(event, Frame):
                 if event.opcode in (Opcode.BINARY, Opcode.CONT):

@@ -1,0 +1,88 @@
+"""The page in a real browser, against the real server and its bots."""
+
+from __future__ import annotations
+
+from e2e_server import ServerProcess
+from playwright.sync_api import Browser, Page
+from web_browser import play_until
+
+ROUND_OVER = "#round-result, #match-result"
+
+
+def sign_in_and_sit(page: Page, url: str, *, touch: bool = False, bots: int = 2) -> None:
+    """Open the page, give a name, make a table with ``bots`` server bots and start it."""
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.goto(url)
+    tap = page.tap if touch else page.click
+    page.fill("#name-input", "Ann")
+    tap("#name-form button")
+    page.wait_for_selector("#lobby-screen:not([hidden])")
+    tap("#create summary")
+    page.fill("#create-form [name=name]", "evening")
+    page.fill("#create-form [name=seats]", str(bots + 1))
+    page.fill("#create-form [name=bots]", str(bots))
+    tap("#create-form button[type=submit]")
+    page.wait_for_selector(f"#seats .seat >> nth={bots}")
+    page.wait_for_selector("#seats .seat.empty", state="detached")
+    tap("#start")
+    page.wait_for_selector("#hand .card")
+    assert errors == []
+
+
+def test_a_whole_round_against_server_bots_from_the_page(
+    web_server: tuple[ServerProcess, str], browser: Browser
+) -> None:
+    _server, url = web_server
+    page = browser.new_page(viewport={"width": 1000, "height": 800})
+    sign_in_and_sit(page, url)
+    assert page.inner_text("#seats .seat.you .seat-name") == "Ann (you)"
+    moves = play_until(page, ROUND_OVER)
+    assert moves > 0
+    result = page.inner_text("#dialog")
+    assert "won" in result
+    assert "Ann" in page.inner_text("#dialog .results") or "you" in result
+    assert "round over:" in page.inner_text("#log")
+    page.close()
+
+
+def test_a_whole_round_at_a_phone_viewport_with_touch(
+    web_server: tuple[ServerProcess, str], browser: Browser
+) -> None:
+    _server, url = web_server
+    context = browser.new_context(
+        viewport={"width": 360, "height": 640}, has_touch=True, is_mobile=True
+    )
+    page = context.new_page()
+    sign_in_and_sit(page, url, touch=True)
+    # Touch first: every button and card on the table is at least 44 px each way.
+    for target in page.query_selector_all("#table-screen button:visible"):
+        box = target.bounding_box()
+        assert box is not None and box["width"] >= 44 and box["height"] >= 44, target.inner_text()
+    # Nothing sticks out sideways at 360 px: no sideways scrolling in portrait.
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    play_until(page, ROUND_OVER, touch=True)
+    assert "won" in page.inner_text("#dialog")
+    context.close()
+
+
+def test_a_reload_mid_round_resumes_the_seat(
+    web_server: tuple[ServerProcess, str], browser: Browser
+) -> None:
+    server, url = web_server
+    context = browser.new_context(viewport={"width": 360, "height": 640})
+    page = context.new_page()
+    sign_in_and_sit(page, url)
+    play_until(page, ROUND_OVER, stop_after=3)
+    table = page.inner_text("#table-head strong")
+    page.reload()
+    page.wait_for_selector("#table-screen:not([hidden]) #hand .card")
+    assert page.inner_text("#table-head strong") == table
+    assert page.inner_text("#seats .seat.you .seat-name") == "Ann (you)"
+    assert page.is_hidden("#lobby-screen")
+    # The same seat, not a new one: the table still has one person and two bots.
+    assert len(page.query_selector_all("#seats .seat")) == 3
+    assert "Ann resumed seat 0" in server.log_text()
+    play_until(page, ROUND_OVER)
+    context.close()
