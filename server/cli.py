@@ -333,6 +333,17 @@ def announce_page(web_addresses: list[tuple[str, int]]) -> None:
         print(f"browser page: {local} (reachable only from this machine)", flush=True)
     for url in lan:
         print(f"browser page: {url}", flush=True)
+    if lan and sys.stdout.isatty():
+        print_qr_code(lan[0])
+
+
+def print_qr_code(url: str) -> None:
+    """A QR code of ``url`` in the terminal, for a phone's camera."""
+    import segno  # noqa: PLC0415 (only a server on a terminal draws one)
+
+    print(f"scan to open {url}:")
+    segno.make(url, error="l").terminal(out=sys.stdout, compact=True, border=2)
+    sys.stdout.flush()
 
 
 def page_url(address: str, port: int) -> str:
