@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 import trio
-from e2e_client import FAST_OPTIONS, Hub, Player, drive
+from e2e_client import FAST_OPTIONS, Hub, Player, drive, turn_choice
 from e2e_server import ServerProcess
 from e2e_websocket import HandshakeRefused, WebSocketClient, connect_player, http_get
 
-from protocol.messages import AddBot, CreateTable, Error, Start
+from protocol.messages import AddBot, CreateTable, Error, Ping, Pong, Start
 from protocol.options import TableOptions
 
 PAGE = "browser page: "
@@ -163,3 +163,56 @@ async def test_a_broken_frame_over_the_websocket_is_a_protocol_error(
         while await player.receive() is not None:
             pass
     assert isinstance(player.error, Error)
+
+
+# The fields that differ by time or by process between two runs of the same seeded match,
+# and nothing else: clocks' remaining time, the server's random id and resume tokens, and
+# the web port (each server has a free one). Pings and pongs are left out whole.
+MASKED = ("remaining_ms", "server_id", "resume_token", "web_port")
+
+
+def masked(data: object) -> object:
+    if isinstance(data, dict):
+        return {k: "*" if k in MASKED else masked(v) for k, v in data.items()}
+    if isinstance(data, list | tuple):
+        return [masked(item) for item in data]
+    return data
+
+
+def own_turn_only(player: Player, rng: random.Random) -> dict[str, object] | None:
+    """Plays on its own turn only (never a race against a bot for a catch)."""
+    view = player.view
+    if view is None or not player.legal() or view.get("to_act") != view.get("seat"):
+        return None
+    return turn_choice(player.legal(), rng)
+
+
+async def seeded_match(player: Player) -> list[object]:
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(player.read_forever)
+        options = TableOptions.parse({**FAST_OPTIONS, "seats": 2})
+        await player.ok(lambda id_: CreateTable(id=id_, name="same", options=options))
+        await player.ok(lambda id_: AddBot(id=id_, strategy="normal"))
+        await player.ok(lambda id_: Start(id=id_))
+        await drive([player], lambda: player.match_over, random.Random(5), own_turn_only)
+        # The match's last message: the table says it is over (after the last view).
+        await player.hub.until(lambda: player.state is not None and player.state.state == "over")
+        nursery.cancel_scope.cancel()
+    return [masked(f.to_data()) for f in player.frames if not isinstance(f, Ping | Pong)]
+
+
+async def test_the_websocket_carries_exactly_the_frames_tcp_does(tmp_path: Path) -> None:
+    tcp_server = ServerProcess.start(tmp_path)
+    web_server = ServerProcess.start(tmp_path)
+    try:
+        web_port = web_port_of(web_server)
+        with trio.fail_after(90):
+            over_tcp = await seeded_match(
+                await Player.connect(tcp_server.port, "same", versions=("1.3",))
+            )
+            over_web = await seeded_match(await connect_player(web_port, "same"))
+    finally:
+        tcp_server.stop()
+        web_server.stop()
+    assert len(over_tcp) > 50
+    assert over_web == over_tcp
