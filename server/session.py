@@ -43,7 +43,7 @@ from server.limits import MessageAllowance, SessionLimits
 from server.outbox import OutboxFull
 from server.peer import LobbyPort
 from server.socket_writer import SocketWriter
-from server.writer import FrameWriter
+from server.writer import FrameWriter, OffersDirectWrite
 
 __all__ = ["Session"]
 
@@ -78,7 +78,9 @@ class Session:
         self._negotiated: Version | None = None
         self._writer = FrameWriter(
             stream,
-            SocketWriter.for_stream(stream),
+            stream.direct_writer()
+            if isinstance(stream, OffersDirectWrite)
+            else SocketWriter.for_stream(stream),
             max_messages=limits.outbox_size,
             max_bytes=limits.outbox_bytes,
             last_write_seconds=limits.last_write_seconds,
