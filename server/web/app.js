@@ -6,6 +6,7 @@
 import { Connection } from "./wire.js";
 import { describeEvent } from "./log.js";
 import { render, renderClock } from "./render.js";
+import { play, soundOn, toggleSound } from "./sound.js";
 
 const NAME_KEY = "uno-lan:name";
 const seatKey = (serverId) => `uno-lan:seat:${serverId}`;
@@ -30,6 +31,7 @@ export const state = {
   log: [],
   chat: [],
   tab: "log",
+  sound: soundOn(),
   picker: null,
   danceSteps: [],
   notice: "",
@@ -129,6 +131,8 @@ const handlers = {
   },
   event: (m) => {
     state.lastSeq = Math.max(state.lastSeq, m.seq);
+    if (m.body.kind === "uno-called" || (m.body.kind === "played" && m.body.uno)) play("uno");
+    if (m.body.kind === "caught") play("catch");
     const line = describeEvent(m.body, nameOf, state.lastEvent);
     state.lastEvent = m.body;
     if (line) {
@@ -183,6 +187,7 @@ export function nameOf(seat) {
 }
 
 function yourTurn() {
+  play("turn");
   if (navigator.vibrate) navigator.vibrate(80);
 }
 
@@ -228,6 +233,10 @@ export const actions = {
       return;
     }
     connect();
+  },
+  toggleSound() {
+    state.sound = toggleSound();
+    update();
   },
   rename() {
     state.screen = "name";

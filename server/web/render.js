@@ -76,6 +76,7 @@ function bindForms(actions) {
     if (target.dataset.tab) actions.tab(target.dataset.tab);
     else if (target.dataset.action === "refresh") actions.refresh();
     else if (target.dataset.action === "rename") actions.rename();
+    else if (target.dataset.action === "sound") actions.toggleSound();
   });
   document.addEventListener("keydown", (event) => keyboard(event, actions));
 }
@@ -92,6 +93,9 @@ export function render(state, actions) {
     ? `${STATUS_WORDS[state.status]}: ${state.statusReason}`
     : STATUS_WORDS[state.status] ?? state.status;
   status.dataset.status = state.status;
+  const sound = $("sound");
+  sound.textContent = state.sound ? "sound on" : "sound off";
+  sound.setAttribute("aria-pressed", String(state.sound));
   for (const screen of ["name", "lobby", "table"]) {
     $(`${screen}-screen`).hidden = state.screen !== screen;
   }

@@ -96,3 +96,14 @@ def test_the_command_line_does_not_load_the_websocket_library() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"
+
+
+def test_the_page_is_small_and_loads_nothing_from_elsewhere() -> None:
+    files = ShippedFiles.load()
+    assert files.total_bytes < 200_000
+    for path in files.paths:
+        shipped = files.get(path)
+        assert shipped is not None
+        text = shipped.body.decode()
+        assert "https://" not in text and "http://" not in text, path
+        assert 'src="//' not in text and 'href="//' not in text, path

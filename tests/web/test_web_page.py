@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import trio
+from e2e_client import FAST_OPTIONS, Player
 from e2e_server import ServerProcess
 from playwright.sync_api import Browser, Page
 from web_browser import play_until
+
+from protocol.messages import CreateTable
+from protocol.options import TableOptions
 
 ROUND_OVER = "#round-result, #match-result"
 
@@ -86,3 +91,32 @@ def test_a_reload_mid_round_resumes_the_seat(
     assert "Ann resumed seat 0" in server.log_text()
     play_until(page, ROUND_OVER)
     context.close()
+
+
+def test_a_link_that_names_a_table_lands_on_its_join(
+    web_server: tuple[ServerProcess, str], browser: Browser
+) -> None:
+    server, url = web_server
+
+    async def host_a_table() -> str:
+        # The host plays in the terminal, over TCP; the guest follows the page's link.
+        host = await Player.connect(server.port, "Host", versions=("1.3",))
+        hosts.append(host)
+        options = TableOptions.parse({**FAST_OPTIONS, "seats": 2})
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(host.read_forever)
+            result = await host.ok(lambda id_: CreateTable(id=id_, name="kitchen", options=options))
+            nursery.cancel_scope.cancel()
+        return str(result["table_id"])
+
+    hosts: list[Player] = []
+    table_id = trio.run(host_a_table)
+    page = browser.new_page(viewport={"width": 360, "height": 640})
+    page.goto(f"{url}#table={table_id}")
+    page.fill("#name-input", "Guest")
+    page.click("#name-form button")
+    page.wait_for_selector("#table-screen:not([hidden]) #seats .seat.you")
+    assert page.inner_text("#table-head strong") == "kitchen"
+    assert page.inner_text("#seats .seat.you .seat-name") == "Guest (you)"
+    assert page.inner_text("#seats .seat >> nth=0").startswith("Host")
+    page.close()
