@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-test
 BENCH_STAMP := $(VENV)/.installed-bench
 
-.PHONY: test lint typecheck imports pytest tools play bench soak clean
+.PHONY: test lint typecheck imports pytest tools play bench soak clean web-screenshot
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -55,6 +55,11 @@ tools:
 
 pytest: $(STAMP) tools
 	$(BIN)/python -m pytest
+
+# The picture in docs/web.md: the phone-sized browser test, a few moves into a round.
+web-screenshot: $(STAMP) tools
+	UNO_WEB_SCREENSHOT=$(CURDIR)/docs/web-table.png $(BIN)/python -m pytest -q \
+		tests/web/test_web_page.py -k phone_viewport
 
 play: $(STAMP)
 	$(BIN)/uno-client --solo

@@ -151,7 +151,7 @@ function renderTable(state, actions) {
   fill(
     $("table-head"),
     el("strong", { text: ts ? ts.name : "table" }),
-    el("span", { class: "tag", text: ts ? ts.state : "" }),
+    ts && ts.state !== "playing" ? el("span", { class: "tag", text: ts.state }) : null,
     el("span", { id: "clock", class: "clock" }),
     me === null ? el("span", { class: "tag", text: "watching" }) : null,
     host && ts.state === "playing" ? button("Pause", actions.pause) : null,
@@ -206,7 +206,7 @@ function renderSeats(state, actions, host) {
         "div",
         { class: classes.join(" "), "data-seat": i },
         el("span", { class: "seat-name", text: seat.name ? (i === state.seat ? `${seat.name} (you)` : seat.name) : "empty" }),
-        count !== undefined ? el("span", { class: "count", text: `${count} 🂠` }) : null,
+        count !== undefined ? el("span", { class: "count", text: count === 1 ? "1 card" : `${count} cards` }) : null,
         marks.length ? el("span", { class: "marks", text: marks.join(" ") }) : null,
         state.seat === null && seat.bot ? button("Take seat", () => actions.takeSeat(i), { class: "small" }) : null,
         host && lobby && seat.bot ? button("Remove", () => actions.removeBot(i), { class: "small" }) : null,
@@ -456,7 +456,7 @@ export function renderClock(state) {
     return;
   }
   const left = Math.max(0, view.remaining_ms - (performance.now() - state.viewAt));
-  clock.textContent = `⏱ ${Math.ceil(left / 1000)} s`;
+  clock.textContent = `${Math.ceil(left / 1000)} s`;
   clock.classList.toggle("low", left < 5000);
 }
 

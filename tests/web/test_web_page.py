@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import trio
 from e2e_client import FAST_OPTIONS, Player
 from e2e_server import ServerProcess
@@ -67,6 +69,16 @@ def test_a_whole_round_at_a_phone_viewport_with_touch(
         assert box is not None and box["width"] >= 44 and box["height"] >= 44, target.inner_text()
     # Nothing sticks out sideways at 360 px: no sideways scrolling in portrait.
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    play_until(page, ROUND_OVER, touch=True, stop_after=4)
+    # ``make web-screenshot`` keeps a picture of the table for docs/web.md; a test run
+    # without it writes nothing.
+    shot = os.environ.get("UNO_WEB_SCREENSHOT")
+    if shot:
+        # A turn of one's own with nothing open over the hand.
+        while page.query_selector("#dialog:not([hidden]) .choice") is not None:
+            page.tap("#dialog .choice")
+        page.wait_for_selector("#hand .card.playable")
+        page.screenshot(path=shot)
     play_until(page, ROUND_OVER, touch=True)
     assert "won" in page.inner_text("#dialog")
     context.close()
