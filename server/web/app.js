@@ -278,7 +278,7 @@ export const actions = {
   startMatch: () => ask("start"),
   addBot: (level) => ask("add-bot", { strategy: level }),
   removeBot: (seat) => ask("remove-bot", { seat }),
-  kick: (seat) => ask("kick", { seat }),
+  kick: (seat, ban = false) => ask("kick", ban ? { seat, ban: true } : { seat }),
   ready: () => ask("ready", { ready: true }),
   rematch: () => ask("rematch"),
   pause: () => ask("pause"),

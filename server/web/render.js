@@ -211,6 +211,7 @@ function renderSeats(state, actions, host) {
         state.seat === null && seat.bot ? button("Take seat", () => actions.takeSeat(i), { class: "small" }) : null,
         host && lobby && seat.bot ? button("Remove", () => actions.removeBot(i), { class: "small" }) : null,
         host && seat.name && !seat.bot && i !== state.seat ? button("Kick", () => actions.kick(i), { class: "small" }) : null,
+        host && seat.name && !seat.bot && i !== state.seat ? button("Ban", () => actions.kick(i, true), { class: "small" }) : null,
       ),
     );
   }
