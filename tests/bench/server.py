@@ -410,7 +410,7 @@ def per_address_tables(args: argparse.Namespace) -> list[str]:
 
 def table_cap(args: argparse.Namespace) -> int:
     """Tables the run opens, the WebSocket twins (``--websocket``) included, and room."""
-    return args.tables * (2 if args.websocket else 1) + 16
+    return int(args.tables) * (2 if args.websocket else 1) + 16
 
 
 def cpu_plan(args: argparse.Namespace) -> tuple[set[int] | None, set[int] | None]:
