@@ -1,5 +1,6 @@
 // Events in plain words for the table's log, the same sentences as the terminal's
-// (client/ui/describe.py). name(seat) gives a seat's name, "you" for one's own.
+// (client/ui/describe.py; tests/web/test_web_log.py holds the two equal over a real
+// match). name(seat) gives a seat's name, "you" for one's own.
 
 import { cardLabel, cardName, COLOR_NAMES, isWild } from "./cards.js";
 
@@ -56,8 +57,8 @@ const LINES = {
   "uno-called": (e, n) => `${n(e.seat)} said UNO!`,
   exposed: (e, n) =>
     n(e.seat) === "you"
-      ? "you forgot to say UNO! tap UNO before someone catches you"
-      : `${n(e.seat)} forgot to say UNO! (tap Catch)`,
+      ? "you forgot to say UNO! press u before someone catches you"
+      : `${n(e.seat)} forgot to say UNO! (c to catch)`,
   caught: (e, n) => `${n(e.by)} caught ${n(e.seat)}: draws ${e.penalty}`,
   "false-catch": (e, n) => `${n(e.seat)} wrongly caught ${n(e.target)}: draws ${e.penalty}`,
   challenged: (e, n) => {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import trio
 from e2e_client import FAST_OPTIONS, Player
@@ -131,4 +132,26 @@ def test_a_link_that_names_a_table_lands_on_its_join(
     assert page.inner_text("#table-head strong") == "kitchen"
     assert page.inner_text("#seats .seat.you .seat-name") == "Guest (you)"
     assert page.inner_text("#seats .seat >> nth=0").startswith("Host")
+    page.close()
+
+
+def test_a_lost_server_shows_reconnecting_until_it_is_back(
+    web_server: tuple[ServerProcess, str], browser: Browser, tmp_path: Path
+) -> None:
+    server, url = web_server
+    page = browser.new_page(viewport={"width": 360, "height": 640})
+    sign_in_and_sit(page, url)
+    assert page.inner_text("#status") == "online"
+    server.process.kill()
+    server.process.wait()
+    page.wait_for_selector("#status[data-status=reconnecting]")
+    assert page.inner_text("#status") == "reconnecting…"
+    web_port = int(url.rstrip("/").rsplit(":", 1)[1])
+    again = ServerProcess.start(
+        tmp_path, "--port", str(server.port), "--web-port", str(web_port), state=server.state
+    )
+    try:
+        page.wait_for_selector("#status[data-status=online]", timeout=20_000)
+    finally:
+        again.stop()
     page.close()
