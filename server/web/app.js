@@ -227,9 +227,12 @@ export const actions = {
     if (!state.name) return;
     localStorage.setItem(NAME_KEY, state.name);
     if (connection) {
+      // The server knows a connection by the name of its hello: say it anew.
+      const renamed = connection.name !== state.name;
       connection.name = state.name;
       state.screen = "lobby";
       update();
+      if (renamed) connection.restart();
       return;
     }
     connect();
@@ -354,6 +357,10 @@ window.addEventListener("beforeunload", (event) => {
 });
 
 setInterval(() => renderClock(state), 250);
+// The lobby's table list is asked for, not pushed: asked again every few seconds.
+setInterval(() => {
+  if (state.screen === "lobby" && state.status === "online" && !document.hidden) refreshTables();
+}, 4000);
 
 if (state.name) {
   state.screen = "lobby";

@@ -7,6 +7,7 @@ import { decode, encode } from "./msgpack.js";
 
 const MAX_BODY = 65536;
 const VERSIONS = ["1.3"];
+const SILENT_MS = 20_000;
 
 export function frame(message) {
   const body = encode(message);
@@ -54,6 +55,19 @@ export class Connection {
     this.socket = null;
     this.retries = 0;
     this.finished = false;
+    this.heardAt = Date.now();
+    // A phone that slept may hold a socket that died meanwhile without a word: the
+    // server pings every 15 s, so a page that heard nothing for longer starts afresh.
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible" && Date.now() - this.heardAt > SILENT_MS) {
+        this.restart();
+      }
+    });
+  }
+
+  // Close this socket and open a new one (the seat is resumed after the welcome).
+  restart() {
+    if (this.socket && this.socket.readyState <= WebSocket.OPEN) this.socket.close();
   }
 
   open() {
@@ -66,6 +80,7 @@ export class Connection {
       this.write({ type: "hello", versions: VERSIONS, name: this.name });
     });
     socket.addEventListener("message", (event) => {
+      this.heardAt = Date.now();
       if (!(event.data instanceof ArrayBuffer)) return;
       reader.push(new Uint8Array(event.data));
       try {
