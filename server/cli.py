@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import ipaddress
 import logging
 import signal
 import socket
@@ -44,6 +43,7 @@ from server.log_limit import LogRateLimit
 from server.settings import LobbySettings, SettingsError
 from server.standings import history_main
 from server.table_flags import add_table_flags, table_defaults
+from server.web_address import announce_page
 
 __all__ = [
     "Config",
@@ -315,47 +315,6 @@ def announce(addresses: list[tuple[str, int]], hosts: tuple[str, ...]) -> None:
             "machine on the network"
         )
     sys.stdout.flush()
-
-
-def announce_page(web_addresses: list[tuple[str, int]]) -> None:
-    """The page's address for each address others can reach it at, on stdout.
-
-    A server only on loopback says so: a phone cannot reach it.
-    """
-    if not web_addresses:
-        print("no browser page (--no-web, or its port was busy: see the log)", flush=True)
-        return
-    port = web_addresses[0][1]
-    reachable = local_addresses([address for address, _ in web_addresses])
-    lan = [page_url(a, port) for a in reachable if not _is_loopback(a)]
-    if not lan:
-        local = ", ".join(page_url(a, port) for a in reachable)
-        print(f"browser page: {local} (reachable only from this machine)", flush=True)
-    for url in lan:
-        print(f"browser page: {url}", flush=True)
-    if lan and sys.stdout.isatty():
-        print_qr_code(lan[0])
-
-
-def print_qr_code(url: str) -> None:
-    """A QR code of ``url`` in the terminal, for a phone's camera."""
-    import segno  # noqa: PLC0415 (only a server on a terminal draws one)
-
-    print(f"scan to open {url}:")
-    segno.make(url, error="l").terminal(out=sys.stdout, compact=True, border=2)
-    sys.stdout.flush()
-
-
-def page_url(address: str, port: int) -> str:
-    """The page's URL at ``address`` and ``port``."""
-    return f"http://{format_address(address, port)}/"
-
-
-def _is_loopback(address: str) -> bool:
-    try:
-        return ipaddress.ip_address(address.split("%", 1)[0]).is_loopback
-    except ValueError:
-        return address == "localhost"
 
 
 async def serve(config: Config, journal: Journal | None = None) -> None:

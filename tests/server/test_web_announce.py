@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from server.cli import announce_page, build_parser, config_from_args, print_qr_code
+from server.cli import build_parser, config_from_args
+from server.web_address import announce_page, print_qr_code
 
 
 def test_a_lan_address_is_printed_as_the_pages_url(capsys: pytest.CaptureFixture[str]) -> None:
