@@ -42,6 +42,9 @@ __all__ = ["build_parser", "main"]
 
 MAX_NAME = 24
 
+Around = Callable[[Callable[[], Awaitable[None]]], Awaitable[None]]
+"""Runs the network (the callable it is given) inside what it sets up around it."""
+
 
 def build_parser() -> argparse.ArgumentParser:
     """The command line of ``uno-client``."""
@@ -230,18 +233,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     def network_factory(model: Model, redraw: Callable[[], None]) -> Network:
         return Network(model, redraw, _monotonic, address=address, plan=plan)
 
-    around: Callable[[Callable[[], Awaitable[None]]], Awaitable[None]] | None = None
+    around: Around | None = None
     if args.solo or args.serve:
-
-        async def around_server(run_network: Callable[[], Awaitable[None]]) -> None:
-            starter = (
-                solo_server(args.server_arg) if args.solo else lan_server(**serve_options(args))
-            )
-            async with starter as started:
-                app.network.address = started
-                await run_network()
-
-        around = around_server
+        around = _around_own_server(args, model, lambda: app)
     elif address is None:
         model.discovery = discovery_text(args)
     if address is None and not args.no_mdns and not (args.solo or args.serve):
@@ -275,6 +269,33 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"uno-client: {result.error} (details in {log_file})", file=sys.stderr)
         return 1
     return 0
+
+
+def _around_own_server(
+    args: argparse.Namespace, model: Model, app: Callable[[], ClientApp]
+) -> Around:
+    """``--solo`` and ``--serve``: the network runs beside the server child this client
+    starts. The ``--serve`` one is watched: should it die, the screen says why and R
+    starts it again on the same journal."""
+
+    async def around_solo(run_network: Callable[[], Awaitable[None]]) -> None:
+        async with solo_server(args.server_arg) as started:
+            app().network.address = started
+            await run_network()
+
+    def server_changed(words: str | None) -> None:
+        model.server_down = words
+        if words is not None:
+            model.notify(f"{words[:1].upper()}{words[1:]}. Press R to start it again.", error=True)
+        app().invalidate()
+
+    async def around_served(run_network: Callable[[], Awaitable[None]]) -> None:
+        async with lan_server(**serve_options(args), on_change=server_changed) as served:
+            app().network.address = served.address
+            app().network.served = served
+            await run_network()
+
+    return around_solo if args.solo else around_served
 
 
 def _monotonic() -> float:

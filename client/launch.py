@@ -9,17 +9,23 @@ is killed if it has not stopped within ``STOP_SECONDS``::
     async with running_server(extra=["--seed", "1"]) as (host, port):
         ...  # connect to host:port
 
+``WatchedServer`` (``uno-client --serve``) keeps watching the child while the client
+plays: a child that dies is reaped at once, the client hears why in words, and
+``restart()`` starts it again on the same port with the same command (so the same journal).
+
 The client never imports the server's code; it only starts the program.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import IO
 
@@ -28,6 +34,7 @@ import trio
 __all__ = [
     "LISTENING",
     "ServerStartError",
+    "WatchedServer",
     "parse_address",
     "running_server",
     "server_command",
@@ -104,21 +111,113 @@ async def running_server(
     with tempfile.TemporaryFile() as errors:
         process = await trio.lowlevel.open_process(command, stdout=subprocess.PIPE, stderr=errors)
         try:
-            assert process.stdout is not None
-            with trio.fail_after(START_SECONDS):
-                try:
-                    line = await _first_line(process.stdout)
-                except ServerStartError:
-                    await process.wait()
-                    raise ServerStartError(_why_not_started(errors)) from None
-            if not line.startswith(LISTENING):
-                raise ServerStartError(f"uno-server said {line!r} instead of listening")
-            listening_host, bound_port = parse_address(line[len(LISTENING) :])
-            yield (LOOPBACK if host is None else listening_host), bound_port
+            yield await _listening(process, errors, host)
         finally:
             with trio.CancelScope(shield=True):
                 await _stop(process)
                 _copy_to_stderr(errors)
+
+
+async def _listening(process: trio.Process, errors: IO[bytes], host: str | None) -> tuple[str, int]:
+    """Where to connect to the child once it says it listens (see ``running_server``)."""
+    assert process.stdout is not None
+    with trio.fail_after(START_SECONDS):
+        try:
+            line = await _first_line(process.stdout)
+        except ServerStartError:
+            await process.wait()
+            raise ServerStartError(_why_not_started(errors)) from None
+    if not line.startswith(LISTENING):
+        raise ServerStartError(f"uno-server said {line!r} instead of listening")
+    listening_host, bound_port = parse_address(line[len(LISTENING) :])
+    return (LOOPBACK if host is None else listening_host), bound_port
+
+
+class WatchedServer:
+    """A server child that is watched while the client plays (``uno-client --serve``).
+
+    ``run`` starts it and hands ``task_status`` where to connect; when the child ends
+    while it should run (killed, crashed), it is reaped at once and ``on_change`` hears
+    why in words; ``restart`` then starts it again with the same command on the port it
+    had, so its journal gives every table back and every client resumes its seat.
+    ``on_change(None)`` says it runs again. ``command(port)`` builds the command line.
+    """
+
+    def __init__(
+        self,
+        command: Callable[[int], list[str]],
+        host: str | None,
+        on_change: Callable[[str | None], None],
+    ) -> None:
+        self.command = command
+        self.host = host
+        self.on_change = on_change
+        self.address: tuple[str, int] | None = None
+        """Where to connect, once it has listened."""
+        self.starts = 0
+        """How many times the child was started."""
+        self.process: trio.Process | None = None
+        """The child of the latest start."""
+        self._restart = trio.Event()
+
+    def restart(self) -> None:
+        """Start the child again if it is not running (call from the Trio thread)."""
+        self._restart.set()
+
+    async def run(
+        self,
+        port: int = 0,
+        *,
+        task_status: trio.TaskStatus[tuple[str, int]] = trio.TASK_STATUS_IGNORED,
+    ) -> None:
+        """Start, watch and on request restart the child until cancelled. The first start
+        raises like ``running_server``; a failed restart is reported instead."""
+        while True:
+            self._restart = trio.Event()
+            with tempfile.TemporaryFile() as errors:
+                why = await self._run_once(port, errors, task_status)
+            if self.address is not None:
+                port = self.address[1]
+            self.on_change(why)
+            await self._restart.wait()
+
+    async def _run_once(
+        self, port: int, errors: IO[bytes], task_status: trio.TaskStatus[tuple[str, int]]
+    ) -> str:
+        """One life of the child; the words for how it ended."""
+        self.starts += 1
+        process = await trio.lowlevel.open_process(
+            self.command(port), stdout=subprocess.PIPE, stderr=errors
+        )
+        self.process = process
+        try:
+            try:
+                self.address = await _listening(process, errors, self.host)
+            except (ServerStartError, trio.TooSlowError) as error:
+                if self.starts == 1:
+                    raise
+                return f"the server could not start again ({error})"
+            if self.starts == 1:
+                task_status.started(self.address)
+            else:
+                self.on_change(None)
+            status = await process.wait()  # reaps it: no zombie is left behind
+            return f"the server stopped ({_exit_words(status)})"
+        finally:
+            with trio.CancelScope(shield=True):
+                await _stop(process)
+                if process.stdout is not None:
+                    await process.stdout.aclose()
+                _copy_to_stderr(errors)
+
+
+def _exit_words(status: int) -> str:
+    """A child's exit status in words: ``killed by SIGKILL``, ``exit status 1``."""
+    if status < 0:
+        with contextlib.suppress(ValueError):
+            return f"killed by {signal.Signals(-status).name}"
+        return f"killed by signal {-status}"
+    return f"exit status {status}"
 
 
 def _why_not_started(errors: IO[bytes]) -> str:

@@ -44,6 +44,7 @@ from protocol.messages import (
     Hello,
     Joined,
     Left,
+    LeftReason,
     MatchList,
     Message,
     Ok,
@@ -211,6 +212,8 @@ class ClientSession:
         self.reply_count = 0
         """How many replies (``ok`` or ``rejected``) to our commands arrived."""
         self.left: Left | None = None
+        self._closed_seat: tuple[str, str] | None = None
+        """The table and token of a seat a ``left`` (table-closed) took away."""
         self.left_count = 0
         """How many ``left`` messages arrived; a new one means the table is gone."""
         self.closed = False
@@ -382,6 +385,7 @@ class ClientSession:
         elif isinstance(message, Error):
             self._lost(ServerClosedError(message.code, message.message))
         elif isinstance(message, Closing):
+            self._on_closing()
             self._lost(ServerClosedError(Closing.TYPE, message.reason))
         return True
 
@@ -408,6 +412,8 @@ class ClientSession:
         self.left_count += 1
         if self.table_id is not None and message.table_id != self.table_id:
             return
+        if message.reason is LeftReason.TABLE_CLOSED and self.resume_token is not None:
+            self._closed_seat = (message.table_id, self.resume_token)
         self.table = None
         self.table_id = None
         self.seat = None
@@ -415,6 +421,14 @@ class ClientSession:
         self.view = None
         self.view_seq = 0
         self.last_seq = 0
+
+    def _on_closing(self) -> None:
+        """The server stops. One that keeps no journal, or speaks 1.2, first said our table
+        closed; yet a server that stops may rebuild it when it starts again, so the seat's
+        token is taken back: the next connection offers it (the server answers
+        ``resumed: false`` if it kept nothing), as after a crash."""
+        if self.resume_token is None and self._closed_seat is not None:
+            self.table_id, self.resume_token = self._closed_seat
 
     def _on_reply(self, message: Ok | Rejected) -> None:
         waiter = self._waiters.get(message.id)
@@ -482,6 +496,7 @@ async def open_session(
     events_kept: int = MAX_KEPT_EVENTS,
     latencies_kept: int = MAX_KEPT_LATENCIES,
     listener: Callable[[ServerMessage], None] | None = None,
+    bot: bool = False,
 ) -> AsyncIterator[ClientSession]:
     """Greet the server over ``stream`` and keep reading in the background while in use.
 
@@ -489,15 +504,20 @@ async def open_session(
     gives the seat back at once (``welcome.resumed``), then the view and the missed events.
     A server that has not answered the hello within ``greet_seconds`` raises
     ``trio.TooSlowError``. ``events_kept``, ``latencies_kept``, ``listener`` (which hears
-    the welcome too): see ``ClientSession``.
+    the welcome too): see ``ClientSession``. ``bot``: the hello says a program plays
+    (1.3 ``hello.bot``; bots pass it, people's clients do not).
     """
     session = ClientSession(
         stream, name, events_kept=events_kept, latencies_kept=latencies_kept, listener=listener
     )
-    hello = Hello(versions=versions, name=name)
+    hello = Hello(versions=versions, name=name, bot=bot)
     if resume is not None:
         hello = Hello(
-            versions=versions, name=name, resume_token=resume.token, last_seq=resume.last_seq
+            versions=versions,
+            name=name,
+            resume_token=resume.token,
+            last_seq=resume.last_seq,
+            bot=bot,
         )
         session.resume_token = resume.token
         session.last_seq = resume.last_seq
@@ -527,10 +547,11 @@ async def connect(
     *,
     resume: ResumeState | None = None,
     versions: tuple[str, ...] = SUPPORTED_VERSIONS,
+    bot: bool = False,
 ) -> AsyncIterator[ClientSession]:
     """Open a TCP connection to ``host:port`` and a session over it (see open_session)."""
     stream = await trio.open_tcp_stream(host, port)
-    async with open_session(stream, name, resume=resume, versions=versions) as session:
+    async with open_session(stream, name, resume=resume, versions=versions, bot=bot) as session:
         yield session
 
 

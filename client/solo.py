@@ -4,18 +4,20 @@ Both start ``uno-server`` as a child process through ``client.launch`` and stop 
 the block ends (design.md section 2 allows the client this one use of the server). A solo
 game keeps nothing on disk; a server for the LAN keeps its journal in a file of its own
 (``serve_state_path``), so that a host's evening survives a restart of the client and
-never shares a file with a ``uno-server`` running beside it.
+never shares a file with a ``uno-server`` running beside it; that server is watched, and
+started again on a key should it die.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 import platformdirs
+import trio
 
-from client.launch import ServerStartError, running_server
+from client.launch import ServerStartError, WatchedServer, running_server, server_command
 
 __all__ = ["ServerStartError", "lan_server", "serve_state_path", "solo_server"]
 
@@ -41,16 +43,31 @@ async def lan_server(
     *,
     host: str | None = None,
     advertise: bool = True,
-) -> AsyncIterator[tuple[str, int]]:
-    """A server for friends on the network; yields the address to connect to.
+    on_change: Callable[[str | None], None] | None = None,
+) -> AsyncIterator[WatchedServer]:
+    """A server for friends on the network, watched for the block's duration; its
+    ``address`` is where to connect.
 
     It listens on ``host`` (every interface when None; the client then connects over
     loopback) and, unless ``advertise`` is False, announces itself with mDNS
     (``_uno._tcp``) on ``interfaces`` (every IPv4 one when empty), so the friends'
-    clients list it on their find screen.
+    clients list it on their find screen. Should it die, ``on_change`` hears why in
+    words, and ``restart()`` starts it again on the same port and journal
+    (``client.launch.WatchedServer``).
     """
     journal = ["--state", str(serve_state_path())]
-    async with running_server(
-        host=host, port=port, advertise=advertise, interfaces=interfaces, extra=[*journal, *extra]
-    ) as address:
-        yield address
+
+    def command(bound: int) -> list[str]:
+        return server_command(
+            host=host,
+            port=bound,
+            advertise=advertise,
+            interfaces=interfaces,
+            extra=[*journal, *extra],
+        )
+
+    server = WatchedServer(command, host, on_change or (lambda _words: None))
+    async with trio.open_nursery() as nursery:
+        await nursery.start(server.run, port)
+        yield server
+        nursery.cancel_scope.cancel()

@@ -8,7 +8,10 @@ messages less what its version lacks (docs/protocol.md section 4):
 - a ``view``'s ``legal`` list holds only commands its version knows: no jump-in (a play
   by a seat that is not to act);
 - ``table-state.options`` holds only its version's options (``stack_draw_two`` says
-  whether a Draw Two answers a Draw Two);
+  whether a Draw Two answers a Draw Two), and before 1.3 it names no owner and no
+  ``host_reason``, and a finished match's players no ``stand_in_turns``;
+- a ``rejected`` whose code is newer than its version carries the older code that means
+  the most nearly the same (``REJECTIONS_SINCE``);
 - a ``welcome`` says no ``web_port`` before 1.3.
 
 ``for_version`` is pure and leaves a message of the current version untouched.
@@ -19,16 +22,28 @@ from __future__ import annotations
 from dataclasses import replace
 
 from protocol.commands import Play
+from protocol.errors import LobbyRejectCode
 from protocol.events import EventKind
-from protocol.messages import GameEvent, GameView, Message, TableState, Welcome
+from protocol.messages import (
+    GameEvent,
+    GameView,
+    MatchList,
+    Message,
+    Rejected,
+    TableState,
+    Welcome,
+)
 from protocol.version import Version
 from protocol.views import View
 
 __all__ = [
     "CURRENT",
     "EVENTS_SINCE",
+    "HOST_OWNER_SINCE",
     "JUMP_IN_SINCE",
     "OPTIONS_SINCE",
+    "REJECTIONS_SINCE",
+    "STAND_IN_TURNS_SINCE",
     "WEB_PORT_SINCE",
     "for_version",
 ]
@@ -40,6 +55,12 @@ WEB_PORT_SINCE: Version = (1, 3)
 
 JUMP_IN_SINCE: Version = (1, 2)
 """The version that lets a seat not to act play (a jump-in)."""
+
+HOST_OWNER_SINCE: Version = (1, 3)
+"""The version whose ``table-state`` names the owner and why the host holds the role."""
+
+STAND_IN_TURNS_SINCE: Version = (1, 3)
+"""The version whose match results count the turns a stand-in played for a person."""
 
 EVENTS_SINCE: dict[EventKind | None, Version] = {
     EventKind.HANDS_PASSED: (1, 2),
@@ -56,6 +77,13 @@ OPTIONS_SINCE: dict[str, Version] = {
 }
 """Table options added after 1.0, with the version that added them."""
 
+REJECTIONS_SINCE: dict[str, tuple[Version, LobbyRejectCode]] = {
+    LobbyRejectCode.JOURNAL_UNAVAILABLE: ((1, 3), LobbyRejectCode.INTERNAL_ERROR),
+}
+"""Rejection codes added after 1.0 that an older peer is sent as another: the version
+that added each, and the code an older peer gets instead (one that leaves the
+connection open and says as much: the server failed on this command)."""
+
 
 def for_version(message: Message, version: Version) -> Message | None:
     """``message`` as a peer of ``version`` is sent it; None when it is withheld (a message
@@ -69,14 +97,42 @@ def for_version(message: Message, version: Version) -> Message | None:
         return None if since is not None and version < since else message
     if isinstance(message, GameView):
         return _view_for(message, version)
+    if isinstance(message, Rejected):
+        since, instead = REJECTIONS_SINCE.get(message.code, (version, None))
+        return message if instead is None or version >= since else replace(message, code=instead)
     if isinstance(message, Welcome):
         return replace(message, web_port=None) if version < WEB_PORT_SINCE else message
     if isinstance(message, TableState):
-        newer = {name: None for name, since in OPTIONS_SINCE.items() if version < since}
-        if not newer:
-            return message
-        return replace(message, options=replace(message.options, **newer))
+        return _table_state_for(message, version)
+    if isinstance(message, MatchList) and version < STAND_IN_TURNS_SINCE:
+        return _matches_for(message)
     return message
+
+
+def _table_state_for(state: TableState, version: Version) -> TableState:
+    """Before 1.3 a table state names no owner and no reason for the host (its
+    ``host_seat`` is still the host's, lent or not); before 1.2 it has fewer options."""
+    named = state.owner_seat is not None or state.host_reason is not None
+    if version < HOST_OWNER_SINCE and named:
+        state = replace(state, owner_seat=None, host_reason=None)
+    newer = {name: None for name, since in OPTIONS_SINCE.items() if version < since}
+    if not newer:
+        return state
+    return replace(state, options=replace(state.options, **newer))
+
+
+def _matches_for(page: MatchList) -> MatchList:
+    """Before 1.3 a match's players carry no count of the turns a stand-in played."""
+    if not any(player.stand_in_turns for match in page.matches for player in match.players):
+        return page
+    matches = tuple(
+        replace(
+            match,
+            players=tuple(replace(player, stand_in_turns=0) for player in match.players),
+        )
+        for match in page.matches
+    )
+    return replace(page, matches=matches)
 
 
 def _view_for(view: GameView, version: Version) -> GameView:

@@ -94,6 +94,10 @@ class LobbyRejectCode(StrEnum):
     """(1.2) The host has banned this address or name from the table."""
     NO_HISTORY = "no-history"
     """(1.2) The server keeps no history (it runs with ``--no-state``)."""
+    JOURNAL_UNAVAILABLE = "journal-unavailable"
+    """(1.3) ``create-table`` while the server cannot write its journal (a full disk): no
+    table is made; the tables already open play on. A peer of 1.0 to 1.2 gets
+    ``internal-error`` instead (``protocol.compat``)."""
     INTERNAL_ERROR = "internal-error"
     """The server failed on this command (its bug, not the client's); the connection
     stays open and the client is not at the table it tried to enter."""

@@ -50,6 +50,7 @@ from protocol.schema import (
     record_from_data,
     text,
     trusted_record,
+    wire,
 )
 from protocol.version import Version, parse_version
 from protocol.views import View
@@ -73,6 +74,7 @@ __all__ = [
     "GameView",
     "GetStandings",
     "Hello",
+    "HostReason",
     "Join",
     "Joined",
     "Kick",
@@ -163,6 +165,18 @@ class LeftReason(StrEnum):
     """The host removed the client from its seat (a bot plays it from now on)."""
     TABLE_CLOSED = "table-closed"
     """The table closed (its last player left, nobody came back, or the server stops)."""
+
+
+class HostReason(StrEnum):
+    """(1.3) Why the host role is where it is (``table-state.host_reason``)."""
+
+    OWNER = "owner"
+    """The host is the table's owner: its creator, or the person it was handed to."""
+    OWNER_AWAY = "owner-away"
+    """The owner is away; the role is lent to the host until the owner is back."""
+    OWNER_LEFT = "owner-left"
+    """The owner left the table; the role was handed to the host for good (the host is
+    now the owner)."""
 
 
 class StandingsPeriod(StrEnum):
@@ -263,6 +277,9 @@ class Hello(Message):
     """A token from an earlier ``joined``: take that seat back straight away."""
     last_seq: int | None = field(default=None, metadata=_SEQ)
     """With ``resume_token``: the last event seq the client saw (it gets what follows)."""
+    bot: bool = field(default=False, metadata=wire(sparse=True))
+    """(1.3) The connection is a program playing by itself (``uno-bot``, a server bot):
+    the server records its seat as a bot's in the match result."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -678,6 +695,10 @@ class TableState(Message):
     bot_think_ms: int | None = field(default=None, metadata=_BOT_THINK_MS)
     """(1.2) How long the table's server bots think before each move, in milliseconds
     (the host's choice, or the server's default); None from older servers."""
+    owner_seat: int | None = field(default=None, metadata=_SEAT)
+    """(1.3) The owner's seat: whose role the host holds; None from older servers."""
+    host_reason: HostReason | None = None
+    """(1.3) Why the host holds the role (``HostReason``); None from older servers."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -797,6 +818,9 @@ class MatchPlayer(Record):
     """True for a bot."""
     score: int = field(default=0, metadata=_TALLY)
     """The seat's final score."""
+    stand_in_turns: int = field(default=0, metadata=number(0, 1_000_000, sparse=True))
+    """(1.3) A person's turns that a stand-in (a server bot) played while they were away;
+    their result is theirs all the same. Left out when 0."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -93,9 +93,10 @@ def text(
     return {"wire": limits}
 
 
-def number(low: int, high: int, *, nil: bool = False) -> dict[str, Limits]:
-    """Field metadata for an integer from ``low`` to ``high`` inclusive."""
-    return {"wire": Limits(low=low, high=high, nil=nil)}
+def number(low: int, high: int, *, nil: bool = False, sparse: bool = False) -> dict[str, Limits]:
+    """Field metadata for an integer from ``low`` to ``high`` inclusive (``sparse``: left
+    out while it holds its default)."""
+    return {"wire": Limits(low=low, high=high, nil=nil, sparse=sparse)}
 
 
 def items(

@@ -28,17 +28,12 @@ each half is only used by the other.
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
 import ipaddress
 import logging
-import os
 import secrets
-import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from pathlib import Path
 from typing import Protocol
 
 import trio
@@ -69,7 +64,6 @@ __all__ = [
     "advertised_addresses",
     "instance_label",
     "ip_addresses",
-    "stable_server_id",
     "txt_properties",
     "txt_size",
 ]
@@ -78,7 +72,6 @@ log = logging.getLogger("uno.server.mdns")
 
 _INSTANCE_BYTES = 48  # a DNS label holds 63; zeroconf may append "-NN" on a collision
 _RECORD_TTL = 120  # seconds: a server that vanished without a goodbye is gone in 2 minutes
-_ID_FILE = "server-uuid"
 
 
 @dataclass(frozen=True, slots=True)
@@ -379,35 +372,3 @@ def ip_addresses(values: Iterable[str], flag: str) -> tuple[str, ...]:
         except ValueError:
             raise SettingsError(f"{flag} wants an IP address, not {value!r}") from None
     return tuple(dict.fromkeys(checked))
-
-
-def stable_server_id(port: int, data_dir: Path | None = None) -> str:
-    """A server id that stays the same across restarts on this machine and port.
-
-    It hashes a random UUID kept in ``data_dir`` (default ``$XDG_DATA_HOME/uno-lan``, or
-    ``~/.local/share/uno-lan``) with the port, so two servers on one machine differ.
-    Where the file can be neither read nor written, the id is random for this process.
-    """
-    directory = data_dir if data_dir is not None else _data_dir()
-    path = directory / _ID_FILE
-    machine: str | None = None
-    with contextlib.suppress(OSError, ValueError):
-        machine = str(uuid.UUID(path.read_text(encoding="ascii").strip()))
-    if machine is None:
-        try:
-            directory.mkdir(parents=True, exist_ok=True)
-            machine = str(uuid.uuid4())
-            path.write_text(machine + "\n", encoding="ascii")
-        except (OSError, ValueError) as error:
-            log.info("server id is random for this run (cannot keep %s: %s)", path, error)
-            return secrets.token_hex(8)
-    return hashlib.blake2b(f"{machine}:{port}".encode(), digest_size=8).hexdigest()
-
-
-def _data_dir() -> Path:
-    value = os.environ.get("XDG_DATA_HOME")
-    if value:
-        return Path(value) / "uno-lan"
-    if os.name == "nt" and os.environ.get("LOCALAPPDATA"):
-        return Path(os.environ["LOCALAPPDATA"]) / "uno-lan"
-    return Path.home() / ".local" / "share" / "uno-lan"

@@ -32,11 +32,10 @@ from protocol.limits import MAX_MESSAGE_LEN
 from protocol.messages import Error
 from server.identity import ServerIdentity
 from server.limits import ConnectionGate, LimitsError, SessionLimits
-from server.own_addresses import interface_addresses
 from server.peer import LobbyPort
+from server.polite_close import close_politely
 from server.session import Session
-from server.web_files import ShippedFiles, WebDoor
-from server.web_names import WebNames
+from server.web_files import WebDoor
 
 __all__ = [
     "DEFAULT_PORT",
@@ -58,6 +57,14 @@ DEFAULT_WEB_PORT = 7532
 """The port of the browser page and its WebSocket unless told otherwise."""
 
 _EVERY_INTERFACE = ("0.0.0.0", "::")
+EVERY_INTERFACE = _EVERY_INTERFACE
+"""The wildcard addresses: listening on every interface."""
+
+POLITE_REFUSALS = 32
+"""Refused connections closed politely at once (server/polite_close.py): each holds its
+descriptor until its client has read why, at most ``last_write_seconds``. Half of the
+descriptors the server keeps for itself (server/descriptors.py); a flood beyond it is
+told too, then closed at once."""
 
 
 class LobbyService(LobbyPort, Protocol):
@@ -109,6 +116,7 @@ class Server:
         self.identity = identity
         self._lobby = lobby
         self._gate = ConnectionGate(settings.max_connections, settings.max_per_address)
+        self._refusing = 0  # refused connections being closed politely now
         self._sessions: set[Session] = set()
         self._peer_ids = itertools.count(1)
         self._stop_requested = trio.Event()
@@ -135,23 +143,21 @@ class Server:
         self,
         *,
         listeners: list[trio.SocketListener] | None = None,
-        web_listeners: list[trio.SocketListener] | None = None,
+        web: tuple[list[trio.SocketListener], WebDoor] | None = None,
         task_status: trio.TaskStatus[list[tuple[str, int]]] = trio.TASK_STATUS_IGNORED,
     ) -> None:
         """Serve until ``stop``; ``task_status`` receives the (host, port) pairs bound.
 
-        ``listeners`` (and ``web_listeners``) already bound (``bind_listeners``,
-        ``bind_web_listeners``) are used as they are; otherwise the settings' hosts and
-        ports are bound here.
+        ``listeners`` already bound (``bind_listeners``) are used as they are; otherwise
+        the settings' hosts and port are bound here. ``web``: the web port's listeners
+        and what it serves (``server.web_door.open_web_door``), or None for no page.
         """
         if listeners is None:
             listeners = await bind_listeners(self.settings.hosts, self.settings.port)
-        if web_listeners is None:
-            web_listeners = await bind_web_listeners(self.settings.hosts, self.settings.web_port)
+        web_listeners, self._web_door = web if web is not None else ([], None)
         self.addresses = [_bound_address(listener) for listener in listeners]
         self.web_addresses = [_bound_address(listener) for listener in web_listeners]
         if web_listeners:
-            self._web_door = _open_web_door(self.web_addresses)
             self.identity = replace(self.identity, web_port=self.web_addresses[0][1])
         async with trio.open_nursery() as outer:
             await outer.start(self._lobby.run)
@@ -207,9 +213,18 @@ class Server:
         refusal = self._gate.admit(address)
         if refusal is not None:
             log.warning("refused a connection from %s: %s", address, refusal.reason)
-            await refuse_connection(
-                stream, ErrorCode.SERVER_FULL, refusal.reason, limits.last_write_seconds
-            )
+            polite = self._refusing < POLITE_REFUSALS
+            self._refusing += polite
+            try:
+                await refuse_connection(
+                    stream,
+                    ErrorCode.SERVER_FULL,
+                    refusal.reason,
+                    limits.last_write_seconds,
+                    polite=polite,
+                )
+            finally:
+                self._refusing -= polite
             return
         try:
             await self._run_session(stream, address)
@@ -286,30 +301,6 @@ async def bind_listeners(hosts: Iterable[str], port: int) -> list[trio.SocketLis
     return listeners
 
 
-async def bind_web_listeners(hosts: Iterable[str], port: int | None) -> list[trio.SocketListener]:
-    """Listen for the page on ``hosts`` (as ``bind_listeners``) and ``port``; none when
-    ``port`` is None, or when it cannot be had: that is a warning, not a failure, since
-    the game port serves every terminal client all the same."""
-    if port is None:
-        return []
-    try:
-        return await bind_listeners(hosts, port)
-    except OSError as error:
-        log.warning("no browser page: %s", error)
-        return []
-
-
-def _open_web_door(web_addresses: list[tuple[str, int]]) -> WebDoor:
-    """The page's files and the names a browser may use for a server on these addresses."""
-    bound = [host for host, _ in web_addresses]
-    port = web_addresses[0][1]
-    named = set(local_addresses(bound))
-    if any(host in _EVERY_INTERFACE for host in bound):
-        named |= interface_addresses()
-    names = WebNames.of(port, named, socket.gethostname())
-    return WebDoor(files=ShippedFiles.load(), names=names)
-
-
 async def _addresses_of(host: str, port: int) -> list[str]:
     """Every numeric address a host name stands for (itself for an address)."""
     try:
@@ -324,6 +315,11 @@ async def _addresses_of(host: str, port: int) -> list[str]:
         if address not in addresses:
             addresses.append(address)
     return addresses
+
+
+def bound_address(listener: trio.SocketListener) -> tuple[str, int]:
+    """The (host, port) a listener is bound to."""
+    return _bound_address(listener)
 
 
 def _bound_address(listener: trio.SocketListener) -> tuple[str, int]:
@@ -386,11 +382,17 @@ def _routed_address(family: socket.AddressFamily) -> str | None:
 
 
 async def refuse_connection(
-    stream: trio.abc.Stream, code: ErrorCode, reason: str, timeout: float
+    stream: trio.abc.Stream, code: ErrorCode, reason: str, timeout: float, *, polite: bool = True
 ) -> None:
-    """Tell a connection it is not served (``code``, ``reason``), then close it."""
+    """Tell a connection it is not served (``code``, ``reason``), then close it, all within
+    ``timeout``: ``polite``ly (the client reads why before the end, even if its hello
+    was on the way: server/polite_close.py), or at once."""
     frame = ServerConnection().send(Error(code=code.value, message=reason[:MAX_MESSAGE_LEN]))
-    with trio.move_on_after(timeout):
+    deadline = trio.current_time() + timeout
+    with trio.move_on_at(deadline):
         with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
             await stream.send_all(frame)
-    await trio.aclose_forcefully(stream)
+    if polite:
+        await close_politely(stream, deadline)
+    else:
+        await trio.aclose_forcefully(stream)

@@ -166,7 +166,7 @@ async def _serve_seat(stream: trio.abc.Stream, order: BotOrder) -> None:
         # one only the few events its round memory reads between two views.
         kept = BOT_EVENTS_KEPT if canonical_strategy(order.strategy) == "hard" else 0
         async with open_session(
-            stream, order.name, resume=resume, events_kept=kept, latencies_kept=0
+            stream, order.name, resume=resume, events_kept=kept, latencies_kept=0, bot=True
         ) as client:
             if client.welcome is None or not client.welcome.resumed:
                 log.info("bot %s was not seated (its token opens no seat now)", order.name)

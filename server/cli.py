@@ -3,7 +3,11 @@
 It prints exactly one line ``uno-server listening on HOST:PORT`` (the real port when
 ``--port 0``), then the addresses others can reach it at and a word on passwords. Logs go
 to stderr. SIGINT (Ctrl-C) or SIGTERM stop it cleanly: clients are told, then cut off
-after ``--shutdown-seconds``, and it exits 0.
+after ``--shutdown-seconds``, and it exits 0. A journal it cannot use stops it before
+that, with one line on stderr and status 1.
+
+Why this module is long: it is the whole command line, one parser with every flag and
+its help text, and the start-up that acts on what it was given.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ import trio
 
 from protocol.limits import MAX_TABLE_NAME_LEN, clean_text
 from protocol.options import ConfigError
-from server.advertise import Advertiser, ip_addresses, stable_server_id
+from server.advertise import Advertiser, ip_addresses
 from server.app import (
     DEFAULT_PORT,
     DEFAULT_WEB_PORT,
@@ -36,7 +40,7 @@ from server.app import (
 )
 from server.descriptors import fit_connections
 from server.identity import ServerIdentity
-from server.journal import Journal, JournalLocked, default_state_path
+from server.journal import Journal, JournalLocked, JournalUnwritable, default_state_path
 from server.limits import LimitsError, SessionLimits
 from server.lobby import Lobby
 from server.log_limit import LogRateLimit
@@ -44,6 +48,7 @@ from server.settings import LobbySettings, SettingsError
 from server.standings import history_main
 from server.table_flags import add_table_flags, table_defaults
 from server.web_address import announce_page
+from server.web_door import open_web_door
 
 __all__ = [
     "Config",
@@ -321,16 +326,17 @@ async def serve(config: Config, journal: Journal | None = None) -> None:
     """Run the server until SIGINT or SIGTERM, then stop it in order."""
     listeners = await bind_listeners(config.server.hosts, config.server.port)
     identity = config.identity
-    if config.mdns:
-        # The id advertised and the one in the welcome are the same, stable one.
-        port = int(listeners[0].socket.getsockname()[1])
-        identity = replace(identity, server_id=stable_server_id(port))
+    if journal is not None:
+        # The journal keeps the id: the welcome and the mDNS advert carry the same one,
+        # whatever the port (a --no-state server keeps the fresh one it was given).
+        identity = replace(identity, server_id=journal.server_id())
     lobby = Lobby(config.lobby, journal=journal)
     server = Server(config.server, lobby, identity)
     advertiser: Advertiser | None = None
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with trio.open_nursery() as nursery:
-            addresses = await nursery.start(partial(server.run, listeners=listeners))
+            web = await open_web_door(config.server.hosts, config.server.web_port)
+            addresses = await nursery.start(partial(server.run, listeners=listeners, web=web))
             announce(addresses, config.server.hosts)
             announce_page(server.web_addresses)
             identity = server.identity
@@ -371,6 +377,30 @@ def tune_garbage_collector() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
+def open_journal(path: Path) -> Journal | None:
+    """The server's journal; None, having printed the one line that says why, if it
+    cannot be used (held by another server, not writable, not openable)."""
+    try:
+        journal = Journal.open(path)
+    except JournalLocked as error:
+        why = f"{error}; stop it first, or give this one --state"
+    except JournalUnwritable as error:
+        why = (
+            f"cannot write the journal {path} ({error});"
+            " free some space or make it writable, or give --state another file"
+        )
+    except (OSError, sqlite3.Error) as error:
+        why = f"cannot use the journal {path}: {error}"
+    else:
+        if journal.damaged is not None:
+            log.warning("the journal could not be read; it was kept as %s", journal.damaged)
+        if journal.migrated is not None:
+            log.warning("the journal was brought up to date; its old copy is %s", journal.migrated)
+        return journal
+    print(f"uno-server: {why}", file=sys.stderr)
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``uno-server``; returns the exit status."""
     words = list(sys.argv[1:] if argv is None else argv)
@@ -399,18 +429,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     tune_garbage_collector()
     journal = None
     if config.state is not None:
-        try:
-            journal = Journal.open(config.state)
-        except JournalLocked as error:
-            print(f"uno-server: {error}; stop it first, or give this one --state", file=sys.stderr)
+        journal = open_journal(config.state)
+        if journal is None:
             return 1
-        except (OSError, sqlite3.Error) as error:
-            print(f"uno-server: cannot use the journal {config.state}: {error}", file=sys.stderr)
-            return 1
-        if journal.damaged is not None:
-            log.warning("the journal could not be read; it was kept as %s", journal.damaged)
-        if journal.migrated is not None:
-            log.warning("the journal was brought up to date; its old copy is %s", journal.migrated)
     try:
         trio.run(serve, config, journal)
     except OSError as error:

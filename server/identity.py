@@ -16,7 +16,8 @@ class ServerIdentity:
     name: str
     """Display name, at most 32 characters."""
     server_id: str
-    """Random id of this server process."""
+    """The server's id: random for a fresh identity; the CLI replaces it with the one its
+    journal keeps, so that it stays the same across restarts."""
     version: str
     """The package version."""
     features: tuple[str, ...] = ()

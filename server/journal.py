@@ -4,7 +4,8 @@ One SQLite file (the standard library's ``sqlite3``, WAL mode) holds each open t
 settings and seats, each match's seed and every command the engine accepted, with its
 server time. The engine is deterministic, so that is enough: a restart replays each open
 match from its seed (``server.table.restore``). Finished matches stay in the same file as
-the history. Resume tokens are kept only as hashes.
+the history. Resume tokens and table passwords are kept only as hashes; a closed table
+keeps no password.
 
 A command is written (and committed) before any event of it leaves the server, so a crash
 loses only moves nobody was told about. ``synchronous=NORMAL`` with WAL: a commit survives
@@ -14,8 +15,21 @@ checkpoint), never the file's consistency.
 One server holds the file: it keeps a lock file beside it (``server.journal_lock``), and a second
 server on the same file gets ``JournalLocked``; ``uno-server history`` reads the file
 beside the running server (``Journal.for_reading``). A file that cannot be read as a
-journal is moved aside (never overwritten) and a fresh one started. The layout of the
-tables, and its migration from older releases, is ``server.journal_schema``.
+journal is moved aside (never overwritten) and a fresh one started; one that can be read
+but not written (a read-only or immutable file, a read-only folder, a full disk) raises
+``JournalUnwritable`` at start. The layout of the tables, and its migration from older
+releases, is ``server.journal_schema``.
+
+A write that fails once the server runs (the disk full, an I/O error) costs no table and
+no connection. Every table open at that moment plays on in memory but is no longer
+journaled move by move: its log would have a hole, and a log with a hole would rebuild a
+wrong table. So no command of such a table is written again, and the file is told, in one
+statement, that its open tables are no longer rebuildable (``tables.rebuildable = 0``;
+``server.journal_reserve`` keeps room for that note on a full disk, and its absence at
+start says the same when even the note could not be written). On start such a table is
+closed into the history with the scores of its last round written, never rebuilt. Until a
+write succeeds again (``open_table`` tries one), new tables are refused; the lobby is
+told of the failure through ``on_failure``.
 
 Why this module is long: it is every read and write of the file, each one SQL statement
 or a few beside the record it fills; the lock and the schema are modules of their own.
@@ -25,9 +39,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
+import secrets
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,12 +54,15 @@ import platformdirs
 from protocol.commands import Command, command_from_data
 from protocol.options import TableConfig
 from server.journal_lock import JournalLocked, create_private, hold_lock
-from server.journal_schema import SCHEMA_VERSION, prepare, schema_of
+from server.journal_reserve import JournalReserve
+from server.journal_schema import SCHEMA_VERSION, prepare, schema_of, scrub_plaintext
 
 __all__ = [
     "ENGINE_VERSION",
     "Journal",
     "JournalLocked",
+    "JournalUnwritable",
+    "SavedBan",
     "SavedMatch",
     "SavedSeat",
     "SavedTable",
@@ -51,9 +71,35 @@ __all__ = [
     "token_hash",
 ]
 
+log = logging.getLogger("uno.server.journal")
+
 ENGINE_VERSION = "1"
 """Bump when a change to the engine would replay an old command log differently: open
 matches written by another engine version are closed on start, not replayed."""
+
+
+UNWRITTEN_NOTE = (
+    "not finished: the server could not write its journal (a full disk?);"
+    " the scores are those after the last finished round it wrote"
+)
+"""The history's note on a table closed on start because its journal writes failed."""
+
+
+class JournalUnwritable(Exception):
+    """The journal can be read but not written (read-only, immutable, or no room)."""
+
+
+def _is_write_failure(error: sqlite3.Error) -> bool:
+    """Whether ``error`` is the file failing (full, read-only, I/O, busy, damaged) rather
+    than a statement of ours being wrong (which stays a bug and is raised)."""
+    return isinstance(error, sqlite3.OperationalError) or type(error) is sqlite3.DatabaseError
+
+
+def _is_damage(error: sqlite3.DatabaseError) -> bool:
+    """Whether opening failed because the file is no journal: not a database, damaged, or
+    a layout this release does not know (raised by the schema, with no SQLite code)."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return code is None or code & 0xFF in (sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT)
 
 
 def default_state_path() -> Path:
@@ -75,6 +121,17 @@ class SavedSeat:
     name: str
     strategy: str | None
     token_hash: str | None
+    address: str | None = None
+    """Where a person's seat last came from (a ban of the seat covers it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SavedBan:
+    """One ban of an open table: the name as it was, and the address kept out (None: the
+    name alone)."""
+
+    name: str
+    address: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,15 +154,19 @@ class SavedTable:
     table_id: str
     name: str
     config: TableConfig
-    password: str | None
+    password_hash: str | None
+    """The password's stored hash (``server.passwords``); None for an open table."""
     created_from: str
     host: int | None
+    """The owner's seat (who holds the host role for good; a role lent is not kept)."""
     seats: list[SavedSeat]
     matches_played: int
     match: SavedMatch | None
     """The latest match, if it is still to be replayed."""
     bot_think_ms: int | None = None
     """The host's pace for the server bots; None for the server's default."""
+    bans: list[SavedBan] = field(default_factory=list)
+    """The table's bans, in the order they were given."""
 
 
 class Journal:
@@ -114,15 +175,27 @@ class Journal:
     def __init__(self, connection: sqlite3.Connection, path: Path | None) -> None:
         self._db = connection
         self.path = path
+        self._reserve = JournalReserve(path) if path is not None else None
+        self.writable = True
+        """False from a failed write until ``open_table`` finds writes work again."""
+        self.failures = 0
+        """How many times writes have begun to fail (a table journaled before the latest
+        is no longer rebuildable)."""
+        self._mark_owed = False  # the open tables' rebuildable = 0 is not in the file yet
+        self.on_failure: Callable[[], None] | None = None
+        """Called once each time writes begin to fail (the lobby tells its tables)."""
 
     @classmethod
-    def open(cls, path: Path) -> Journal:
+    def open(cls, path: Path, *, page_limit: int | None = None) -> Journal:
         """The journal at ``path`` (created with its folder, private to this user), held by
-        this server; raises JournalLocked if another server holds it."""
+        this server; raises JournalLocked if another server holds it, JournalUnwritable if
+        it cannot be written. ``page_limit`` caps the file at that many pages (SQLite's
+        ``max_page_count``): for tests, which fill the journal with it."""
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         lock = hold_lock(path)
         try:
             journal = cls._open_held(path)
+            journal._start_writing(page_limit)
         except BaseException:
             lock.close()
             raise
@@ -137,12 +210,36 @@ class Journal:
         except sqlite3.DatabaseError as error:
             if "locked" in str(error):  # someone resetting the history this very moment
                 raise JournalLocked(f"{path} is busy; try again") from None
+            if not _is_damage(error):
+                raise JournalUnwritable(str(error)) from None
             aside = path.with_name(f"{path.name}.damaged-{int(time.time())}")
             path.rename(aside)
             create_private(path)
             journal = cls._connect(path)
             journal.damaged = aside
         return journal
+
+    def _start_writing(self, page_limit: int | None) -> None:
+        """Make sure the file can be written, before any table counts on it: if the last
+        server's writes failed for good (its reserve is gone), close its open tables
+        instead of rebuilding them; make the reserve; write once."""
+        reserve = self._reserve
+        assert reserve is not None
+        db = self._db
+        try:
+            kept = db.execute("SELECT 1 FROM meta WHERE key = 'reserve'").fetchone()
+            if kept is not None and not reserve.exists():
+                log.warning("the last server could not write its journal: its tables are closed")
+                db.execute("UPDATE tables SET rebuildable = 0 WHERE open = 1")
+            if not reserve.make():
+                raise JournalUnwritable(f"no room on its disk for {reserve.path.name}")
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('reserve', ?)", (str(time.time()),))
+        except sqlite3.Error as error:
+            if not _is_write_failure(error):
+                raise
+            raise JournalUnwritable(str(error)) from None
+        if page_limit is not None:
+            db.execute(f"PRAGMA max_page_count = {int(page_limit)}")
 
     @classmethod
     def for_reading(cls, path: Path) -> Journal:
@@ -175,7 +272,11 @@ class Journal:
         try:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
+            # What a statement deletes (a closed table's password hash) is zeroed, not
+            # left in the file's free space (many builds of SQLite do not by default).
+            db.execute("PRAGMA secure_delete=ON")
             migrated = prepare(db, path)
+            scrub_plaintext(db, path)
         except BaseException:
             db.close()
             raise
@@ -191,38 +292,122 @@ class Journal:
     _lock: sqlite3.Connection | None = None
 
     def close(self) -> None:
+        if self._mark_owed:
+            self._write_mark()
         self._db.close()
         if self._lock is not None:
             self._lock.close()
 
     def for_table(self, table_id: str) -> TableJournal:
+        """What table ``table_id`` writes; a rebuilt table's, or one just ``opened``."""
         return TableJournal(self, table_id)
+
+    def open_table(
+        self,
+        table_id: str,
+        name: str,
+        config: TableConfig,
+        *,
+        password_hash: str | None,
+        created_from: str,
+        bot_think_ms: int | None = None,
+    ) -> TableJournal | None:
+        """A new table, written; None if the journal cannot take one now (writes fail).
+        After a failure this is the probe: the note on the open tables, the reserve and
+        the new table's row must all be written before writes count as working again."""
+        if not self.writable:
+            if self._mark_owed and not self._write_mark():
+                return None
+            if self._reserve is not None and not self._reserve.make():
+                return None
+        table = self.for_table(table_id)
+        if not table.opened(name, config, password_hash, created_from, bot_think_ms):
+            return None
+        if not self.writable:
+            self.writable = True
+            log.warning("the journal is written again: new tables are kept in it")
+        return table
 
     def _write(self, sql: str, row: tuple[Any, ...]) -> None:
         """One statement, committed on its own (the connection is in autocommit mode)."""
         self._db.execute(sql, row)
 
+    def _attempt(self, write: Callable[[], object]) -> bool:
+        """Carry out a table's ``write``; False, with the failure handled (module
+        docstring), when the file refuses it."""
+        if self._mark_owed:
+            self._write_mark()
+        try:
+            write()
+        except sqlite3.Error as error:
+            if not _is_write_failure(error):
+                raise
+            self._failed(error)
+            return False
+        return True
+
+    def _failed(self, error: sqlite3.Error) -> None:
+        if not self.writable:
+            return  # failing already: the open tables are marked, or will be
+        self.writable = False
+        self.failures += 1
+        self._mark_owed = True
+        log.warning(
+            "the journal cannot be written (%s): the open tables play on but will not "
+            "survive a restart, and new tables are refused until it can",
+            error,
+        )
+        if self._reserve is not None:
+            self._reserve.spend()  # room for the note on a full disk, and a note of its own
+        self._write_mark()
+        if self.on_failure is not None:
+            self.on_failure()
+
+    def _write_mark(self) -> bool:
+        """Note in the file that every open table is no longer rebuildable; an UPDATE in
+        place, so it needs no new page even when the file may not grow."""
+        try:
+            self._db.execute("UPDATE tables SET rebuildable = 0 WHERE open = 1 AND rebuildable")
+        except sqlite3.Error as error:
+            if not _is_write_failure(error):
+                raise
+            return False
+        self._mark_owed = False
+        return True
+
     # ------------------------------------------------------------------ reading back
 
     def open_tables(self) -> tuple[list[SavedTable], list[str]]:
-        """Every open table to rebuild, and the ids of those written by another engine
-        version (closed now: their matches cannot be replayed faithfully)."""
+        """Every open table to rebuild, and the ids of those that cannot be replayed
+        faithfully, closed now into the history: written by another engine version, or
+        no longer rebuildable (a write of theirs failed)."""
         db = self._db
         tables: list[SavedTable] = []
         stale: list[str] = []
+        unwritten: list[str] = []
         rows = db.execute(
-            "SELECT table_id, name, config, password, created_from, host, engine, bot_think_ms"
-            " FROM tables WHERE open = 1 ORDER BY CAST(table_id AS INTEGER)"
+            "SELECT table_id, name, config, password, created_from, host, engine, bot_think_ms,"
+            " rebuildable FROM tables WHERE open = 1 ORDER BY CAST(table_id AS INTEGER)"
         ).fetchall()
-        for table_id, name, config, password, created_from, host, engine, think_ms in rows:
+        for table_id, name, config, password, created_from, host, engine, think_ms, whole in rows:
             if engine != ENGINE_VERSION:
                 stale.append(table_id)
+                continue
+            if not whole:
+                unwritten.append(table_id)
                 continue
             seats = [
                 SavedSeat(*row)
                 for row in db.execute(
-                    "SELECT seat, name, strategy, token_hash FROM seats WHERE table_id = ?"
-                    " ORDER BY seat",
+                    "SELECT seat, name, strategy, token_hash, address FROM seats"
+                    " WHERE table_id = ? ORDER BY seat",
+                    (table_id,),
+                )
+            ]
+            bans = [
+                SavedBan(*row)
+                for row in db.execute(
+                    "SELECT name, address FROM bans WHERE table_id = ? ORDER BY rowid",
                     (table_id,),
                 )
             ]
@@ -232,18 +417,21 @@ class Journal:
                     table_id=table_id,
                     name=name,
                     config=TableConfig.from_data(json.loads(config)),
-                    password=password,
+                    password_hash=password,
                     created_from=created_from,
                     host=host,
                     seats=seats,
                     matches_played=played,
                     match=match,
                     bot_think_ms=think_ms,
+                    bans=bans,
                 )
             )
         for table_id in stale:
             self._close_stale(table_id)
-        return tables, stale
+        for table_id in unwritten:
+            self.close_unfinished(table_id, UNWRITTEN_NOTE)
+        return tables, stale + unwritten
 
     def _close_stale(self, table_id: str) -> None:
         """Close a table written by another engine version (see ``close_unfinished``)."""
@@ -295,7 +483,10 @@ class Journal:
                     " AND number = ?",
                     (time.time(), json.dumps(result), table_id, number),
                 )
-            db.execute("UPDATE tables SET open = 0 WHERE table_id = ?", (table_id,))
+            db.execute(
+                "UPDATE tables SET open = 0, password = NULL WHERE table_id = ?", (table_id,)
+            )
+            db.execute("DELETE FROM bans WHERE table_id = ?", (table_id,))
 
     def _latest_match(self, table_id: str) -> tuple[int, SavedMatch | None]:
         row = self._db.execute(
@@ -371,65 +562,100 @@ class Journal:
         """Drop every finished match (the standings start afresh); open tables stay."""
         self._write("DELETE FROM matches WHERE result IS NOT NULL", ())
 
+    def server_id(self) -> str:
+        """The server's stable id (``welcome.server_id``): made once, on the file's first
+        start, and kept in ``meta`` under ``server_id``, so it stays the same across
+        restarts, ports and mDNS settings as long as the journal does. A file that
+        cannot take it (full) gives a fresh id for this run only."""
+        fresh = secrets.token_hex(8)
+        try:
+            self._write("INSERT OR IGNORE INTO meta VALUES ('server_id', ?)", (fresh,))
+        except sqlite3.Error as error:
+            if not _is_write_failure(error):
+                raise
+        row = self._db.execute("SELECT value FROM meta WHERE key = 'server_id'").fetchone()
+        return fresh if row is None else str(row[0])
+
     def next_table_number(self) -> int:
         row = self._db.execute("SELECT MAX(CAST(table_id AS INTEGER)) FROM tables").fetchone()
         return int(row[0] or 0)
 
 
 class TableJournal:
-    """What one table writes to the journal."""
+    """What one table writes to the journal. A write that fails is handled by the journal
+    (its module docstring); from then on the table is not ``rebuildable`` and writes no
+    command again, but still what the history keeps (scores, results, its closing)."""
 
     def __init__(self, journal: Journal, table_id: str) -> None:
         self._journal = journal
         self._table_id = table_id
         self._position = 0
         self._match = 0
+        self._born = journal.failures
+
+    @property
+    def rebuildable(self) -> bool:
+        """Whether every write of this table has landed, so a restart could rebuild it."""
+        return self._journal.failures == self._born
 
     def opened(
         self,
         name: str,
         config: TableConfig,
-        password: str | None,
+        password_hash: str | None,
         created_from: str,
         bot_think_ms: int | None = None,
-    ) -> None:
-        """A new table; ``bot_think_ms`` is the host's pace for its bots, if they set one."""
-        self._journal._write(
-            "INSERT OR REPLACE INTO tables (table_id, name, config, password, created_from,"
-            " host, open, engine, bot_think_ms) VALUES (?, ?, ?, ?, ?, NULL, 1, ?, ?)",
-            (
-                self._table_id,
-                name,
-                json.dumps(config.to_data()),
-                password,
-                created_from,
-                ENGINE_VERSION,
-                bot_think_ms,
-            ),
+    ) -> bool:
+        """A new table; ``password_hash`` is its password's stored hash
+        (``server.passwords``), ``bot_think_ms`` the host's pace for its bots, if they set
+        one. False if it could not be written."""
+        return self._journal._attempt(
+            lambda: self._journal._write(
+                "INSERT OR REPLACE INTO tables (table_id, name, config, password, created_from,"
+                " host, open, engine, bot_think_ms) VALUES (?, ?, ?, ?, ?, NULL, 1, ?, ?)",
+                (
+                    self._table_id,
+                    name,
+                    json.dumps(config.to_data()),
+                    password_hash,
+                    created_from,
+                    ENGINE_VERSION,
+                    bot_think_ms,
+                ),
+            )
         )
 
     def seats(self, seats: list[SavedSeat], host: int | None, config: TableConfig) -> None:
-        """The table's seats, host and options as they are now (replacing the last)."""
+        """The table's seats, owner (``host``: the seat holding the host role for good) and
+        options as they are now (replacing the last)."""
         table_id = self._table_id
         db = self._journal._db
-        with db:
-            db.execute("BEGIN")
-            db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
-            db.executemany(
-                "INSERT INTO seats VALUES (?, ?, ?, ?, ?)",
-                [(table_id, s.seat, s.name, s.strategy, s.token_hash) for s in seats],
-            )
-            db.execute(
-                "UPDATE tables SET host = ?, config = ? WHERE table_id = ?",
-                (host, json.dumps(config.to_data()), table_id),
-            )
+
+        def write() -> None:
+            with db:
+                db.execute("BEGIN")
+                db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
+                db.executemany(
+                    "INSERT INTO seats (table_id, seat, name, strategy, token_hash, address)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    [
+                        (table_id, s.seat, s.name, s.strategy, s.token_hash, s.address)
+                        for s in seats
+                    ],
+                )
+                db.execute(
+                    "UPDATE tables SET host = ?, config = ? WHERE table_id = ?",
+                    (host, json.dumps(config.to_data()), table_id),
+                )
+
+        self._journal._attempt(write)
 
     def match_started(
         self, number: int, seed: int, start_ms: int, first_seq: int, config: TableConfig
     ) -> None:
         self._match = number
         self._position = 0
-        self._journal._write(
+        self._write(
             "INSERT OR REPLACE INTO matches (table_id, number, seed, start_ms, first_seq, config)"
             " VALUES (?, ?, ?, ?, ?, ?)",
             (
@@ -448,9 +674,13 @@ class TableJournal:
         self._position = commands
 
     def command(self, actor: int | None, command: Command, now_ms: int) -> None:
-        """One accepted command of the current match, committed before its events leave."""
+        """One accepted command of the current match, committed before its events leave;
+        none once the table is not rebuildable (a log with a hole would rebuild a wrong
+        table)."""
+        if not self.rebuildable:
+            return
         self._position += 1
-        self._journal._write(
+        self._write(
             "INSERT INTO commands VALUES (?, ?, ?, ?, ?, ?)",
             (
                 self._table_id,
@@ -464,14 +694,15 @@ class TableJournal:
 
     def round_scores(self, scores: list[int]) -> None:
         """The match's scores after a round: what the history keeps of the match if it
-        cannot be played to its end (written by another engine version)."""
-        self._journal._write(
+        cannot be played to its end (written by another engine version, or a table whose
+        journal writes failed)."""
+        self._write(
             "UPDATE matches SET scores = ? WHERE table_id = ? AND number = ?",
             (json.dumps(scores), self._table_id, self._match),
         )
 
     def match_finished(self, result: dict[str, Any]) -> None:
-        self._journal._write(
+        self._write(
             "UPDATE matches SET finished_at = ?, result = ? WHERE table_id = ? AND number = ?",
             (time.time(), json.dumps(result), self._table_id, self._match),
         )
@@ -479,8 +710,31 @@ class TableJournal:
     def abandoned(self, note: str) -> None:
         """The table closes before its match ended: the match goes into the history as it
         stood after its last finished round, with ``note``."""
-        self._journal.close_unfinished(self._table_id, note)
+        self._journal._attempt(lambda: self._journal.close_unfinished(self._table_id, note))
+
+    def banned(self, ban: SavedBan) -> None:
+        """The host banned someone: kept until the table closes."""
+        self._write(
+            "INSERT INTO bans (table_id, name, address) VALUES (?, ?, ?)",
+            (self._table_id, ban.name, ban.address),
+        )
 
     def closed(self) -> None:
-        """The table is gone for good (not a shutdown: those tables come back)."""
-        self._journal._write("UPDATE tables SET open = 0 WHERE table_id = ?", (self._table_id,))
+        """The table is gone for good (not a shutdown: those tables come back); its
+        password and its bans go with it."""
+        db = self._journal._db
+        table_id = self._table_id
+
+        def write() -> None:
+            with db:
+                db.execute("BEGIN")
+                db.execute(
+                    "UPDATE tables SET open = 0, password = NULL WHERE table_id = ?", (table_id,)
+                )
+                db.execute("DELETE FROM bans WHERE table_id = ?", (table_id,))
+
+        self._journal._attempt(write)
+
+    def _write(self, sql: str, row: tuple[Any, ...]) -> None:
+        journal = self._journal
+        journal._attempt(lambda: journal._write(sql, row))

@@ -6,27 +6,37 @@ table; a file of an older layout is first copied beside itself, whole
 in place, one step per version, in one transaction: the history survives every upgrade,
 and the copy is there if anything still goes wrong. A layout newer than this release
 knows is refused (the journal then keeps the file aside, unread).
+
+A step is an SQL statement or, where SQL cannot do it, a Python function given the
+connection (inside the same transaction). Schema 5 hashes the passwords that older
+releases kept as written (``server.passwords``); then ``scrub_plaintext`` leaves none on
+disk: the file is rebuilt (``VACUUM``, so no old bytes linger in free space), its WAL
+truncated, and the copies made before migrations (``*.schema-N*.bak``) get the same
+hashes in place of their passwords.
 """
 
 from __future__ import annotations
 
 import sqlite3
 import time
+from collections.abc import Callable
 from pathlib import Path
 
-__all__ = ["SCHEMA_VERSION", "backup_path", "prepare", "schema_of"]
+from server.passwords import hash_now, is_password_hash
 
-SCHEMA_VERSION = 4
+__all__ = ["SCHEMA_VERSION", "backup_path", "prepare", "schema_of", "scrub_plaintext"]
+
+SCHEMA_VERSION = 5
 
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE tables (
     table_id TEXT PRIMARY KEY, name TEXT NOT NULL, config TEXT NOT NULL,
     password TEXT, created_from TEXT NOT NULL, host INTEGER, open INTEGER NOT NULL DEFAULT 1,
-    engine TEXT NOT NULL, bot_think_ms INTEGER);
+    engine TEXT NOT NULL, bot_think_ms INTEGER, rebuildable INTEGER NOT NULL DEFAULT 1);
 CREATE TABLE seats (
     table_id TEXT NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL, strategy TEXT,
-    token_hash TEXT, PRIMARY KEY (table_id, seat));
+    token_hash TEXT, address TEXT, PRIMARY KEY (table_id, seat));
 CREATE TABLE matches (
     table_id TEXT NOT NULL, number INTEGER NOT NULL, seed TEXT NOT NULL,
     start_ms INTEGER NOT NULL, first_seq INTEGER NOT NULL, config TEXT NOT NULL,
@@ -35,17 +45,40 @@ CREATE TABLE commands (
     table_id TEXT NOT NULL, number INTEGER NOT NULL, position INTEGER NOT NULL,
     actor INTEGER, command TEXT NOT NULL, now_ms INTEGER NOT NULL,
     PRIMARY KEY (table_id, number, position)) WITHOUT ROWID;
+CREATE TABLE bans (table_id TEXT NOT NULL, name TEXT NOT NULL, address TEXT);
+CREATE INDEX bans_by_table ON bans (table_id);
 """
 """The tables as this release writes them.
 
 ``matches.scores``: the match's scores after its last finished round (JSON, one per seat),
 what the history keeps of a match that cannot be played to its end. ``tables.bot_think_ms``:
 the pace the host gave the table's server bots; NULL for the server's default.
+``seats.address``: where a person's seat last came from, so that a ban of an away seat
+still covers it after a restart. ``bans``: an open table's bans (the name as it was, the
+address kept out or NULL), deleted when the table closes.
+``tables.password``: the password's salted hash (``server.passwords``), NULL for a table
+without one and once the table has closed. ``tables.rebuildable``: 0 once a write of the
+journal failed while the table was open: its command log may stop short of what was
+played, so it is closed into the history on start, never rebuilt (``server.journal``).
 ``commands`` is stored in its key's order (``WITHOUT ROWID``): a move's commit then writes
 one page, not a row page and a key page (20 against 29 us a move at 200 tables,
 server/journal.py ``TableJournal.command``)."""
 
-MIGRATIONS: dict[int, tuple[str, ...]] = {
+Step = str | Callable[[sqlite3.Connection], None]
+"""One step of a migration: a statement, or a function run on the connection."""
+
+
+def hash_plain_passwords(db: sqlite3.Connection) -> None:
+    """Every password an older release kept as written, as its salted hash (one already
+    hashed, in a copy made before a migration and scrubbed since, is kept as it is)."""
+    rows = db.execute("SELECT table_id, password FROM tables WHERE password IS NOT NULL")
+    for table_id, password in rows.fetchall():
+        if not is_password_hash(password):
+            hashed = hash_now(password)
+            db.execute("UPDATE tables SET password = ? WHERE table_id = ?", (hashed, table_id))
+
+
+MIGRATIONS: dict[int, tuple[Step, ...]] = {
     1: ("ALTER TABLE matches ADD COLUMN scores TEXT",),
     2: ("ALTER TABLE tables ADD COLUMN bot_think_ms INTEGER",),
     3: (
@@ -56,6 +89,20 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         " PRIMARY KEY (table_id, number, position)) WITHOUT ROWID",
         "INSERT INTO commands SELECT * FROM commands_before_4",
         "DROP TABLE commands_before_4",
+    ),
+    4: (
+        # bans: a seat remembers where it last came from, across a restart
+        "ALTER TABLE seats ADD COLUMN address TEXT",
+        # bans: each open table's bans, kept for its life
+        "CREATE TABLE bans (table_id TEXT NOT NULL, name TEXT NOT NULL, address TEXT)",
+        "CREATE INDEX bans_by_table ON bans (table_id)",
+        # Write failures: a table whose log may stop short is closed on start, not rebuilt.
+        "ALTER TABLE tables ADD COLUMN rebuildable INTEGER NOT NULL DEFAULT 1",
+        # Passwords: a closed table keeps none; an open one keeps its hash, not the words.
+        "UPDATE tables SET password = NULL WHERE open = 0",
+        hash_plain_passwords,
+        # ... and no copy of the words is left in the file, its WAL or its backups.
+        "INSERT OR REPLACE INTO meta VALUES ('scrub', 'pending')",
     ),
 }
 """From each older version, the statements that bring it to the next."""
@@ -98,8 +145,11 @@ def prepare(db: sqlite3.Connection, path: Path | None) -> Path | None:
     db.execute("BEGIN IMMEDIATE")
     try:
         while version < SCHEMA_VERSION:
-            for statement in MIGRATIONS[version]:
-                db.execute(statement)
+            for step in MIGRATIONS[version]:
+                if isinstance(step, str):
+                    db.execute(step)
+                else:
+                    step(db)
             version += 1
         db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(version),))
     except BaseException:
@@ -107,6 +157,47 @@ def prepare(db: sqlite3.Connection, path: Path | None) -> Path | None:
         raise
     db.execute("COMMIT")
     return copy
+
+
+def scrub_plaintext(db: sqlite3.Connection, path: Path | None) -> None:
+    """If a migration asked for it, leave no password as written on disk (module
+    docstring): the file rebuilt and its WAL emptied, then every backup beside it hashed
+    likewise. Asked for until done, so a scrub cut short is done on the next start."""
+    pending = db.execute("SELECT 1 FROM meta WHERE key = 'scrub'").fetchone()
+    if pending is None:
+        return
+    if path is not None:
+        db.execute("VACUUM")  # every page rebuilt: no old bytes left in free space
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        for copy in sorted(path.parent.glob(f"{path.name}.schema-*.bak")):
+            _scrub_copy(copy)
+    db.execute("DELETE FROM meta WHERE key = 'scrub'")
+    if path is not None:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+
+def _scrub_copy(copy: Path) -> None:
+    """A backup made before a migration, its passwords as they are in the journal now:
+    hashed for open tables, none for closed ones; rebuilt so no old bytes remain."""
+    db = sqlite3.connect(str(copy), isolation_level=None)
+    try:
+        db.execute("PRAGMA secure_delete=ON")
+        columns = {row[1] for row in db.execute("PRAGMA table_info(tables)")}
+        if "password" not in columns:
+            return
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            if "open" in columns:
+                db.execute("UPDATE tables SET password = NULL WHERE open = 0")
+            hash_plain_passwords(db)
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+        db.execute("VACUUM")
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        db.close()
 
 
 def backup_path(path: Path, version: int) -> Path:

@@ -14,6 +14,16 @@ the table reports back through ``TableHooks`` when a peer leaves or is refused.
 
 Each table runs as its own task in the lobby's nursery (``run``). A table that fails is
 logged and dropped; the others play on.
+
+Passwords are the lobby's business too: it hashes a new table's password, and checks the
+password of a join, spectate or take-bot-seat against the table's hash, in a worker
+thread (``server.passwords``, at most ``AT_ONCE`` at a time), before the request reaches
+the table's inbox; the table is told only that the entry was admitted. When the journal
+cannot be written, new tables are refused with ``journal-unavailable`` (the tables
+already open play on, and their hosts are told).
+
+Why this module is long: it is every request the lobby answers itself, each with its
+refusals, around the one fact it keeps (which table each connection is at or entering).
 """
 
 from __future__ import annotations
@@ -45,8 +55,10 @@ from protocol.options import ConfigError, TableConfig
 from server.autoplay import BotLauncher
 from server.chat_budget import ChatBudget
 from server.identity import ServerIdentity
-from server.journal import Journal, SavedTable
+from server.journal import Journal, SavedTable, TableJournal
 from server.memory import give_back_memory
+from server.own_addresses import OwnAddresses
+from server.passwords import AT_ONCE, hash_password, password_matches
 from server.peer import Peer
 from server.records import answer_records, parse_cursor
 from server.settings import LobbySettings, LobbySummary
@@ -66,10 +78,12 @@ class Lobby:
         *,
         identity: ServerIdentity | None = None,
         journal: Journal | None = None,
+        own_addresses: OwnAddresses | None = None,
     ) -> None:
         """``identity`` is what the welcome to an in-process server bot says (a stand-in
         one by default: only the bots see it). With a ``journal``, every table is written
-        to it, and the open tables it holds are rebuilt when the lobby starts."""
+        to it, and the open tables it holds are rebuilt when the lobby starts.
+        ``own_addresses``: the server machine's (read here if not given)."""
         self.settings = settings or LobbySettings()
         self._bots = BotLauncher(self, identity or ServerIdentity.fresh(self.settings.server_name))
         self.chat_budget = ChatBudget()
@@ -79,7 +93,12 @@ class Lobby:
         self._where: dict[int, Table] = {}
         self._peers: dict[int, Peer] = {}
         self._journal = journal
+        self.own_addresses = own_addresses if own_addresses is not None else OwnAddresses()
+        """The server machine's addresses, shared by the tables."""
+        if journal is not None:
+            journal.on_failure = self._journal_failed
         self._table_numbers = journal.next_table_number() if journal is not None else 0
+        self._hashing = trio.CapacityLimiter(AT_ONCE)
         self._nursery: trio.Nursery | None = None
         self._all_closed: trio.Event | None = None
 
@@ -103,15 +122,20 @@ class Lobby:
             return
         saved_tables, stale = journal.open_tables()
         for table_id in stale:
-            log.warning("table %s: another engine's; closed into the history", table_id)
+            log.warning(
+                "table %s: cannot be replayed (another engine's, or its journal writes failed);"
+                " closed into the history",
+                table_id,
+            )
         for saved in saved_tables:
             try:
                 table = self._new_table(
                     saved.table_id,
                     saved.name,
                     saved.config,
-                    password=saved.password,
+                    password_hash=saved.password_hash,
                     created_from=saved.created_from,
+                    journal=journal.for_table(saved.table_id),
                     saved=saved,
                 )
             except Exception:
@@ -126,8 +150,9 @@ class Lobby:
         name: str,
         config: TableConfig,
         *,
-        password: str | None,
+        password_hash: str | None,
         created_from: str,
+        journal: TableJournal | None,
         bot_think_ms: int | None = None,
         saved: SavedTable | None = None,
     ) -> Table:
@@ -135,15 +160,16 @@ class Lobby:
             table_id=table_id,
             name=name,
             config=config,
-            password=password,
+            password_hash=password_hash,
             settings=self.settings,
             hooks=self,
             bots=self._bots,
             created_from=created_from,
             chat_budget=self.chat_budget,
-            journal=self._journal.for_table(table_id) if self._journal is not None else None,
+            journal=journal,
             saved=saved,
             bot_think_ms=bot_think_ms,
+            own_addresses=self.own_addresses,
         )
         self._tables[table.table_id] = table
         return table
@@ -167,7 +193,7 @@ class Lobby:
             case CreateTable():
                 await self._create_table(peer, message)
             case Join() | Spectate() | TakeBotSeat():
-                self._enter(peer, message, self._tables.get(message.table_id))
+                await self._enter(peer, message, self._tables.get(message.table_id))
             case ResumeSeat():
                 self._resume(peer, message, reply=True)
             case GetStandings() | ListMatches():
@@ -250,6 +276,11 @@ class Lobby:
         if not self._tables and self._all_closed is not None:
             self._all_closed.set()
 
+    def _journal_failed(self) -> None:
+        """The journal could not be written: every open table is told (and tells its host)."""
+        for table in self._tables.values():
+            table.journal_failed()
+
     # ------------------------------------------------------------------ lobby business
 
     def _list_tables(self, peer: Peer, message: ListTables) -> None:
@@ -270,42 +301,67 @@ class Lobby:
         )
         peer.send(Ok(id=message.id))
 
-    async def _create_table(self, peer: Peer, message: CreateTable) -> None:
+    def _create_refusal(self, peer: Peer) -> tuple[LobbyRejectCode, str] | None:
+        """Why ``peer`` may not create a table now, if it may not (options aside)."""
         if peer.peer_id in self._where:
-            _refuse(peer, message, LobbyRejectCode.ALREADY_AT_TABLE, "leave your table first")
-            return
+            return LobbyRejectCode.ALREADY_AT_TABLE, "leave your table first"
         mine = sum(1 for table in self._tables.values() if table.created_from == peer.address)
         if mine >= self.settings.max_tables_per_address:
-            _refuse(
-                peer,
-                message,
+            return (
                 LobbyRejectCode.TOO_MANY_TABLES,
                 f"{mine} tables made from your address are open already; join one of them",
             )
-            return
         if len(self._tables) >= self.settings.max_tables:
-            _refuse(
-                peer,
-                message,
-                LobbyRejectCode.TOO_MANY_TABLES,
-                "the server has no room for another table",
-            )
+            return LobbyRejectCode.TOO_MANY_TABLES, "the server has no room for another table"
+        return None
+
+    async def _create_table(self, peer: Peer, message: CreateTable) -> None:
+        refusal = self._create_refusal(peer)
+        if refusal is not None:
+            _refuse(peer, message, *refusal)
             return
         try:
             config = message.config(self.settings.table_defaults)
         except (ConfigError, TypeError) as error:
             _refuse(peer, message, LobbyRejectCode.BAD_OPTIONS, str(error))
             return
+        password_hash = None
+        if message.password is not None:
+            password_hash = await hash_password(message.password, self._hashing)
+            refusal = self._create_refusal(peer)  # the lobby went on while it was hashed
+            if refusal is not None:
+                _refuse(peer, message, *refusal)
+                return
         if self._nursery is None:
             _refuse(peer, message, LobbyRejectCode.TABLE_NOT_FOUND, "the server is shutting down")
             return
+        table_id = str(self._table_numbers + 1)
+        journal = None
+        if self._journal is not None:
+            journal = self._journal.open_table(
+                table_id,
+                message.name,
+                config,
+                password_hash=password_hash,
+                created_from=peer.address,
+                bot_think_ms=message.bot_think_ms,
+            )
+            if journal is None:
+                _refuse(
+                    peer,
+                    message,
+                    LobbyRejectCode.JOURNAL_UNAVAILABLE,
+                    "the server cannot write its journal (its disk may be full); try again later",
+                )
+                return
         self._table_numbers += 1
         table = self._new_table(
-            str(self._table_numbers),
+            table_id,
             message.name,
             config,
-            password=message.password,
+            password_hash=password_hash,
             created_from=peer.address,
+            journal=journal,
             bot_think_ms=message.bot_think_ms,
         )
         self._where[peer.peer_id] = table
@@ -325,13 +381,31 @@ class Lobby:
         del table  # its last reference: the lobby forgot it when it closed
         give_back_memory()
 
-    def _enter(
+    async def _enter(
         self, peer: Peer, message: Join | Spectate | TakeBotSeat, table: Table | None
     ) -> None:
         if table is None or table.closed:
             _refuse(peer, message, LobbyRejectCode.TABLE_NOT_FOUND, "no such table")
             return
-        self._forward_entry(peer, message, table, reply=True)
+        admitted = False
+        stored = table.seating.password_hash
+        current = self._where.get(peer.peer_id)
+        if stored is not None and (current is None or current is table):
+            # Off the loop, within the lobby's bound; this connection's next message
+            # waits meanwhile, the rest of the server does not.
+            admitted = await password_matches(message.password, stored, self._hashing)
+            if not admitted:
+                _refuse(
+                    peer,
+                    message,
+                    LobbyRejectCode.WRONG_PASSWORD,
+                    "this table needs the right password",
+                )
+                return
+            if table.closed:
+                _refuse(peer, message, LobbyRejectCode.TABLE_NOT_FOUND, "no such table")
+                return
+        self._forward_entry(peer, message, table, reply=True, admitted=admitted)
 
     def _resume(self, peer: Peer, message: ResumeSeat, *, reply: bool) -> bool:
         table = self._table_of_token(message.token)
@@ -342,7 +416,9 @@ class Lobby:
             return False
         return self._forward_entry(peer, message, table, reply=reply)
 
-    def _forward_entry(self, peer: Peer, message: Request, table: Table, *, reply: bool) -> bool:
+    def _forward_entry(
+        self, peer: Peer, message: Request, table: Table, *, reply: bool, admitted: bool = False
+    ) -> bool:
         """Send a join-like request to ``table``, marking the peer as on its way there."""
         current = self._where.get(peer.peer_id)
         if current is not None and current is not table:
@@ -350,7 +426,7 @@ class Lobby:
                 _refuse(peer, message, LobbyRejectCode.ALREADY_AT_TABLE, "leave your table first")
             return False
         self._where[peer.peer_id] = table
-        if table.submit(peer, message, reply=reply):
+        if table.submit(peer, message, reply=reply, admitted=admitted):
             return True
         if current is None:
             del self._where[peer.peer_id]

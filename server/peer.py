@@ -27,6 +27,8 @@ class Peer(Protocol):
     """The display name from the hello, already cleaned of control characters."""
     address: str
     """The remote IP address, for logs."""
+    bot: bool
+    """The hello said the connection is a program playing by itself (1.3 ``hello.bot``)."""
 
     def send(self, *messages: Message) -> None:
         """Send ``messages`` to the client, in order. Never blocks.

@@ -139,7 +139,10 @@ def _record(match: dict[str, Any]) -> MatchRecord:
         options=options,
         players=tuple(
             MatchPlayer(
-                name=player["name"], bot=bool(player.get("bot")), score=int(player.get("score", 0))
+                name=player["name"],
+                bot=bool(player.get("bot")),
+                score=int(player.get("score", 0)),
+                stand_in_turns=int(player.get("stand_in_turns", 0)),
             )
             for player in match.get("players", [])
         ),

@@ -21,7 +21,12 @@ itself with ``too-slow`` rather than make a table wait.
 
 Ending the session hands the writer its last words (an error, or ``closing`` on
 shutdown): it drops what is queued (or flushes it, on a graceful shutdown), writes them
-under a deadline and stops, and the session closes the socket.
+under a deadline and stops, and the session closes the socket: politely for a refusal at
+the door (an error before any welcome, server/polite_close.py), so the client reads it.
+
+Why this module is long: the handshake, the reader, the writer and the ways a connection
+ends share one state (what has been said, what is queued, which ending applies), so they
+stay in the one object that owns it.
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ from server.identity import ServerIdentity
 from server.limits import MessageAllowance, SessionLimits
 from server.outbox import OutboxFull
 from server.peer import LobbyPort
+from server.polite_close import close_politely
 from server.socket_writer import SocketWriter
 from server.writer import FrameWriter, OffersDirectWrite
 
@@ -70,6 +76,7 @@ class Session:
         self.peer_id = peer_id
         self.address = address
         self.name = ""
+        self.bot = False
         self._stream = stream
         self._lobby = lobby
         self._identity = identity
@@ -87,6 +94,7 @@ class Session:
         )
         self._reader_scope = trio.CancelScope()
         self._welcomed = False
+        self._refused = False  # ended with last words before any welcome (at the door)
         self._closing = False
         self._why = "the connection ended"
         self._done = trio.Event()
@@ -193,7 +201,12 @@ class Session:
             self._closing = True
             self._writer.detach()
             with trio.CancelScope(shield=True):
-                await trio.aclose_forcefully(self._stream)
+                if self._refused:
+                    # Refused at the door: the client reads why before the end.
+                    deadline = trio.current_time() + self._limits.last_write_seconds
+                    await close_politely(self._stream, deadline)
+                else:
+                    await trio.aclose_forcefully(self._stream)
             self._conn.close()
             if self._welcomed:
                 try:
@@ -318,6 +331,7 @@ class Session:
 
     def _welcome(self, hello: Hello) -> None:
         self.name = hello.name
+        self.bot = hello.bot
         version = self._conn.version
         assert version is not None, "the connection negotiates the version on hello"
         self._negotiated = parse_version(version)  # once: every frame sent is judged by it
@@ -386,6 +400,7 @@ class Session:
             return
         self._closing = True
         self._why = why
+        self._refused = frame is not None and not self._welcomed
         self._writer.finish(frame, flush=flush)
         self._reader_scope.cancel()
 

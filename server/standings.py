@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from server.journal import Journal, JournalLocked
+from server.journal import Journal, JournalLocked, JournalUnwritable
 from server.table.names import name_keys
 
 __all__ = ["Standing", "history_main", "standings"]
@@ -95,7 +95,7 @@ def history_main(argv: Sequence[str], default_state: Path) -> int:
         return 1
     try:
         journal = Journal.for_reading(args.state)
-    except (sqlite3.DatabaseError, JournalLocked) as error:
+    except (sqlite3.DatabaseError, JournalLocked, JournalUnwritable) as error:
         print(f"uno-server history: cannot read {args.state}: {error}", file=sys.stderr)
         return 1
     try:

@@ -251,8 +251,9 @@ class Bot:
 async def connect_bot(
     host: str, port: int, name: str, *, resume: ResumeState | None = None
 ) -> AsyncIterator[Bot]:
-    """Connect to a server as ``name`` and yield a Bot; closes with a bye on exit."""
-    async with connect(host, port, name, resume=resume) as session:
+    """Connect to a server as ``name`` and yield a Bot; closes with a bye on exit. Its
+    hello says it is a bot (1.3 ``hello.bot``)."""
+    async with connect(host, port, name, resume=resume, bot=True) as session:
         yield Bot(session)
 
 
@@ -261,5 +262,5 @@ async def open_bot(
     stream: trio.abc.Stream, name: str, *, resume: ResumeState | None = None
 ) -> AsyncIterator[Bot]:
     """A Bot over an already open stream (a memory stream in tests, or a server's own)."""
-    async with open_session(stream, name, resume=resume) as session:
+    async with open_session(stream, name, resume=resume, bot=True) as session:
         yield Bot(session)

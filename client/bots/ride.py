@@ -70,6 +70,7 @@ async def reconnected(bot: Bot, host: str, port: int, seconds: float) -> AsyncIt
                         bot.name,
                         resume=state,
                         greet_seconds=max(deadline - trio.current_time(), 0),
+                        bot=True,
                     )
                 )
             except (OSError, SessionError, trio.TooSlowError):

@@ -290,8 +290,8 @@ def _best_play(plays: list[Play], view: View, hand: list[Card], rng: random.Rand
     candidates = declaring or candidates
     targeted = [c for c in candidates if c.target is not None]
     if targeted:
-        fewest = min(_held(view, c.target, 99) for c in targeted)
-        candidates = [c for c in targeted if _held(view, c.target, 99) == fewest]
+        target = _fewest_cards_next_in_turn(view, [c.target for c in targeted])
+        candidates = [c for c in targeted if c.target == target]
     return rng.choice(candidates)
 
 
@@ -316,7 +316,8 @@ def _best_wild_variant(
     matching = [c for c in variants if c.color == colour] or variants
     targeted = [c for c in matching if c.target is not None]
     if targeted:
-        return min(targeted, key=lambda c: _held(view, c.target, 99))
+        target = _fewest_cards_next_in_turn(view, [c.target for c in targeted])
+        return next(c for c in targeted if c.target == target)
     return matching[0]
 
 
@@ -375,6 +376,20 @@ def _held(view: View, seat: int | None, unknown: int) -> int:
     """Cards held by ``seat``; ``unknown`` for a seat the view does not count."""
     counts = view.shared.counts
     return counts[seat] if seat is not None and 0 <= seat < len(counts) else unknown
+
+
+def _fewest_cards_next_in_turn(view: View, seats: Sequence[int | None]) -> int | None:
+    """Of ``seats``, the one holding the fewest cards; ties go to the first in turn order
+    from this seat (Rulings 17 and 32: whom a 7 or a Swap Hands names for an away seat)."""
+    size = max(len(view.shared.counts), 1)
+    direction = view.shared.direction
+    me = view.seat if view.seat is not None else 0
+
+    def order(seat: int | None) -> tuple[int, int]:
+        steps = ((seat - me) * direction) % size if seat is not None else size
+        return _held(view, seat, 99), steps
+
+    return min(seats, key=order, default=None)
 
 
 def _bluffer_cards(view: View) -> int:

@@ -55,8 +55,9 @@ from protocol.events import (
     UnknownEvent,
     UnoCalled,
 )
+from protocol.messages import HostReason, TableState
 
-__all__ = ["describe_event", "describe_seats"]
+__all__ = ["describe_event", "describe_host", "describe_seats"]
 
 NameOf = Callable[[int | None], str]
 
@@ -259,3 +260,24 @@ def describe_seats(
         else:
             lines.append(f"{joined} took {old}'s seat")
     return lines
+
+
+def describe_host(before: TableState, after: TableState, name_of: NameOf) -> str | None:
+    """The log line for the host role moving between two states of one table, saying
+    why (``host_reason``, 1.3); None when it stayed where it was."""
+    if (before.host_seat, before.owner_seat) == (after.host_seat, after.owner_seat):
+        return None
+    if after.host_seat is None:
+        return "Nobody holds the host role now"
+    host = name_of(after.host_seat)
+    match after.host_reason:
+        case HostReason.OWNER_AWAY:
+            return f"Host role lent to {host} while {name_of(after.owner_seat)} is away"
+        case HostReason.OWNER if before.owner_seat == after.owner_seat:
+            return f"Host role back with {host}, the table's owner"
+        case HostReason.OWNER_LEFT:
+            gone = before.owner_seat
+            seats = before.seats
+            left = seats[gone].name if gone is not None and gone < len(seats) else None
+            return f"Host role handed to {host} for good ({left or 'the owner'} left)"
+    return f"{host} is the host now"

@@ -30,6 +30,13 @@ def ready_for_next_round(model: Model) -> bool:
     return table.seats[seat].ready
 
 
+def _away_hint(model: Model) -> str:
+    """The keys line while the server is away (and why, if it is ours and it stopped)."""
+    if model.server_down is not None:
+        return f"{model.server_down}: R start it again · ? help · Ctrl-C quit"
+    return "server away: ←/→ look at your cards · PgUp log · ? help · Ctrl-C quit"
+
+
 def keys_hint(model: Model) -> str:
     """The keys line: the keys that work now, separated by ``·``."""
     if model.mode is Mode.CHAT:
@@ -43,7 +50,7 @@ def keys_hint(model: Model) -> str:
     if model.mode is Mode.DANCE:
         return "←↑↓→ steps · Backspace undo · Enter send · x refuse · Esc clear"
     if not model.connected:
-        return "server away: ←/→ look at your cards · PgUp log · ? help · Ctrl-C quit"
+        return _away_hint(model)
     if model.spectating:
         bots = model.table is not None and any(seat.bot for seat in model.table.seats)
         take = "Enter take a bot's seat · " if bots else ""

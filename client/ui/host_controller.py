@@ -1,5 +1,6 @@
 """The host's keys at a table: add and remove bots, start, kick and ban, pause, rematch,
-and close a table the server rebuilt after a restart.
+close a table the server rebuilt after a restart, and start again the server
+``--serve`` started once it has stopped.
 
 ``HostController`` is the part of the controller (``client/ui/controller.py``) for the
 table's host; a guest pressing these keys gets a short "only the host" message.
@@ -10,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from client.ui.intents import Intent, TableRequest
+from client.ui.intents import Intent, RestartServer, TableRequest
 from client.ui.model import Mode, Model, Picker
 from client.ui.table_form import DEFAULT_LEVEL, LEVEL_CHOICES
 from protocol.messages import (
@@ -49,6 +50,13 @@ class HostController:
     def __init__(self, model: Model, emit: Callable[[Intent], None]) -> None:
         self.model = model
         self.emit = emit
+
+    def restart_server(self) -> None:
+        """R, once the server ``--serve`` started has stopped: start it again."""
+        if self.model.server_down is None:
+            return
+        self.model.notify("starting your server again…")
+        self.emit(RestartServer())
 
     def start(self) -> None:
         if self._host_only("start the match"):

@@ -21,7 +21,9 @@ __all__ = [
     "LeaveTable",
     "Quit",
     "RememberSetting",
+    "RestartServer",
     "TableRequest",
+    "TakeBackSeat",
 ]
 
 
@@ -61,6 +63,13 @@ class LeaveTable:
 
 
 @dataclass(frozen=True, slots=True)
+class TakeBackSeat:
+    """Take back the seat this machine keeps at a table (the lobby's "your seat")."""
+
+    table_id: str
+
+
+@dataclass(frozen=True, slots=True)
 class Connect:
     """Connect to a server typed on the find screen."""
 
@@ -77,8 +86,22 @@ class RememberSetting:
 
 
 @dataclass(frozen=True, slots=True)
+class RestartServer:
+    """Start again the server this client started (``--serve``), which has stopped."""
+
+
+@dataclass(frozen=True, slots=True)
 class Quit:
     """Say bye and end the program."""
 
 
-Intent = GameIntent | TableRequest | LeaveTable | Connect | RememberSetting | Quit
+Intent = (
+    GameIntent
+    | TableRequest
+    | LeaveTable
+    | TakeBackSeat
+    | Connect
+    | RememberSetting
+    | RestartServer
+    | Quit
+)

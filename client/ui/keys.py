@@ -38,6 +38,7 @@ KEY_HINTS: list[tuple[str, str]] = [
     ("b / x / s", "host, before the match: add a bot (of a level) / remove a bot / start"),
     ("k / K / P / r", "host: kick / ban a person (asks first) / pause or go on / rematch"),
     ("C", "host, after a server restart, while the table waits: close it (asks first)"),
+    ("R", "--serve, when your server stopped: start it again (every seat comes back)"),
     ("?", "this help"),
     ("q", "leave the table (asks first during a match); Ctrl-C quits"),
     ("lobby", "↑/↓ choose a table · Enter join (asks a locked table's password)"),
@@ -89,6 +90,7 @@ def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:  # 
     bind(["c-c"], c.quit, always)
     bind(["escape"], c.cancel, always)
     bind(["?"], c.toggle_help, mode_is(Mode.NORMAL, Mode.HELP))
+    bind(["R"], c.host.restart_server, normal & Condition(lambda: model.server_down is not None))
 
     # the table
     bind(["left", "h"], lambda: c.move(-1), at_table)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from client.ui.intents import Connect, Intent, TableRequest
+from client.ui.intents import Connect, Intent, TableRequest, TakeBackSeat
 from client.ui.model import Mode, Model, Picker
 from client.ui.table_form import (
     FORM_TEXT_ROWS,
@@ -103,6 +103,9 @@ class LobbyController:
             model.notify("no table yet: press n to create one", error=True)
             return
         table = tables[min(model.table_index, len(tables) - 1)]
+        if not spectate and table.table_id == model.kept_seat:
+            self.emit(TakeBackSeat(table.table_id))
+            return
         if not spectate and _late(table):
             if not table.bot_seats and table.state is not TableStatus.LOBBY:
                 model.notify(

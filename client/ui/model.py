@@ -113,6 +113,9 @@ class Model:
     # the server's lobby
     tables: list[TableSummary] = field(default_factory=list)
     table_index: int = 0
+    kept_seat: str | None = None
+    """The table (by id) where this machine keeps a seat of ours that a match moved on
+    from: the lobby offers it ("your seat at Ann's table"), Enter on it takes it back."""
     records: Records = field(default_factory=Records)
     """The standings and the latest matches (the standings screen)."""
     # the find screen: servers found on the LAN (client.discovery), live
@@ -120,6 +123,9 @@ class Model:
     server_index: int = 0
     discovery: str = ""
     """What discovery is doing, in words ("" when it does not run: --server, --solo)."""
+    server_down: str | None = None
+    """Why the server this client started (``--serve``) stopped, while it is down: the
+    keys line says so and R starts it again."""
     # the table
     table: TableState | None = None
     seat: int | None = None

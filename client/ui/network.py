@@ -5,7 +5,9 @@ and start, join a table by name, spectate), then executes the intents the UI sub
 Every message the session takes in goes, in order, through the one reducer
 (``client.ui.reducer.apply``) into the model; after each change of the session the UI is
 asked to redraw. A lost connection is resumed with the seat's token, with a growing
-pause between attempts. The servers found on the LAN reach the model from
+pause between attempts; a server's ``closing`` is such a loss too (it may come back).
+The seat is also kept on disk (``client.ui.seat_keeper``), so that the next run of the
+client takes it back, or offers it in the lobby. The servers found on the LAN reach the model from
 ``client.discovery.keep_listed`` (see ``client/cli.py``), not from here.
 
 Why this module is long: the connection loop (connect, resume with a growing pause, the
@@ -22,6 +24,7 @@ from dataclasses import dataclass, field
 
 import trio
 
+from client.launch import WatchedServer
 from client.session import (
     ClientSession,
     InvalidLocalCommandError,
@@ -30,10 +33,20 @@ from client.session import (
     SessionError,
     open_session,
 )
-from client.ui.intents import Connect, GameIntent, Intent, LeaveTable, Quit, TableRequest
+from client.ui.intents import (
+    Connect,
+    GameIntent,
+    Intent,
+    LeaveTable,
+    Quit,
+    RestartServer,
+    TableRequest,
+    TakeBackSeat,
+)
 from client.ui.model import Model, apply_connection, apply_reply, clear_table
 from client.ui.records import records_refused
 from client.ui.reducer import LEFT_MESSAGES, apply
+from client.ui.seat_keeper import SeatKeeper
 from client.ui.table_form import DEFAULT_LEVEL
 from protocol.errors import ErrorCode, RemoteProtocolError
 from protocol.messages import (
@@ -98,11 +111,20 @@ class Network:
         self.address = address
         self.plan = plan or Plan()
         self.session: ClientSession | None = None
+        self.served: WatchedServer | None = None
+        """The server this client started and watches (``--serve``), if it did."""
+        self.seats = SeatKeeper(model, redraw)
+        """The seat kept on this machine for the next run (``client.ui.seat_keeper``)."""
         self._intents_in, self._intents = trio.open_memory_channel[Intent](256)
         self._lobby_wanted = trio.Event()
 
     def submit(self, intent: Intent) -> None:
         """Hand an intent over (call from the Trio thread: ``TrioToken.run_sync_soon``)."""
+        if isinstance(intent, RestartServer):
+            # Heard at once, even while the connection loop waits to reconnect.
+            if self.served is not None:
+                self.served.restart()
+            return
         try:
             self._intents_in.send_nowait(intent)
         except trio.WouldBlock:
@@ -111,7 +133,14 @@ class Network:
     # -- the connection loop -------------------------------------------------------------
 
     async def run(self) -> None:
-        """Connect, play, resume after losses; return when the person quits."""
+        """Connect, play, resume after losses; return when the person quits (the slot of
+        the kept seats is then let go, what it keeps stays)."""
+        try:
+            await self._connection_loop()
+        finally:
+            self.seats.release()
+
+    async def _connection_loop(self) -> None:
         resume: ResumeState | None = None
         failures = 0
         planned = False
@@ -133,10 +162,12 @@ class Network:
                 ) as session:
                     failures = 0
                     if resume is not None and not session.resumed:
+                        self.seats.forget()
                         self._seat_gone()
                     elif resume is not None:
                         self.model.notify("Reconnected: your seat is back")
-                        self._note_restart(session)
+                        self._note_restart()
+                    self.seats.claim_for(session)
                     first, planned = not planned, True
                     if await self._serve(session, early, first=first):
                         return
@@ -181,13 +212,11 @@ class Network:
             )
         self.redraw()
 
-    def _note_restart(self, session: ClientSession) -> None:
-        """The seat came back from a server with another id than before: it restarted and
-        rebuilt the table from its journal, so its host may close it while it waits."""
-        before = self.session.welcome if self.session is not None else None
-        now = session.welcome
-        if before is None or now is None or before.server_id == now.server_id:
-            return
+    def _note_restart(self) -> None:
+        """The seat came back after the connection was lost: the server may have restarted
+        and rebuilt the table from its journal (its id stays the same, so nothing says so
+        but the table waiting, paused, for its people), so its host may close it while it
+        waits. The table state the resume brings clears this unless the table is paused."""
         if self.model.table is not None:
             self.model.rebuilt_table = self.model.table.table_id
 
@@ -288,6 +317,8 @@ class Network:
         apply(model, message, self.clock())
         if isinstance(message, Left) and at_table and model.table is None:
             self._lobby_wanted.set()
+        if self.session is not None:
+            self.seats.heard(self.session, message)
 
     async def _redraw_on_change(self, session: ClientSession) -> None:
         seen = session.changes
@@ -340,6 +371,8 @@ class Network:
                     await self._execute(session, follow)
             else:
                 records_refused(model.records, message)
+        elif isinstance(intent, TakeBackSeat):
+            await self.seats.take_back(session, intent.table_id)
         elif isinstance(intent, LeaveTable):
             if await self._request(session, Leave(id=session.next_id())):
                 clear_table(model)
@@ -351,6 +384,8 @@ class Network:
 
     async def _carry_out_plan(self, session: ClientSession) -> None:
         plan = self.plan
+        if await self.seats.take_back_at_start(session, offer=not plan.create):
+            return
         if plan.create:
             created = await self._request(
                 session,

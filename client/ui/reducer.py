@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import assert_never
 
+from client.ui.describe import describe_host
 from client.ui.model import (
     Model,
     apply_chat,
@@ -67,7 +68,12 @@ def apply(model: Model, message: ServerMessage, now: float) -> None:  # noqa: C9
         case Joined():
             model.seat = message.seat
         case TableState():
+            before = model.table
             apply_table_state(model, message, model.seat)
+            if before is not None and before.table_id == message.table_id:
+                moved = describe_host(before, message, model.seat_name)
+                if moved is not None:
+                    model.log.append(moved)
             if message.state is not TableStatus.PAUSED:
                 model.rebuilt_table = None  # it plays on: closing it is over
         case GameEvent():

@@ -12,6 +12,7 @@ from protocol.options import house_rule_words
 
 if TYPE_CHECKING:
     from client.discovery import FoundServer
+    from protocol.messages import TableSummary
 
 __all__ = [
     "MIN_HEIGHT",
@@ -20,6 +21,7 @@ __all__ = [
     "footer",
     "header",
     "help_screen",
+    "kept_seat_words",
     "lobby_screen",
     "too_small_screen",
 ]
@@ -138,24 +140,7 @@ def lobby_screen(model: Model, height: int) -> list[Line]:
     elif not model.tables:
         lines.append(text_line("  No tables yet. Press n to create one.", "class:hint"))
     else:
-        lines.append(text_line(f"   {'name':<22} {'state':<15} {'seats':<7} {'host':<16} notes"))
-        for index, table in enumerate(model.tables):
-            marker = "▶" if index == model.table_index else " "
-            style = "class:picked" if index == model.table_index else ""
-            seats = f"{table.taken}/{table.seats}"
-            notes = ["password"] if table.locked else []
-            if table.bot_seats:
-                plural = "s" if table.bot_seats != 1 else ""
-                notes.append(f"{table.bot_seats} bot seat{plural} to take")
-            lines.append(
-                text_line(
-                    f" {marker} {table.name:<22} {table.state.value:<15} {seats:<7} "
-                    f"{(table.host or ''):<16} {' · '.join(notes)}",
-                    style,
-                )
-            )
-            if table.house_rules:
-                lines.append(text_line(f"     {house_rule_words(table.house_rules)}", "class:hint"))
+        lines += _table_rows(model)
     if model.mode is Mode.CHAT:
         lines += [[], text_line(f"  say: {model.text}▏", "class:input")]
     if model.mode is Mode.CREATE:
@@ -171,6 +156,42 @@ def lobby_screen(model: Model, height: int) -> list[Line]:
         )
     lines += footer(model, height - len(lines), keys)
     return lines
+
+
+def _table_rows(model: Model) -> list[Line]:
+    """The lobby's list of tables, under a line naming the seat kept here, if one is."""
+    lines: list[Line] = []
+    kept = next((t for t in model.tables if t.table_id == model.kept_seat), None)
+    if kept is not None:
+        lines.append(text_line(f"  {kept_seat_words(kept)} is kept for you.", "class:title"))
+    lines.append(text_line(f"   {'name':<22} {'state':<15} {'seats':<7} {'host':<16} notes"))
+    for index, table in enumerate(model.tables):
+        marker = "▶" if index == model.table_index else " "
+        style = "class:picked" if index == model.table_index else ""
+        seats = f"{table.taken}/{table.seats}"
+        notes = ["password"] if table.locked else []
+        if table.table_id == model.kept_seat:
+            notes.insert(0, "your seat: Enter takes it back")
+        if table.bot_seats:
+            plural = "s" if table.bot_seats != 1 else ""
+            notes.append(f"{table.bot_seats} bot seat{plural} to take")
+        lines.append(
+            text_line(
+                f" {marker} {table.name:<22} {table.state.value:<15} {seats:<7} "
+                f"{(table.host or ''):<16} {' · '.join(notes)}",
+                style,
+            )
+        )
+        if table.house_rules:
+            lines.append(text_line(f"     {house_rule_words(table.house_rules)}", "class:hint"))
+    return lines
+
+
+def kept_seat_words(table: TableSummary) -> str:
+    """How the lobby names a seat this machine keeps: "Your seat at Ann's table"."""
+    if table.host:
+        return f"Your seat at {table.host}'s table"
+    return f"Your seat at the table {table.name}"
 
 
 def _form(model: Model, room: int) -> list[Line]:
@@ -198,6 +219,8 @@ def footer(model: Model, room: int, keys: str) -> list[Line]:
     """The bottom of a screen, ``room`` lines tall: blank lines, then the message line (the
     model's message, styled as an error when it is one), then the ``keys`` hints."""
     lines: list[Line] = [[] for _ in range(max(0, room - 2))]
+    if model.server_down is not None:
+        keys = f"{model.server_down}: R start it again · {keys}"
     style = "class:error" if model.message_is_error else "class:message"
     lines.append(text_line(f" {model.shown_message}", style))
     lines.append(text_line(f" {keys}", "class:keys"))

@@ -72,9 +72,11 @@ __all__ = [
     "matches",
     "matching",
     "may_play",
+    "overtaken_unaware",
     "playable",
     "stack_answer",
     "stacking",
+    "turned_back_refusal",
     "wants_target",
 ]
 
@@ -238,10 +240,31 @@ def check_table_sender(state: MatchState, actor: int | None) -> Rejected | None:
 
 
 def _not_your_turn(state: MatchState, seat: int) -> Rejected:
-    """Ruling 37: the seat a jump-in overtook lost the race; anyone else waits their turn."""
-    if seat == state.overtaken:
+    """Ruling 37: the seat a jump-in overtook lost the race, until it has been sent a view
+    that shows the jump-in; anyone else (and that seat from then on) waits their turn."""
+    if overtaken_unaware(state, seat):
         return Rejected(RejectCode.LOST_RACE, "another player jumped in before your move")
     return Rejected(RejectCode.NOT_YOUR_TURN, "it is not your move")
+
+
+def overtaken_unaware(state: MatchState, seat: int) -> bool:
+    """Ruling 37: ``seat`` is the one a jump-in overtook and the last view it was sent
+    came before the jump-in (its move was on its way without knowing)."""
+    return seat == state.overtaken and state.seen[seat] < state.overtaken_at
+
+
+def turned_back_refusal(state: MatchState, seat: int, refusal: Rejected) -> Rejected:
+    """Ruling 37: a jump-in handed the turn straight back to the seat it overtook, whose
+    turn then starts afresh. A move of that seat which the new position refuses and which
+    was sent before the seat saw the jump-in lost the race; whatever the new position
+    allows is its move. Only the code changes: what is accepted never depends on views."""
+    stale = seat == state.current and overtaken_unaware(state, seat)
+    if stale and refusal.code is not RejectCode.LOST_RACE:
+        return Rejected(
+            RejectCode.LOST_RACE,
+            "another player jumped in and the turn came back to you before your move",
+        )
+    return refusal
 
 
 def _answers(state: MatchState, seat: int, phase: Phase) -> Rejected | None:

@@ -73,9 +73,10 @@ def _jump_in(state: MatchState, seat: int, command: Play, now_ms: int) -> None:
         state.seat_acted(overtaken, state.event_count())
     state.early_uno = False
     state.emit(JumpedIn(seat, overtaken))
+    jumped_at = state.event_count()
     _play(state, seat, command, now_ms)
-    if state.current != overtaken:
-        state.overtaken = overtaken
+    state.overtaken = overtaken  # also when the turn came straight back to it
+    state.overtaken_at = jumped_at
 
 
 def _play(state: MatchState, seat: int, command: Play, now_ms: int) -> None:

@@ -79,6 +79,9 @@ _SEAT_COMMANDS: dict[type[Command], tuple[_SeatCheck, _SeatAction]] = {
 }
 """Each seat command's check (after ``check_sender``) and what it does once accepted."""
 
+_TURN_MOVES = (Play, Draw, Pass)
+"""Ruling 37: the moves a jump-in overtakes."""
+
 _TABLE_COMMANDS: dict[type[Command], tuple[_TableCheck, _TableAction]] = {
     Timeout: (checks.check_timeout, actions.act_timeout),
     NextRound: (checks.check_next_round, actions.act_next_round),
@@ -122,6 +125,8 @@ class Match:
             check, act = seat_command
             refusal = check(state, actor, command, now_ms)
             if refusal is not None:
+                if actor == state.overtaken and kind in _TURN_MOVES:
+                    return checks.turned_back_refusal(state, actor, refusal)
                 return refusal
             act(state, actor, command, now_ms)
             state.expiries[actor] = 0

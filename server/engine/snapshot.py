@@ -80,6 +80,7 @@ def dump_state(state: MatchState, with_history: bool = True) -> dict[str, Any]:
         "skip_marks": list(state.skip_marks),
         "top_played": state.top_played,
         "overtaken": state.overtaken,
+        "overtaken_at": state.overtaken_at,
         "exposures": [
             [seat, rec.since_ms, rec.seq, rec.watch, rec.acted, rec.status]
             for seat, rec in state.exposures.items()
@@ -133,6 +134,7 @@ def load_state(state: MatchState, data: Mapping[str, Any]) -> None:
         # Absent from positions written by hand: a first card, nobody overtaken.
         state.top_played = bool(data.get("top_played", False))
         state.overtaken = int(data.get("overtaken", -1))
+        state.overtaken_at = int(data.get("overtaken_at", 0))
         state.exposures = {}
         for seat, since_ms, seq, watch, acted, status in data["exposures"]:
             record = Exposure(since_ms, seq, watch)

@@ -127,7 +127,11 @@ class MatchState:
         self.top_played = False
         """Whether a player put the top card there (a first card turned up was not)."""
         self.overtaken = -1
-        """Ruling 37: the seat a jump-in overtook, until the next turn or decision starts."""
+        """Ruling 37: the seat a jump-in overtook, until the next turn or decision starts
+        (the seat's own turn too, when the jump-in handed it straight back)."""
+        self.overtaken_at = 0
+        """Ruling 37: the event count once that jump-in was announced: a view of the
+        overtaken seat that includes it shows the seat it lost the race."""
         self.seen = [0] * self.seats
         """Ruling 37: per seat, the event count of the last view the table sent it."""
         self.jump_tops: list[tuple[int, Card | None]] = []

@@ -27,6 +27,7 @@ from server.settings import LobbySettings
 from server.table.broadcast import Broadcast
 from server.table.refusals import RequestRefused
 from server.table.seating import Seating
+from server.table.stand_in_turns import StandInTurns
 
 __all__ = ["TableGame"]
 
@@ -60,6 +61,7 @@ class TableGame:
         self._last_ms = 0
         self._offset_ms = 0  # engine time minus Trio time (a match rebuilt goes on in time)
         self._refused_deadline: int | None = None
+        self._stand_in_turns = StandInTurns(config.seats)
         self.arrival_seen: int | None = None
         """Ruling 37: for the game command being handled, the match's event count in the
         last view sent through its seat when it arrived (``TableRequest.seen``)."""
@@ -118,6 +120,8 @@ class TableGame:
         match = Match(self.config, seed, start_ms)
         self.match = match
         self._refused_deadline = None
+        self._stand_in_turns = StandInTurns(self.config.seats)
+        self._stand_in_turns.feed(match.events)
         self._broadcast.seen.clear()  # the counts of the last match's views
         if self._journal is not None:
             first_seq = self._broadcast.last_seq + 1
@@ -135,6 +139,8 @@ class TableGame:
         self.matches_played = saved.number
         match = Match.replay(saved.config, saved.seed, saved.commands, saved.start_ms)
         self.match = match
+        self._stand_in_turns = StandInTurns(saved.config.seats)
+        self._stand_in_turns.feed(match.events)
         last_ms = saved.commands[-1][2] if saved.commands else saved.start_ms
         self._last_ms = last_ms
         self._offset_ms = last_ms - int(trio.current_time() * 1000)
@@ -147,6 +153,7 @@ class TableGame:
         """Go on from ``match`` (a rigged position); the event numbers go on as they were."""
         self.match = match
         self._refused_deadline = None
+        self._stand_in_turns = StandInTurns(match.config.seats)
 
     # ------------------------------------------------------------------ commands
 
@@ -217,6 +224,7 @@ class TableGame:
         to the journal (a crash then loses only moves nobody heard of), have everyone ready
         again for a new round, and keep a finished match in the history."""
         journal = self._journal
+        self._stand_in_turns.feed(outcome.events)
         if journal is not None:
             journal.command(actor, command, now_ms)
         if any(event.kind is EventKind.ROUND_STARTED for event in outcome.events):
@@ -233,15 +241,18 @@ class TableGame:
         """A finished match as the history keeps it."""
         result = match.result
         players = []
+        stand_in_turns = self._stand_in_turns.counts
         for index, score in enumerate(match.scores):
             seat = self._seating[index] if self._seating.valid(index) else None
-            players.append(
-                {
-                    "name": seat.name if seat is not None else f"seat {index}",
-                    "bot": seat is not None and seat.is_bot,
-                    "score": score,
-                }
-            )
+            bot = seat is not None and (seat.is_bot or seat.bot_client)
+            player: dict[str, Any] = {
+                "name": seat.name if seat is not None else f"seat {index}",
+                "bot": bot,
+                "score": score,
+            }
+            if not bot and index < len(stand_in_turns) and stand_in_turns[index]:
+                player["stand_in_turns"] = stand_in_turns[index]  # credited, with that note
+            players.append(player)
         winners = [players[index]["name"] for index in (result.winners if result else ())]
         return {"deck": self.config.deck, "players": players, "winners": winners}
 

@@ -5,6 +5,9 @@ Every handler runs inside the table's task and either changes the table or raise
 reply its ``result``. Whatever a request causes (joined, table state, events, views)
 reaches its sender before that reply, which the task sends once the handler returns.
 Views are owed here, never sent: the task sends each member one when the change is done.
+
+Why this module is long: one short handler per request the table takes, beside the
+dispatch that names them all; split, the dispatch would import every piece back.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from protocol.messages import (
     ChatMessage,
     CreateTable,
     Game,
+    HostReason,
     Join,
     Joined,
     Kick,
@@ -88,8 +92,11 @@ class RequestHandlers:
         self._departed = departed
         self._chat_budget = chat_budget
 
-    def handle(self, peer: Peer, message: Request) -> OkResult | None:  # noqa: C901 (a dispatch: one case per request)
-        """Carry out one request; raises RequestRefused. Returns the Ok's result."""
+    def handle(  # noqa: C901 (a dispatch: one case per request)
+        self, peer: Peer, message: Request, *, admitted: bool = False
+    ) -> OkResult | None:
+        """Carry out one request; raises RequestRefused. Returns the Ok's result.
+        ``admitted``: the lobby found the table's password right for this entry."""
         match message:
             case Game():
                 self._on_game(peer, message)
@@ -100,11 +107,11 @@ class RequestHandlers:
             case CreateTable():
                 return self._on_create(peer)
             case Join():
-                return self._on_join(peer, message)
+                return self._on_join(peer, message, admitted)
             case Spectate():
-                self._on_spectate(peer, message)
+                self._on_spectate(peer, admitted)
             case TakeBotSeat():
-                return self._on_take_bot_seat(peer, message)
+                return self._on_take_bot_seat(peer, message, admitted)
             case ResumeSeat():
                 return self._on_resume(peer, message)
             case Leave():
@@ -133,7 +140,7 @@ class RequestHandlers:
 
     def _on_create(self, peer: Peer) -> OkResult:
         seat = self._seating.seat_person(0, peer.name, peer)
-        self._seating.host = seat.index
+        self._seating.claim_host(seat.index)
         config = self._game.config
         log.info(
             "%s created table %s (%s, %d seats)", peer.name, self._label, config.deck, config.seats
@@ -141,8 +148,8 @@ class RequestHandlers:
         self._welcome(seat)
         return OkResult(table_id=self._table_id, seat=seat.index)
 
-    def _on_join(self, peer: Peer, message: Join) -> OkResult:
-        self._seating.check_password(message.password)
+    def _on_join(self, peer: Peer, message: Join, admitted: bool) -> OkResult:
+        self._seating.check_admitted(admitted)
         self._seating.check_not_banned(peer)
         self._seating.check_not_seated(peer)
         if self._game.match is not None:
@@ -157,8 +164,8 @@ class RequestHandlers:
         self._welcome(seat)
         return OkResult(seat=index)
 
-    def _on_spectate(self, peer: Peer, message: Spectate) -> None:
-        self._seating.check_password(message.password)
+    def _on_spectate(self, peer: Peer, admitted: bool) -> None:
+        self._seating.check_admitted(admitted)
         self._seating.check_not_banned(peer)
         self._seating.check_not_seated(peer)
         if self._seating.add_spectator(peer):
@@ -167,9 +174,9 @@ class RequestHandlers:
         self._public.tell(peer)
         self._broadcast.owe_view(peer, None)
 
-    def _on_take_bot_seat(self, peer: Peer, message: TakeBotSeat) -> OkResult:
+    def _on_take_bot_seat(self, peer: Peer, message: TakeBotSeat, admitted: bool) -> OkResult:
         seating = self._seating
-        seating.check_password(message.password)
+        seating.check_admitted(admitted)
         seating.check_not_banned(peer)
         seating.check_not_seated(peer)
         seat = seating.bot_seat(message.seat)
@@ -208,8 +215,10 @@ class RequestHandlers:
         seat.peer = None
         self._game.set_away(seat.index, False)  # numbered before the replay below
         seat.peer = peer
+        seat.address = peer.address
+        seat.bot_client = seat.bot_client or peer.bot
         seat.token = message.token  # known again (a table rebuilt from the journal had lost it)
-        self._pass_host()  # a host who is not connected gives way to one who is
+        self.settle_host()  # an owner back takes the role back; an away one lends it
         log.info("%s resumed seat %d at table %s", peer.name, seat.index, self._label)
         peer.send(Joined(table_id=self._table_id, seat=seat.index, resume_token=seat.token))
         self._public.tell(peer)
@@ -219,7 +228,7 @@ class RequestHandlers:
     def _welcome(self, seat: Seat) -> None:
         """Tell a person who just sat down their seat and token, the state; a view is owed."""
         assert seat.peer is not None
-        self._pass_host()  # a host who is not connected gives way to one who is
+        self.settle_host()  # an owner back takes the role back; an away one lends it
         seat.peer.send(Joined(table_id=self._table_id, seat=seat.index, resume_token=seat.token))
         self._public.tell(seat.peer)
         self._broadcast.owe_view(seat.peer, seat.index)
@@ -247,7 +256,7 @@ class RequestHandlers:
         seat.ready = False
         log.info("%s lost the connection to table %s; the seat waits", seat.name, self._label)
         self._game.set_away(seat.index, True)
-        self._pass_host()
+        self.settle_host()
         self._game.next_round_if_ready()
 
     def remove_person(self, seat: Seat, why: str) -> None:
@@ -258,7 +267,7 @@ class RequestHandlers:
         else:
             seat.make_bot(self._settings.bot_strategy, self._seating.bot_name())
             self._game.set_away(seat.index, False)
-        self._pass_host()
+        self.settle_host()
         self._game.next_round_if_ready()
 
     def _vacate(self, index: int) -> None:
@@ -267,11 +276,21 @@ class RequestHandlers:
         if seat is not None:
             self._stand_ins.let_go(seat)
 
-    def _pass_host(self) -> None:
-        if self._seating.pass_host():
-            host = self._seating.host
-            seat = self._seating[host] if host is not None else None
-            log.info("table %s: %s is now the host", self._label, seat.name if seat else "?")
+    def settle_host(self) -> None:
+        """Put the host role where the rules say, logging where it went and why."""
+        seating = self._seating
+        if not seating.settle_host():
+            return
+        host = seating[seating.host] if seating.host is not None else None
+        if host is None:
+            log.info("table %s: nobody holds the host role", self._label)
+        elif seating.host_reason is HostReason.OWNER_AWAY:
+            owner = seating[seating.owner] if seating.owner is not None else None
+            away = owner.name if owner is not None else "the owner"
+            log.info("table %s: %s is the host while %s is away", self._label, host.name, away)
+        else:
+            why = "for good" if seating.host_reason is HostReason.OWNER_LEFT else "as owner"
+            log.info("table %s: %s is the host %s", self._label, host.name, why)
 
     # ------------------------------------------------------------------ the host's controls
 
@@ -340,9 +359,10 @@ class RequestHandlers:
             raise RequestRefused(
                 LobbyRejectCode.BAD_SEAT, "the host cannot kick themselves; leave instead"
             )
+        seating.require_owner_or_not_theirs(host, seat, "ban" if message.ban else "kick")
         kicked = seat.peer
         if message.ban:
-            self._seating.ban(seat.name, kicked.address if kicked is not None else None)
+            self._seating.bans.ban(seat.name, seat.address)  # connected or not
         self.remove_person(seat, f"{'banned' if message.ban else 'kicked'} by {host.name}")
         if kicked is not None:
             self._departed(kicked)

@@ -36,6 +36,7 @@ __all__ = [
     "ConnectionLost",
     "Delivery",
     "InboxItem",
+    "JournalFailed",
     "NewPosition",
     "Reply",
     "Stop",
@@ -61,6 +62,9 @@ class TableRequest:
     seen: int | None = None
     """For a game command: the match's event count in the last view sent through the
     sender's seat when the command arrived (ruling 37 judges a late jump-in by it)."""
+    admitted: bool = False
+    """For a join, spectate or take-bot-seat: the lobby found the table's password right
+    (it checks the hash off the event loop, before the request is queued)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,11 +89,17 @@ class NewPosition:
 
 
 @dataclass(frozen=True, slots=True)
+class JournalFailed:
+    """A write of the journal failed: the table plays on, no longer rebuildable, and its
+    host is to be told."""
+
+
+@dataclass(frozen=True, slots=True)
 class Stop:
     """The server is shutting down: the table finishes."""
 
 
-InboxItem = TableRequest | ConnectionLost | BotEnded | NewPosition | Stop
+InboxItem = TableRequest | ConnectionLost | BotEnded | NewPosition | JournalFailed | Stop
 
 
 @dataclass(frozen=True, slots=True)

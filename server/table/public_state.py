@@ -55,7 +55,8 @@ class PublicState:
             seat_away = not seat.is_bot and (not seat.is_connected or engine_away)
             level = canonical_strategy(seat.strategy) if seat.strategy is not None else None
             shown.append((seat.name, level, seat_away, seat.ready))
-        key = (status, tuple(shown), seating.host, len(seating.spectators), config)
+        host = (seating.host, seating.owner, seating.host_reason)
+        key = (status, tuple(shown), host, len(seating.spectators), config)
         if self._cache is not None and self._cache[0] == key:
             return self._cache[1]
         state = TableState(
@@ -77,6 +78,8 @@ class PublicState:
             ),
             options=TableOptions.of(config),
             host_seat=seating.host,
+            owner_seat=seating.owner,
+            host_reason=seating.host_reason if seating.host is not None else None,
             spectators=len(seating.spectators),
             bot_think_ms=self._bot_think_ms,
         )

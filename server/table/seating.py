@@ -3,11 +3,17 @@
 A table has ``config.seats`` chairs. A chair is empty, held by a person (who may be
 connected or not), or held by a server bot. A person's seat carries a random resume token;
 whoever presents it gets the seat back, so tokens are compared in constant time and never
-logged. Spectators watch without a seat. The host is a person's seat (the creator's, then
-passed on in seat order).
+logged. Spectators watch without a seat. The host is a person's seat: the owner's (the
+creator's, or whom they handed it to for good), lent to another person while the owner is
+away. The host's bans are a part of their own (``server.table.bans``), held here as
+``bans``.
 
 This module is plain bookkeeping, no Trio and no engine: the table decides what the
 changes mean for the match.
+
+Why this module is long: the host role is defined over the chairs (who sits where, who
+is connected, who is a bot, seat order), so its rules live beside them; the bans, which
+need only names and addresses, are a part of their own.
 """
 
 from __future__ import annotations
@@ -19,8 +25,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from protocol.errors import LobbyRejectCode
+from protocol.messages import HostReason
 from server.journal import token_hash
-from server.table.names import name_keys
+from server.own_addresses import OwnAddresses
+from server.table.bans import Bans
+from server.table.names import seating_keys
 from server.table.refusals import RequestRefused
 
 if TYPE_CHECKING:
@@ -54,7 +63,10 @@ class Seat:
     not after a restart until they present it again. A bot seat has a ``strategy`` and
     none of these. ``ready`` is the owner's "start / next round" flag.
     ``stand_in`` is the server bot that plays the seat (always for a bot seat, while away
-    for a person's); it holds its own token, never the owner's.
+    for a person's); it holds its own token, never the owner's. ``address`` is where the
+    person last came from, kept while they are away and across a restart (for a ban).
+    ``bot_client``: a connection that said it is a bot (``hello.bot``, 1.3) has held the
+    person's seat, so the match result counts the seat as a bot's.
     """
 
     index: int
@@ -65,6 +77,8 @@ class Seat:
     strategy: str | None = None
     ready: bool = False
     stand_in: StandIn | None = None
+    address: str | None = None
+    bot_client: bool = False
 
     @property
     def is_bot(self) -> bool:
@@ -81,14 +95,25 @@ class Seat:
         self.token = None
         self.token_hash = None
         self.peer = None
+        self.address = None
         self.ready = False
+        self.bot_client = False
 
 
 class Seating:
     """The chairs of one table, indexed 0..size-1 clockwise, its spectators and its host."""
 
-    def __init__(self, size: int, max_spectators: int, password: str | None = None) -> None:
-        self._password = password
+    def __init__(
+        self,
+        size: int,
+        max_spectators: int,
+        password_hash: str | None = None,
+        own_addresses: OwnAddresses | None = None,
+    ) -> None:
+        """``own_addresses``: the server machine's, which a ban never covers."""
+        self.password_hash = password_hash
+        """The stored hash of the table's password (``server.passwords``); None when the
+        table is open to all. The lobby checks a password against it, off the loop."""
         self._chairs: list[Seat | None] = [None] * size
         self._bots_named = 0
         self._max_spectators = max_spectators
@@ -96,9 +121,15 @@ class Seating:
         """Who watches, by peer id."""
         self.host: int | None = None
         """The host's seat index."""
+        self.owner: int | None = None
+        """The owner's seat index: the creator, or whom they handed the role to for good."""
+        self.host_reason = HostReason.OWNER
+        """Why the host holds the role (the owner, or lent it while the owner is away)."""
+        self.lending = True
+        """Whether an away owner's role may be lent (not during a restart's grace)."""
         self._seated_at: dict[str, int] = {}  # token hash -> last seq before its owner sat
-        self._banned_addresses: set[str] = set()
-        self._banned_names: set[tuple[int, str]] = set()  # name keys
+        self.bans = Bans(own_addresses)
+        """Who the host has kept out."""
 
     # ------------------------------------------------------------------ chairs
 
@@ -146,7 +177,15 @@ class Seating:
             raise ValueError(f"seat {index} is taken")
         self.spectators.pop(peer.peer_id, None)
         token = new_token()
-        seat = Seat(index=index, name=name, token=token, token_hash=token_hash(token), peer=peer)
+        seat = Seat(
+            index=index,
+            name=name,
+            token=token,
+            token_hash=token_hash(token),
+            peer=peer,
+            address=peer.address,
+            bot_client=peer.bot,
+        )
         self._chairs[index] = seat
         return seat
 
@@ -170,8 +209,8 @@ class Seating:
 
     def close_gaps(self) -> dict[int, int]:
         """Move everyone down into chairs 0..n-1, keeping their order, and drop the empty
-        chairs; returns each moved seat's old index mapped to its new one. The host moves
-        with their seat."""
+        chairs; returns each moved seat's old index mapped to its new one. The host and the
+        owner move with their seats."""
         occupied = list(self)
         moves: dict[int, int] = {}
         for index, seat in enumerate(occupied):
@@ -181,6 +220,8 @@ class Seating:
         self._chairs = list(occupied)
         if self.host is not None:
             self.host = moves.get(self.host, self.host)
+        if self.owner is not None:
+            self.owner = moves.get(self.owner, self.owner)
         return moves
 
     # ------------------------------------------------------------------ finding people
@@ -265,9 +306,9 @@ class Seating:
 
     def name_taken(self, name: str) -> bool:
         """Whether someone at the table already goes by ``name``, or one that reads alike
-        (``server.table.names``)."""
-        wanted = name_keys(name)
-        return any(not wanted.isdisjoint(name_keys(seat.name)) for seat in self)
+        (``server.table.names.seating_keys``)."""
+        wanted = seating_keys(name)
+        return any(not wanted.isdisjoint(seating_keys(seat.name)) for seat in self)
 
     def bot_name(self) -> str:
         """A name for a new server bot that nobody at the table has."""
@@ -300,30 +341,23 @@ class Seating:
     @property
     def locked(self) -> bool:
         """Whether joining or watching needs the password."""
-        return self._password is not None
+        return self.password_hash is not None
 
-    def check_password(self, given: str | None) -> None:
-        if self._password is None:
-            return
-        if given is None or not hmac.compare_digest(given.encode(), self._password.encode()):
+    def check_admitted(self, admitted: bool) -> None:
+        """Refuse an entry the lobby did not admit with the right password, if one is
+        needed."""
+        if self.password_hash is not None and not admitted:
             raise RequestRefused(
                 LobbyRejectCode.WRONG_PASSWORD, "this table needs the right password"
             )
 
-    def ban(self, name: str, address: str | None) -> None:
-        """Keep ``name`` (and every name that reads alike) and ``address`` out from now on.
-        The host's own address is never banned: a guest on the host's machine is kept out
-        by name alone."""
-        self._banned_names |= name_keys(name)
-        host = self._chairs[self.host] if self.host is not None else None
-        host_address = host.peer.address if host is not None and host.peer is not None else None
-        if address is not None and address != host_address:
-            self._banned_addresses.add(address)
+    def host_peer(self) -> Peer | None:
+        """The host's connection, if the host is connected."""
+        seat = self._chairs[self.host] if self.host is not None else None
+        return seat.peer if seat is not None else None
 
     def check_not_banned(self, peer: Peer) -> None:
-        banned_name = not name_keys(peer.name).isdisjoint(self._banned_names)
-        if peer.address in self._banned_addresses or banned_name:
-            raise RequestRefused(LobbyRejectCode.BANNED, "the host has banned you from this table")
+        self.bans.check(peer)
 
     def bot_seat(self, index: int) -> Seat:
         """The bot's seat a newcomer asked to take (at any time, a match running or not);
@@ -352,23 +386,81 @@ class Seating:
 
     # ------------------------------------------------------------------ host and tokens
 
-    def pass_host(self) -> bool:
-        """Keep the host on a connected person: the host while connected, else the next
-        connected person in seat order, else the next person at all (away), else nobody.
-        True when the host changed to someone."""
-        host = self.host
-        if host is not None:
-            current = self._chairs[host]
-            if current is not None and not current.is_bot and current.is_connected:
-                return False
-        start = host if host is not None else -1
+    def claim_host(self, index: int) -> None:
+        """The person in ``index`` created the table: its owner and host."""
+        self.owner = self.host = index
+        self.host_reason = HostReason.OWNER
+
+    def settle_host(self) -> bool:
+        """Put the host role where the rules say (docs/protocol.md section 7, *the host*);
+        True when the host, the owner or the reason changed.
+
+        The owner holds the role while connected. An owner who is away (not connected)
+        lends it to the next connected person in seat order after the owner's seat, unless
+        the one it is lent to is still connected; nobody is lent it while ``lending`` is
+        off (a restart's grace) or nobody is connected. An owner whose seat is no longer
+        theirs (they left, or their seat is a bot's) hands it on for good, by the same
+        order, to a connected person if there is one; that person is the owner from then on.
+        """
+        before = (self.host, self.owner, self.host_reason)
+        owner = self._chairs[self.owner] if self.owner is not None else None
+        if owner is None or owner.is_bot:
+            heir = self._next_person(self.owner if self.owner is not None else self.host)
+            self.owner = self.host = heir.index if heir is not None else None
+            self.host_reason = HostReason.OWNER_LEFT
+        elif owner.is_connected or not self.lending:
+            self._give_back(owner)
+        else:
+            held = self._chairs[self.host] if self.host is not None else None
+            keeps = held is not None and held is not owner and self._can_borrow(held)
+            borrower = held if keeps else self._next_person(owner.index, connected=True)
+            if borrower is None:
+                self._give_back(owner)
+            else:
+                self.host, self.host_reason = borrower.index, HostReason.OWNER_AWAY
+        return (self.host, self.owner, self.host_reason) != before
+
+    def _give_back(self, owner: Seat) -> None:
+        """The owner holds the role (a reason already given for them stays)."""
+        if self.host != owner.index or self.host_reason is HostReason.OWNER_AWAY:
+            self.host, self.host_reason = owner.index, HostReason.OWNER
+
+    @staticmethod
+    def _can_borrow(seat: Seat) -> bool:
+        return not seat.is_bot and seat.is_connected
+
+    def _next_person(self, after: int | None, *, connected: bool = False) -> Seat | None:
+        """The first person after seat ``after`` in seat order, going round (a connected
+        one first; only connected ones with ``connected``); never a bot."""
+        start = after if after is not None else -1
         size = len(self._chairs)
         order = [self._chairs[(start + step) % size] for step in range(1, size + 1)]
         people = [seat for seat in order if seat is not None and not seat.is_bot]
-        connected = [seat for seat in people if seat.is_connected]
-        candidates = connected or people
-        self.host = candidates[0].index if candidates else None
-        return self.host is not None and self.host != host
+        here = [seat for seat in people if seat.is_connected]
+        found = here or ([] if connected else people)
+        return found[0] if found else None
+
+    def is_owner(self, seat: Seat) -> bool:
+        """Whether ``seat`` is the owner's (who holds the host role for good)."""
+        return seat.index == self.owner
+
+    def require_owner_or_not_theirs(self, host: Seat, target: Seat, what: str) -> None:
+        """A host lent the role may not ``what`` the owner's seat."""
+        if self.is_owner(target) and not self.is_owner(host):
+            raise RequestRefused(
+                LobbyRejectCode.NOT_HOST,
+                f"you hold the host role only while {target.name} is away: you may not {what}"
+                " their seat",
+            )
+
+    def require_owner(self, peer: Peer, what: str) -> Seat:
+        """``peer``'s seat, which must be the owner's (not a host lent the role)."""
+        seat = self.require_host(peer)
+        if not self.is_owner(seat):
+            raise RequestRefused(
+                LobbyRejectCode.NOT_HOST, f"only the table's owner may {what}, not a host lent it"
+            )
+        return seat
 
     def note_seated(self, seat: Seat, last_seq: int) -> None:
         """Remember that ``seat``'s token sat down after event ``last_seq``: a resume with

@@ -16,9 +16,14 @@ the match never sees two commands at once and never waits for a socket:
   leave with the view), then the table state where it changed, then the sender's reply.
   Everything a command causes reaches its sender before the reply.
 
-The host is the table's creator, passed on to the next person in seat order when the host
-leaves, is kicked or loses the connection. A table whose last person leaves is removed at
-once; one where nobody is connected any more is removed after ``empty_table_seconds``.
+A failed journal write (``server.journal``) costs the table nothing but its durability:
+the lobby puts ``JournalFailed`` in the inbox, and the host is told once, in a chat line
+from ``uno-server`` (as soon as the host is connected).
+
+The host is the table's owner (its creator, or whom they handed it to by leaving), lent to
+another person while the owner is away (``Seating.settle_host``). A table whose last
+person leaves is removed at once; one where nobody is connected any more is removed after
+``empty_table_seconds``.
 
 Why this module is long: the lobby's side of the inbox, the one fast path and the task's
 loop share one invariant (what may be handled when, and in which order), so they stay
@@ -34,6 +39,7 @@ import trio
 
 from protocol.errors import LobbyRejectCode
 from protocol.messages import (
+    ChatMessage,
     CloseTable,
     Game,
     Left,
@@ -49,6 +55,7 @@ from server.autoplay import BotLauncher, StandIn
 from server.chat_budget import ChatBudget
 from server.engine import Match
 from server.journal import SavedTable, TableJournal
+from server.own_addresses import OwnAddresses
 from server.peer import Peer
 from server.settings import LobbySettings
 from server.table.broadcast import Broadcast
@@ -63,6 +70,7 @@ from server.table.inbox import (
     ConnectionLost,
     Delivery,
     InboxItem,
+    JournalFailed,
     NewPosition,
     Reply,
     Stop,
@@ -78,6 +86,15 @@ __all__ = ["Table"]
 
 log = logging.getLogger("uno.server.table")
 
+NOTICE_SENDER = "uno-server"
+"""Who a chat line from the server itself is from."""
+
+JOURNAL_LOST_NOTICE = (
+    "The server cannot write its journal (its disk may be full): this table plays on,"
+    " but it will not come back if the server restarts."
+)
+"""What the host is told when the journal fails under the table."""
+
 
 class Table:
     """One table, run by its own Trio task (``run``); see the module docstring."""
@@ -88,7 +105,7 @@ class Table:
         table_id: str,
         name: str,
         config: TableConfig,
-        password: str | None,
+        password_hash: str | None,
         settings: LobbySettings,
         hooks: TableHooks,
         bots: BotLauncher,
@@ -97,12 +114,16 @@ class Table:
         journal: TableJournal | None = None,
         saved: SavedTable | None = None,
         bot_think_ms: int | None = None,
+        own_addresses: OwnAddresses | None = None,
     ) -> None:
         """``created_from`` is the address of whoever created it (for the lobby's
         per-address quota); ``chat_budget`` is the lobby's (a table of its own without).
-        With a ``journal`` the table is written to it as it goes; ``saved`` rebuilds it as
-        the journal held it (``config`` and ``bot_think_ms`` are then the saved ones).
-        ``bot_think_ms`` is the host's pace for the server bots; None for the server's."""
+        With a ``journal`` (already ``opened``, or the one ``saved`` came from) the table
+        is written to it as it goes; ``saved`` rebuilds it as the journal held it
+        (``config`` and ``bot_think_ms`` are then the saved ones). ``password_hash`` is the
+        stored hash of its password (``server.passwords``). ``bot_think_ms`` is the host's
+        pace for the server bots; None for the server's. ``own_addresses`` are the server
+        machine's, which a ban never covers."""
         self.table_id = table_id
         self.name = name
         self.created_from = created_from
@@ -110,7 +131,7 @@ class Table:
         self._hooks = hooks
         label = f"{table_id} ({name})"
         self._label = label
-        self.seating = Seating(config.seats, settings.max_spectators, password)
+        self.seating = Seating(config.seats, settings.max_spectators, password_hash, own_addresses)
         self.broadcast = Broadcast(self.seating, settings.history_limit)
         self.game = TableGame(
             table_id, config, settings, self.seating, self.broadcast, journal=journal
@@ -152,17 +173,18 @@ class Table:
         self._stopping = False  # the server is shutting down: the journal keeps the table
         self._empty_clock = EmptyTableClock(settings.empty_table_seconds)
         self._journal = journal
-        self._recorder = TableRecorder(journal, self.seating, self.game) if journal else None
         self._grace: RestartGrace | None = None
         self._closable_until = -math.inf  # the host may close a rebuilt table until then
+        self._journal_notice_owed = False  # the host is yet to hear that the journal failed
+        self._journal_notice_sent = False  # once in the table's life: it stays unjournaled
         if saved is not None:
             rebuild(self.seating, self.game, saved)
             self._opened = True
             until = trio.current_time() + settings.restart_grace_seconds
             self._grace = RestartGrace(self.seating, self.game, until)
             self._closable_until = until
-        elif journal is not None:
-            journal.opened(name, config, password, created_from, bot_think_ms)
+        # After the rebuild: what it put back is already in the journal.
+        self._recorder = TableRecorder(journal, self.seating, self.game) if journal else None
 
     # ------------------------------------------------------------------ for the lobby
 
@@ -211,15 +233,18 @@ class Table:
         """Seats a newcomer could take now (only before the match starts)."""
         return self.seating.free_count() if self.game.match is None else 0
 
-    def submit(self, peer: Peer, message: Request, *, reply: bool = True) -> bool:
-        """Queue a request for the table's task; False when the inbox is full or closed."""
+    def submit(
+        self, peer: Peer, message: Request, *, reply: bool = True, admitted: bool = False
+    ) -> bool:
+        """Queue a request for the table's task; False when the inbox is full or closed.
+        ``admitted``: the lobby found the table's password right for this entry."""
         if self._queued_requests >= self._settings.inbox_size:
             return False
         seen = None
         if isinstance(message, Game):
             seat = self.stand_ins.seat_played_by(peer) or self.seating.of_peer(peer)
             seen = None if seat is None else self.broadcast.seen.get(seat.index)
-        request = TableRequest(peer, message, reply, seen)
+        request = TableRequest(peer, message, reply, seen, admitted)
         if self._parked and isinstance(message, Game):
             self._handle_now(request)
             return True
@@ -250,6 +275,10 @@ class Table:
     def stop(self) -> None:
         """Ask the table's task to finish (the server is shutting down)."""
         self._put(Stop())
+
+    def journal_failed(self) -> None:
+        """The journal could not be written: the task tells the host."""
+        self._put(JournalFailed())
 
     def set_position(self, match: Match) -> None:
         """Go on from ``match``, keeping the event numbers (tests rig positions so)."""
@@ -322,6 +351,7 @@ class Table:
             self.game.run_out_clock()
             if self._grace is not None and self._grace.over(now):
                 self._grace = None
+                self.handlers.settle_host()  # an owner not back lends the role from now
         except Exception:
             log.exception("table %s failed and is removed", self._label)
             self._closing = True
@@ -341,6 +371,8 @@ class Table:
                 self.stand_ins.ended(stand_in)
             case NewPosition(match):
                 self.game.replace_match(match)
+            case JournalFailed():
+                self._journal_notice_owed = not self._journal_notice_sent
             case Stop():
                 self._closing = self._stopping = True
         return None
@@ -358,7 +390,7 @@ class Table:
             if isinstance(message, CloseTable):
                 self._close_rebuilt(peer)
             else:
-                result = self.handlers.handle(peer, message)
+                result = self.handlers.handle(peer, message, admitted=request.admitted)
         except RequestRefused as refusal:
             log.debug(
                 "table %s refused %s from %s: %s", self._label, message.TYPE, peer.name, refusal
@@ -381,7 +413,7 @@ class Table:
     def _close_rebuilt(self, peer: Peer) -> None:
         """The host closes a table rebuilt after a restart instead of playing on; the
         task then ends, sending everyone ``left`` after the host's reply."""
-        self.seating.require_host(peer)
+        self.seating.require_owner(peer, "close the table")
         if trio.current_time() >= self._closable_until:
             raise RequestRefused(
                 LobbyRejectCode.WRONG_TABLE_STATE,
@@ -432,6 +464,11 @@ class Table:
             self._empty_clock.update(bool(self.seating.connected()), trio.current_time())
         if self._recorder is not None:
             self._recorder.seats_changed()
+        host = self.seating.host_peer()
+        if self._journal_notice_owed and host is not None:
+            self._journal_notice_owed = False
+            self._journal_notice_sent = True
+            host.send(ChatMessage(sender=NOTICE_SENDER, text=JOURNAL_LOST_NOTICE, seat=None))
         self.stand_ins.reconcile()
         self.public.tell_all(self.seating.members() + self.seating.stand_in_peers(), sender)
 
@@ -455,8 +492,12 @@ class Table:
         farewell = Left(
             table_id=self.table_id, reason=LeftReason.TABLE_CLOSED, message="the table closed"
         )
+        # A server that stops keeps a journaled table for its next start: its seated people
+        # hear only ``closing``, and their tokens take the seats back once it is up again.
+        rebuilt_later = self._journal is not None and self._stopping
         for peer in self.seating.members():
-            peer.send(farewell)
+            if not (rebuilt_later and self.seating.of_peer(peer) is not None):
+                peer.send(farewell)
             self._departed(peer)
         self._items.close()
         if self._journal is not None and not self._stopping:

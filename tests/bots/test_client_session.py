@@ -220,6 +220,25 @@ async def test_left_before_anything_else_forgets_the_seat() -> None:
             assert session.resume_state() is None and session.last_seq == 0
 
 
+async def test_a_table_closed_by_a_stopping_server_keeps_its_token_to_resume() -> None:
+    """A 1.2 server (or one without a journal) that stops says the table closed, then
+    ``closing``: the token comes back, for the resume once the server is up again."""
+
+    async def script(server: ScriptedServer) -> None:
+        await server.greet()
+        await server.send(Joined(table_id="t1", seat=1, resume_token="tok"))
+        await server.send(_view(5, seat=1))
+        await server.send(Left(table_id="t1", reason=LeftReason.TABLE_CLOSED))
+        await server.send(Closing(reason="the server is shutting down"))
+        await trio.sleep_forever()
+
+    with trio.fail_after(5):
+        async with scripted(script) as session:
+            await session.wait_for(lambda s: s.closed)
+            assert session.resume_state() == ResumeState("tok", 0)
+            assert session.table_id == "t1"
+
+
 async def test_a_rejection_carries_code_and_sentence() -> None:
     async def script(server: ScriptedServer) -> None:
         await server.greet()

@@ -200,3 +200,20 @@ def test_a_table_bot_forgets_uno_now_and_then() -> None:
     forgotten = plays.count(play("R3"))
     assert plays.count(play("R3", uno=True)) + forgotten == 400
     assert 40 <= forgotten <= 120  # about one in five
+
+
+@pytest.mark.parametrize(("seat", "direction", "expected"), [(0, 1, 2), (0, -1, 3), (2, 1, 3)])
+def test_a_seven_names_the_fewest_cards_ties_to_the_next_in_turn_order(
+    seat: int, direction: int, expected: int
+) -> None:
+    """Ruling 32, as an away seat's stand-in plays it: whatever its random source says."""
+    others = [t for t in range(4) if t != seat]
+    legal = [play("R7", target=t) for t in others]
+    counts = [3, 3, 3, 3]
+    counts[1] = 8  # seat 1 holds the most; the others tie on 3
+    if seat == 2:
+        counts = [3, 9, 4, 3]  # from seat 2 clockwise: 3 (3 cards), then 0 (3 cards)
+    hand = ["R7", "G1", "B2", "Y3"][: counts[seat]]
+    v = view(hand, "R", legal, counts=counts, seat=seat, to_act=seat, direction=direction)
+    for rng_seed in range(20):
+        assert choose(v, random.Random(rng_seed)) == play("R7", target=expected), rng_seed

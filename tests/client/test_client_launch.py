@@ -81,7 +81,9 @@ async def test_serve_with_no_mdns_and_a_host_stays_private() -> None:
     assert "--no-mdns" in command and "--mdns-interface" not in command
     assert command[command.index("--host") + 1] == "127.0.0.1"
     with trio.fail_after(60):
-        async with lan_server(**options) as (host, port):
+        async with lan_server(**options) as served:
+            assert served.address is not None
+            host, port = served.address
             assert host == "127.0.0.1"
             async with connect(host, port, "Probe") as session:
                 assert session.welcome is not None

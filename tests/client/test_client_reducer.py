@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import typing
 
 from client_builders import engine_view, event, table_state
@@ -14,6 +15,7 @@ from protocol.messages import (
     Error,
     GameEvent,
     GameView,
+    HostReason,
     Joined,
     Left,
     LeftReason,
@@ -24,11 +26,13 @@ from protocol.messages import (
     Ping,
     Pong,
     Rejected,
+    SeatInfo,
     ServerMessage,
     Standing,
     Standings,
     StandingsPeriod,
     TableList,
+    TableState,
     TableStatus,
     TableSummary,
     Welcome,
@@ -127,3 +131,25 @@ def test_every_message_a_server_sends_is_dispatched() -> None:
     for message in messages:
         apply(model, message, 0.0)
     assert model.records.matches  # the last page reduced went in
+
+
+def test_the_log_says_when_the_host_role_moves_and_why() -> None:
+    model = Model(name="Cy")
+    model.seat = 2
+
+    def state(host: int, owner: int, reason: HostReason, *, ann_left: bool = False) -> TableState:
+        built = table_state(3, host=host)
+        if ann_left:
+            built = dataclasses.replace(built, seats=(SeatInfo(seat=0), *built.seats[1:]))
+        return dataclasses.replace(built, owner_seat=owner, host_reason=reason)
+
+    apply(model, state(0, 0, HostReason.OWNER), 0.0)
+    apply(model, state(1, 0, HostReason.OWNER_AWAY), 0.0)
+    apply(model, state(1, 0, HostReason.OWNER_AWAY), 0.0)  # nothing moved: no line
+    apply(model, state(0, 0, HostReason.OWNER), 0.0)
+    apply(model, state(2, 2, HostReason.OWNER_LEFT, ann_left=True), 0.0)
+    assert [line for line in model.log if "host" in line.lower()] == [
+        "Host role lent to Bob while Ann is away",
+        "Host role back with Ann, the table's owner",
+        "Host role handed to you for good (Ann left)",
+    ]

@@ -160,7 +160,7 @@ class Lines:
 
 
 def child_env(data_home: Path) -> dict[str, str]:
-    """The environment for child processes: the server's id file under ``data_home``."""
+    """The environment for child processes, with their data directory under ``data_home``."""
     return {**os.environ, "XDG_DATA_HOME": str(data_home), "PYTHONUNBUFFERED": "1"}
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 from typing import Any
 
 import trio
@@ -14,7 +13,6 @@ from protocol.version import SUPPORTED_VERSIONS, parse_version
 from server.advertise import (
     advertised_addresses,
     instance_label,
-    stable_server_id,
     txt_properties,
     txt_size,
 )
@@ -152,20 +150,6 @@ def test_advertised_addresses() -> None:
     assert advertised_addresses(["10.77.0.1"], ["10.77.0.2"]) == []
     assert advertised_addresses(["127.0.0.1"]) == ["127.0.0.1"]
     assert advertised_addresses(["10.1.2.3", "127.0.0.1"]) == ["10.1.2.3"]
-
-
-def test_the_server_id_is_stable_per_machine_and_port(tmp_path: Path) -> None:
-    first = stable_server_id(7531, tmp_path)
-    assert stable_server_id(7531, tmp_path) == first
-    assert stable_server_id(7532, tmp_path) != first
-    assert len(first) == 16 and int(first, 16) >= 0
-    assert stable_server_id(7531, tmp_path / "elsewhere") != first
-
-
-def test_the_server_id_is_random_per_run_where_nothing_can_be_kept(tmp_path: Path) -> None:
-    blocked = tmp_path / "a-file"
-    blocked.write_text("not a directory")
-    assert stable_server_id(7531, blocked) != stable_server_id(7531, blocked)
 
 
 async def test_the_browser_reports_added_updated_removed_and_keeps_a_snapshot() -> None:

@@ -206,3 +206,51 @@ def test_ruling_37_a_jump_in_matching_the_top_of_the_last_view_sent_lost_the_rac
     # Once seat 3 has been sent the view with R8 on top, its R5 simply does not match.
     match.saw(3)
     refused(match.apply(3, Play(card("R5")), 0), RejectCode.CARD_DOES_NOT_MATCH)
+
+
+def test_ruling_37_the_overtaken_seat_loses_the_race_only_until_it_is_shown_the_jump_in() -> None:
+    match = played_top(jump_in(), HANDS, "R5")
+    for seat in range(4):
+        match.saw(seat)
+    ok(match.apply(3, Play(card("R5")), 0))
+    refused(match.apply(1, Play(card("R8")), 0), RejectCode.LOST_RACE)  # sent unaware
+    match.saw(1)  # the view with the jump-in has been sent to seat 1
+    refused(match.apply(1, Play(card("R8")), 0), RejectCode.NOT_YOUR_TURN)
+
+
+def test_ruling_37_a_turn_handed_straight_back_starts_afresh_and_a_stale_move_lost_the_race() -> (
+    None
+):
+    # Two players: seat 0 jumps in on seat 1's turn, and the turn passes on to seat 1.
+    hands = [["R5", "G2", "G3"], ["Y8", "Y1", "Y2"]]
+    match = played_top(jump_in(seats=2), hands, "R5", draw=["R9", "B4", "B5"])
+    for seat in range(2):
+        match.saw(seat)
+    ok(match.apply(1, Draw(), 0))  # seat 1 drew R9 and means to pass, keeping it
+    ok(match.apply(0, Play(card("R5")), 0))
+    assert match.to_act() == 1 and match.phase is Phase.TURN
+    # Its pass was meant for the old turn: the new one refuses it, so it lost the race.
+    refused(match.apply(1, Pass(), 0), RejectCode.LOST_RACE)
+    match.saw(1)
+    refused(match.apply(1, Pass(), 0), RejectCode.CANNOT_PASS)  # told as any other turn
+    ok(match.apply(1, Play(card("R9")), 0))  # what the new turn allows is its move
+
+
+def test_ruling_37_out_of_turn_while_a_decision_waits_is_not_your_turn_or_a_lost_race() -> None:
+    hands = [["W+4", "G2", "G3"], ["Y8", "Y1"], ["B6", "B1"], ["R5", "B7", "B8"]]
+    match = rig(jump_in(), hands=hands, top="R5", top_played=True)
+    for seat in range(4):
+        match.saw(seat)
+    ok(match.apply(0, Play(card("W+4"), color=Color.GREEN), 0))
+    assert match.phase is Phase.CHALLENGE
+    # Seat 3's R5 was identical to the top it was shown: it raced the Wild Draw Four.
+    refused(match.apply(3, Play(card("R5")), 0), RejectCode.LOST_RACE)
+    refused(match.apply(2, Play(card("B6")), 0), RejectCode.NOT_YOUR_TURN)
+    match.saw(3)  # shown the decision: nothing may jump in now
+    refused(match.apply(3, Play(card("R5")), 0), RejectCode.NOT_YOUR_TURN)
+
+
+def test_ruling_37_while_jump_ins_are_open_a_card_that_is_not_identical_does_not_match() -> None:
+    match = played_top(jump_in(), HANDS, "R5")
+    refused(match.apply(2, Play(card("R6")), 0), RejectCode.CARD_DOES_NOT_MATCH)
+    refused(match.apply(2, Draw(), 0), RejectCode.NOT_YOUR_TURN)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
 from engine_rig import kinds, of_kind, ok, rig
 
 from protocol.cards import Card
 from protocol.commands import Draw, NextRound, Pass, Play, Timeout
-from protocol.options import Scoring, TableConfig
+from protocol.options import DeckName, Scoring, TableConfig
 from server.engine import Match, Phase, RejectCode, Rejected
+from server.engine.deck import build_deck
 from server.engine.scoring import score_round
 
 
@@ -203,3 +205,21 @@ def test_a_whole_match_keeps_every_card_and_ends() -> None:
         assert match.card_count_total() == match.deck_size
     assert match.is_over
     assert max(match.scores) >= 150
+
+
+@pytest.mark.parametrize("deck", list(DeckName))
+def test_ruling_14_a_blocked_round_cannot_happen_with_the_documented_decks(deck: DeckName) -> None:
+    """The argument docs/rules.md gives, checked: a blocked round needs a full cycle of
+    seats that hold no playable card with both piles empty, so every card is in a hand
+    or on top. Every deck holds at least eight wild cards, so some hand holds one, and a
+    hand holding a wild always has a play (a Wild Draw Four barred by ``wd4_bluff`` off
+    means the hand holds the colour in force, which plays)."""
+    config = TableConfig(seats=2, turn_seconds=0, deck=deck)
+    wilds = {card for card in build_deck(config) if card.color is None}
+    assert sum(1 for card in build_deck(config) if card.color is None) >= 8
+    for wild in wilds:
+        for bluff in (True, False):
+            table = TableConfig(seats=2, turn_seconds=0, deck=deck, wd4_bluff=bluff)
+            for other in ("G3", "R9"):  # off the colour in force, then on it
+                match = rig(table, hands=[[wild.code, other], ["B1", "B2"]], top="R5")
+                assert match.playable_cards(0), (deck, wild, bluff, other)

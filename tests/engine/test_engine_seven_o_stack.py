@@ -30,6 +30,8 @@ def test_ruling_32_a_seven_names_any_other_seat_and_the_two_swap_hands() -> None
     events = ok(match.apply(0, Play(card("R7"), target=2), 0))
     swapped = of_kind(events, "hands-swapped")[0]
     assert swapped.public == {"seat": 0, "target": 2, "counts": [2, 1, 2, 1]}
+    # docs/protocol.md section 13: the play itself names the seat too (``played.target``).
+    assert of_kind(events, "played")[0].public["target"] == 2
     assert codes(match.hand(0)) == ["B1", "B2"] and codes(match.hand(2)) == ["G5", "G6"]
     assert match.to_act() == 1
 

@@ -8,7 +8,18 @@ from protocol.cards import Card
 from protocol.commands import Catch, Play
 from protocol.compat import CURRENT, EVENTS_SINCE, OPTIONS_SINCE, for_version
 from protocol.events import HandsPassed, JumpedIn, Played, SeenEvent
-from protocol.messages import GameEvent, GameView, TableState, TableStatus, Welcome
+from protocol.messages import (
+    GameEvent,
+    GameView,
+    Hello,
+    HostReason,
+    MatchList,
+    MatchPlayer,
+    MatchRecord,
+    Rejected,
+    TableState,
+    TableStatus,
+)
 from protocol.options import TableConfig, TableOptions, preset_options
 from protocol.version import PROTOCOL_VERSION, parse_version
 from protocol.views import View
@@ -58,12 +69,56 @@ def test_older_table_state_options_hold_only_that_version_s_fields() -> None:
     assert for_version(state, (1, 2)) is state
 
 
-def test_the_web_port_in_the_welcome_is_for_1_3_only() -> None:
-    welcome = Welcome(
-        version="1.3", server_name="s", server_id="abc", server_version="1", web_port=7532
-    )
-    assert for_version(welcome, (1, 3)) is welcome
+def test_journal_unavailable_reaches_an_older_peer_as_internal_error() -> None:
+    refusal = Rejected(id=3, code="journal-unavailable", message="the disk is full")
+    assert for_version(refusal, (1, 3)) is refusal
     for older in ((1, 0), (1, 1), (1, 2)):
-        sent = for_version(welcome, older)
-        assert isinstance(sent, Welcome) and sent.web_port is None
-        assert sent == dataclasses.replace(welcome, web_port=None)
+        sent = for_version(refusal, older)
+        assert isinstance(sent, Rejected)
+        assert (sent.id, sent.code, sent.message) == (3, "internal-error", "the disk is full")
+    other = Rejected(id=4, code="banned")
+    assert for_version(other, (1, 0)) is other  # only codes listed are replaced
+
+
+def test_the_owner_and_the_host_s_reason_reach_1_3_peers_only() -> None:
+    state = TableState(
+        table_id="t1",
+        name="lent",
+        state=TableStatus.PLAYING,
+        seats=(),
+        host_seat=1,
+        owner_seat=0,
+        host_reason=HostReason.OWNER_AWAY,
+    )
+    assert for_version(state, (1, 3)) is state
+    for older in ((1, 2), (1, 0)):
+        sent = for_version(state, older)
+        assert isinstance(sent, TableState)
+        wire = sent.to_data()
+        assert wire["host_seat"] == 1  # the host, lent or not, as older versions know it
+        assert "owner_seat" not in wire and "host_reason" not in wire
+    assert state.to_data()["host_reason"] == "owner-away"
+
+
+def test_a_hello_says_bot_only_when_it_is_one_and_older_pages_lose_stand_in_turns() -> None:
+    assert "bot" not in Hello(versions=("1.3",), name="ann").to_data()
+    assert Hello(versions=("1.3",), name="robo", bot=True).to_data()["bot"] is True
+    players = (
+        MatchPlayer(name="ann", score=10, stand_in_turns=4),
+        MatchPlayer(name="robo", bot=True),
+    )
+    record = MatchRecord(
+        finished_at=1,
+        table_id="t1",
+        table="t",
+        deck="classic",
+        options=TableOptions(),
+        players=players,
+    )
+    page = MatchList(matches=(record,))
+    assert for_version(page, (1, 3)) is page
+    older = for_version(page, (1, 2))
+    assert isinstance(older, MatchList)
+    sent = older.to_data()["matches"][0]["players"]
+    assert [sorted(player) for player in sent] == [["bot", "name", "score"]] * 2
+    assert page.to_data()["matches"][0]["players"][0]["stand_in_turns"] == 4

@@ -15,7 +15,9 @@ import pytest
 import trio
 from test_session_wire import EchoLobby, WireClient
 
+from protocol.codec import decode_body, encode_body
 from protocol.errors import ErrorCode
+from protocol.framing import FrameDecoder, encode_frame
 from protocol.messages import Closing, ListTables, Ok, Welcome
 from server.app import Server, ServerSettings, bind_listeners, format_address, local_addresses
 from server.identity import ServerIdentity
@@ -196,3 +198,22 @@ def test_settings_refuse_nonsense() -> None:
         ServerSettings(max_connections=0)
     with pytest.raises(ValueError):
         ServerSettings(session=SessionLimits(), shutdown_seconds=0)
+
+
+async def test_a_refusal_in_the_handshake_is_read_before_an_orderly_end() -> None:
+    """The client's next frame was on its way when the server refused its hello: the
+    server reads and drops it, so the client sees the error, then an end, not a reset."""
+    async with running() as (_, _, port):
+        stream = await trio.open_tcp_stream("127.0.0.1", port)
+        hello = encode_body({"type": "hello", "versions": ["2.0"], "name": "future"})
+        await stream.send_all(encode_frame(hello))
+        await trio.lowlevel.wait_readable(stream.socket)
+        await stream.send_all(encode_frame(encode_body({"type": "ping", "nonce": 1})))
+        decoder = FrameDecoder()
+        codes = []
+        while data := await stream.receive_some(65536):  # a reset raises here
+            decoder.feed(bytes(data))
+            while (body := decoder.next_frame()) is not None:
+                codes.append(decode_body(body).get("code"))
+        await stream.aclose()
+        assert codes == [ErrorCode.UNSUPPORTED_VERSION.value]

@@ -13,6 +13,7 @@ from protocol.cards import Card
 from protocol.commands import Draw, Play, Timeout
 from protocol.options import TableConfig
 from server.journal import Journal, JournalLocked, SavedSeat, token_hash
+from server.passwords import hash_now
 
 
 def test_the_file_and_its_folder_are_private(tmp_path: Path) -> None:
@@ -86,7 +87,8 @@ def test_what_a_table_writes_is_what_comes_back(tmp_path: Path) -> None:
     journal = Journal.open(path)
     config = TableConfig(seats=2)
     table = journal.for_table("7")
-    table.opened("Kitchen", config, "secret", "10.0.0.2", bot_think_ms=250)
+    hashed = hash_now("secret")
+    table.opened("Kitchen", config, hashed, "10.0.0.2", bot_think_ms=250)
     seats = [SavedSeat(0, "Ann", None, token_hash("t0")), SavedSeat(1, "Bot 1", "basic", None)]
     table.seats(seats, 0, config)
     table.match_started(1, 12345, 1000, 1, config)
@@ -99,10 +101,10 @@ def test_what_a_table_writes_is_what_comes_back(tmp_path: Path) -> None:
     try:
         (saved,), stale = again.open_tables()
         assert stale == []
-        assert (saved.table_id, saved.name, saved.password, saved.created_from) == (
+        assert (saved.table_id, saved.name, saved.password_hash, saved.created_from) == (
             "7",
             "Kitchen",
-            "secret",
+            hashed,
             "10.0.0.2",
         )
         assert saved.seats == seats and saved.host == 0 and saved.config == config

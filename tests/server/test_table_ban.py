@@ -1,12 +1,20 @@
-"""A host bans a guest: kicked, and kept out of the table by address and by name."""
+"""A host bans a guest: kicked, and kept out of the table by address and by name, for the
+table's life (a restart included)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 import trio
-from test_table_rig import FakePeer, create, ok, open_lobby, refused
+import trio.testing
+from test_table_rig import FakePeer, create, ok, open_lobby, refused, settle
 
 from protocol.errors import LobbyRejectCode
-from protocol.messages import Join, Kick, Left, Spectate
+from protocol.messages import Join, Kick, Left, ResumeSeat, Spectate
+from server.journal import Journal
+from server.lobby import Lobby
+from server.settings import LobbySettings
 
 
 async def test_a_banned_guest_cannot_come_back_by_address_or_by_name(
@@ -52,3 +60,117 @@ async def test_a_guest_on_the_hosts_own_machine_is_banned_by_name_only(
         lobby, FakePeer("Eve", address="127.0.0.1"), lambda i: Join(id=i, table_id=table.table_id)
     )
     assert code == LobbyRejectCode.BANNED
+
+
+# Documentation addresses (RFC 5737): never one of this machine's interfaces.
+HOST, GUEST, OTHER = "192.0.2.1", "192.0.2.66", "198.51.100.7"
+
+
+async def test_a_ban_of_an_away_seat_covers_the_address_it_came_from(
+    nursery: trio.Nursery,
+) -> None:
+    lobby = await open_lobby(nursery)
+    ann = FakePeer("Ann", address=HOST)
+    eve = FakePeer("Eve", address=GUEST)
+    table = await create(lobby, ann, seats=3)
+    await ok(lobby, eve, lambda i: Join(id=i, table_id=table.table_id))
+    lobby.disconnected(eve)
+    await ann.wait_for(lambda: table.seating[1] is not None and table.seating[1].peer is None)
+    await ok(lobby, ann, lambda i: Kick(id=i, seat=1, ban=True))
+    assert [(ban.name, ban.address) for ban in table.seating.bans.given] == [("Eve", GUEST)]
+    code = await refused(
+        lobby, FakePeer("Friendly", address=GUEST), lambda i: Join(id=i, table_id=table.table_id)
+    )
+    assert code == LobbyRejectCode.BANNED
+    await ok(lobby, FakePeer("Cat", address=OTHER), lambda i: Join(id=i, table_id=table.table_id))
+
+
+@pytest.mark.parametrize("name", ["rnallory", "mallory.", "MALL\u00d3RY", "mal\u200dlory"])
+async def test_a_name_that_reads_like_a_banned_one_is_banned(
+    nursery: trio.Nursery, name: str
+) -> None:
+    lobby = await open_lobby(nursery)
+    ann = FakePeer("Ann", address=HOST)
+    table = await create(lobby, ann, seats=3)
+    await ok(
+        lobby, FakePeer("mallory", address=GUEST), lambda i: Join(id=i, table_id=table.table_id)
+    )
+    await ok(lobby, ann, lambda i: Kick(id=i, seat=1, ban=True))
+    code = await refused(
+        lobby, FakePeer(name, address=OTHER), lambda i: Join(id=i, table_id=table.table_id)
+    )
+    assert code == LobbyRejectCode.BANNED
+
+
+async def test_a_guest_on_the_servers_machine_is_banned_by_name_only_whoever_hosts(
+    nursery: trio.Nursery,
+) -> None:
+    # The host plays from another machine; the banned guest sat at the server's own.
+    lobby = await open_lobby(nursery)
+    ann = FakePeer("Ann", address=HOST)
+    table = await create(lobby, ann, seats=3)
+    await ok(lobby, FakePeer("Eve", address="::1"), lambda i: Join(id=i, table_id=table.table_id))
+    await ok(lobby, ann, lambda i: Kick(id=i, seat=1, ban=True))
+    assert [(ban.name, ban.address) for ban in table.seating.bans.given] == [("Eve", None)]
+    await ok(lobby, FakePeer("Cat", address="::1"), lambda i: Join(id=i, table_id=table.table_id))
+
+
+async def test_bans_and_an_away_seats_address_survive_a_restart(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    path = tmp_path / "server.sqlite3"
+    settings = LobbySettings(seed=1)
+    journal = Journal.open(path)
+    try:
+        async with trio.open_nursery() as first:
+            lobby = Lobby(settings, journal=journal)
+            await first.start(lobby.run)
+            ann = FakePeer("Ann", address=HOST)
+            table = await create(lobby, ann, seats=4)
+            for name, address in [("mallory", GUEST), ("Eve", OTHER)]:
+                guest = FakePeer(name, address=address)
+                await ok(lobby, guest, lambda i: Join(id=i, table_id=table.table_id))
+            await ok(lobby, ann, lambda i: Kick(id=i, seat=1, ban=True))  # mallory
+            token = ann.token
+            assert token is not None
+            await settle()
+            await lobby.shutdown()
+            first.cancel_scope.cancel()
+    finally:
+        journal.close()
+
+    journal = Journal.open(path)
+    try:
+        async with trio.open_nursery() as second:
+            lobby = Lobby(settings, journal=journal)
+            await second.start(lobby.run)
+            ann = FakePeer("Ann", address=HOST)
+            await ok(lobby, ann, lambda i: ResumeSeat(id=i, token=token, last_seq=0))
+            table = lobby.location(ann)
+            assert table is not None
+            for name, address in [("friendly", GUEST), ("rnallory", "203.0.113.9")]:
+                comeback = FakePeer(name, address=address)
+                code = await refused(lobby, comeback, lambda i: Join(id=i, table_id=table.table_id))
+                assert code == LobbyRejectCode.BANNED
+            # Eve never came back after the restart: her seat still knows her address.
+            eve_seat = next(seat for seat in table.seating if seat.name == "Eve")
+            await ok(lobby, ann, lambda i: Kick(id=i, seat=eve_seat.index, ban=True))
+            code = await refused(
+                lobby, FakePeer("Zed", address=OTHER), lambda i: Join(id=i, table_id=table.table_id)
+            )
+            assert code == LobbyRejectCode.BANNED
+            assert len(table.seating.bans.given) == 2  # the restored ban was not written twice
+            await settle()
+            await lobby.shutdown()
+            second.cancel_scope.cancel()
+    finally:
+        journal.close()
+    journal = Journal.open(path)
+    try:
+        (saved,), _ = journal.open_tables()
+        assert [(ban.name, ban.address) for ban in saved.bans] == [
+            ("mallory", GUEST),
+            ("Eve", OTHER),
+        ]
+    finally:
+        journal.close()

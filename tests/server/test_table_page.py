@@ -92,13 +92,14 @@ async def test_the_host_role_passes_to_the_next_connected_person_in_seat_order(
     await ok(lobby, ann, lambda i: Leave(id=i))
     await settle()
     assert cat.state.host_seat == 2  # Bob, next in order, is not connected
-    lobby.disconnected(cat)  # a host whose connection is lost passes it on too
+    assert cat.state.owner_seat == 2  # the owner left: handed on for good
+    lobby.disconnected(cat)  # an owner whose connection is lost lends it on
     await settle()
     assert dan.state.host_seat == 3
     await ok(lobby, dan, lambda i: Leave(id=i))
     await settle()
-    # Nobody is connected: the next person in order after seat 3 (wrapping round) holds it.
-    assert table.seating.host == 1
+    # Nobody is connected: the owner, away, holds it.
+    assert table.seating.host == 2
 
 
 async def test_the_host_role_passes_to_a_person_who_comes_back_while_the_host_is_gone(
@@ -114,10 +115,10 @@ async def test_the_host_role_passes_to_a_person_who_comes_back_while_the_host_is
     assert cat.state.host_seat == 2
     lobby.disconnected(cat)
     await settle()
-    assert table.seating.host == 0  # nobody connected: the next person after seat 2
+    assert table.seating.host == 0  # nobody connected: the owner, away, holds it
     back = FakePeer("Bob")
     await ok(lobby, back, lambda i: ResumeSeat(id=i, token=bob.token or "", last_seq=0))
-    assert back.state.host_seat == 1
+    assert back.state.host_seat == 1  # lent to the first person back
 
 
 async def test_a_seat_left_or_kicked_in_a_match_is_a_bot_and_a_lost_one_is_away(

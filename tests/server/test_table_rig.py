@@ -55,6 +55,7 @@ class FakePeer:
 
     name: str
     address: str = "127.0.0.1"
+    bot: bool = False
     peer_id: int = field(default_factory=lambda: next(_peer_ids))
     received: list[Message] = field(default_factory=list)
     writes: list[list[Message]] = field(default_factory=list)
