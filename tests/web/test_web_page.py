@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
 import trio
 from e2e_client import FAST_OPTIONS, Player
 from e2e_server import ServerProcess
@@ -135,15 +136,22 @@ def test_a_link_that_names_a_table_lands_on_its_join(
     page.close()
 
 
-def test_a_lost_server_shows_reconnecting_until_it_is_back(
-    web_server: tuple[ServerProcess, str], browser: Browser, tmp_path: Path
+@pytest.mark.parametrize("stop", ["SIGKILL", "SIGTERM"])
+def test_a_server_restarted_with_its_journal_gives_the_page_its_seat_back(
+    web_server: tuple[ServerProcess, str], browser: Browser, tmp_path: Path, stop: str
 ) -> None:
     server, url = web_server
     page = browser.new_page(viewport={"width": 360, "height": 640})
     sign_in_and_sit(page, url)
+    play_until(page, ROUND_OVER, stop_after=3)
+    table = page.inner_text("#table-head strong")
     assert page.inner_text("#status") == "online"
-    server.process.kill()
-    server.process.wait()
+    if stop == "SIGKILL":
+        server.process.kill()
+        server.process.wait()
+    else:
+        assert server.terminate() == 0
+    # The page says so honestly while the server is gone.
     page.wait_for_selector("#status[data-status=reconnecting]")
     assert page.inner_text("#status") == "reconnecting…"
     web_port = int(url.rstrip("/").rsplit(":", 1)[1])
@@ -152,6 +160,12 @@ def test_a_lost_server_shows_reconnecting_until_it_is_back(
     )
     try:
         page.wait_for_selector("#status[data-status=online]", timeout=20_000)
+        page.wait_for_selector("#table-screen:not([hidden]) #seats .seat.you", timeout=20_000)
+        assert page.inner_text("#table-head strong") == table
+        assert page.inner_text("#seats .seat.you .seat-name") == "Ann (you)"
+        assert "Ann resumed seat 0" in again.log_text()
+        # The rebuilt match goes on from the page (paused until its people are back).
+        play_until(page, ROUND_OVER)
     finally:
         again.stop()
     page.close()
