@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-test
 BENCH_STAMP := $(VENV)/.installed-bench
 
-.PHONY: test lint typecheck imports pytest tools play bench soak clean
+.PHONY: test lint typecheck imports pytest tools play bench soak clean web-screenshot
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -42,16 +42,24 @@ typecheck: $(STAMP)
 imports: $(STAMP)
 	$(BIN)/lint-imports
 
-# The terminal tests drive the real client in tmux, and under CI (CI=true) a missing tmux
-# fails them; so the tests install it from Debian's packages where they can (as root).
+# The terminal tests drive the real client in tmux and the browser tests drive the page in
+# Debian's chromium; under CI (CI=true) a missing tmux or chromium fails them. So the tests
+# install both from Debian's packages where they can (as root).
 tools:
-	@command -v tmux >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
-		&& { apt-get install -y -qq tmux >/dev/null 2>&1 \
-		|| { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq tmux >/dev/null 2>&1; }; }; } \
-		|| echo "tmux is missing: the terminal tests will skip (or fail under CI=true)"
+	@for tool in tmux chromium; do \
+		command -v $$tool >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
+			&& { apt-get install -y -qq $$tool >/dev/null 2>&1 \
+			|| { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq $$tool >/dev/null 2>&1; }; }; } \
+			|| echo "$$tool is missing: its tests will skip (or fail under CI=true)"; \
+	done
 
 pytest: $(STAMP) tools
 	$(BIN)/python -m pytest
+
+# The picture in docs/web.md: the phone-sized browser test, a few moves into a round.
+web-screenshot: $(STAMP) tools
+	UNO_WEB_SCREENSHOT=$(CURDIR)/docs/web-table.png $(BIN)/python -m pytest -q \
+		tests/web/test_web_page.py -k phone_viewport
 
 play: $(STAMP)
 	$(BIN)/uno-client --solo

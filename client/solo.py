@@ -29,8 +29,9 @@ def serve_state_path() -> Path:
 
 @asynccontextmanager
 async def solo_server(extra: Sequence[str] = ()) -> AsyncIterator[tuple[str, int]]:
-    """A private server on 127.0.0.1 (port 0, not advertised) for the block's duration."""
-    async with running_server(extra=["--no-state", *extra]) as address:
+    """A private server on 127.0.0.1 (port 0, not advertised, no browser page) for the
+    block's duration."""
+    async with running_server(extra=["--no-state", "--no-web", *extra]) as address:
         yield address
 
 

@@ -13,7 +13,8 @@ messages less what its version lacks (docs/protocol.md section 4):
 - before 1.3 a ``match-list``'s records carry no ``match_id`` and their players no
   ``stand_in_turns``;
 - a ``rejected`` whose code is newer than its version carries the older code that means
-  the most nearly the same (``REJECTIONS_SINCE``).
+  the most nearly the same (``REJECTIONS_SINCE``);
+- a ``welcome`` says no ``web_port`` before 1.3.
 
 ``for_version`` is pure and leaves a message of the current version untouched.
 """
@@ -25,7 +26,15 @@ from dataclasses import replace
 from protocol.commands import Play
 from protocol.errors import LobbyRejectCode
 from protocol.events import EventKind
-from protocol.messages import GameEvent, GameView, MatchList, Message, Rejected, TableState
+from protocol.messages import (
+    GameEvent,
+    GameView,
+    MatchList,
+    Message,
+    Rejected,
+    TableState,
+    Welcome,
+)
 from protocol.version import Version
 from protocol.views import View
 
@@ -37,10 +46,14 @@ __all__ = [
     "MATCH_RECORD_SINCE",
     "OPTIONS_SINCE",
     "REJECTIONS_SINCE",
+    "WEB_PORT_SINCE",
     "for_version",
 ]
 
 CURRENT: Version = (1, 3)
+
+WEB_PORT_SINCE: Version = (1, 3)
+"""The version whose ``welcome`` says the web port."""
 
 JUMP_IN_SINCE: Version = (1, 2)
 """The version that lets a seat not to act play (a jump-in)."""
@@ -90,6 +103,8 @@ def for_version(message: Message, version: Version) -> Message | None:
     if isinstance(message, Rejected):
         since, instead = REJECTIONS_SINCE.get(message.code, (version, None))
         return message if instead is None or version >= since else replace(message, code=instead)
+    if isinstance(message, Welcome):
+        return replace(message, web_port=None) if version < WEB_PORT_SINCE else message
     if isinstance(message, TableState):
         return _table_state_for(message, version)
     if isinstance(message, MatchList) and version < MATCH_RECORD_SINCE:

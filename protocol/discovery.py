@@ -60,6 +60,8 @@ class TxtKey:
     """Free seats at those tables."""
     PASSWORD = "pw"
     """``1`` when every open table needs a password, else ``0``."""
+    WEB = "web"
+    """The port of the server's browser page (docs/web.md); ``0`` when it serves none."""
 
 
 TXT_KEYS = (
@@ -72,6 +74,7 @@ TXT_KEYS = (
     TxtKey.OPEN,
     TxtKey.SEATS,
     TxtKey.PASSWORD,
+    TxtKey.WEB,
 )
 """Every TXT key, in the order the server writes them."""
 
@@ -83,6 +86,7 @@ FIELD_BYTES = 16  # the package version and the server id
 PROTO_BYTES = 20  # the protocol versions, whole ones only
 _COUNT_DIGITS = 6  # a count with more digits than this is not a count
 _MAX_PROTOCOLS = 16
+_MAX_PORT = 65535
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +105,8 @@ class Advert:
     seats_free: int = 0
     password: bool = False
     txt_version: str = TXT_VERSION
+    web_port: int = 0
+    """The browser page's port; 0 for none (or a record from before it)."""
 
 
 def encode_txt(advert: Advert) -> dict[str, str]:
@@ -119,6 +125,7 @@ def encode_txt(advert: Advert) -> dict[str, str]:
         TxtKey.OPEN: _write_count(advert.open_tables),
         TxtKey.SEATS: _write_count(advert.seats_free),
         TxtKey.PASSWORD: "1" if advert.password else "0",
+        TxtKey.WEB: str(advert.web_port if 0 < advert.web_port <= _MAX_PORT else 0),
     }
 
 
@@ -143,6 +150,7 @@ def decode_txt(properties: Mapping[str, str | None]) -> Advert:
         seats_free=_read_count(_get(properties, TxtKey.SEATS)),
         password=_get(properties, TxtKey.PASSWORD) == "1",
         txt_version=text(TxtKey.TXTVERS, FIELD_BYTES),
+        web_port=_read_port(_get(properties, TxtKey.WEB)),
     )
 
 
@@ -183,6 +191,11 @@ def _get(properties: Mapping[str, str | None], key: str) -> str:
 
 def _write_count(number: int) -> str:
     return str(max(0, min(number, TXT_COUNT_MAX)))
+
+
+def _read_port(value: str) -> int:
+    port = _read_count(value)
+    return port if port <= _MAX_PORT else 0
 
 
 def _read_count(value: str) -> int:

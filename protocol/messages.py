@@ -550,6 +550,9 @@ class Welcome(Message):
     """Optional abilities of this server, by name."""
     resumed: bool = False
     """True when the hello's resume token gave a seat back (joined and view follow)."""
+    web_port: int | None = field(default=None, metadata=number(1, 65535))
+    """(1.3) The port of the server's browser page (``http://<this server>:<port>/``);
+    None when it serves none."""
 
 
 @dataclass(frozen=True, slots=True)

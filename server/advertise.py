@@ -313,6 +313,7 @@ def txt_properties(
             open_tables=summary.open_tables,
             seats_free=summary.seats_free,
             password=summary.password_needed,
+            web_port=identity.web_port or 0,
         )
     )
 

@@ -20,7 +20,8 @@ import itertools
 import logging
 import socket
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Protocol
 
 import trio
@@ -34,9 +35,11 @@ from server.limits import ConnectionGate, LimitsError, SessionLimits
 from server.peer import LobbyPort
 from server.polite_close import close_politely
 from server.session import Session
+from server.web_files import WebDoor
 
 __all__ = [
     "DEFAULT_PORT",
+    "DEFAULT_WEB_PORT",
     "LobbyService",
     "Server",
     "ServerSettings",
@@ -50,7 +53,12 @@ log = logging.getLogger("uno.server")
 DEFAULT_PORT = 7531
 """The port a server listens on unless told otherwise."""
 
+DEFAULT_WEB_PORT = 7532
+"""The port of the browser page and its WebSocket unless told otherwise."""
+
 _EVERY_INTERFACE = ("0.0.0.0", "::")
+EVERY_INTERFACE = _EVERY_INTERFACE
+"""The wildcard addresses: listening on every interface."""
 
 POLITE_REFUSALS = 32
 """Refused connections closed politely at once (server/polite_close.py): each holds its
@@ -85,10 +93,13 @@ class ServerSettings:
     """The numbers every connection lives by."""
     shutdown_seconds: float = 2.0
     """How long clients get, once told the server is stopping, before they are cut off."""
+    web_port: int | None = None
+    """The port of the browser page and its WebSocket (0: a free one); None: no page."""
 
     def __post_init__(self) -> None:
-        if not 0 <= self.port <= 65535:
-            raise LimitsError(f"port must be from 0 to 65535, not {self.port}")
+        for port in (self.port, self.web_port):
+            if port is not None and not 0 <= port <= 65535:
+                raise LimitsError(f"port must be from 0 to 65535, not {port}")
         if self.max_connections < 1 or self.max_per_address < 1:
             raise LimitsError("max_connections and max_per_address must be at least 1")
         if not self.shutdown_seconds > 0:
@@ -113,6 +124,9 @@ class Server:
         self._accepting = trio.CancelScope()
         self.addresses: list[tuple[str, int]] = []
         """Where the server listens, once ``run`` has reported it is ready."""
+        self.web_addresses: list[tuple[str, int]] = []
+        """Where the page and its WebSocket are served (empty: nowhere), once ready."""
+        self._web_door: WebDoor | None = None
 
     @property
     def sessions(self) -> frozenset[Session]:
@@ -129,20 +143,26 @@ class Server:
         self,
         *,
         listeners: list[trio.SocketListener] | None = None,
+        web: tuple[list[trio.SocketListener], WebDoor] | None = None,
         task_status: trio.TaskStatus[list[tuple[str, int]]] = trio.TASK_STATUS_IGNORED,
     ) -> None:
         """Serve until ``stop``; ``task_status`` receives the (host, port) pairs bound.
 
         ``listeners`` already bound (``bind_listeners``) are used as they are; otherwise
-        the settings' hosts and port are bound here.
+        the settings' hosts and port are bound here. ``web``: the web port's listeners
+        and what it serves (``server.web_door.open_web_door``), or None for no page.
         """
         if listeners is None:
             listeners = await bind_listeners(self.settings.hosts, self.settings.port)
+        web_listeners, self._web_door = web if web is not None else ([], None)
         self.addresses = [_bound_address(listener) for listener in listeners]
+        self.web_addresses = [_bound_address(listener) for listener in web_listeners]
+        if web_listeners:
+            self.identity = replace(self.identity, web_port=self.web_addresses[0][1])
         async with trio.open_nursery() as outer:
             await outer.start(self._lobby.run)
             async with trio.open_nursery() as connections:
-                connections.start_soon(self._accept, listeners, connections)
+                connections.start_soon(self._accept, listeners, web_listeners, connections)
                 task_status.started(list(self.addresses))
                 await self._stop_requested.wait()
                 await self._shut_down()
@@ -151,10 +171,41 @@ class Server:
         log.info("the server has stopped")
 
     async def _accept(
-        self, listeners: list[trio.SocketListener], connections: trio.Nursery
+        self,
+        listeners: list[trio.SocketListener],
+        web_listeners: list[trio.SocketListener],
+        connections: trio.Nursery,
     ) -> None:
         with self._accepting:
-            await trio.serve_listeners(self._serve, listeners, handler_nursery=connections)
+            async with trio.open_nursery() as accepting:
+                if web_listeners:
+                    accepting.start_soon(
+                        partial(trio.serve_listeners, handler_nursery=connections),
+                        self._serve_web,
+                        web_listeners,
+                    )
+                await trio.serve_listeners(self._serve, listeners, handler_nursery=connections)
+
+    async def _serve_web(self, tcp: trio.SocketStream) -> None:
+        """One connection to the web port: a file of the page, or a WebSocket served as
+        a session. It counts in the connection gate from its first byte to its last."""
+        from server import websocket  # noqa: PLC0415 (its library loads only with a web port)
+
+        door = self._web_door
+        assert door is not None, "the web port is served only with its door open"
+        address = _peer_address(tcp)
+        refusal = self._gate.admit(address)
+        if refusal is not None:
+            log.warning("refused a web connection from %s: %s", address, refusal.reason)
+            await websocket.refuse_web_request(tcp, refusal.reason)
+            return
+        try:
+            stream = await websocket.answer_web_request(tcp, door)
+            if stream is not None:
+                await self._run_session(stream, address)
+        finally:
+            self._gate.release(address)
+            await trio.aclose_forcefully(tcp)
 
     async def _serve(self, stream: trio.SocketStream) -> None:
         address = _peer_address(stream)
@@ -175,20 +226,25 @@ class Server:
             finally:
                 self._refusing -= polite
             return
+        try:
+            await self._run_session(stream, address)
+        finally:
+            self._gate.release(address)
+
+    async def _run_session(self, stream: trio.abc.Stream, address: str) -> None:
         session = Session(
             stream,
             peer_id=next(self._peer_ids),
             address=address,
             lobby=self._lobby,
             identity=self.identity,
-            limits=limits,
+            limits=self.settings.session,
         )
         self._sessions.add(session)
         try:
             await session.run()
         finally:
             self._sessions.discard(session)
-            self._gate.release(address)
 
     async def _shut_down(self) -> None:
         reason = self._stop_reason
@@ -259,6 +315,11 @@ async def _addresses_of(host: str, port: int) -> list[str]:
         if address not in addresses:
             addresses.append(address)
     return addresses
+
+
+def bound_address(listener: trio.SocketListener) -> tuple[str, int]:
+    """The (host, port) a listener is bound to."""
+    return _bound_address(listener)
 
 
 def _bound_address(listener: trio.SocketListener) -> tuple[str, int]:

@@ -33,6 +33,7 @@ from protocol.options import ConfigError
 from server.advertise import Advertiser, ip_addresses
 from server.app import (
     DEFAULT_PORT,
+    DEFAULT_WEB_PORT,
     Server,
     ServerSettings,
     bind_listeners,
@@ -49,6 +50,8 @@ from server.retention import RetentionError, add_retention_flags, retention_from
 from server.settings import LobbySettings, SettingsError
 from server.standings import history_main
 from server.table_flags import add_table_flags, table_defaults
+from server.web_address import announce_page
+from server.web_door import open_web_door
 
 __all__ = [
     "Config",
@@ -101,6 +104,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="address or name to listen on (repeatable); default: every interface, IPv4 and IPv6",
     )
     net.add_argument("--port", type=int, default=DEFAULT_PORT, help="TCP port; 0 picks a free one")
+    net.add_argument(
+        "--web-port",
+        type=int,
+        default=None,
+        help=f"port of the browser page and its WebSocket (default: {DEFAULT_WEB_PORT}, "
+        "or a free one with --port 0)",
+    )
+    net.add_argument(
+        "--no-web", action="store_true", help="serve no browser page (terminal clients only)"
+    )
     net.add_argument(
         "--name",
         default=None,
@@ -263,6 +276,7 @@ def config_from_args(args: argparse.Namespace) -> Config:
         max_per_address=min(args.max_per_address, args.max_connections),
         session=session,
         shutdown_seconds=args.shutdown_seconds,
+        web_port=_web_port(args),
     )
     lobby = LobbySettings(
         server_name=name,
@@ -286,6 +300,15 @@ def config_from_args(args: argparse.Namespace) -> Config:
         advertise_ips=ip_addresses(args.advertise_ip, "--advertise-ip"),
         state=None if args.no_state else (args.state or default_state_path()),
     )
+
+
+def _web_port(args: argparse.Namespace) -> int | None:
+    """The web port the flags ask for: none with ``--no-web``; a free one with ``--port 0``."""
+    if args.no_web:
+        return None
+    if args.web_port is not None:
+        return int(args.web_port)
+    return 0 if args.port == 0 else DEFAULT_WEB_PORT
 
 
 def announce(addresses: list[tuple[str, int]], hosts: tuple[str, ...]) -> None:
@@ -317,8 +340,11 @@ async def serve(config: Config, journal: Journal | None = None) -> None:
     advertiser: Advertiser | None = None
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with trio.open_nursery() as nursery:
-            addresses = await nursery.start(partial(server.run, listeners=listeners))
+            web = await open_web_door(config.server.hosts, config.server.web_port)
+            addresses = await nursery.start(partial(server.run, listeners=listeners, web=web))
             announce(addresses, config.server.hosts)
+            announce_page(server.web_addresses)
+            identity = server.identity
             log.info("server %r (id %s) ready", identity.name, identity.server_id)
             if config.mdns:
                 advertiser = Advertiser.for_server(

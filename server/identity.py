@@ -22,6 +22,8 @@ class ServerIdentity:
     """The package version."""
     features: tuple[str, ...] = ()
     """Optional abilities, by name."""
+    web_port: int | None = None
+    """The port of the browser page, once it is served (the welcome says it, 1.3)."""
 
     @classmethod
     def fresh(cls, name: str) -> ServerIdentity:

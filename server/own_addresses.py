@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 import ifaddr
 
-__all__ = ["OwnAddresses"]
+__all__ = ["OwnAddresses", "interface_addresses"]
 
 _LOOPBACK = ("127.0.0.1", "::1")
 
@@ -36,6 +36,11 @@ class OwnAddresses:
     def _read(self) -> frozenset[str]:
         interfaces = self._given if self._given is not None else _interface_addresses()
         return frozenset(_LOOPBACK) | interfaces
+
+
+def interface_addresses() -> frozenset[str]:
+    """The addresses of this machine's interfaces, loopback included."""
+    return _interface_addresses()
 
 
 def _interface_addresses() -> frozenset[str]:

@@ -49,7 +49,7 @@ from server.outbox import OutboxFull
 from server.peer import LobbyPort
 from server.polite_close import close_politely
 from server.socket_writer import SocketWriter
-from server.writer import FrameWriter
+from server.writer import FrameWriter, OffersDirectWrite
 
 __all__ = ["Session"]
 
@@ -85,7 +85,9 @@ class Session:
         self._negotiated: Version | None = None
         self._writer = FrameWriter(
             stream,
-            SocketWriter.for_stream(stream),
+            stream.direct_writer()
+            if isinstance(stream, OffersDirectWrite)
+            else SocketWriter.for_stream(stream),
             max_messages=limits.outbox_size,
             max_bytes=limits.outbox_bytes,
             last_write_seconds=limits.last_write_seconds,
@@ -348,6 +350,7 @@ class Session:
                 server_version=self._identity.version,
                 features=self._identity.features,
                 resumed=resumed,
+                web_port=self._identity.web_port,
             )
         )
         self._welcomed = True

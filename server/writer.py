@@ -19,13 +19,13 @@ error short; only its deadline does.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import trio
 
 from server.outbox import Outbox
 
-__all__ = ["DirectWrite", "FrameWriter"]
+__all__ = ["DirectWrite", "FrameWriter", "OffersDirectWrite"]
 
 # Bytes of queued frames joined into one write (a batch may end one frame past it). A
 # client that was slow to read has several frames waiting; one call for them saves a
@@ -41,6 +41,14 @@ class DirectWrite(Protocol):
 
     def detach(self) -> None:
         """Write nothing more."""
+
+
+@runtime_checkable
+class OffersDirectWrite(Protocol):
+    """A stream that is its own ``DirectWrite`` where it can be (the WebSocket stream)."""
+
+    def direct_writer(self) -> DirectWrite | None:
+        """The write that never waits for this stream, or None."""
 
 
 class FrameWriter:

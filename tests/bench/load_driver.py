@@ -3,7 +3,8 @@
 The orchestrator starts one driver per core and steers it with one line per step on stdin;
 the driver answers each step with one JSON line on stdout:
 
-- ``connect``: open every connection and say hello (game mode) -> ``{"connected": n}``
+- ``connect``: open every connection (TCP, or with ``--websocket`` the page's WebSocket on
+  the web port) and say hello (game mode) -> ``{"connected": n}``
 - ``seat``: each table's first connection creates the table, the others join, the host
   starts the match -> ``{"seated": tables}``
 - ``run paced|saturate WARMUP SECONDS``: play (or echo) for WARMUP + SECONDS; only the last
@@ -45,6 +46,7 @@ from protocol.framing import FrameDecoder, encode_frame
 # The policy is the end-to-end clients' (tests/e2e), shared rather than written twice.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "e2e"))
 from e2e_client import turn_choice
+from e2e_websocket import WebSocketClient
 
 READ_SIZE = 64 * 1024
 
@@ -97,7 +99,7 @@ class Recorder:
 class Client:
     """One connection: a reader task, a lock around writes, the latest view."""
 
-    def __init__(self, stream: trio.SocketStream, name: str) -> None:
+    def __init__(self, stream: trio.abc.Stream, name: str) -> None:
         self.stream = stream
         self.name = name
         self.decoder = FrameDecoder()
@@ -138,7 +140,7 @@ class Client:
                 data = await self.stream.receive_some(READ_SIZE)
                 if not data:
                     break
-                self.decoder.feed(data)
+                self.decoder.feed(bytes(data))  # a copy only of a bytearray
                 while (body := self.decoder.next_frame()) is not None:
                     await self._handle(msgpack.unpackb(body))
         except (trio.BrokenResourceError, trio.ClosedResourceError):
@@ -328,7 +330,11 @@ class Driver:
 
         async def open_one(index: int) -> None:
             async with limiter:
-                stream = await trio.open_tcp_stream("127.0.0.1", self.args.port)
+                stream: trio.abc.Stream
+                if self.args.websocket:
+                    stream = await WebSocketClient.open(self.args.port)
+                else:
+                    stream = await trio.open_tcp_stream("127.0.0.1", self.args.port)
                 client = Client(stream, f"d{self.args.index}c{index}")
                 nursery.start_soon(client.read_forever)
                 if self.args.mode == "game":
@@ -452,6 +458,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seats", type=int, default=5)
     parser.add_argument("--index", type=int, default=0, help="this driver's number, for names")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--websocket", action="store_true", help="connect to the server's web port (/ws)"
+    )
     trio.run(steer, parser.parse_args(argv))
     return 0
 

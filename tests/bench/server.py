@@ -59,6 +59,7 @@ ROOT = Path(__file__).resolve().parents[2]
 BENCH = Path(__file__).resolve().parent
 SERVER_LISTENING = "uno-server listening on "
 ECHO_LISTENING = "echo listening on "
+WEB_PAGE = "browser page: "
 START_SECONDS = 30.0
 STEP_SECONDS = 180.0
 """No driver step may take longer than this; the benchmark then fails instead of hanging."""
@@ -131,11 +132,16 @@ class Child:
         answer: dict[str, Any] = json.loads(await self.line())
         return answer
 
-    async def listening_port(self, prefix: str) -> int:
+    async def listening_port(self, prefix: str, *, search: bool = False) -> int:
+        """The port of the next line (``search``: of the first line) that starts with
+        ``prefix`` and ends in ``:PORT`` (or ``:PORT/`` and a remark, a URL's)."""
         line = await self.line(START_SECONDS)
+        while search and not line.startswith(prefix):
+            line = await self.line(START_SECONDS)
         if not line.startswith(prefix):
             raise RuntimeError(f"{self.label} said {line!r}")
-        return int(line.rsplit(":", 1)[1])
+        address = line[len(prefix) :].split(" ", 1)[0].rstrip("/")
+        return int(address.rsplit(":", 1)[1])
 
     async def stop(self, timeout: float = 20.0) -> int:
         """SIGINT (the server's orderly stop, and what lets cProfile write), then wait."""
@@ -327,7 +333,9 @@ def _short(filename: str) -> str:
 # --------------------------------------------------------------------------------------
 
 
-def driver_command(args: argparse.Namespace, port: int, mode: str, index: int) -> list[str]:
+def driver_command(
+    args: argparse.Namespace, port: int, mode: str, index: int, *, websocket: bool = False
+) -> list[str]:
     share = args.tables // args.drivers + (1 if index < args.tables % args.drivers else 0)
     return [
         sys.executable,
@@ -344,11 +352,13 @@ def driver_command(args: argparse.Namespace, port: int, mode: str, index: int) -
         str(index),
         "--seed",
         str(args.seed + index),
+        *(["--websocket"] if websocket else []),
     ]
 
 
 def server_command(args: argparse.Namespace) -> list[str]:
-    connections = args.tables * args.seats
+    # With --websocket a second set of the same tables plays over the web port.
+    connections = args.tables * args.seats * (2 if args.websocket else 1)
     # Every driver connects from 127.0.0.1, and the server keeps the last eighth of its
     # slots for addresses not yet connected: the cap leaves room for all of them anyway.
     cap = (connections + 64) * 8 // 7 + 8
@@ -371,7 +381,7 @@ def server_command(args: argparse.Namespace) -> list[str]:
         "--max-per-address",
         str(connections + 64),
         "--max-tables",
-        str(args.tables + 16),
+        str(table_cap(args)),
         *per_address_tables(args),
         *journal_flags(args),
         "--log-level",
@@ -395,7 +405,12 @@ def per_address_tables(args: argparse.Namespace) -> list[str]:
     settings = args.server_tree / "server" / "settings.py"
     if "max_tables_per_address" not in settings.read_text(encoding="utf-8"):
         return []
-    return ["--max-tables-per-address", str(args.tables + 16)]
+    return ["--max-tables-per-address", str(table_cap(args))]
+
+
+def table_cap(args: argparse.Namespace) -> int:
+    """Tables the run opens, the WebSocket twins (``--websocket``) included, and room."""
+    return int(args.tables) * (2 if args.websocket else 1) + 16
 
 
 def cpu_plan(args: argparse.Namespace) -> tuple[set[int] | None, set[int] | None]:
@@ -410,16 +425,23 @@ def cpu_plan(args: argparse.Namespace) -> tuple[set[int] | None, set[int] | None
 
 
 async def start_drivers(
-    args: argparse.Namespace, port: int, mode: str, logs: Path, started: list[Child]
+    args: argparse.Namespace,
+    port: int,
+    mode: str,
+    logs: Path,
+    started: list[Child],
+    *,
+    websocket: bool = False,
 ) -> list[Child]:
     """Start the drivers of one target; each is added to ``started`` at once, to be stopped
-    whatever happens next."""
+    whatever happens next. ``websocket`` drivers connect to the web port ``port``."""
     drivers = []
+    label = "websocket" if websocket else mode
     for index in range(args.drivers):
         driver = await Child.start(
-            driver_command(args, port, mode, index),
-            f"{mode} driver {index}",
-            logs / f"{mode}-driver-{index}.log",
+            driver_command(args, port, mode, index, websocket=websocket),
+            f"{label} driver {index}",
+            logs / f"{label}-driver-{index}.log",
             priority=args.priority,
             cpus=cpu_plan(args)[1],
         )
@@ -474,24 +496,30 @@ class Target:
 
 
 async def paced_in_turn(
-    echo: Target, server: Target, args: argparse.Namespace
-) -> tuple[Window, Window, list[float | None]]:
+    echo: Target, server: Target, args: argparse.Namespace, websocket: Target | None = None
+) -> tuple[Window, Window, list[float | None], Window | None]:
     """Paced load on the echo and on the server in turn, ``args.rounds`` times.
 
     A shared machine changes speed over a minute (other guests, clock, caches), which
     would tilt the ratio of two figures taken one after the other. Taken in alternating
     rounds, both see the same spells. Returns the pooled (echo, server) windows and the
-    ratio of the p50s round by round, to show how steady it is.
+    ratio of the p50s round by round, to show how steady it is; and, with ``websocket``
+    (the same tables' twins, played over the web port), its pooled window, taken in turn
+    with the other two.
     """
-    rounds: dict[str, list[list[dict[str, Any]]]] = {"echo": [], "server": []}
-    shares: dict[str, list[CpuWindow]] = {"echo": [], "server": []}
+    names = ["echo", "server"] + (["websocket"] if websocket else [])
+    rounds: dict[str, list[list[dict[str, Any]]]] = {name: [] for name in names}
+    shares: dict[str, list[CpuWindow]] = {name: [] for name in names}
     ratios: list[float | None] = []
+    turns: list[tuple[str, Target, float]] = [
+        ("echo", echo, args.echo_seconds),
+        ("server", server, args.seconds),
+    ]
+    if websocket is not None:
+        turns.append(("websocket", websocket, args.seconds))
     for _ in range(args.rounds):
         p50s = {}
-        for name, target, seconds in (
-            ("echo", echo, args.echo_seconds),
-            ("server", server, args.seconds),
-        ):
+        for name, target, seconds in turns:
             answers, cpu = await measured_window(
                 target.drivers, target.child.pid, "paced", args.warmup, seconds / args.rounds
             )
@@ -499,10 +527,10 @@ async def paced_in_turn(
             shares[name].append(cpu)
             p50s[name] = Window.merge(answers, cpu).p50_ms
         ratios.append(round(p50s["server"] / p50s["echo"], 2) if p50s["echo"] else None)
-    echo_window, server_window = (
-        Window.merge(pooled(rounds[name]), mean_cpu(shares[name])) for name in ("echo", "server")
+    echo_window, server_window, *more = (
+        Window.merge(pooled(rounds[name]), mean_cpu(shares[name])) for name in names
     )
-    return echo_window, server_window, ratios
+    return echo_window, server_window, ratios, (more[0] if more else None)
 
 
 async def start_target(
@@ -597,12 +625,21 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
             setup_seconds = trio.current_time() - setup_start
             rss_seated = rss_kib(server.child.pid)
             await seat_hard_tables(server.port, args.hard_tables)
+            websocket: Target | None = None
+            if args.websocket:
+                web_port = await server.child.listening_port(WEB_PAGE, search=True)
+                drivers = await start_drivers(args, web_port, "game", logs, started, websocket=True)
+                websocket = Target(server.child, drivers, web_port)
+                await all_steps(websocket.drivers, "connect")
+                await all_steps(websocket.drivers, "seat")
 
-            echo_paced, paced, round_ratios = await paced_in_turn(echo, server, args)
+            echo_paced, paced, round_ratios, ws_paced = await paced_in_turn(
+                echo, server, args, websocket
+            )
             echo_saturated = await echo.window("saturate", args.warmup, args.echo_seconds)
             saturated = await server.window("saturate", args.warmup, args.saturation_seconds)
             rss_after = rss_kib(server.child.pid)
-            for target in (echo, server):
+            for target in (echo, server, *([websocket] if websocket else [])):
                 await all_steps(target.drivers, "quit")
         finally:
             # Drivers were started after their target: stopped before it.
@@ -665,9 +702,25 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
             "drivers": sorted(cpu_plan(args)[1] or []),
         },
     }
+    if ws_paced is not None:
+        result.update(websocket_figures(ws_paced, paced))
+        result["errors"] += ws_paced.errors
+        result["error_notes"] += ws_paced.notes
     if args.profile:
         result["profile_top"] = hot_spots(Path(args.profile), args.top)
     return result
+
+
+def websocket_figures(ws: Window, tcp: Window) -> dict[str, Any]:
+    """The paced figures over the web port's WebSocket, and their ratios to TCP's."""
+    return {
+        "websocket_paced_actions_per_s": round(ws.actions_per_s, 1),
+        "websocket_paced_p50_ms": round(ws.p50_ms, 3),
+        "websocket_paced_p99_ms": round(ws.p99_ms, 3),
+        "websocket_paced_server_cpu_ms_per_action": ws.cpu_ms_per_action(),
+        "websocket_p50_ratio_to_tcp": round(ws.p50_ms / tcp.p50_ms, 2) if tcp.p50_ms else None,
+        "websocket_p99_ratio_to_tcp": round(ws.p99_ms / tcp.p99_ms, 2) if tcp.p99_ms else None,
+    }
 
 
 def print_summary(result: dict[str, Any]) -> None:
@@ -705,6 +758,15 @@ def print_summary(result: dict[str, Any]) -> None:
         f"{result['rss_kib_per_connection']} KiB per connection, "
         f"{result['rss_kib_per_table']} KiB per table, {result['rss_kib_after_run']} KiB after"
     )
+    if "websocket_paced_p50_ms" in result:
+        print(
+            f"websocket:  {result['websocket_paced_actions_per_s']:8.1f} actions/s  "
+            f"p50 {result['websocket_paced_p50_ms']:.2f} ms  "
+            f"p99 {result['websocket_paced_p99_ms']:.2f} ms  "
+            f"({result['websocket_paced_server_cpu_ms_per_action']} ms/action); "
+            f"over TCP's: p50 x{result['websocket_p50_ratio_to_tcp']}, "
+            f"p99 x{result['websocket_p99_ratio_to_tcp']}"
+        )
     print(f"errors: {result['errors']}")
     for note in result["error_notes"]:
         print(f"  {note}")
@@ -769,6 +831,12 @@ def main(argv: list[str] | None = None) -> int:
         action=argparse.BooleanOptionalAction,
         default=True,
         help="the server writes its journal (default, as uno-server does) or not (--no-state)",
+    )
+    parser.add_argument(
+        "--websocket",
+        action="store_true",
+        help="also play the same number of tables over the web port's WebSocket, paced, in "
+        "turn with the TCP windows, and compare",
     )
     parser.add_argument("--profile", type=Path, help="run the server under cProfile to PATH")
     parser.add_argument("--top", type=int, default=25, help="hot spots to report")

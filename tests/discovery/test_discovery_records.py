@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import trio
@@ -49,8 +50,11 @@ def test_txt_has_every_key_in_order_with_the_lobby_numbers() -> None:
         "open": "2",
         "seats": "5",
         "pw": "1",
+        "web": "0",
     }
     assert txt_properties(IDENTITY, EMPTY)["pw"] == "0"
+    with_page = dataclasses.replace(IDENTITY, web_port=7532)
+    assert txt_properties(with_page, BUSY)["web"] == "7532"
 
 
 def test_txt_stays_well_under_200_bytes_whatever_the_strings_hold() -> None:

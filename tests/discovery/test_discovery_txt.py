@@ -82,3 +82,13 @@ def test_proto_value_keeps_whole_versions_within_20_bytes() -> None:
 
 def _fields(advert: Advert) -> dict[str, Any]:
     return {name: getattr(advert, name) for name in Advert.__slots__}
+
+
+def test_the_web_port_travels_and_a_bad_one_reads_as_none() -> None:
+    record = encode_txt(Advert(name="k", web_port=7532))
+    assert record[TxtKey.WEB] == "7532"
+    assert decode_txt(record).web_port == 7532
+    assert encode_txt(Advert(name="k", web_port=70000))[TxtKey.WEB] == "0"
+    for hostile in ("70000", "-1", "7532x", "", "0x10"):
+        assert decode_txt({**record, TxtKey.WEB: hostile}).web_port == 0, hostile
+    assert decode_txt({k: v for k, v in record.items() if k != TxtKey.WEB}).web_port == 0

@@ -92,6 +92,12 @@ class ServerProcess:
         server.first_line = line
         return server
 
+    def next_line(self, timeout: float = START_TIMEOUT) -> str:
+        """The next line the server prints on stdout (after the first)."""
+        line = _read_line(self.process, timeout)
+        self.other_lines.append(line)
+        return line
+
     def log_text(self) -> str:
         return self.log_path.read_text(errors="replace")
 

@@ -1,0 +1,485 @@
+// Draws the page from the state (app.js owns it). Every text from the server goes in as
+// text, never as markup. Buttons call the actions; nothing here changes the state.
+
+import { cardColor, cardLabel, cardName, COLOR_NAMES, COLORS, sortHand } from "./cards.js";
+import { ARROWS } from "./log.js";
+
+const $ = (id) => document.getElementById(id);
+
+function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "onclick") node.addEventListener("click", value);
+    else if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(typeof child === "string" ? document.createTextNode(child) : child);
+  }
+  return node;
+}
+
+// Like replaceChildren, leaving out the children that are null or false.
+function fill(node, ...children) {
+  node.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+}
+
+function add(node, ...children) {
+  node.append(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+}
+
+const button = (text, onclick, props = {}) => el("button", { type: "button", onclick, ...props }, text);
+
+const STATUS_WORDS = {
+  starting: "",
+  connecting: "connecting…",
+  online: "online",
+  reconnecting: "reconnecting…",
+  closed: "disconnected",
+};
+
+let bound = false;
+
+function bindForms(actions) {
+  $("name-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    actions.start($("name-input").value);
+  });
+  $("create-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const data = new FormData(event.target);
+    const number = (key) => Number.parseInt(data.get(key), 10);
+    actions.create({
+      name: data.get("name"),
+      preset: data.get("preset"),
+      deck: data.get("deck"),
+      seats: number("seats"),
+      bots: number("bots") || 0,
+      level: data.get("level"),
+      target_score: number("target_score"),
+      turn_seconds: number("turn_seconds"),
+      password: data.get("password"),
+    });
+    $("create").open = false;
+  });
+  $("chat-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    actions.chat($("chat-input").value);
+    $("chat-input").value = "";
+  });
+  document.body.addEventListener("click", (event) => {
+    const target = event.target.closest("[data-action], [data-tab]");
+    if (!target) return;
+    if (target.dataset.tab) actions.tab(target.dataset.tab);
+    else if (target.dataset.action === "refresh") actions.refresh();
+    else if (target.dataset.action === "rename") actions.rename();
+    else if (target.dataset.action === "sound") actions.toggleSound();
+  });
+  document.addEventListener("keydown", (event) => keyboard(event, actions));
+}
+
+export function render(state, actions) {
+  if (!bound) {
+    bindForms(actions);
+    bound = true;
+    $("name-input").value = state.name;
+  }
+  $("server-name").textContent = state.serverName || "uno-lan";
+  const status = $("status");
+  status.textContent = state.statusReason
+    ? `${STATUS_WORDS[state.status]}: ${state.statusReason}`
+    : STATUS_WORDS[state.status] ?? state.status;
+  status.dataset.status = state.status;
+  const sound = $("sound");
+  sound.textContent = state.sound ? "sound on" : "sound off";
+  sound.setAttribute("aria-pressed", String(state.sound));
+  for (const screen of ["name", "lobby", "table"]) {
+    $(`${screen}-screen`).hidden = state.screen !== screen;
+  }
+  const notice = $("notice");
+  notice.hidden = !state.notice;
+  notice.textContent = state.notice;
+  if (state.screen === "lobby") renderLobby(state, actions);
+  if (state.screen === "table") renderTable(state, actions);
+  renderDialog(state, actions);
+}
+
+// --- the lobby -----------------------------------------------------------------------
+
+function renderLobby(state, actions) {
+  const list = $("tables");
+  list.replaceChildren();
+  if (!state.tables.length) add(list, el("li", { class: "empty" }, "No tables yet: make one below."));
+  for (const table of state.tables) {
+    const open = table.state === "lobby" && table.taken < table.seats;
+    const facts = [
+      `${table.taken}/${table.seats} seats`,
+      table.bot_seats ? `${table.bot_seats} bot${table.bot_seats > 1 ? "s" : ""}` : "",
+      table.spectators ? `${table.spectators} watching` : "",
+      table.host ? `host ${table.host}` : "",
+      table.locked ? "🔒 password" : "",
+      ...(table.house_rules ?? []),
+    ].filter(Boolean);
+    add(list, 
+      el(
+        "li",
+        { class: "table-entry", "data-table": table.table_id },
+        el("div", { class: "row" }, el("strong", { text: table.name }), el("span", { class: "tag", text: table.state })),
+        el("div", { class: "facts", text: facts.join(" · ") }),
+        el(
+          "div",
+          { class: "row" },
+          open ? button("Join", () => actions.join(table.table_id, table.locked), { class: "primary" }) : null,
+          button("Watch", () => actions.watch(table.table_id, table.locked)),
+          table.bot_seats ? button("Take a bot's seat", () => actions.watch(table.table_id, table.locked)) : null,
+        ),
+      ),
+    );
+  }
+}
+
+// --- the table -----------------------------------------------------------------------
+
+function renderTable(state, actions) {
+  const ts = state.tableState;
+  const view = state.view;
+  const me = state.seat;
+  const host = ts && me !== null && ts.host_seat === me;
+  fill(
+    $("table-head"),
+    el("strong", { text: ts ? ts.name : "table" }),
+    ts && ts.state !== "playing" ? el("span", { class: "tag", text: ts.state }) : null,
+    el("span", { id: "clock", class: "clock" }),
+    me === null ? el("span", { class: "tag", text: "watching" }) : null,
+    host && ts.state === "playing" ? button("Pause", actions.pause) : null,
+    host && ts.state === "paused" ? button("Go on", actions.unpause) : null,
+    button("Leave", actions.leave),
+  );
+  renderSeats(state, actions, host);
+  renderCenter(state, actions, host);
+  renderActions(state, actions);
+  renderHand(state, actions);
+  for (const tab of ["log", "chat", "scores"]) {
+    const pane = tab === "chat" ? $("chat-pane") : $(tab);
+    pane.hidden = state.tab !== tab;
+  }
+  for (const tab of document.querySelectorAll("[data-tab]")) {
+    tab.setAttribute("aria-selected", String(tab.dataset.tab === state.tab));
+  }
+  const log = $("log");
+  log.replaceChildren(...state.log.slice(-60).map((line) => el("li", { text: line })));
+  log.scrollTop = log.scrollHeight;
+  const chat = $("chat");
+  chat.replaceChildren(...state.chat.map((m) => el("li", {}, el("b", { text: `${m.sender}: ` }), m.text)));
+  chat.scrollTop = chat.scrollHeight;
+  renderScores(state);
+  renderClock(state);
+}
+
+function renderSeats(state, actions, host) {
+  const ts = state.tableState;
+  const view = state.view;
+  const seats = $("seats");
+  seats.replaceChildren();
+  if (!ts) return;
+  const lobby = ts.state === "lobby";
+  for (const seat of ts.seats) {
+    const i = seat.seat;
+    const count = view?.counts?.[i];
+    const classes = ["seat"];
+    if (view && view.to_act === i) classes.push("to-act");
+    if (i === state.seat) classes.push("you");
+    if (!seat.name) classes.push("empty");
+    if (seat.away) classes.push("away");
+    const marks = [
+      ts.host_seat === i ? "★" : "",
+      seat.bot ? `bot${seat.level ? ` ${seat.level}` : ""}` : "",
+      seat.away ? "away" : "",
+      seat.ready && !lobby ? "ready" : "",
+      view?.exposed?.includes(i) ? "UNO?" : "",
+    ].filter(Boolean);
+    add(seats, 
+      el(
+        "div",
+        { class: classes.join(" "), "data-seat": i },
+        el("span", { class: "seat-name", text: seat.name ? (i === state.seat ? `${seat.name} (you)` : seat.name) : "empty" }),
+        count !== undefined ? el("span", { class: "count", text: count === 1 ? "1 card" : `${count} cards` }) : null,
+        marks.length ? el("span", { class: "marks", text: marks.join(" ") }) : null,
+        state.seat === null && seat.bot ? button("Take seat", () => actions.takeSeat(i), { class: "small" }) : null,
+        host && lobby && seat.bot ? button("Remove", () => actions.removeBot(i), { class: "small" }) : null,
+        host && seat.name && !seat.bot && i !== state.seat ? button("Kick", () => actions.kick(i), { class: "small" }) : null,
+        host && seat.name && !seat.bot && i !== state.seat ? button("Ban", () => actions.kick(i, true), { class: "small" }) : null,
+      ),
+    );
+  }
+}
+
+const PHASE_WORDS = {
+  turn: "plays",
+  "choose-color": "chooses a colour",
+  challenge: "challenges or accepts the Wild Draw Four",
+  dance: "dances",
+  stack: "answers the stack",
+};
+
+function renderCenter(state, actions, host) {
+  const center = $("center");
+  const ts = state.tableState;
+  const view = state.view;
+  center.replaceChildren();
+  if (ts && ts.state === "lobby" && !view) {
+    add(center, el("p", { text: host ? "Add bots or wait for friends, then start." : "Waiting for the host to start." }));
+    if (host) {
+      const level = el("select", { id: "bot-level", "aria-label": "bot level" }, ...["normal", "easy", "hard"].map((l) => el("option", { value: l, text: l })));
+      add(center, 
+        el("div", { class: "row" }, level, button("Add bot", () => actions.addBot(level.value)), button("Start", actions.startMatch, { class: "primary", id: "start" })),
+      );
+    }
+    return;
+  }
+  if (!view) return;
+  const top = view.top;
+  const color = view.color;
+  const toAct = view.to_act;
+  let line = "";
+  if (toAct !== null && toAct !== undefined) {
+    line = toAct === state.seat ? yourPrompt(view) : `${nameOf(state, toAct)} ${PHASE_WORDS[view.phase] ?? view.phase}`;
+  } else if (view.phase === "paused") line = "paused";
+  add(center, 
+    el(
+      "div",
+      { class: "pile" },
+      top ? el("div", { class: `card big color-${cardColor(top) ?? color ?? "W"}`, title: cardName(top), id: "top-card" }, cardLabel(top)) : null,
+      el(
+        "div",
+        { class: "pile-facts" },
+        el("div", { text: `colour: ${color ? COLOR_NAMES[color] : "none"}`, class: color ? `text-${color}` : "" }),
+        el("div", { text: `draw pile: ${view.draw_count}` }),
+        el("div", { text: view.direction === 1 ? "↻ clockwise" : "↺ counter-clockwise" }),
+        view.pending_draw ? el("div", { text: `stack: +${view.pending_draw}` }) : null,
+      ),
+    ),
+    el("p", { class: toAct === state.seat && toAct !== null ? "prompt yours" : "prompt", id: "prompt", text: line }),
+  );
+  if (view.dance) {
+    const steps = (view.dance.steps ?? []).map((s) => ARROWS[s]).join(" ");
+    add(center, el("p", { class: "dance", text: `${nameOf(state, view.dance.seat)} must dance ${view.dance.dance}: ${steps}` }));
+  }
+}
+
+function yourPrompt(view) {
+  return {
+    turn: "Your turn: play a card or draw",
+    "choose-color": "Choose the colour",
+    challenge: "Wild Draw Four: challenge or accept?",
+    dance: "Dance! Tap the steps in order",
+    stack: "Answer the stack or take it",
+  }[view.phase] ?? "Your move";
+}
+
+function nameOf(state, seat) {
+  if (seat === state.seat) return "you";
+  return state.tableState?.seats?.[seat]?.name ?? `seat ${seat + 1}`;
+}
+
+const ACTION_WORDS = {
+  draw: "Draw",
+  pass: "Pass",
+  "call-uno": "UNO!",
+  challenge: "Challenge",
+  accept: "Accept +4",
+  "refuse-dance": "Don't dance",
+};
+
+function renderActions(state, actions) {
+  const bar = $("actions");
+  bar.replaceChildren();
+  const legal = state.view?.legal ?? [];
+  for (const command of legal) {
+    if (ACTION_WORDS[command.type]) {
+      add(bar, button(ACTION_WORDS[command.type], () => actions.send(command), { class: `action ${command.type}`, "data-command": command.type }));
+    } else if (command.type === "catch") {
+      add(bar, button(`Catch ${nameOf(state, command.target)}`, () => actions.send(command), { class: "action catch", "data-command": "catch" }));
+    }
+  }
+  const colours = legal.filter((c) => c.type === "choose-color");
+  if (colours.length) add(bar, button("Choose colour", () => actions.choose(colours), { class: "action primary", "data-command": "choose-color" }));
+  const dance = legal.find((c) => c.type === "dance");
+  if (dance) {
+    if (!(dance.steps ?? []).length) {
+      add(bar, button("I danced", () => actions.send(dance), { class: "action primary", "data-command": "dance" }));
+    } else {
+      const entered = state.danceSteps.map((s) => ARROWS[s]).join(" ");
+      add(bar, 
+        el("div", { class: "steps" }, ...["up", "down", "left", "right"].map((arrow) => button(ARROWS[arrow], () => actions.step(arrow), { class: "step", "data-step": arrow, "aria-label": arrow }))),
+        el("span", { class: "entered", text: entered || "…" }),
+        state.danceSteps.length ? button("Clear", actions.clearSteps, { class: "small" }) : null,
+      );
+    }
+  }
+  const view = state.view;
+  if (view && state.seat !== null && view.phase === "round-over") {
+    const me = state.tableState?.seats?.[state.seat];
+    if (!me?.ready) add(bar, button("Ready for the next round", actions.ready, { class: "action primary", "data-command": "ready" }));
+  }
+}
+
+function renderHand(state, actions) {
+  const hand = $("hand");
+  hand.replaceChildren();
+  const view = state.view;
+  if (!view || !view.hand) return;
+  const playable = new Set((view.legal ?? []).filter((c) => c.type === "play").map((c) => c.card));
+  const seen = new Map();
+  for (const code of sortHand(view.hand)) {
+    const index = seen.get(code) ?? 0;
+    seen.set(code, index + 1);
+    const can = playable.has(code);
+    const classes = ["card", `color-${cardColor(code) ?? "W"}`, can ? "playable" : "unplayable"];
+    if (code === view.drawn && index === 0) classes.push("drawn");
+    add(hand, 
+      el(
+        "button",
+        {
+          type: "button",
+          class: classes.join(" "),
+          "data-card": code,
+          "aria-label": `${cardName(code)}${can ? ", playable" : ""}`,
+          "aria-disabled": can ? null : "true",
+          onclick: can ? () => actions.playCard(code) : null,
+        },
+        cardLabel(code),
+      ),
+    );
+  }
+}
+
+function renderScores(state) {
+  const pane = $("scores");
+  const view = state.view;
+  const ts = state.tableState;
+  pane.replaceChildren();
+  if (!ts) return;
+  const rows = ts.seats.map((seat) =>
+    el("tr", {}, el("td", { text: seat.name ?? "empty" }), el("td", { text: String(view?.scores?.[seat.seat] ?? 0) })),
+  );
+  const target = ts.options?.target_score;
+  add(pane, 
+    el("table", {}, el("thead", {}, el("tr", {}, el("th", { text: "player" }), el("th", { text: "score" }))), el("tbody", {}, ...rows)),
+    target ? el("p", { text: `playing to ${target}` }) : null,
+  );
+}
+
+// --- dialogs: the pickers and the results ----------------------------------------------
+
+function renderDialog(state, actions) {
+  const dialog = $("dialog");
+  dialog.replaceChildren();
+  const view = state.view;
+  if (state.screen === "table" && state.picker) {
+    add(dialog, ...pickerContent(state, actions));
+  } else if (state.screen === "table" && view?.match_result) {
+    add(dialog, ...matchContent(state, actions));
+  } else if (state.screen === "table" && view?.round_result && view.phase === "round-over") {
+    add(dialog, ...roundContent(state, actions));
+  }
+  dialog.hidden = !dialog.childElementCount;
+}
+
+const DANCE_WORDS = { dynamite: "Dynamite", butter: "Butter", idol: "Idol", fire: "Fire", dope: "Dope", permission: "Permission to Dance" };
+
+function pickerContent(state, actions) {
+  const options = state.picker.options;
+  for (const field of ["color", "target", "dance"]) {
+    const values = [...new Set(options.map((o) => o[field]))];
+    if (values.length < 2) continue;
+    const title = { color: "Which colour?", target: "Whom?", dance: "Which dance?" }[field];
+    const choices = values.map((value) => {
+      const label = field === "color" ? COLOR_NAMES[value] : field === "target" ? nameOf(state, value) : DANCE_WORDS[value] ?? value;
+      const props = { class: field === "color" ? `choice color-${value}` : "choice", [`data-${field}`]: value };
+      return button(label, () => actions.pick(options.filter((o) => o[field] === value)), props);
+    });
+    return [el("h3", { text: title }), el("div", { class: "choices" }, ...choices), button("Cancel", actions.cancelPicker, { class: "small" })];
+  }
+  return [el("h3", { text: "Play it?" }), button("Play", () => actions.send(options[0]), { class: "primary" }), button("Cancel", actions.cancelPicker)];
+}
+
+function resultTable(state, result) {
+  const rows = (state.tableState?.seats ?? []).map((seat) => {
+    const i = seat.seat;
+    const hand = result.hands?.[i] ?? [];
+    return el(
+      "tr",
+      {},
+      el("td", { text: nameOf(state, i) }),
+      el("td", { class: "hand-cards", text: hand.map(cardLabel).join(" ") || "—" }),
+      el("td", { text: result.points ? String(result.points[i] ?? 0) : "" }),
+      el("td", { text: result.gained ? `+${result.gained[i] ?? 0}` : "" }),
+      el("td", { text: String(result.scores?.[i] ?? 0) }),
+    );
+  });
+  return el("table", { class: "results" }, el("thead", {}, el("tr", {}, ...["", "cards", "points", "scored", "total"].map((h) => el("th", { text: h })))), el("tbody", {}, ...rows));
+}
+
+function roundContent(state, actions) {
+  const result = state.view.round_result;
+  const me = state.tableState?.seats?.[state.seat];
+  return [
+    el("h3", { id: "round-result", text: `Round ${result.round}: ${nameOf(state, result.winner)} won` }),
+    resultTable(state, result),
+    state.seat !== null && !me?.ready ? button("Ready", actions.ready, { class: "primary", "data-command": "ready" }) : el("p", { text: "waiting for the next round…" }),
+  ];
+}
+
+function matchContent(state, actions) {
+  const result = state.view.match_result;
+  const winners = (result.winners ?? []).map((s) => nameOf(state, s)).join(" and ");
+  const host = state.seat !== null && state.tableState?.host_seat === state.seat;
+  const last = state.view.round_result;
+  return [
+    el("h3", { id: "match-result", text: `Match over: ${winners} won` }),
+    last ? resultTable(state, { ...last, scores: result.scores }) : null,
+    el("div", { class: "row" }, host ? button("Rematch", actions.rematch, { class: "primary" }) : null, button("Leave", actions.leave)),
+  ];
+}
+
+// --- the clock and the keyboard ------------------------------------------------------
+
+export function renderClock(state) {
+  const clock = document.getElementById("clock");
+  if (!clock) return;
+  const view = state.view;
+  if (!view || view.remaining_ms === null || view.remaining_ms === undefined || view.phase === "paused") {
+    clock.textContent = "";
+    return;
+  }
+  const left = Math.max(0, view.remaining_ms - (performance.now() - state.viewAt));
+  clock.textContent = `${Math.ceil(left / 1000)} s`;
+  clock.classList.toggle("low", left < 5000);
+}
+
+// Keys on a desktop: 1-9 play the n-th playable card, d draw, p pass, u UNO, c catch,
+// r/y/g/b pick a colour in the colour picker, Escape closes it.
+function keyboard(event, actions) {
+  if (event.target.closest("input, select, textarea")) return;
+  const key = event.key.toLowerCase();
+  const dialog = $("dialog");
+  if (!dialog.hidden) {
+    if (key === "escape") actions.cancelPicker();
+    const letter = key.toUpperCase();
+    if (COLORS.includes(letter)) dialog.querySelector(`[data-color="${letter}"]`)?.click();
+    return;
+  }
+  const command = { d: "draw", p: "pass", u: "call-uno", c: "catch" }[key];
+  if (command) {
+    $("actions").querySelector(`[data-command="${command}"]`)?.click();
+    return;
+  }
+  if (/^[1-9]$/.test(key)) {
+    const cards = $("hand").querySelectorAll(".card.playable");
+    cards[Number(key) - 1]?.click();
+  }
+}
