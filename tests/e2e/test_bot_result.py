@@ -45,7 +45,7 @@ async def test_a_uno_bot_seat_is_a_bot_s_and_a_stand_in_s_turns_are_noted(tmp_pa
                     lambda i: CreateTable(id=i, name="mix", options=TableOptions.parse(options))
                 )
                 bot = await trio.lowlevel.open_process(bot_command)
-                await hub.until(lambda: ann.state is not None and ann.state.seats[1].name)
+                await hub.until(lambda: ann.state is not None and bool(ann.state.seats[1].name))
                 await ann.ok(lambda i: Start(id=i))
                 await drive([ann], lambda: len(ann.events) > 12, random.Random(4))
                 await ann.close()  # she is away: a stand-in plays her seat to the end

@@ -136,7 +136,7 @@ def test_a_match_record_names_its_id_from_1_3_on() -> None:
     )
     listing = MatchList(matches=(record,), next_cursor="42")
     assert for_version(listing, CURRENT) is listing
-    sent = for_version(listing, parse_version("1.2"))  # a 1.2 message: older ones never ask
+    sent = for_version(listing, (1, 2))  # a 1.2 message: older ones never ask
     assert isinstance(sent, MatchList)
     assert "match_id" not in sent.to_data()["matches"][0]
     assert sent.matches[0] == dataclasses.replace(record, match_id=None)

@@ -307,6 +307,7 @@ def a_schema_4_file(path: Path) -> None:
         db.execute("ALTER TABLE matches ADD COLUMN scores TEXT")
         db.execute("ALTER TABLE tables ADD COLUMN bot_think_ms INTEGER")
         for statement in MIGRATIONS[3]:
+            assert isinstance(statement, str)
             db.execute(statement)
         db.execute(
             "INSERT INTO matches VALUES ('1', 2, '6', 0, 1, ?, 2000.0, ?, NULL)",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 import unicodedata
+from collections.abc import Iterable
 
 import pytest
 from hypothesis import given
@@ -144,7 +145,7 @@ NOT_IGNORABLE_FORMATS = [
 ]
 
 
-def _points(ranges: list[tuple[int, int]]) -> set[int]:
+def _points(ranges: Iterable[tuple[int, int]]) -> set[int]:
     return {point for first, last in ranges for point in range(first, last + 1)}
 
 

@@ -45,9 +45,11 @@ async def test_a_table_holds_only_the_hash_and_the_lobby_checks_guesses_against_
     tid = table.table_id
     eve = FakePeer("Eve")
     for guess in (None, SECRET.upper(), SECRET[:-1], SECRET + "x"):
-        assert await refused(
-            lobby, eve, lambda i, g=guess: Join(id=i, table_id=tid, password=g)
-        ) == ("wrong-password")
+
+        def join(i: int, g: str | None = guess) -> Join:
+            return Join(id=i, table_id=tid, password=g)
+
+        assert await refused(lobby, eve, join) == "wrong-password"
     take = await refused(
         lobby, eve, lambda i: TakeBotSeat(id=i, table_id=tid, seat=2, password="no")
     )
@@ -65,6 +67,7 @@ async def test_a_rebuilt_table_still_needs_its_password(tmp_path: Path) -> None:
             ann = FakePeer("Ann")
             table_id = (await create(lobby, ann, password=SECRET, seats=3)).table_id
             token = ann.token
+            assert token is not None
             await lobby.shutdown()
             first.cancel_scope.cancel()
     finally:

@@ -146,8 +146,9 @@ async def test_bans_and_an_away_seats_address_survive_a_restart(
             await second.start(lobby.run)
             ann = FakePeer("Ann", address=HOST)
             await ok(lobby, ann, lambda i: ResumeSeat(id=i, token=token, last_seq=0))
-            table = lobby.location(ann)
-            assert table is not None
+            rebuilt = lobby.location(ann)
+            assert rebuilt is not None
+            table = rebuilt
             for name, address in [("friendly", GUEST), ("rnallory", "203.0.113.9")]:
                 comeback = FakePeer(name, address=address)
                 code = await refused(lobby, comeback, lambda i: Join(id=i, table_id=table.table_id))
