@@ -541,7 +541,7 @@ def decide(
         if deal is None:
             return None
         data = position(view, config, deal, bluffer, rng.random() < guilt)
-        stop_at = deadline if deals and not limits.playouts else None
+        stop_at = None if limits.playouts else deadline
         outcome = _play_out_every(options, data, me, rng, limits, stop_at=stop_at)
         if outcome is None:
             break
@@ -552,6 +552,8 @@ def decide(
             break
         if not limits.playouts and time.perf_counter() > deadline:
             break
+    if not deals:
+        return steered  # not one deal fitted in the budget (a busy machine): no search
     keep = options.index(default) if default in options else None
     margin = _MARGIN if len(view.shared.counts) <= 2 else _MARGIN_MANY
     return options[_pick(results, keep, margin)]
