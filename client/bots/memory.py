@@ -9,10 +9,12 @@ the round up to it. Three things in them narrow down the hidden cards:
   could play on the card in force then: no card of that colour, none of that rank and
   no wild. The cards it held then still avoid those, except the ones it has played
   since; the cards it drew since are free. A drawn card passed on avoids them too.
-- **Colours left.** A seat that played another colour on the colour in force (by rank,
-  or with a wild) held none of that colour: a player who can follow the colour does
-  (``normal`` plays it first). Wilds it may still hold, and the cards it draws since are
-  free again.
+- **Plays read as ``normal`` plays.** A seat that played another colour on the colour in
+  force (by rank, or with a wild) held none of that colour: a player who can follow the
+  colour does. One that followed it held none of it worth more (the costliest first);
+  one that played a wild held no coloured card that played (nor the top card's rank).
+  Wilds it may still hold, and the cards it draws since are free again. The colour a
+  wild names is the one the seat held most after it, until it plays or draws again.
 
 Only what the seat's own events say is used: the memory is fed the redacted events a
 client of that seat receives (``Event.seen_by``), never the match itself. A void is a

@@ -2,12 +2,13 @@
 
 At a decision worth thinking about (which card, which colour, whom to swap with, whether
 to challenge a Wild Draw Four or take a Draw Two stack), once some hand is down to
-``Limits.endgame`` cards, the bot:
+``Limits.endgame`` cards (``Limits.endgame_heads_up`` with two seats in play), the bot:
 
 1. samples a *deal*: the cards it has not seen dealt at random into every opponent's
    hand and the draw pile, each of the size the view says (:func:`sample_deal`). With the
    round's memory (``client.bots.memory``) the discards are the cards it saw played, and
-   a seat that drew instead of playing gets old cards it could not have played;
+   a seat's old cards avoid what its draws and plays say it held none of, and one that
+   named a colour with a wild holds that colour most;
 2. builds that position in the real engine once (``Match.restore`` of a plain snapshot),
    forks it for each candidate (``Match.fork``: no snapshot on the hot path), applies the
    candidate, and plays the round out with ``normal``'s heuristic, made cheap, for every
@@ -532,6 +533,30 @@ def decide(
     config = infer_config(view, memory)
     if config is None:
         return None
+    results = _weigh(options, view, me, config, rng=rng, limits=limits, guilt=guilt, memory=memory)
+    if results is None:
+        return None
+    if not results[0]:
+        return steered  # not one deal fitted in the budget (a busy machine): no search
+    keep = options.index(default) if default in options else None
+    margin = _MARGIN if len(view.shared.counts) <= 2 else _MARGIN_MANY
+    return options[_pick(results, keep, margin)]
+
+
+def _weigh(
+    options: Sequence[SeatCommand],
+    view: View,
+    me: int,
+    config: TableConfig,
+    *,
+    rng: random.Random,
+    limits: Limits,
+    guilt: float,
+    memory: RoundMemory | None,
+) -> list[list[float]] | None:
+    """Every candidate's playout results, deal by deal, until the fixed number of deals
+    or the budget (a deal the budget cut short does not count); None when the view
+    cannot be dealt."""
     bluffer = wild_draw_four_player(view)
     results: list[list[float]] = [[] for _ in options]
     deadline = time.perf_counter() + _budget_ms(view, limits) / 1000.0
@@ -544,19 +569,14 @@ def decide(
         stop_at = None if limits.playouts else deadline
         outcome = _play_out_every(options, data, me, rng, limits, stop_at=stop_at)
         if outcome is None:
-            break
+            return results
         for index, value in enumerate(outcome):
             results[index].append(value)
         deals += 1
         if limits.playouts and deals >= limits.playouts:
-            break
+            return results
         if not limits.playouts and time.perf_counter() > deadline:
-            break
-    if not deals:
-        return steered  # not one deal fitted in the budget (a busy machine): no search
-    keep = options.index(default) if default in options else None
-    margin = _MARGIN if len(view.shared.counts) <= 2 else _MARGIN_MANY
-    return options[_pick(results, keep, margin)]
+            return results
 
 
 def _play_out_every(
