@@ -9,10 +9,12 @@ the round up to it. Three things in them narrow down the hidden cards:
   could play on the card in force then: no card of that colour, none of that rank and
   no wild. The cards it held then still avoid those, except the ones it has played
   since; the cards it drew since are free. A drawn card passed on avoids them too.
-- **Colours left.** A seat that played another colour on the colour in force (by rank,
-  or with a wild) held none of that colour: a player who can follow the colour does
-  (``normal`` plays it first). Wilds it may still hold, and the cards it draws since are
-  free again.
+- **Plays read as ``normal`` plays.** A seat that played another colour on the colour in
+  force (by rank, or with a wild) held none of that colour: a player who can follow the
+  colour does. One that followed it held none of it worth more (the costliest first);
+  one that played a wild held no coloured card that played (nor the top card's rank).
+  Wilds it may still hold, and the cards it draws since are free again. The colour a
+  wild names is the one the seat held most after it, until it plays or draws again.
 
 Only what the seat's own events say is used: the memory is fed the redacted events a
 client of that seat receives (``Event.seen_by``), never the match itself. A void is a
@@ -23,10 +25,11 @@ that seat for a while.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from protocol.cards import Card, Color, Rank
+from protocol.cards import COLORS, Card, Color, Rank, card_points
 from protocol.events import (
     ColorChosen,
     Drew,
@@ -46,7 +49,7 @@ from protocol.events import (
 from protocol.messages import GameEvent, TableState
 from protocol.options import ConfigError, TableConfig
 
-__all__ = ["Lack", "RoundMemory", "Void"]
+__all__ = ["Favourite", "Lack", "RoundMemory", "Void"]
 
 
 @dataclass(slots=True)
@@ -67,15 +70,53 @@ class Void:
 
 @dataclass(slots=True)
 class Lack:
-    """A seat held no card of ``colors`` when it last changed the colour, except the
-    ``fresh`` cards it has drawn since; wilds it may hold."""
+    """What a seat held none of when it last played, except the ``fresh`` cards it has
+    drawn since: no card of a colour worth more than its ``ceilings`` entry (-1: none of
+    that colour at all), and no coloured card of ``ranks``. Wilds it may hold."""
 
-    colors: set[Color]
+    ceilings: dict[Color, int]
+    ranks: set[Rank]
     fresh: int
+
+    @property
+    def colors(self) -> set[Color]:
+        """The colours the seat held none of."""
+        return {color for color, ceiling in self.ceilings.items() if ceiling < 0}
 
     def allows(self, card: Card) -> bool:
         """Whether an old card of that seat may be ``card``."""
-        return card.color is None or card.color not in self.colors
+        if card.color is None:
+            return True
+        if card.rank in self.ranks:
+            return False
+        ceiling = self.ceilings.get(card.color)
+        return ceiling is None or card_points(card) <= ceiling
+
+    def narrow(self, other: Lack) -> None:
+        """Add what ``other`` (a later reading of the same old cards) rules out."""
+        for color, ceiling in other.ceilings.items():
+            self.ceilings[color] = min(ceiling, self.ceilings.get(color, ceiling))
+        self.ranks |= other.ranks
+
+
+@dataclass(frozen=True, slots=True)
+class Favourite:
+    """The colour a seat named with a wild: the one it held most after the play (ties
+    go to the first of ``COLORS``). Kept until that seat plays or draws again."""
+
+    color: Color
+
+    def holds(self, hand: Sequence[Card]) -> bool:
+        """Whether ``hand`` is one after which a player naming the colour held most names
+        this one."""
+        held = Counter(card.color for card in hand if card.color is not None)
+        mine = held.get(self.color, 0)
+        first = COLORS.index(self.color)
+        return all(
+            held.get(color, 0) < mine or (held.get(color, 0) == mine and index > first)
+            for index, color in enumerate(COLORS)
+            if color != self.color
+        )
 
 
 class RoundMemory:
@@ -93,7 +134,10 @@ class RoundMemory:
         guesses them from the view while this is None."""
         self.voids: dict[int, Void] = {}
         self.lacks: dict[int, Lack] = {}
-        """Colours a seat left: it played another colour (by rank, or a wild) on them."""
+        """What a seat held none of when it played: see :class:`Lack`."""
+        self.favourites: dict[int, Favourite] = {}
+        """The colour a seat named with its last wild, while it has neither played nor
+        drawn since."""
         self._top: Card | None = None
         self._color: Color | None = None
         self._drawing: int | None = None
@@ -123,6 +167,7 @@ class RoundMemory:
                 self.discard = None
                 self.voids.clear()
                 self.lacks.clear()
+                self.favourites.clear()
             self.seq = seq
             self.observe(event.body)
 
@@ -144,7 +189,7 @@ class RoundMemory:
         elif isinstance(event, ColorChosen):
             self._color = event.color
         elif isinstance(event, Played):
-            self._played(event)
+            self._played(event, drawing)
         elif isinstance(event, Drew):
             self._drew(event.seat, event.count, event.reason, drawing)
         elif isinstance(event, Passed):
@@ -154,6 +199,7 @@ class RoundMemory:
         elif isinstance(event, HandsSwapped | HandsShuffled | HandsPassed):
             self.voids.clear()
             self.lacks.clear()
+            self.favourites.clear()
 
     def _lay(self, card: Card, color: Color | None, *, first: bool) -> None:
         self._top = card
@@ -168,30 +214,33 @@ class RoundMemory:
         self.discard = None
         self.voids.clear()
         self.lacks.clear()
+        self.favourites.clear()
         self._top = None
         self._color = None
         self._drawing = None
 
-    def _played(self, event: Played) -> None:
-        seat, card, in_force = event.seat, event.card, self._color
+    def _played(self, event: Played, drawing: int | None) -> None:
+        seat, card, in_force, before = event.seat, event.card, self._color, self._top
         self._lay(card, event.color, first=False)
+        self.favourites.pop(seat, None)
         void = self.voids.get(seat)
         if void is not None and not void.allows(card):
             void.fresh = max(void.fresh - 1, 0)  # it was one of the drawn cards
         lack = self.lacks.get(seat)
         if lack is not None and not lack.allows(card):
             lack.fresh = max(lack.fresh - 1, 0)
-        if in_force is not None and _leaves(card, in_force):
-            # A player who could follow the colour does (``normal`` plays it first): one
-            # that changed it, by rank or with a wild, held none of it.
-            self._lack(seat, in_force)
-
-    def _lack(self, seat: int, color: Color) -> None:
+        if card.color is None and event.color is not None and event.count:
+            self.favourites[seat] = Favourite(event.color)
+        if drawing == seat or in_force is None or _stacks(before, card):
+            return  # the card it drew, or a stack: it had no other choice to read
+        reading = _reading(card, in_force, before)
+        if reading is None:
+            return
         lack = self.lacks.get(seat)
         if lack is not None and lack.fresh == 0:
-            lack.colors.add(color)
+            lack.narrow(reading)
         else:
-            self.lacks[seat] = Lack({color}, 0)
+            self.lacks[seat] = reading
 
     def _passed(self, seat: int, stuck: bool, drawing: int | None) -> None:
         void = self.voids.get(seat)
@@ -202,6 +251,7 @@ class RoundMemory:
 
     def _drew(self, seat: int, count: int, reason: DrewReason, drawing: int | None) -> None:
         void = self.voids.get(seat)
+        self.favourites.pop(seat, None)
         if reason is DrewReason.DRAW and drawing != seat:
             self._void(seat, fresh=count)
         elif void is not None:
@@ -218,8 +268,25 @@ class RoundMemory:
         self.voids[seat] = Void(self._color, rank, fresh)
 
 
-def _leaves(card: Card, in_force: Color) -> bool:
-    """Whether playing ``card`` on ``in_force`` says the player had none of that colour."""
+def _reading(card: Card, in_force: Color, top: Card | None) -> Lack | None:
+    """What a play of ``card`` on ``in_force`` (and ``top``) says the player held none
+    of, read as ``normal`` plays: the colour in force first, its costliest card first
+    (so nothing of it worth more); another colour by rank only without the colour in
+    force; a wild only with no coloured card that plays (none of that colour or rank)."""
     if card.color is None:
-        return card.rank in (Rank.WILD, Rank.WILD_DRAW_FOUR)
-    return card.color != in_force
+        if card.rank not in (Rank.WILD, Rank.WILD_DRAW_FOUR):
+            return None
+        ranks = {top.rank} if top is not None and top.color is not None else set()
+        return Lack({in_force: -1}, ranks, 0)
+    if card.color == in_force:
+        return Lack({in_force: card_points(card)}, set(), 0)
+    return Lack({in_force: -1}, set(), 0)
+
+
+_DRAWS = (Rank.DRAW_TWO, Rank.WILD_DRAW_FOUR)
+
+
+def _stacks(top: Card | None, card: Card) -> bool:
+    """Whether ``card`` may have been played on a stack of draws (house rule), where only
+    draw cards play and the colour says nothing."""
+    return top is not None and top.rank in _DRAWS and card.rank in _DRAWS

@@ -421,17 +421,38 @@ Strategy = Callable[[list[SeatCommand], View, random.Random, Knobs], SeatCommand
 def _easy(
     legal: list[SeatCommand], view: View, rng: random.Random, knobs: Knobs
 ) -> SeatCommand | None:
-    """Any legal card, any colour; never challenges. The rest as ``normal``."""
+    """A beginner: any card that plays (never a draw while one does), at random, but a
+    Wild Draw Four only when honest or alone; a wild names a colour it holds, at random;
+    it never challenges. The rest as ``normal``."""
+    hand = list(view.hand or ())
     plays = _of(legal, Play)
+    passes = _first(legal, Pass)
+    if passes is not None and view.drawn is not None:
+        return passes  # a beginner plays from the hand it had: a card drawn waits
     if plays and not _has(legal, Catch):
-        return rng.choice([c for c in plays if c.uno] or plays)
+        in_force = _color_in_force(view)
+        honest = [c for c in plays if not _is_bluff(c.card, hand, in_force)] or plays
+        card = rng.choice(honest).card
+        variants = [c for c in honest if c.card == card]
+        variants = [c for c in variants if c.uno] or variants
+        held = _colours_held(hand, without=card)
+        return rng.choice([c for c in variants if c.color in held] or variants)
     colours = _of(legal, ChooseColor)
     if colours:
-        return rng.choice(colours)
+        held = _colours_held(hand, without=None)
+        return rng.choice([c for c in colours if c.color in held] or colours)
     accepts = _of(legal, Accept)
     if accepts:
         return accepts[0]
     return _basic(legal, view, rng, knobs)
+
+
+def _colours_held(hand: Sequence[Card], without: Card | None) -> set[Color]:
+    """The colours of ``hand`` once ``without`` has left it."""
+    remaining = list(hand)
+    if without is not None and without in remaining:
+        remaining.remove(without)
+    return {card.color for card in remaining if card.color is not None}
 
 
 # -- the hard level --------------------------------------------------------------------------

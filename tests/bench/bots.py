@@ -20,6 +20,7 @@ test: it asserts nothing.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import multiprocessing
@@ -70,17 +71,20 @@ class Series:
 
 @dataclass
 class Tally:
-    """What one series of rounds came to."""
+    """What one series of rounds came to. ``deals`` is, for each decision the search
+    weighed, the number of deals it played out (at a budget: how many fit in it)."""
 
     seats: int
     rounds: int = 0
     wins: int = 0
     decision_ms: list[float] = field(default_factory=list)
+    deals: list[int] = field(default_factory=list)
 
     def add(self, other: Tally) -> None:
         self.rounds += other.rounds
         self.wins += other.wins
         self.decision_ms.extend(other.decision_ms)
+        self.deals.extend(other.deals)
 
     def interval(self) -> tuple[float, float]:
         """The 95 % Wilson interval of the win rate."""
@@ -93,11 +97,33 @@ class Tally:
         return (centre - half, centre + half)
 
 
+class DealCounter:
+    """Counts the deals the search plays out to the end, by wrapping the search's one
+    function that plays a deal's candidates (a measurement hook, in this script only)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._inner = search._play_out_every
+        search._play_out_every = self._counted  # type: ignore[assignment]
+
+    def _counted(self, *args: Any, **kwargs: Any) -> list[float] | None:
+        outcome = self._inner(*args, **kwargs)
+        self.count += outcome is not None
+        return outcome
+
+
+@functools.cache
+def deal_counter() -> DealCounter:
+    """The process's one counter, installed on first use."""
+    return DealCounter()
+
+
 def play_round(
     config: TableConfig, *, seed: int, strong: int, level: str, against: str, knobs: Knobs
 ) -> Tally:
     """One round from ``seed``; ``strong`` is the seat that plays ``level``."""
     tally = Tally(config.seats, rounds=1)
+    counter = deal_counter()
     match = Match(config, seed)
     rngs = [random.Random(seed * 31 + seat) for seat in range(config.seats)]
     memory = RoundMemory()
@@ -111,8 +137,11 @@ def play_round(
         started = time.perf_counter()
         if seat == strong:
             memory.catch_up(event.seen_by(strong) for event in match.events)
+            counter.count = 0
             command = choose(view, rngs[seat], level, knobs, memory)
             tally.decision_ms.append((time.perf_counter() - started) * 1000)
+            if counter.count:
+                tally.deals.append(counter.count)
         else:
             command = choose(view, rngs[seat], against, Knobs())
         if command is None or isinstance(match.apply(seat, command, 0), Rejected):
@@ -211,6 +240,8 @@ def report(series: Series, tally: Tally, elapsed: float) -> dict[str, Any]:
         "decision_ms_p50": round(statistics.median(times), 2) if times else 0.0,
         "decision_ms_p95": round(p95, 2),
         "decision_ms_max": round(times[-1], 2) if times else 0.0,
+        "searched": len(tally.deals),
+        "deals_p50": statistics.median(tally.deals) if tally.deals else 0,
         "seconds": round(elapsed, 1),
     }
 
@@ -278,7 +309,8 @@ def _print(r: dict[str, Any], level: str, against: str) -> None:
         f"{level} vs {against}, {r['series']}: won {r['wins']}/{r['rounds']} = "
         f"{r['win_rate']:.1%} (95% CI {low:.1%}-{high:.1%}; parity {r['parity']:.0%}); "
         f"decision p50 {r['decision_ms_p50']} ms, p95 {r['decision_ms_p95']} ms, "
-        f"max {r['decision_ms_max']} ms; {r['seconds']} s",
+        f"max {r['decision_ms_max']} ms; {r['searched']} searched, deals p50 "
+        f"{r['deals_p50']}; {r['seconds']} s",
         flush=True,
     )
 

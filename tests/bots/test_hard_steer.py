@@ -87,7 +87,7 @@ def test_the_memory_sees_a_seat_leave_a_colour_and_hard_names_it() -> None:
     memory.catch_up(events)
     assert memory.lacks[1].colors == {Color.RED} and memory.lacks[1].fresh == 0
     assert memory.lacks[3].colors == {Color.YELLOW}
-    assert 2 not in memory.lacks  # it followed the colour
+    assert not memory.lacks[2].colors  # it followed the colour (its costliest card of it)
     memory.catch_up([SeenEvent(7, Drew(seat=1, count=2, reason=DrewReason.DRAW))])
     assert memory.lacks[1].fresh == 2  # the two new cards may be red
     # Seat 0 plays a wild; seat 1 is known to lack red: name red, held, over green, held most.

@@ -193,7 +193,7 @@ def test_the_choice_does_not_depend_on_hidden_cards() -> None:
 def test_the_search_does_not_depend_on_hidden_cards_it_cannot_see() -> None:
     # The search itself, in the middle of the round (no endgame wait), with the seat's
     # memory of the round: hidden cards changed, the same view and events, the same pick.
-    limits = search.Limits(playouts=12, endgame=0)
+    limits = search.Limits(playouts=12, endgame=0, endgame_heads_up=0)
     checked = 0
     for match, seat in positions(40):
         view = match.view(seat, 0)
