@@ -8,7 +8,9 @@ messages less what its version lacks (docs/protocol.md section 4):
 - a ``view``'s ``legal`` list holds only commands its version knows: no jump-in (a play
   by a seat that is not to act);
 - ``table-state.options`` holds only its version's options (``stack_draw_two`` says
-  whether a Draw Two answers a Draw Two).
+  whether a Draw Two answers a Draw Two);
+- an ``error`` whose code its version lacks carries the older code that means the
+  nearest thing (``ERROR_CODES_SINCE``).
 
 ``for_version`` is pure and leaves a message of the current version untouched.
 """
@@ -18,12 +20,20 @@ from __future__ import annotations
 from dataclasses import replace
 
 from protocol.commands import Play
+from protocol.errors import ErrorCode
 from protocol.events import EventKind
-from protocol.messages import GameEvent, GameView, Message, TableState
+from protocol.messages import Error, GameEvent, GameView, Message, TableState
 from protocol.version import Version
 from protocol.views import View
 
-__all__ = ["CURRENT", "EVENTS_SINCE", "JUMP_IN_SINCE", "OPTIONS_SINCE", "for_version"]
+__all__ = [
+    "CURRENT",
+    "ERROR_CODES_SINCE",
+    "EVENTS_SINCE",
+    "JUMP_IN_SINCE",
+    "OPTIONS_SINCE",
+    "for_version",
+]
 
 CURRENT: Version = (1, 3)
 
@@ -45,6 +55,12 @@ OPTIONS_SINCE: dict[str, Version] = {
 }
 """Table options added after 1.0, with the version that added them."""
 
+ERROR_CODES_SINCE: dict[str, tuple[Version, ErrorCode]] = {
+    ErrorCode.TOO_MANY_REFUSALS: ((1, 3), ErrorCode.RATE_LIMITED),
+}
+"""Error codes added after 1.0: the version that added each, and the code an older peer
+is sent instead."""
+
 
 def for_version(message: Message, version: Version) -> Message | None:
     """``message`` as a peer of ``version`` is sent it; None when it is withheld (a message
@@ -58,6 +74,11 @@ def for_version(message: Message, version: Version) -> Message | None:
         return None if since is not None and version < since else message
     if isinstance(message, GameView):
         return _view_for(message, version)
+    if isinstance(message, Error):
+        added = ERROR_CODES_SINCE.get(message.code)
+        if added is None or version >= added[0]:
+            return message
+        return replace(message, code=added[1].value)
     if isinstance(message, TableState):
         newer = {name: None for name, since in OPTIONS_SINCE.items() if version < since}
         if not newer:

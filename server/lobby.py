@@ -43,10 +43,11 @@ from protocol.messages import (
 )
 from protocol.options import ConfigError, TableConfig
 from server.autoplay import BotLauncher
-from server.chat_budget import ChatBudget
 from server.identity import ServerIdentity
 from server.journal import Journal, SavedTable
+from server.lobby_budget import ACTION_COSTS, LobbyBudget, Spent, cut_for_refusals
 from server.memory import give_back_memory
+from server.own_addresses import OwnAddresses
 from server.peer import Peer
 from server.records import answer_records, parse_cursor
 from server.settings import LobbySettings, LobbySummary
@@ -66,15 +67,19 @@ class Lobby:
         *,
         identity: ServerIdentity | None = None,
         journal: Journal | None = None,
+        own_addresses: OwnAddresses | None = None,
     ) -> None:
         """``identity`` is what the welcome to an in-process server bot says (a stand-in
         one by default: only the bots see it). With a ``journal``, every table is written
-        to it, and the open tables it holds are rebuilt when the lobby starts."""
+        to it, and the open tables it holds are rebuilt when the lobby starts.
+        ``own_addresses`` are the server machine's (read from its interfaces by default):
+        connections from there are the host's (server/own_addresses.py)."""
         self.settings = settings or LobbySettings()
         self._bots = BotLauncher(self, identity or ServerIdentity.fresh(self.settings.server_name))
-        self.chat_budget = ChatBudget()
-        """What each address may have repeated to others, shared by the lobby and its
-        tables."""
+        self.own_addresses = own_addresses if own_addresses is not None else OwnAddresses()
+        self.budget = LobbyBudget(own=self.own_addresses)
+        """What each address may make the server do beyond game moves (chat, entering and
+        leaving tables, history), shared by the lobby and its tables."""
         self._tables: dict[str, Table] = {}
         self._where: dict[int, Table] = {}
         self._peers: dict[int, Peer] = {}
@@ -112,6 +117,7 @@ class Lobby:
                     saved.config,
                     password=saved.password,
                     created_from=saved.created_from,
+                    bot_think_ms=saved.bot_think_ms,
                     saved=saved,
                 )
             except Exception:
@@ -131,6 +137,7 @@ class Lobby:
         bot_think_ms: int | None = None,
         saved: SavedTable | None = None,
     ) -> Table:
+        guest = created_from not in self.own_addresses
         table = Table(
             table_id=table_id,
             name=name,
@@ -140,10 +147,10 @@ class Lobby:
             hooks=self,
             bots=self._bots,
             created_from=created_from,
-            chat_budget=self.chat_budget,
+            budget=self.budget,
             journal=self._journal.for_table(table_id) if self._journal is not None else None,
             saved=saved,
-            bot_think_ms=bot_think_ms,
+            bot_think_ms=self.settings.bot_pace(bot_think_ms, guest=guest),
         )
         self._tables[table.table_id] = table
         return table
@@ -160,6 +167,11 @@ class Lobby:
             return
         if type(message) is Game:  # most of what arrives: straight to the table
             self._to_table(peer, message)
+            return
+        cost = ACTION_COSTS.get(type(message))
+        if cost is not None and not self._afford(
+            peer, message, cost, "you are doing that too fast"
+        ):
             return
         match message:
             case ListTables():
@@ -189,6 +201,7 @@ class Lobby:
         """``peer``'s connection is gone: its seat goes away (a bot plays it until it resumes),
         or it stops watching."""
         self._peers.pop(peer.peer_id, None)
+        self.budget.forget_connection(peer.peer_id)
         table = self._where.pop(peer.peer_id, None)
         if table is not None:
             table.peer_gone(peer)
@@ -283,13 +296,9 @@ class Lobby:
                 f"{mine} tables made from your address are open already; join one of them",
             )
             return
-        if len(self._tables) >= self.settings.max_tables:
-            _refuse(
-                peer,
-                message,
-                LobbyRejectCode.TOO_MANY_TABLES,
-                "the server has no room for another table",
-            )
+        refusal = self._no_room(peer.address, holds_one=mine > 0)
+        if refusal is not None:
+            _refuse(peer, message, LobbyRejectCode.TOO_MANY_TABLES, refusal)
             return
         try:
             config = message.config(self.settings.table_defaults)
@@ -312,6 +321,39 @@ class Lobby:
         await self._nursery.start(self._host, table)
         # The table's inbox is empty: the creator's request always fits.
         table.submit(peer, message)
+
+    def _no_room(self, address: str, *, holds_one: bool) -> str | None:
+        """Why a table from ``address`` cannot be made now, or None. The last tables of
+        the cap (``table_reserve``) wait for addresses that hold none (the server's own
+        machine may always use them); at the cap, the table with no person's move for
+        longest gives way to such a newcomer, if it has been idle long enough."""
+        settings = self.settings
+        open_now = len(self._tables)
+        if address in self.own_addresses or not holds_one:
+            if open_now < settings.max_tables or self._make_room():
+                return None
+            return "the server has no room for another table"
+        if open_now < settings.max_tables - settings.table_reserve:
+            return None
+        return (
+            f"the server's last {settings.table_reserve} tables are kept for people who "
+            "have none yet; play at the table you made"
+        )
+
+    def _make_room(self) -> bool:
+        """Close the table idle for longest, if it may give way; False if none may."""
+        now = trio.current_time()
+        idle = [
+            table
+            for table in self._tables.values()
+            if table.may_give_way(now, self.settings.idle_table_seconds)
+        ]
+        if not idle:
+            return False
+        oldest = min(idle, key=lambda table: table.last_move)
+        del self._tables[oldest.table_id]  # its task closes it; the count has room now
+        oldest.give_way()
+        return True
 
     async def _host(
         self, table: Table, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
@@ -360,13 +402,22 @@ class Lobby:
 
     def _lobby_chat(self, peer: Peer, message: Chat) -> None:
         listeners = [other for other in self._peers.values() if other.peer_id not in self._where]
-        if not self.chat_budget.spend(peer.address, len(listeners), trio.current_time()):
-            _refuse(peer, message, LobbyRejectCode.SLOW_DOWN, "you are chatting too fast")
+        if not self._afford(peer, message, len(listeners), "you are chatting too fast"):
             return
         line = ChatMessage(sender=peer.name, text=message.text, seat=None)
         for other in listeners:
             other.send(line)
         peer.send(Ok(id=message.id))
+
+    def _afford(self, peer: Peer, message: Request, cost: int, refusal: str) -> bool:
+        """Pay ``cost`` from ``peer``'s address budget; else refuse ``message`` (or cut
+        ``peer``, refused too often) and say False."""
+        spent = self.budget.spend(peer.peer_id, peer.address, cost, trio.current_time())
+        if spent is Spent.CUT:
+            cut_for_refusals(peer)
+        elif spent is Spent.REFUSED:
+            _refuse(peer, message, LobbyRejectCode.SLOW_DOWN, refusal)
+        return spent is Spent.PAID
 
     def _table_of_token(self, token: str) -> Table | None:
         found: Table | None = None

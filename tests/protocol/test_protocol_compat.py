@@ -6,9 +6,10 @@ import dataclasses
 
 from protocol.cards import Card
 from protocol.commands import Catch, Play
-from protocol.compat import CURRENT, EVENTS_SINCE, OPTIONS_SINCE, for_version
+from protocol.compat import CURRENT, ERROR_CODES_SINCE, EVENTS_SINCE, OPTIONS_SINCE, for_version
+from protocol.errors import ErrorCode
 from protocol.events import HandsPassed, JumpedIn, Played, SeenEvent
-from protocol.messages import GameEvent, GameView, TableState, TableStatus
+from protocol.messages import Error, GameEvent, GameView, TableState, TableStatus
 from protocol.options import TableConfig, TableOptions, preset_options
 from protocol.version import PROTOCOL_VERSION, parse_version
 from protocol.views import View
@@ -56,3 +57,16 @@ def test_older_table_state_options_hold_only_that_version_s_fields() -> None:
     config = TableConfig.from_data(sent)  # what a 1.1 client builds from it
     assert config.stack_draw_two and not config.jump_in
     assert for_version(state, (1, 2)) is state
+
+
+def test_an_error_code_new_in_1_3_reaches_older_peers_as_the_code_they_know() -> None:
+    cut = Error(code=ErrorCode.TOO_MANY_REFUSALS.value, message="slow down")
+    assert for_version(cut, (1, 3)) is cut
+    for version in ((1, 0), (1, 1), (1, 2)):
+        older = for_version(cut, version)
+        assert older == Error(code=ErrorCode.RATE_LIMITED.value, message="slow down")
+    # Every code older peers get instead is one of theirs.
+    for since, instead in ERROR_CODES_SINCE.values():
+        assert since == (1, 3) and instead not in ERROR_CODES_SINCE
+    plain = Error(code=ErrorCode.TOO_SLOW.value)
+    assert for_version(plain, (1, 0)) is plain
