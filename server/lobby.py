@@ -18,6 +18,7 @@ logged and dropped; the others play on.
 
 from __future__ import annotations
 
+import gc
 import logging
 
 import trio
@@ -364,8 +365,21 @@ class Lobby:
         except Exception:
             log.exception("table %s failed", table.table_id)
             self.closed(table)
+        closed_id = table.table_id
         del table  # its last reference: the lobby forgot it when it closed
         give_back_memory()
+        if log.isEnabledFor(logging.DEBUG):  # for the memory tests: what is left
+            addresses, refused = self.budget.tracked
+            log.debug(
+                "table %s is gone: %d table(s) open, %d connection(s), %d Python objects; "
+                "the budget holds %d address(es), %d connection tally(ies)",
+                closed_id,
+                len(self._tables),
+                len(self._peers),
+                len(gc.get_objects()),
+                addresses,
+                refused,
+            )
 
     def _enter(
         self, peer: Peer, message: Join | Spectate | TakeBotSeat, table: Table | None

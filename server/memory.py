@@ -1,5 +1,12 @@
 """Giving memory back to the system once a table has closed.
 
+A closed table's objects refer to each other (the table, its parts and their callbacks),
+so they are freed only by the garbage collector's full pass, which CPython runs rarely:
+over an evening of tables made and closed, the dead tables piled up between passes and
+the heap grew to hold them (docs/reliability.md, "Guests on an evening"). So a full collection runs
+as each table closes (a few milliseconds; a table closes rarely), and the next table
+reuses the memory.
+
 CPython returns freed objects to its allocator, and glibc's ``malloc`` keeps freed pages
 in the process's heap for later. After a long evening's tables close, that is memory a
 laptop host never sees again. ``malloc_trim(0)`` asks glibc to return what it can. Other
@@ -11,6 +18,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import gc
 import sys
 from collections.abc import Callable
 from functools import cache
@@ -19,8 +27,9 @@ __all__ = ["give_back_memory"]
 
 
 def give_back_memory() -> bool:
-    """Return the heap's free pages to the system where the C library allows; True if it
-    was asked."""
+    """Free what no longer has a reference from outside (a closed table), then return
+    the heap's free pages to the system where the C library allows; True if it was asked."""
+    gc.collect()
     trim = _malloc_trim()
     if trim is None:
         return False

@@ -18,6 +18,7 @@ evening the issue's 11 minutes.
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -27,6 +28,7 @@ from reliability_figures import SOAK, record
 from reliability_guests import (
     HONEST,
     RawClient,
+    RssWatch,
     TimedPlayer,
     attacker,
     bot_table,
@@ -384,3 +386,87 @@ async def test_join_leave_churn_and_history_requests_from_one_address_are_cut(
 
 
 # --- 4. memory over an evening -----------------------------------------------------------
+
+WAVES = 11 if SOAK else 4
+WAVE_TABLES = 4
+WAVE_SECONDS = 55.0 if SOAK else 8.0
+"""The issue's evening: 44 bot tables in 11 minutes (``UNO_SOAK=1``); a short one else."""
+GONE = re.compile(
+    r"table (\S+) is gone: (\d+) table\(s\) open, (\d+) connection\(s\), (\d+) Python objects; "
+    r"the budget holds (\d+) address\(es\), (\d+) connection tally"
+)
+"""The server's DEBUG line after a table has closed and its memory was collected."""
+
+
+async def _come_back_and_leave(port: int, source: str, guest: TimedPlayer) -> None:
+    """Resume the guest's seat and leave: the table, of bots otherwise, closes."""
+    back = await connect_from(port, source, guest.name, resume_token=guest.token, last_seq=1)
+    assert back.welcome is not None and back.welcome.resumed
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(back.read_forever)
+        await back.hub.until(lambda: back.view is not None)
+        await back.ok(lambda id_: Leave(id=id_))
+        await back.close()
+
+
+def _gone(log: str) -> dict[str, tuple[int, ...]]:
+    """What the server said was left after each closed table, by table id."""
+    return {m.group(1): tuple(int(n) for n in m.groups()[1:]) for m in GONE.finditer(log)}
+
+
+async def test_an_evening_of_bot_tables_made_and_closed_leaves_nothing_behind(
+    tmp_path: Path,
+) -> None:
+    server = ServerProcess.start(tmp_path, *QUOTA, "--empty-table-seconds", "600")
+    watch = RssWatch(server.process.pid)
+    rss: list[tuple[float, int]] = []
+    after_wave: list[tuple[int, ...]] = []
+    try:
+        with trio.fail_after(WAVES * (WAVE_SECONDS + 30) + 60):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(watch.run)
+                began = trio.current_time()
+                people = await honest_table(server.port, nursery)
+                for wave in range(WAVES):
+                    sources = [attacker(wave * WAVE_TABLES + n) for n in range(WAVE_TABLES)]
+                    guests = [
+                        await bot_table(server.port, source, f"w{wave}t{n}", nursery)
+                        for n, source in enumerate(sources)
+                    ]
+                    ids = [guest.table_id for guest in guests]
+                    await play(people, 30 * (wave + 1))
+                    await trio.sleep(
+                        max(0.0, began + (wave + 1) * WAVE_SECONDS - trio.current_time())
+                    )
+                    for source, guest in zip(sources, guests, strict=True):
+                        await _come_back_and_leave(server.port, source, guest)
+                    while not all(table_id in _gone(server.log_text()) for table_id in ids):
+                        await trio.sleep(0.2)
+                    gone = _gone(server.log_text())
+                    after_wave.append(gone[str(ids[-1])])
+                    rss.append((round(trio.current_time() - began), watch.sample()))
+                nursery.cancel_scope.cancel()
+    finally:
+        server.stop()
+    open_tables = [figures[0] for figures in after_wave]
+    objects = [figures[2] for figures in after_wave]
+    tallies = [figures[4] for figures in after_wave]
+    # Once a wave's tables have closed, only the honest table is open ...
+    assert open_tables == [1] * WAVES, after_wave
+    # ... and what Python holds does not grow from wave to wave: a closed table's objects
+    # (thousands) are collected as it closes, not left for a later full pass. What varies
+    # is the honest table's own (its match, the events a resume needs).
+    assert max(objects[1:]) <= objects[0] * 1.25 + 500, objects
+    assert tallies == [0] * WAVES, after_wave  # nobody was refused: no tally kept
+    first_minute = next((kib for seconds, kib in rss if seconds >= 60), rss[0][1])
+    record(
+        "evening-memory",
+        waves=WAVES,
+        tables=WAVES * WAVE_TABLES,
+        seconds=rss[-1][0],
+        python_objects_after_each_wave=objects,
+        rss_kib_over_time=rss,
+        rss_end_vs_first_minute=round(rss[-1][1] / first_minute, 3),
+        rss_kib={"start": watch.first, "peak": watch.peak, "end": rss[-1][1]},
+        honest=latency_ms(people),
+    )
