@@ -108,8 +108,16 @@ class TimedPlayer(Player):
         outlasts the idle timeout)."""
         while (message := await self.receive()) is not None:
             if isinstance(message, Ping) and not self.closed:
-                with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
-                    await self.send(Pong(nonce=message.nonce))
+                frame = self.conn.send(Pong(nonce=message.nonce))
+                while not self.closed:  # a flooding task may be writing at this moment
+                    try:
+                        await self.stream.send_all(frame)
+                    except trio.BusyResourceError:
+                        await trio.sleep(0.01)
+                        continue
+                    except (trio.BrokenResourceError, trio.ClosedResourceError):
+                        pass
+                    break
 
     async def game(self, data: dict[str, Any]) -> Ok | Rejected:
         began = trio.current_time()

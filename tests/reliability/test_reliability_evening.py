@@ -68,10 +68,22 @@ HONEST_MOVES = 120
 async def _answer(player: TimedPlayer, make: Callable[[int], Request]) -> Ok | Rejected | None:
     """The reply to ``make(id)``, or None once the server has closed the connection."""
     request = make(player.conn.next_request_id())
-    with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
-        await player.send(request)
+    frame = player.conn.send(request)
+    while True:  # the reader may be writing a pong at this moment
+        try:
+            await player.stream.send_all(frame)
+        except trio.BusyResourceError:
+            await trio.sleep(0.01)
+            continue
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            pass
+        break
     await player.hub.until(lambda: request.id in player.replies or player.closed)
     return player.replies.pop(request.id, None)
+
+
+def _answers_read(client: RawClient) -> int:
+    return sum(frame["type"] in ("ok", "rejected") for frame in client.frames)
 
 
 def _count(answers: dict[str, int], reply: Ok | Rejected | None) -> None:
@@ -228,6 +240,14 @@ async def _chat_flood(port: int, flooder: TimedPlayer, stop: trio.Event) -> dict
         with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
             await flooder.stream.send_all(b"".join(flooder.conn.send(c) for c in batch))
         await trio.sleep(0.25)
+        # Every answer before the next batch, so nothing is left unread when the server
+        # cuts the connection (a reset would lose its error).
+        await flooder.hub.until(
+            lambda b=batch: (
+                flooder.closed  # type: ignore[misc]
+                or all(c.id in flooder.replies for c in b)
+            )
+        )
         for chat in batch:
             reply = flooder.replies.pop(chat.id, None)
             if reply is not None:
@@ -268,11 +288,19 @@ async def test_a_chat_flood_from_one_address_is_cut_and_the_lobby_hears_little(
                         answers[code] = answers.get(code, 0) + count
 
                 async def old_flood() -> None:
-                    for number in range(200):
-                        chat = {"type": "chat", "id": number + 1, "text": "old spam"}
-                        if not await old.send(encode_frame(encode_body(chat))):
+                    # Ten lines, then their ten answers, each time: a socket closed with
+                    # lines still unread would reset and lose the error before it is read.
+                    for batch in range(20):
+                        lines = [
+                            {"type": "chat", "id": batch * 10 + n + 1, "text": "old spam"}
+                            for n in range(10)
+                        ]
+                        frames = b"".join(encode_frame(encode_body(line)) for line in lines)
+                        if not await old.send(frames):
                             break
-                        if number % 10 == 9 and await old.read_for(0.25):
+                        while not old.closed and _answers_read(old) < (batch + 1) * 10:
+                            await old.read_for(0.1)
+                        if old.closed:
                             break
                     await old.read_for(2.0)
 
@@ -374,7 +402,8 @@ async def test_join_leave_churn_and_history_requests_from_one_address_are_cut(
     endings = [c.error.code if c.error else None for c in [*churners, reader]]
     assert endings == ["too-many-refusals"] * (CHURNERS + 1), endings
     assert answers.get("slow-down", 0) >= REFUSALS_BEFORE_CUT, answers
-    assert set(answers) <= {"ok", "slow-down", "seat-taken", "table-full"}, answers
+    # A leave refused by the budget leaves the churner seated: its next join is refused.
+    assert set(answers) <= {"ok", "slow-down", "already-at-table", "table-full"}, answers
     assert owner_still_there
     record(
         "evening-churn",
@@ -453,10 +482,11 @@ async def test_an_evening_of_bot_tables_made_and_closed_leaves_nothing_behind(
     tallies = [figures[4] for figures in after_wave]
     # Once a wave's tables have closed, only the honest table is open ...
     assert open_tables == [1] * WAVES, after_wave
-    # ... and what Python holds does not grow from wave to wave: a closed table's objects
-    # (thousands) are collected as it closes, not left for a later full pass. What varies
-    # is the honest table's own (its match, the events a resume needs).
-    assert max(objects[1:]) <= objects[0] * 1.25 + 500, objects
+    # ... and what Python holds stays in one band from wave to wave: a closed table's
+    # objects (about a thousand a table, so 4,000 a wave) are collected as it closes, not
+    # left for a later full pass. What varies is the honest table's own (its match, the
+    # events a resume needs) and the connections coming and going: up to 1,700 measured.
+    assert max(objects) - min(objects) <= 2_500, objects
     assert tallies == [0] * WAVES, after_wave  # nobody was refused: no tally kept
     first_minute = next((kib for seconds, kib in rss if seconds >= 60), rss[0][1])
     record(
