@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import math
 
 import trio
 
@@ -58,6 +59,10 @@ __all__ = ["Lobby", "LobbySettings", "LobbySummary"]
 
 log = logging.getLogger("uno.server.lobby")
 
+_QUIET_SECONDS = 0.5
+"""How long no table must have closed before the memory the closed ones held is
+collected (``Lobby._give_back_memory``)."""
+
 
 class Lobby:
     """Every table of the server, and the way from a connection's message to its table."""
@@ -88,6 +93,7 @@ class Lobby:
         self._table_numbers = journal.next_table_number() if journal is not None else 0
         self._nursery: trio.Nursery | None = None
         self._all_closed: trio.Event | None = None
+        self._gone, self._gone_ids = trio.open_memory_channel[str](math.inf)
 
     # ------------------------------------------------------------------ the contract
 
@@ -96,6 +102,7 @@ class Lobby:
         try:
             async with trio.open_nursery() as nursery:
                 self._nursery = nursery
+                nursery.start_soon(self._give_back_memory)
                 await self._rebuild_tables(nursery)
                 task_status.started()
                 await trio.sleep_forever()
@@ -365,21 +372,35 @@ class Lobby:
         except Exception:
             log.exception("table %s failed", table.table_id)
             self.closed(table)
-        closed_id = table.table_id
+        self._gone.send_nowait(table.table_id)
         del table  # its last reference: the lobby forgot it when it closed
-        give_back_memory()
-        if log.isEnabledFor(logging.DEBUG):  # for the memory tests: what is left
-            addresses, refused = self.budget.tracked
-            log.debug(
-                "table %s is gone: %d table(s) open, %d connection(s), %d Python objects; "
-                "the budget holds %d address(es), %d connection tally(ies)",
-                closed_id,
-                len(self._tables),
-                len(self._peers),
-                len(gc.get_objects()),
-                addresses,
-                refused,
-            )
+
+    async def _give_back_memory(self) -> None:
+        """Once tables have stopped closing for ``_QUIET_SECONDS`` (or closed for
+        ``_QUIET_SECONDS * 10`` without a pause), collect what they left and give it back
+        (server/memory.py): one pass for a burst of closes."""
+        async for table_id in self._gone_ids:
+            last = table_id
+            latest = trio.current_time() + _QUIET_SECONDS * 10
+            while True:
+                wake = min(trio.current_time() + _QUIET_SECONDS, latest)
+                with trio.move_on_at(wake) as quiet:
+                    last = await self._gone_ids.receive()
+                if quiet.cancelled_caught:
+                    break
+            give_back_memory()
+            if log.isEnabledFor(logging.DEBUG):  # for the memory tests: what is left
+                addresses, refused = self.budget.tracked
+                log.debug(
+                    "table %s is gone: %d table(s) open, %d connection(s), %d Python "
+                    "objects; the budget holds %d address(es), %d connection tally(ies)",
+                    last,
+                    len(self._tables),
+                    len(self._peers),
+                    len(gc.get_objects()),
+                    addresses,
+                    refused,
+                )
 
     def _enter(
         self, peer: Peer, message: Join | Spectate | TakeBotSeat, table: Table | None

@@ -421,10 +421,10 @@ WAVE_TABLES = 4
 WAVE_SECONDS = 55.0 if SOAK else 8.0
 """The issue's evening: 44 bot tables in 11 minutes (``UNO_SOAK=1``); a short one else."""
 GONE = re.compile(
-    r"table (\S+) is gone: (\d+) table\(s\) open, (\d+) connection\(s\), (\d+) Python objects; "
+    r"table \S+ is gone: (\d+) table\(s\) open, (\d+) connection\(s\), (\d+) Python objects; "
     r"the budget holds (\d+) address\(es\), (\d+) connection tally"
 )
-"""The server's DEBUG line after a table has closed and its memory was collected."""
+"""The server's DEBUG line once closed tables' memory was collected."""
 
 
 async def _come_back_and_leave(port: int, source: str, guest: TimedPlayer) -> None:
@@ -438,9 +438,9 @@ async def _come_back_and_leave(port: int, source: str, guest: TimedPlayer) -> No
         await back.close()
 
 
-def _gone(log: str) -> dict[str, tuple[int, ...]]:
-    """What the server said was left after each closed table, by table id."""
-    return {m.group(1): tuple(int(n) for n in m.groups()[1:]) for m in GONE.finditer(log)}
+def _gone(log: str) -> list[tuple[int, ...]]:
+    """What the server said was left each time it collected closed tables, in order."""
+    return [tuple(int(n) for n in found.groups()) for found in GONE.finditer(log)]
 
 
 async def test_an_evening_of_bot_tables_made_and_closed_leaves_nothing_behind(
@@ -462,17 +462,18 @@ async def test_an_evening_of_bot_tables_made_and_closed_leaves_nothing_behind(
                         await bot_table(server.port, source, f"w{wave}t{n}", nursery)
                         for n, source in enumerate(sources)
                     ]
-                    ids = [guest.table_id for guest in guests]
                     await play(people, 30 * (wave + 1))
                     await trio.sleep(
                         max(0.0, began + (wave + 1) * WAVE_SECONDS - trio.current_time())
                     )
+                    said = len(_gone(server.log_text()))
                     for source, guest in zip(sources, guests, strict=True):
                         await _come_back_and_leave(server.port, source, guest)
-                    while not all(table_id in _gone(server.log_text()) for table_id in ids):
+                    # The wave's tables are collected once they have all closed: only the
+                    # honest table is then open.
+                    while not [gone for gone in _gone(server.log_text())[said:] if gone[0] == 1]:
                         await trio.sleep(0.2)
-                    gone = _gone(server.log_text())
-                    after_wave.append(gone[str(ids[-1])])
+                    after_wave.append(_gone(server.log_text())[-1])
                     rss.append((round(trio.current_time() - began), watch.sample()))
                 nursery.cancel_scope.cancel()
     finally:
