@@ -4,6 +4,9 @@ It prints exactly one line ``uno-server listening on HOST:PORT`` (the real port 
 ``--port 0``), then the addresses others can reach it at and a word on passwords. Logs go
 to stderr. SIGINT (Ctrl-C) or SIGTERM stop it cleanly: clients are told, then cut off
 after ``--shutdown-seconds``, and it exits 0.
+
+Why this module is long: the parser names every flag with its default and its help in
+one place, which docs/hosting.md's table of flags mirrors.
 """
 
 from __future__ import annotations

@@ -14,6 +14,11 @@ the table reports back through ``TableHooks`` when a peer leaves or is refused.
 
 Each table runs as its own task in the lobby's nursery (``run``). A table that fails is
 logged and dropped; the others play on.
+
+Why this module is long: every command that is not a game move is answered or routed
+here, and each reads or changes the one map of which connection is at which table; the
+parts with state of their own live beside it (the budget, server/lobby_budget.py; room
+for tables, server/table_room.py; memory, server/memory.py).
 """
 
 from __future__ import annotations
@@ -48,20 +53,17 @@ from server.autoplay import BotLauncher
 from server.identity import ServerIdentity
 from server.journal import Journal, SavedTable
 from server.lobby_budget import ACTION_COSTS, LobbyBudget, Spent, cut_for_refusals
-from server.memory import give_back_memory
+from server.memory import collect_after_closes
 from server.own_addresses import OwnAddresses
 from server.peer import Peer
 from server.records import answer_records, parse_cursor
 from server.settings import LobbySettings, LobbySummary
 from server.table import Table
+from server.table_room import TableRoom
 
 __all__ = ["Lobby", "LobbySettings", "LobbySummary"]
 
 log = logging.getLogger("uno.server.lobby")
-
-_QUIET_SECONDS = 0.5
-"""How long no table must have closed before the memory the closed ones held is
-collected (``Lobby._give_back_memory``)."""
 
 
 class Lobby:
@@ -87,6 +89,7 @@ class Lobby:
         """What each address may make the server do beyond game moves (chat, entering and
         leaving tables, history), shared by the lobby and its tables."""
         self._tables: dict[str, Table] = {}
+        self._room = TableRoom(self.settings, self.own_addresses)
         self._where: dict[int, Table] = {}
         self._peers: dict[int, Peer] = {}
         self._journal = journal
@@ -102,7 +105,7 @@ class Lobby:
         try:
             async with trio.open_nursery() as nursery:
                 self._nursery = nursery
-                nursery.start_soon(self._give_back_memory)
+                nursery.start_soon(collect_after_closes, self._gone_ids, self._memory_left)
                 await self._rebuild_tables(nursery)
                 task_status.started()
                 await trio.sleep_forever()
@@ -304,7 +307,9 @@ class Lobby:
                 f"{mine} tables made from your address are open already; join one of them",
             )
             return
-        refusal = self._no_room(peer.address, holds_one=mine > 0)
+        refusal = self._room.refusal(
+            self._tables, peer.address, holds_one=mine > 0, now=trio.current_time()
+        )
         if refusal is not None:
             _refuse(peer, message, LobbyRejectCode.TOO_MANY_TABLES, refusal)
             return
@@ -330,39 +335,6 @@ class Lobby:
         # The table's inbox is empty: the creator's request always fits.
         table.submit(peer, message)
 
-    def _no_room(self, address: str, *, holds_one: bool) -> str | None:
-        """Why a table from ``address`` cannot be made now, or None. The last tables of
-        the cap (``table_reserve``) wait for addresses that hold none (the server's own
-        machine may always use them); at the cap, the table with no person's move for
-        longest gives way to such a newcomer, if it has been idle long enough."""
-        settings = self.settings
-        open_now = len(self._tables)
-        if address in self.own_addresses or not holds_one:
-            if open_now < settings.max_tables or self._make_room():
-                return None
-            return "the server has no room for another table"
-        if open_now < settings.max_tables - settings.table_reserve:
-            return None
-        return (
-            f"the server's last {settings.table_reserve} tables are kept for people who "
-            "have none yet; play at the table you made"
-        )
-
-    def _make_room(self) -> bool:
-        """Close the table idle for longest, if it may give way; False if none may."""
-        now = trio.current_time()
-        idle = [
-            table
-            for table in self._tables.values()
-            if table.may_give_way(now, self.settings.idle_table_seconds)
-        ]
-        if not idle:
-            return False
-        oldest = min(idle, key=lambda table: table.last_move)
-        del self._tables[oldest.table_id]  # its task closes it; the count has room now
-        oldest.give_way()
-        return True
-
     async def _host(
         self, table: Table, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
     ) -> None:
@@ -375,32 +347,20 @@ class Lobby:
         self._gone.send_nowait(table.table_id)
         del table  # its last reference: the lobby forgot it when it closed
 
-    async def _give_back_memory(self) -> None:
-        """Once tables have stopped closing for ``_QUIET_SECONDS`` (or closed for
-        ``_QUIET_SECONDS * 10`` without a pause), collect what they left and give it back
-        (server/memory.py): one pass for a burst of closes."""
-        async for table_id in self._gone_ids:
-            last = table_id
-            latest = trio.current_time() + _QUIET_SECONDS * 10
-            while True:
-                wake = min(trio.current_time() + _QUIET_SECONDS, latest)
-                with trio.move_on_at(wake) as quiet:
-                    last = await self._gone_ids.receive()
-                if quiet.cancelled_caught:
-                    break
-            give_back_memory()
-            if log.isEnabledFor(logging.DEBUG):  # for the memory tests: what is left
-                addresses, refused = self.budget.tracked
-                log.debug(
-                    "table %s is gone: %d table(s) open, %d connection(s), %d Python "
-                    "objects; the budget holds %d address(es), %d connection tally(ies)",
-                    last,
-                    len(self._tables),
-                    len(self._peers),
-                    len(gc.get_objects()),
-                    addresses,
-                    refused,
-                )
+    def _memory_left(self, table_id: str) -> None:
+        """After closed tables' memory was collected: what is left (for the memory tests)."""
+        if log.isEnabledFor(logging.DEBUG):
+            addresses, refused = self.budget.tracked
+            log.debug(
+                "table %s is gone: %d table(s) open, %d connection(s), %d Python "
+                "objects; the budget holds %d address(es), %d connection tally(ies)",
+                table_id,
+                len(self._tables),
+                len(self._peers),
+                len(gc.get_objects()),
+                addresses,
+                refused,
+            )
 
     def _enter(
         self, peer: Peer, message: Join | Spectate | TakeBotSeat, table: Table | None

@@ -24,7 +24,30 @@ import sys
 from collections.abc import Callable
 from functools import cache
 
-__all__ = ["give_back_memory"]
+import trio
+
+__all__ = ["QUIET_SECONDS", "collect_after_closes", "give_back_memory"]
+
+QUIET_SECONDS = 0.5
+"""How long no table must have closed before the memory the closed ones held is
+collected (``collect_after_closes``); at most ten times this in a steady stream."""
+
+
+async def collect_after_closes(
+    closed: trio.MemoryReceiveChannel[str], report: Callable[[str], None]
+) -> None:
+    """For each burst of table ids on ``closed`` (tables that have closed), once none has
+    come for ``QUIET_SECONDS``: ``give_back_memory``, then ``report`` the last id."""
+    async for table_id in closed:
+        last = table_id
+        latest = trio.current_time() + QUIET_SECONDS * 10
+        while True:
+            with trio.move_on_at(min(trio.current_time() + QUIET_SECONDS, latest)) as quiet:
+                last = await closed.receive()
+            if quiet.cancelled_caught:
+                break
+        give_back_memory()
+        report(last)
 
 
 def give_back_memory() -> bool:

@@ -362,7 +362,7 @@ LISTENERS = 30
 CHAT_BATCHES = 12
 """Batches of 10 lines each flooder sends, one every quarter second: 40 lines a second,
 under the message allowance (50 a second), so only the chat budget can refuse them."""
-CHAT_BUDGET = (100, 400)  # deliveries a second per address, and at once (server/chat_budget.py)
+CHAT_BUDGET = (100, 400)  # units a second per address, and at once (server/lobby_budget.py)
 
 
 async def test_lobby_chat_from_many_connections_is_not_repeated_to_everyone(
