@@ -15,6 +15,8 @@ messages less what its version lacks (docs/protocol.md section 4):
 - a ``rejected`` whose code is newer than its version carries the older code that means
   the most nearly the same (``REJECTIONS_SINCE``);
 - a ``welcome`` says no ``web_port`` before 1.3.
+- an ``error`` whose code its version lacks carries the older code that means the
+  nearest thing (``ERROR_CODES_SINCE``).
 
 ``for_version`` is pure and leaves a message of the current version untouched.
 """
@@ -24,9 +26,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from protocol.commands import Play
-from protocol.errors import LobbyRejectCode
+from protocol.errors import ErrorCode, LobbyRejectCode
 from protocol.events import EventKind
 from protocol.messages import (
+    Error,
     GameEvent,
     GameView,
     MatchList,
@@ -40,6 +43,7 @@ from protocol.views import View
 
 __all__ = [
     "CURRENT",
+    "ERROR_CODES_SINCE",
     "EVENTS_SINCE",
     "HOST_OWNER_SINCE",
     "JUMP_IN_SINCE",
@@ -87,6 +91,12 @@ REJECTIONS_SINCE: dict[str, tuple[Version, LobbyRejectCode]] = {
 that added each, and the code an older peer gets instead (one that leaves the
 connection open and says as much: the server failed on this command)."""
 
+ERROR_CODES_SINCE: dict[str, tuple[Version, ErrorCode]] = {
+    ErrorCode.TOO_MANY_REFUSALS: ((1, 3), ErrorCode.RATE_LIMITED),
+}
+"""Error codes added after 1.0: the version that added each, and the code an older peer
+is sent instead."""
+
 
 def for_version(message: Message, version: Version) -> Message | None:
     """``message`` as a peer of ``version`` is sent it; None when it is withheld (a message
@@ -105,6 +115,11 @@ def for_version(message: Message, version: Version) -> Message | None:
         return message if instead is None or version >= since else replace(message, code=instead)
     if isinstance(message, Welcome):
         return replace(message, web_port=None) if version < WEB_PORT_SINCE else message
+    if isinstance(message, Error):
+        added = ERROR_CODES_SINCE.get(message.code)
+        if added is None or version >= added[0]:
+            return message
+        return replace(message, code=added[1].value)
     if isinstance(message, TableState):
         return _table_state_for(message, version)
     if isinstance(message, MatchList) and version < MATCH_RECORD_SINCE:

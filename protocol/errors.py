@@ -66,6 +66,10 @@ class ErrorCode(StrEnum):
     REPLACED = "replaced"
     """Another connection resumed this connection's seat with its token; the seat is
     theirs now, so resuming it from here again would only take it back."""
+    TOO_MANY_REFUSALS = "too-many-refusals"
+    """(1.3) The client kept asking for what its address's budget refused (``slow-down``:
+    chat, entering and leaving tables, history) and was cut; a peer of 1.0 to 1.2 is sent
+    ``rate-limited`` instead."""
 
 
 class LobbyRejectCode(StrEnum):

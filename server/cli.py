@@ -180,10 +180,23 @@ def build_parser() -> argparse.ArgumentParser:
         help="how long in all a table may have nobody connected before it is removed",
     )
     tables.add_argument(
+        "--idle-table-seconds",
+        type=float,
+        default=_LOBBY.idle_table_seconds,
+        help="when every table is taken, a table with no move for this long gives way to "
+        "a newcomer's",
+    )
+    tables.add_argument(
         "--bot-think-ms",
         type=int,
         default=_LOBBY.bot_think_ms,
         help="how long a server bot waits before it plays, unless its table says otherwise",
+    )
+    tables.add_argument(
+        "--guest-bot-think-ms",
+        type=int,
+        default=_LOBBY.guest_bot_think_ms,
+        help="the fastest pace of server bots at a table made from another machine",
     )
     tables.add_argument(
         "--bot-jump-in-ms",
@@ -286,7 +299,9 @@ def config_from_args(args: argparse.Namespace) -> Config:
         max_tables_per_address=args.max_tables_per_address,
         restart_grace_seconds=args.restart_grace,
         empty_table_seconds=args.empty_table_seconds,
+        idle_table_seconds=args.idle_table_seconds,
         bot_think_ms=args.bot_think_ms,
+        guest_bot_think_ms=args.guest_bot_think_ms,
         bot_jump_in_ms=tuple(args.bot_jump_in_ms),
         retention=retention_from_args(args),
     )

@@ -22,13 +22,18 @@ the table's inbox; the table is told only that the entry was admitted. When the 
 cannot be written, new tables are refused with ``journal-unavailable`` (the tables
 already open play on, and their hosts are told).
 
-Why this module is long: it is every request the lobby answers itself, each with its
-refusals, around the one fact it keeps (which table each connection is at or entering).
+Why this module is long: every command that is not a game move is answered or routed
+here, and each reads or changes the one map of which connection is at which table; the
+parts with state of their own live beside it (the budget, server/lobby_budget.py; room
+for tables, server/table_room.py; memory, server/memory.py; passwords,
+server/passwords.py; the history's reads, server/journal_reader.py).
 """
 
 from __future__ import annotations
 
+import gc
 import logging
+import math
 
 import trio
 
@@ -53,11 +58,11 @@ from protocol.messages import (
 )
 from protocol.options import ConfigError, TableConfig
 from server.autoplay import BotLauncher
-from server.chat_budget import ChatBudget
 from server.identity import ServerIdentity
 from server.journal import Journal, SavedTable, TableJournal
 from server.journal_reader import JournalReader
-from server.memory import give_back_memory
+from server.lobby_budget import ACTION_COSTS, LobbyBudget, Spent, cut_for_refusals
+from server.memory import collect_after_closes
 from server.own_addresses import OwnAddresses
 from server.passwords import AT_ONCE, hash_password, password_matches
 from server.peer import Peer
@@ -65,6 +70,7 @@ from server.records import answer_records, parse_cursor
 from server.retention import keep_tidy
 from server.settings import LobbySettings, LobbySummary
 from server.table import Table
+from server.table_room import TableRoom
 
 __all__ = ["Lobby", "LobbySettings", "LobbySummary"]
 
@@ -85,13 +91,16 @@ class Lobby:
         """``identity`` is what the welcome to an in-process server bot says (a stand-in
         one by default: only the bots see it). With a ``journal``, every table is written
         to it, and the open tables it holds are rebuilt when the lobby starts.
-        ``own_addresses``: the server machine's (read here if not given)."""
+        ``own_addresses`` are the server machine's (read from its interfaces by default):
+        connections from there are the host's (server/own_addresses.py)."""
         self.settings = settings or LobbySettings()
         self._bots = BotLauncher(self, identity or ServerIdentity.fresh(self.settings.server_name))
-        self.chat_budget = ChatBudget()
-        """What each address may have repeated to others, shared by the lobby and its
-        tables."""
+        self.own_addresses = own_addresses if own_addresses is not None else OwnAddresses()
+        self.budget = LobbyBudget(own=self.own_addresses)
+        """What each address may make the server do beyond game moves (chat, entering and
+        leaving tables, history), shared by the lobby and its tables."""
         self._tables: dict[str, Table] = {}
+        self._room = TableRoom(self.settings, self.own_addresses)
         self._where: dict[int, Table] = {}
         self._peers: dict[int, Peer] = {}
         self._journal = journal
@@ -105,6 +114,7 @@ class Lobby:
         self._hashing = trio.CapacityLimiter(AT_ONCE)
         self._nursery: trio.Nursery | None = None
         self._all_closed: trio.Event | None = None
+        self._gone, self._gone_ids = trio.open_memory_channel[str](math.inf)
 
     # ------------------------------------------------------------------ the contract
 
@@ -113,6 +123,7 @@ class Lobby:
         try:
             async with trio.open_nursery() as nursery:
                 self._nursery = nursery
+                nursery.start_soon(collect_after_closes, self._gone_ids, self._memory_left)
                 await self._rebuild_tables(nursery)
                 if self._journal is not None:
                     nursery.start_soon(keep_tidy, self._journal, self.settings.retention)
@@ -142,6 +153,7 @@ class Lobby:
                     password_hash=saved.password_hash,
                     created_from=saved.created_from,
                     journal=journal.for_table(saved.table_id),
+                    bot_think_ms=saved.bot_think_ms,
                     saved=saved,
                 )
             except Exception:
@@ -162,6 +174,7 @@ class Lobby:
         bot_think_ms: int | None = None,
         saved: SavedTable | None = None,
     ) -> Table:
+        guest = created_from not in self.own_addresses
         table = Table(
             table_id=table_id,
             name=name,
@@ -171,10 +184,10 @@ class Lobby:
             hooks=self,
             bots=self._bots,
             created_from=created_from,
-            chat_budget=self.chat_budget,
+            budget=self.budget,
             journal=journal,
             saved=saved,
-            bot_think_ms=bot_think_ms,
+            bot_think_ms=self.settings.bot_pace(bot_think_ms, guest=guest),
             own_addresses=self.own_addresses,
         )
         self._tables[table.table_id] = table
@@ -192,6 +205,11 @@ class Lobby:
             return
         if type(message) is Game:  # most of what arrives: straight to the table
             self._to_table(peer, message)
+            return
+        cost = ACTION_COSTS.get(type(message))
+        if cost is not None and not self._afford(
+            peer, message, cost, "you are doing that too fast"
+        ):
             return
         match message:
             case ListTables():
@@ -221,6 +239,7 @@ class Lobby:
         """``peer``'s connection is gone: its seat goes away (a bot plays it until it resumes),
         or it stops watching."""
         self._peers.pop(peer.peer_id, None)
+        self.budget.forget_connection(peer.peer_id)
         table = self._where.pop(peer.peer_id, None)
         if table is not None:
             table.peer_gone(peer)
@@ -317,8 +336,11 @@ class Lobby:
                 LobbyRejectCode.TOO_MANY_TABLES,
                 f"{mine} tables made from your address are open already; join one of them",
             )
-        if len(self._tables) >= self.settings.max_tables:
-            return LobbyRejectCode.TOO_MANY_TABLES, "the server has no room for another table"
+        refusal = self._room.refusal(
+            self._tables, peer.address, holds_one=mine > 0, now=trio.current_time()
+        )
+        if refusal is not None:
+            return LobbyRejectCode.TOO_MANY_TABLES, refusal
         return None
 
     async def _create_table(self, peer: Peer, message: CreateTable) -> None:
@@ -384,8 +406,23 @@ class Lobby:
         except Exception:
             log.exception("table %s failed", table.table_id)
             self.closed(table)
+        self._gone.send_nowait(table.table_id)
         del table  # its last reference: the lobby forgot it when it closed
-        give_back_memory()
+
+    def _memory_left(self, table_id: str) -> None:
+        """After closed tables' memory was collected: what is left (for the memory tests)."""
+        if log.isEnabledFor(logging.DEBUG):
+            addresses, refused = self.budget.tracked
+            log.debug(
+                "table %s is gone: %d table(s) open, %d connection(s), %d Python "
+                "objects; the budget holds %d address(es), %d connection tally(ies)",
+                table_id,
+                len(self._tables),
+                len(self._peers),
+                len(gc.get_objects()),
+                addresses,
+                refused,
+            )
 
     async def _enter(
         self, peer: Peer, message: Join | Spectate | TakeBotSeat, table: Table | None
@@ -442,13 +479,22 @@ class Lobby:
 
     def _lobby_chat(self, peer: Peer, message: Chat) -> None:
         listeners = [other for other in self._peers.values() if other.peer_id not in self._where]
-        if not self.chat_budget.spend(peer.address, len(listeners), trio.current_time()):
-            _refuse(peer, message, LobbyRejectCode.SLOW_DOWN, "you are chatting too fast")
+        if not self._afford(peer, message, len(listeners), "you are chatting too fast"):
             return
         line = ChatMessage(sender=peer.name, text=message.text, seat=None)
         for other in listeners:
             other.send(line)
         peer.send(Ok(id=message.id))
+
+    def _afford(self, peer: Peer, message: Request, cost: int, refusal: str) -> bool:
+        """Pay ``cost`` from ``peer``'s address budget; else refuse ``message`` (or cut
+        ``peer``, refused too often) and say False."""
+        spent = self.budget.spend(peer.peer_id, peer.address, cost, trio.current_time())
+        if spent is Spent.CUT:
+            cut_for_refusals(peer)
+        elif spent is Spent.REFUSED:
+            _refuse(peer, message, LobbyRejectCode.SLOW_DOWN, refusal)
+        return spent is Spent.PAID
 
     def _table_of_token(self, token: str) -> Table | None:
         found: Table | None = None

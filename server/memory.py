@@ -1,5 +1,13 @@
 """Giving memory back to the system once a table has closed.
 
+A closed table's objects refer to each other (the table, its parts and their callbacks),
+so they are freed only by the garbage collector's full pass, which CPython runs rarely:
+over an evening of tables made and closed, the dead tables piled up between passes and
+the heap grew to hold them (docs/reliability.md, "Guests on an evening"). So a full collection runs
+after tables close (a few milliseconds), and the next table
+reuses the memory. The lobby asks once tables have stopped closing for a moment, so a
+burst of closes costs one pass, and a server shutting down none.
+
 CPython returns freed objects to its allocator, and glibc's ``malloc`` keeps freed pages
 in the process's heap for later. After a long evening's tables close, that is memory a
 laptop host never sees again. ``malloc_trim(0)`` asks glibc to return what it can. Other
@@ -11,16 +19,41 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import gc
 import sys
 from collections.abc import Callable
 from functools import cache
 
-__all__ = ["give_back_memory"]
+import trio
+
+__all__ = ["QUIET_SECONDS", "collect_after_closes", "give_back_memory"]
+
+QUIET_SECONDS = 0.5
+"""How long no table must have closed before the memory the closed ones held is
+collected (``collect_after_closes``); at most ten times this in a steady stream."""
+
+
+async def collect_after_closes(
+    closed: trio.MemoryReceiveChannel[str], report: Callable[[str], None]
+) -> None:
+    """For each burst of table ids on ``closed`` (tables that have closed), once none has
+    come for ``QUIET_SECONDS``: ``give_back_memory``, then ``report`` the last id."""
+    async for table_id in closed:
+        last = table_id
+        latest = trio.current_time() + QUIET_SECONDS * 10
+        while True:
+            with trio.move_on_at(min(trio.current_time() + QUIET_SECONDS, latest)) as quiet:
+                last = await closed.receive()
+            if quiet.cancelled_caught:
+                break
+        give_back_memory()
+        report(last)
 
 
 def give_back_memory() -> bool:
-    """Return the heap's free pages to the system where the C library allows; True if it
-    was asked."""
+    """Free what no longer has a reference from outside (a closed table), then return
+    the heap's free pages to the system where the C library allows; True if it was asked."""
+    gc.collect()
     trim = _malloc_trim()
     if trim is None:
         return False

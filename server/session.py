@@ -405,8 +405,11 @@ class Session:
         self._reader_scope.cancel()
 
     def _encode_last_words(self, message: Message) -> bytes | None:
+        spoken = self._as_spoken(message)  # an error code newer than the peer's version
+        if spoken is None:
+            return None
         try:
-            return self._conn.send(message)
+            return self._conn.send(spoken)
         except LocalProtocolError:
             # Already closed from the protocol's point of view (the client said bye).
             return None

@@ -39,13 +39,19 @@ class LobbySettings:
     """Tables open at once; one more create-table is refused."""
     max_tables_per_address: int = 4
     """Tables created from one address that may be open at once, so that one guest can
-    never take the last of ``max_tables``."""
+    never take the last of ``max_tables``. The last eighth of ``max_tables``
+    (``table_reserve``) is kept for addresses that hold no table yet."""
     max_spectators: int = 32
     """Spectators per table."""
     inbox_size: int = 64
     """Requests waiting for one table; one more is refused as busy."""
     bot_think_ms: int = 800
     """How long a server bot waits before it acts, so people can follow the game."""
+    guest_bot_think_ms: int = 250
+    """The fastest pace of a table made from a guest's address (any but the server's own,
+    server/own_addresses.py): a create-table asking for faster bots, or a server default
+    that is faster, gets this instead. A bot table at no pace plays as fast as the machine
+    allows, and a dozen of them slow every other table."""
     bot_jump_in_ms: tuple[int, int] = (600, 1200)
     """The range of a server bot's reaction before a jump-in (ruling 37), drawn afresh
     each time: human-scale, so that people at the table can win a race."""
@@ -57,6 +63,10 @@ class LobbySettings:
     at once. The clock stops while someone is connected and goes on from where it stopped
     when they are gone again; only a move by a person (joining, ready, start, a play)
     winds it back to the full time, so resuming alone cannot keep a table for ever."""
+    idle_table_seconds: float = 300.0
+    """When every table is taken, a create-table from an address that holds none makes
+    the table with no person's move for longest close for it, if that was at least this
+    long ago (never a table rebuilt after a restart within its restart grace)."""
     restart_grace_seconds: float = 60.0
     """A table rebuilt from the journal after a restart stays paused until every person's
     seat is back, or this long; then the seats still empty are played by server bots."""
@@ -82,11 +92,20 @@ class LobbySettings:
                 raise SettingsError(f"{name} must be at least 1, not {getattr(self, name)!r}")
         if not 0 <= self.bot_think_ms <= MAX_BOT_THINK_MS:
             raise SettingsError(f"bot_think_ms must be 0 to {MAX_BOT_THINK_MS}")
+        if not 0 <= self.guest_bot_think_ms <= MAX_BOT_THINK_MS:
+            raise SettingsError(f"guest_bot_think_ms must be 0 to {MAX_BOT_THINK_MS}")
         low, high = self.bot_jump_in_ms
         if not 0 <= low <= high:
             raise SettingsError("bot_jump_in_ms must be a range 0 <= LOW <= HIGH")
         if not self.empty_table_seconds > 0:
             raise SettingsError("empty_table_seconds must be above 0")
+        if not self.idle_table_seconds > 0:
+            raise SettingsError("idle_table_seconds must be above 0")
+
+    @property
+    def table_reserve(self) -> int:
+        """The last tables of ``max_tables`` that only an address holding none may make."""
+        return self.max_tables // 8
 
     def match_seed(self, table_id: str, match_number: int) -> int:
         """The seed of one match: fresh from the OS, or derived from the fixed seed.
@@ -103,6 +122,14 @@ class LobbySettings:
         if self.seed is None:
             return secrets.randbits(64)
         return derive_seed(self.seed, f"bots:{table_id}")
+
+    def bot_pace(self, asked: int | None, *, guest: bool) -> int | None:
+        """The pace of a table's server bots, in milliseconds a move: ``asked`` (None: the
+        server's ``bot_think_ms``), but never faster than ``guest_bot_think_ms`` for a
+        table a guest made."""
+        if not guest:
+            return asked
+        return max(self.bot_think_ms if asked is None else asked, self.guest_bot_think_ms)
 
 
 def derive_seed(seed: int, label: str) -> int:

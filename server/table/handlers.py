@@ -48,7 +48,7 @@ from protocol.messages import (
 )
 from protocol.rejections import RejectCode
 from server.autoplay import known_strategy
-from server.chat_budget import ChatBudget
+from server.lobby_budget import LobbyBudget, Spent, cut_for_refusals
 from server.peer import Peer
 from server.settings import LobbySettings
 from server.table.broadcast import Broadcast
@@ -78,7 +78,7 @@ class RequestHandlers:
         stand_ins: StandIns,
         settings: LobbySettings,
         departed: Callable[[Peer], None],
-        chat_budget: ChatBudget,
+        budget: LobbyBudget,
     ) -> None:
         """``departed`` tells the lobby that a peer no longer belongs to this table."""
         self._table_id = table_id
@@ -90,7 +90,7 @@ class RequestHandlers:
         self._stand_ins = stand_ins
         self._settings = settings
         self._departed = departed
-        self._chat_budget = chat_budget
+        self._budget = budget
 
     def handle(  # noqa: C901 (a dispatch: one case per request)
         self, peer: Peer, message: Request, *, admitted: bool = False
@@ -391,7 +391,12 @@ class RequestHandlers:
         if not text:
             return
         members = self._seating.members()
-        if not self._chat_budget.spend(peer.address, len(members) - 1, trio.current_time()):
+        spent = self._budget.spend(
+            peer.peer_id, peer.address, len(members) - 1, trio.current_time()
+        )
+        if spent is not Spent.PAID:
+            if spent is Spent.CUT:
+                cut_for_refusals(peer)  # the refusal below then goes nowhere
             raise RequestRefused(LobbyRejectCode.SLOW_DOWN, "you are chatting too fast")
         line = ChatMessage(sender=peer.name, text=text, seat=None if seat is None else seat.index)
         for member in members:

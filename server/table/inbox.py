@@ -35,6 +35,7 @@ __all__ = [
     "BotEnded",
     "ConnectionLost",
     "Delivery",
+    "GiveWay",
     "InboxItem",
     "JournalFailed",
     "NewPosition",
@@ -99,7 +100,13 @@ class Stop:
     """The server is shutting down: the table finishes."""
 
 
-InboxItem = TableRequest | ConnectionLost | BotEnded | NewPosition | JournalFailed | Stop
+@dataclass(frozen=True, slots=True)
+class GiveWay:
+    """The server is full and this table has had no move for longest: it closes to make
+    room for a new one (the lobby has forgotten it already)."""
+
+
+InboxItem = TableRequest | ConnectionLost | BotEnded | NewPosition | JournalFailed | Stop | GiveWay
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,9 +52,9 @@ from protocol.messages import (
 )
 from protocol.options import TableConfig, TableOptions, house_rules
 from server.autoplay import BotLauncher, StandIn
-from server.chat_budget import ChatBudget
 from server.engine import Match
 from server.journal import SavedTable, TableJournal
+from server.lobby_budget import LobbyBudget
 from server.own_addresses import OwnAddresses
 from server.peer import Peer
 from server.settings import LobbySettings
@@ -69,6 +69,7 @@ from server.table.inbox import (
     BotEnded,
     ConnectionLost,
     Delivery,
+    GiveWay,
     InboxItem,
     JournalFailed,
     NewPosition,
@@ -110,20 +111,21 @@ class Table:
         hooks: TableHooks,
         bots: BotLauncher,
         created_from: str = "",
-        chat_budget: ChatBudget | None = None,
+        budget: LobbyBudget | None = None,
         journal: TableJournal | None = None,
         saved: SavedTable | None = None,
         bot_think_ms: int | None = None,
         own_addresses: OwnAddresses | None = None,
     ) -> None:
         """``created_from`` is the address of whoever created it (for the lobby's
-        per-address quota); ``chat_budget`` is the lobby's (a table of its own without).
+        per-address quota); ``budget`` is the lobby's (a table of its own without).
         With a ``journal`` (already ``opened``, or the one ``saved`` came from) the table
         is written to it as it goes; ``saved`` rebuilds it as the journal held it
-        (``config`` and ``bot_think_ms`` are then the saved ones). ``password_hash`` is the
-        stored hash of its password (``server.passwords``). ``bot_think_ms`` is the host's
-        pace for the server bots; None for the server's. ``own_addresses`` are the server
-        machine's, which a ban never covers."""
+        (``config`` is then the saved one). ``password_hash`` is the stored hash of its
+        password (``server.passwords``). ``bot_think_ms`` is the pace of the server bots
+        (the lobby's choice: server/settings.py ``bot_pace``); None for the server's
+        ``bot_think_ms``. ``own_addresses`` are the server machine's, which a ban never
+        covers."""
         self.table_id = table_id
         self.name = name
         self.created_from = created_from
@@ -136,8 +138,6 @@ class Table:
         self.game = TableGame(
             table_id, config, settings, self.seating, self.broadcast, journal=journal
         )
-        if saved is not None:
-            bot_think_ms = saved.bot_think_ms
         think_ms = settings.bot_think_ms if bot_think_ms is None else bot_think_ms
         self.public = PublicState(table_id, name, self.seating, self.game, think_ms)
         self.stand_ins = StandIns(
@@ -161,7 +161,7 @@ class Table:
             stand_ins=self.stand_ins,
             settings=settings,
             departed=self._departed,
-            chat_budget=chat_budget or ChatBudget(),
+            budget=budget or LobbyBudget(),
         )
         # Unbounded as a channel; requests are bounded by ``submit``. The table's own items
         # are at most one per connection it has had, so they always fit.
@@ -172,6 +172,9 @@ class Table:
         self._opened = False  # the table has handled its first request
         self._stopping = False  # the server is shutting down: the journal keeps the table
         self._empty_clock = EmptyTableClock(settings.empty_table_seconds)
+        self.last_move = trio.current_time()
+        """When (Trio time) a person last moved here (made it, joined, played ...)."""
+        self._farewell = "the table closed"
         self._journal = journal
         self._grace: RestartGrace | None = None
         self._closable_until = -math.inf  # the host may close a rebuilt table until then
@@ -280,6 +283,15 @@ class Table:
         """The journal could not be written: the task tells the host."""
         self._put(JournalFailed())
 
+    def may_give_way(self, now: float, idle_seconds: float) -> bool:
+        """Whether the table has had no person's move for ``idle_seconds`` and is not a
+        rebuilt table within its restart grace: it may close for a new table."""
+        return now >= self._closable_until and now - self.last_move >= idle_seconds
+
+    def give_way(self) -> None:
+        """Close to make room for a new table (``may_give_way``); the task does it next."""
+        self._put(GiveWay())
+
     def set_position(self, match: Match) -> None:
         """Go on from ``match``, keeping the event numbers (tests rig positions so)."""
         self._put(NewPosition(match))
@@ -375,6 +387,8 @@ class Table:
                 self._journal_notice_owed = not self._journal_notice_sent
             case Stop():
                 self._closing = self._stopping = True
+            case GiveWay():
+                self._give_way()
         return None
 
     def _dispatch(self, request: TableRequest) -> Reply | None:
@@ -406,6 +420,7 @@ class Table:
             answer = Ok.trusted(id=message.id, result=result)
             if isinstance(message, PERSONS_MOVES) and self.seating.of_peer(peer) is not None:
                 self._empty_clock.wind_back()
+                self.last_move = trio.current_time()
         if isinstance(answer, Rejected) and entering and not self.seating.is_member(peer):
             self._departed(peer)  # or the lobby thinks it is still arriving
         return Reply(peer, answer) if request.reply else None
@@ -423,6 +438,14 @@ class Table:
         if self._journal is not None and self.game.running() is not None:
             self._journal.abandoned("not finished: its host closed it after a server restart")
         self._grace = None
+        self._closing = True
+
+    def _give_way(self) -> None:
+        minutes = (trio.current_time() - self.last_move) / 60
+        log.info("table %s: no move for %.0f min; closed to make room", self._label, minutes)
+        if self._journal is not None and self.game.running() is not None:
+            self._journal.abandoned("not finished: closed for a new table after no move")
+        self._farewell = "the table closed to make room for a new one: nobody had moved"
         self._closing = True
 
     async def _deliver(self, reply: Reply | None) -> None:
@@ -490,7 +513,7 @@ class Table:
                 )
             self._departed(item.peer)
         farewell = Left(
-            table_id=self.table_id, reason=LeftReason.TABLE_CLOSED, message="the table closed"
+            table_id=self.table_id, reason=LeftReason.TABLE_CLOSED, message=self._farewell
         )
         # A server that stops keeps a journaled table for its next start: its seated people
         # hear only ``closing``, and their tokens take the seats back once it is up again.

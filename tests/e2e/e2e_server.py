@@ -60,6 +60,9 @@ class ServerProcess:
             str(seed),
             "--bot-think-ms",
             "0",
+            # Test clients on other 127.0.0.x addresses are guests: no floor on their pace.
+            "--guest-bot-think-ms",
+            "0",
             "--allowance",
             "2000",
             "2000",

@@ -6,9 +6,11 @@ import dataclasses
 
 from protocol.cards import Card
 from protocol.commands import Catch, Play
-from protocol.compat import CURRENT, EVENTS_SINCE, OPTIONS_SINCE, for_version
+from protocol.compat import CURRENT, ERROR_CODES_SINCE, EVENTS_SINCE, OPTIONS_SINCE, for_version
+from protocol.errors import ErrorCode
 from protocol.events import HandsPassed, JumpedIn, Played, SeenEvent
 from protocol.messages import (
+    Error,
     GameEvent,
     GameView,
     Hello,
@@ -141,3 +143,16 @@ def test_a_match_record_names_its_id_from_1_3_on() -> None:
     assert "match_id" not in sent.to_data()["matches"][0]
     assert sent.matches[0] == dataclasses.replace(record, match_id=None)
     assert sent.next_cursor == "42"
+
+
+def test_an_error_code_new_in_1_3_reaches_older_peers_as_the_code_they_know() -> None:
+    cut = Error(code=ErrorCode.TOO_MANY_REFUSALS.value, message="slow down")
+    assert for_version(cut, (1, 3)) is cut
+    for version in ((1, 0), (1, 1), (1, 2)):
+        older = for_version(cut, version)
+        assert older == Error(code=ErrorCode.RATE_LIMITED.value, message="slow down")
+    # Every code older peers get instead is one of theirs.
+    for since, instead in ERROR_CODES_SINCE.values():
+        assert since == (1, 3) and instead not in ERROR_CODES_SINCE
+    plain = Error(code=ErrorCode.TOO_SLOW.value)
+    assert for_version(plain, (1, 0)) is plain

@@ -12,6 +12,8 @@ table quota and chat budget.
 - ``RawClient``: bytes and decoded frames only, for attackers that stop mid-frame.
 - ``honest_table``: two people from two more addresses and a bot; ``play`` makes them
   play a number of moves, each timed from the command to its reply.
+- ``bot_table``: a guest makes a table of itself and three bots, starts it and walks
+  away, leaving the bots to play.
 - ``RssWatch``: the server's resident memory, sampled, with its peak.
 - ``commands_played``: how many commands the journal holds for tables, by name (read
   once the server has stopped: it holds the file's lock while it runs).
@@ -58,6 +60,7 @@ __all__ = [
     "RssWatch",
     "TimedPlayer",
     "attacker",
+    "bot_table",
     "commands_played",
     "connect_from",
     "count_tables",
@@ -105,8 +108,16 @@ class TimedPlayer(Player):
         outlasts the idle timeout)."""
         while (message := await self.receive()) is not None:
             if isinstance(message, Ping) and not self.closed:
-                with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
-                    await self.send(Pong(nonce=message.nonce))
+                frame = self.conn.send(Pong(nonce=message.nonce))
+                while not self.closed:  # a flooding task may be writing at this moment
+                    try:
+                        await self.stream.send_all(frame)
+                    except trio.BusyResourceError:
+                        await trio.sleep(0.01)
+                        continue
+                    except (trio.BrokenResourceError, trio.ClosedResourceError):
+                        pass
+                    break
 
     async def game(self, data: dict[str, Any]) -> Ok | Rejected:
         began = trio.current_time()
@@ -181,6 +192,33 @@ async def honest_table(
     await host.ok(lambda id_: Start(id=id_))
     await hub.until(lambda: all(person.view is not None for person in people))
     return people
+
+
+async def bot_table(
+    port: int,
+    source: str,
+    name: str,
+    nursery: trio.Nursery,
+    *,
+    bot_think_ms: int | None = None,
+) -> TimedPlayer:
+    """A guest makes a table of itself and three bots (at ``bot_think_ms``, if given),
+    starts it and walks away: a bot stands in for it and the table plays on by itself.
+    Returns the guest, hung up (its last table state says the pace the server chose)."""
+    guest = await connect_from(port, source, name)
+    nursery.start_soon(guest.read_forever)
+    options = {**FAST_OPTIONS, "seats": 4, "target_score": 100_000}
+    await guest.ok(
+        lambda id_: CreateTable(
+            id=id_, name=name, options=TableOptions.parse(options), bot_think_ms=bot_think_ms
+        )
+    )
+    for _ in range(3):
+        await guest.ok(lambda id_: AddBot(id=id_, strategy="basic"))
+    await guest.ok(lambda id_: Start(id=id_))
+    await guest.hub.until(lambda: guest.view is not None)
+    await guest.close()
+    return guest
 
 
 async def play(people: Sequence[TimedPlayer], moves: int, seed: int = 1) -> int:

@@ -10,7 +10,7 @@ and a bot) is created, joined and played, and asserts what the attack got.
    close; clients that never read are cut before they cost much.
 4. Names: look-alikes of a seated name are ``name-taken``; a banned guest stays out.
 5. Lobby chat: what one address makes the server repeat is refused (``slow-down``) past
-   its budget.
+   its budget, and a connection refused again and again is cut.
 6. The log: garbage from many connections writes a bounded number of lines.
 
 Every attack is bounded in count and time and stops by itself; ``UNO_SOAK=1`` makes the
@@ -35,6 +35,7 @@ from reliability_guests import (
     RssWatch,
     TimedPlayer,
     attacker,
+    bot_table,
     commands_played,
     connect_from,
     count_tables,
@@ -46,7 +47,6 @@ from reliability_guests import (
 from protocol.codec import encode_body
 from protocol.framing import HEADER_SIZE, encode_frame
 from protocol.messages import (
-    AddBot,
     Chat,
     ChatMessage,
     CreateTable,
@@ -362,7 +362,7 @@ LISTENERS = 30
 CHAT_BATCHES = 12
 """Batches of 10 lines each flooder sends, one every quarter second: 40 lines a second,
 under the message allowance (50 a second), so only the chat budget can refuse them."""
-CHAT_BUDGET = (100, 400)  # deliveries a second per address, and at once (server/chat_budget.py)
+CHAT_BUDGET = (100, 400)  # units a second per address, and at once (server/lobby_budget.py)
 
 
 async def test_lobby_chat_from_many_connections_is_not_repeated_to_everyone(
@@ -395,23 +395,31 @@ async def test_lobby_chat_from_many_connections_is_not_repeated_to_everyone(
                 carol = await connect_from(server.port, HONEST[2], "carol", hub)
                 nursery.start_soon(carol.read_forever)
                 await carol.ok(lambda id_: ListTables(id=id_))
-                still_flooding = len(flooders)
 
                 async def flood(flooder: TimedPlayer) -> None:
-                    nonlocal still_flooding
                     for _ in range(CHAT_BATCHES):
                         batch = [
                             Chat(id=flooder.conn.next_request_id(), text="spam " * 20)
                             for _ in range(10)
                         ]
-                        await flooder.stream.send_all(b"".join(flooder.conn.send(c) for c in batch))
+                        with contextlib.suppress(trio.BrokenResourceError):
+                            await flooder.stream.send_all(
+                                b"".join(flooder.conn.send(c) for c in batch)
+                            )
                         await trio.sleep(0.25)
-                        await hub.until(lambda b=batch: all(c.id in flooder.replies for c in b))  # type: ignore[misc]
+                        await hub.until(
+                            lambda b=batch: (
+                                flooder.closed  # type: ignore[misc]
+                                or all(c.id in flooder.replies for c in b)
+                            )
+                        )
                         for chat in batch:
-                            reply = flooder.replies.pop(chat.id)
-                            code = "ok" if isinstance(reply, Ok) else reply.code
+                            reply = flooder.replies.pop(chat.id, None)
+                            code = "unanswered" if reply is None else "ok"
+                            code = reply.code if isinstance(reply, Rejected) else code
                             answers[code] = answers.get(code, 0) + 1
-                    still_flooding -= 1
+                        if flooder.closed:
+                            break
 
                 began = trio.current_time()
                 async with trio.open_nursery() as flooding:
@@ -424,7 +432,6 @@ async def test_lobby_chat_from_many_connections_is_not_repeated_to_everyone(
                     ]
                     people = await honest_table(server.port, nursery)
                     await play(people, HONEST_MOVES)
-                    honest_before_the_flood_ended = still_flooding > 0
                 seconds = trio.current_time() - began
                 await carol.ok(lambda id_: ListTables(id=id_))  # every line has arrived
                 rss_after = watch.sample()
@@ -435,10 +442,9 @@ async def test_lobby_chat_from_many_connections_is_not_repeated_to_everyone(
         sum(isinstance(f, ChatMessage) and f.sender.startswith("loud") for f in ear.frames)
         for ear in listeners
     ]
-    sent = CHAT_ADDRESSES * CHAT_PER_ADDRESS * CHAT_BATCHES * 10
-    assert sum(answers.values()) == sent
+    sent = sum(answers.values())
     assert answers.get("slow-down", 0) > sent // 2, answers
-    assert set(answers) <= {"ok", "slow-down"}, answers
+    assert set(answers) <= {"ok", "slow-down", "unanswered"}, answers
     # What one listener heard is what the addresses' budgets pay for, shared by every
     # listener in the lobby (the 30 here, the flooders themselves and carol, at least).
     rate, burst = CHAT_BUDGET
@@ -448,8 +454,9 @@ async def test_lobby_chat_from_many_connections_is_not_repeated_to_everyone(
     assert max(heard) == answers.get("ok", 0)  # every accepted line reached everyone
     assert [isinstance(a, Ok) for a in carol_answers] == [True] * 3
     assert all(not ear.closed for ear in listeners)
-    assert all(not flooder.closed for flooder in flooders)  # refused, not cut
-    assert honest_before_the_flood_ended
+    # Refused, then cut (issue 23): 20 refusals at once close the connection.
+    endings = {flooder.error.code if flooder.error else "open" for flooder in flooders}
+    assert endings == {"too-many-refusals"}, endings
     record(
         "guests-chat",
         addresses=CHAT_ADDRESSES,
@@ -566,21 +573,6 @@ SLOTH_BATCHES = 40
 REPLAY_WINDOW = 128  # events a resume replays at most (server/limits.py)
 
 
-async def _bot_table(port: int, source: str, name: str, nursery: trio.Nursery) -> TimedPlayer:
-    """A guest makes a table of itself and three bots, starts it and walks away: a bot
-    stands in for it and the table plays on by itself. Returns the guest, hung up."""
-    guest = await connect_from(port, source, name)
-    nursery.start_soon(guest.read_forever)
-    options = {**FAST_OPTIONS, "seats": 4, "target_score": 100_000}
-    await guest.ok(lambda id_: CreateTable(id=id_, name=name, options=TableOptions.parse(options)))
-    for _ in range(3):
-        await guest.ok(lambda id_: AddBot(id=id_, strategy="basic"))
-    await guest.ok(lambda id_: Start(id=id_))
-    await guest.hub.until(lambda: guest.view is not None)
-    await guest.close()
-    return guest
-
-
 async def _come_back_and_leave(port: int, source: str, guest: TimedPlayer) -> tuple[int, int]:
     """Resume the guest's seat from its first event and leave, which closes the table.
     Returns (events the table played, events the resume replayed before the view)."""
@@ -649,7 +641,7 @@ async def _long_evening(tmp_path: Path, *, sloths: bool) -> dict[str, Any]:
                         await trio.sleep(0.2)
 
                 # A first table opens, plays a little and closes: the level to come back to.
-                warm = await _bot_table(server.port, attacker(0), "warm", nursery)
+                warm = await bot_table(server.port, attacker(0), "warm", nursery)
                 await trio.sleep(1.0)
                 await _come_back_and_leave(server.port, attacker(0), warm)
                 await tables_left(0)
@@ -663,7 +655,7 @@ async def _long_evening(tmp_path: Path, *, sloths: bool) -> dict[str, Any]:
                     rss["after_the_sloths"] = watch.sample()
                 began = trio.current_time()
                 guests = [
-                    await _bot_table(server.port, attacker(1 + n), f"long{n}", nursery)
+                    await bot_table(server.port, attacker(1 + n), f"long{n}", nursery)
                     for n in range(LONG_TABLES)
                 ]
                 people = await honest_table(server.port, nursery)

@@ -138,3 +138,69 @@ async def test_the_pace_survives_a_restart(
             second.cancel_scope.cancel()
     finally:
         journal.close()
+
+
+@pytest.mark.parametrize(
+    ("asked", "server_pace", "used"),
+    [(0, 0, 250), (None, 0, 250), (100, 800, 250), (None, 800, 800), (400, 0, 400)],
+)
+async def test_a_guests_table_never_plays_faster_than_the_guest_floor(
+    nursery: trio.Nursery,
+    autojump_clock: trio.testing.MockClock,
+    asked: int | None,
+    server_pace: int,
+    used: int,
+) -> None:
+    lobby = await open_lobby(nursery, bot_think_ms=server_pace, guest_bot_think_ms=250)
+    guest = FakePeer("Gus", address="10.9.9.9")
+    await paced_table(lobby, guest, bot_think_ms=asked)
+    assert guest.state.bot_think_ms == used
+
+
+async def test_the_host_machine_sets_any_pace(
+    nursery: trio.Nursery, autojump_clock: trio.testing.MockClock
+) -> None:
+    lobby = await open_lobby(nursery, bot_think_ms=800, guest_bot_think_ms=250)
+    for address in ("127.0.0.1", "::1"):
+        host = FakePeer("Ann", address=address)
+        await paced_table(lobby, host, bot_think_ms=0)
+        assert host.state.bot_think_ms == 0
+    # Another loopback address is a guest (how the tests play many guests).
+    guest = FakePeer("Gus", address="127.0.0.7")
+    await paced_table(lobby, guest, bot_think_ms=0)
+    assert guest.state.bot_think_ms == 250
+
+
+async def test_a_guests_floor_holds_after_a_restart(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    """A table the journal holds at a pace faster than the floor (made before the floor,
+    or under a lower one) is rebuilt at the floor."""
+    path = tmp_path / "server.sqlite3"
+    journal = Journal.open(path)
+    try:
+        async with trio.open_nursery() as first:
+            lobby = Lobby(LobbySettings(seed=1, guest_bot_think_ms=0), journal=journal)
+            await first.start(lobby.run)
+            guest = FakePeer("Gus", address="10.9.9.9")
+            await paced_table(lobby, guest, bot_think_ms=0)
+            assert guest.state.bot_think_ms == 0
+            token = guest.token
+            assert token is not None
+            await settle()
+            await lobby.shutdown()
+            first.cancel_scope.cancel()
+    finally:
+        journal.close()
+    journal = Journal.open(path)
+    try:
+        async with trio.open_nursery() as second:
+            lobby = Lobby(LobbySettings(seed=1, guest_bot_think_ms=250), journal=journal)
+            await second.start(lobby.run)
+            again = FakePeer("Gus", address="10.9.9.9")
+            await ok(lobby, again, lambda i: ResumeSeat(id=i, token=token, last_seq=0))
+            assert again.state.bot_think_ms == 250
+            await lobby.shutdown()
+            second.cancel_scope.cancel()
+    finally:
+        journal.close()
