@@ -104,7 +104,7 @@ class DealCounter:
     def __init__(self) -> None:
         self.count = 0
         self._inner = search._play_out_every
-        search._play_out_every = self._counted  # type: ignore[assignment]
+        search._play_out_every = self._counted
 
     def _counted(self, *args: Any, **kwargs: Any) -> list[float] | None:
         outcome = self._inner(*args, **kwargs)
