@@ -33,9 +33,10 @@ def test_easy_plays_a_card_when_it_can_never_bluffs_and_names_a_colour_it_holds(
         config = TableConfig(deck=DeckName(("classic", "bts")[seed % 2]), seats=2 + seed % 3)
         match, rng = Match(config, seed), random.Random(seed)
         for _ in range(400):
-            seat = match.to_act()
-            if seat is None or match.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER):
+            to_act = match.to_act()
+            if to_act is None or match.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER):
                 break
+            seat = to_act
             view = match.view(seat, 0)
             command = choose(view, rng, "easy" if seat == 0 else "normal")
             assert command is not None
@@ -81,8 +82,8 @@ def test_a_wild_says_no_coloured_card_played_and_its_colour_is_the_one_held_most
     assert not lack.allows(Card.parse("G5"))  # a 5 would have played on the red 5
     assert lack.allows(Card.parse("G6")) and lack.allows(Card.parse("W+4"))
     assert memory.favourites[0] == Favourite(Color.BLUE)
-    assert Favourite(Color.BLUE).holds(Card.parse(c) for c in ("B1", "G2", "B3"))
-    assert not Favourite(Color.BLUE).holds(Card.parse(c) for c in ("B1", "G2"))  # a tie: G
+    assert Favourite(Color.BLUE).holds([Card.parse(c) for c in ("B1", "G2", "B3")])
+    assert not Favourite(Color.BLUE).holds([Card.parse(c) for c in ("B1", "G2")])  # a tie: G
     assert Favourite(Color.RED).holds(())  # nothing coloured left: the first colour
     # Drawing makes the favourite stale, and the drawn cards free.
     memory.catch_up([SeenEvent(4, Drew(seat=0, count=1, reason=DrewReason.DRAW))])
@@ -141,10 +142,10 @@ def test_readings_hold_on_real_rounds_of_normal_players() -> None:
                 held = [Card.parse(code) for code in real["hands"][seat]]
                 assert favourite.holds(held), (seat, favourite, held)
                 favourites += 1
-            seat = match.to_act()
-            if seat is None or match.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER):
+            to_act = match.to_act()
+            if to_act is None or match.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER):
                 break
-            command = choose(match.view(seat, 0), rng, "normal")
+            command = choose(match.view(to_act, 0), rng, "normal")
             assert command is not None
-            match.apply(seat, command, 0)
+            match.apply(to_act, command, 0)
     assert lacks > 300 and favourites > 20

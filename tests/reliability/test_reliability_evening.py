@@ -48,6 +48,7 @@ from protocol.messages import (
     GetStandings,
     Join,
     Leave,
+    Left,
     Ok,
     Rejected,
     Request,
@@ -197,7 +198,7 @@ async def test_squatters_connected_and_idle_leave_a_table_for_a_newcomer(tmp_pat
                     left
                     for squatter in squatters
                     for left in squatter.frames
-                    if getattr(left, "TYPE", "") == "left"
+                    if isinstance(left, Left)
                 ]
                 cut = [squatter.error for squatter in squatters if squatter.closed]
                 nursery.cancel_scope.cancel()
