@@ -38,14 +38,10 @@ class JournalReserve:
         if self.exists():
             return True
         try:
-            fd = os.open(self.path, os.O_CREAT | os.O_TRUNC | os.O_WRONLY, 0o600)
-            try:
-                view = memoryview(bytes(RESERVE_BYTES))
-                while view:
-                    view = view[os.write(fd, view) :]
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+            with open(self.path, "wb", opener=_private) as file:
+                file.write(bytes(RESERVE_BYTES))
+                file.flush()
+                os.fsync(file.fileno())
         except OSError:
             self.spend()
             return False
@@ -55,3 +51,8 @@ class JournalReserve:
         """Give the room back to the disk."""
         with contextlib.suppress(OSError):
             self.path.unlink()
+
+
+def _private(path: str, flags: int) -> int:
+    """Open ``path`` as ``open`` asks, readable by this user only if it is created."""
+    return os.open(path, flags, 0o600)
