@@ -140,7 +140,9 @@ async def test_standings_asked_over_and_over_never_hold_up_a_table(tmp_path: Pat
     assert len(everything) == BURST // 2 + PACED * PACED_SECONDS // 2
     # Every answer is the real standings: the people by wins, then points, as counted.
     best = sorted(expected.items(), key=lambda item: (-item[1][1], -item[1][2], item[0]))
-    shown = [(s.name, (s.matches, s.wins, s.points)) for s in everything[-1].players if not s.bot]
+    # The honest pair's own match may finish meanwhile: only the seeded players are checked.
+    seeded = [s for s in everything[-1].players if not s.bot and s.name not in ("ann", "bob")]
+    shown = [(s.name, (s.matches, s.wins, s.points)) for s in seeded]
     assert shown == best[: len(shown)] and len(shown) == len(expected)
     assert all(page.players == everything[0].players[:20] for page in everything[: BURST // 2])
     week = _standings(guest, StandingsPeriod.WEEK)[-1]
