@@ -31,7 +31,7 @@ from typing import Any
 import trio
 
 from protocol.commands import InvalidCommandError, SeatCommand, command_from_data
-from protocol.connection import ClientConnection
+from protocol.connection import ClientConnection, ConnectionState
 from protocol.errors import RemoteProtocolError
 from protocol.messages import (
     Bye,
@@ -230,6 +230,11 @@ class ClientSession:
     async def send(self, message: Message) -> None:
         """Send any message without waiting for an answer."""
         self._raise_if_closed()
+        if self._conn.state is ConnectionState.CLOSED:
+            # The server's closing or error has been read but not yet handled.
+            raise ConnectionLostError(
+                f"cannot send {message.TYPE}: the server ended the connection"
+            )
         async with self._send_lock:
             data = self._conn.send(message)
             try:

@@ -335,6 +335,24 @@ async def test_a_closing_notice_is_a_server_close() -> None:
                 await session.wait_for(lambda s: False)
 
 
+async def test_a_closing_read_but_not_yet_handled_still_closes_quietly() -> None:
+    # A Ctrl-C can land between reading the server's closing and handling it; closing the
+    # session then must not try to say bye on a connection that has already ended.
+    client_stream, server_stream = trio.testing.memory_stream_pair()
+    server = ScriptedServer(server_stream)
+    session = ClientSession(client_stream, "Ada")
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(server.greet)
+        await session.handshake(Hello(versions=SUPPORTED_VERSIONS, name="Ada"))
+    await server.send(Closing(reason="shutting down"))
+    session._conn.receive_data(bytes(await client_stream.receive_some(65536)))
+    assert isinstance(session._conn.next_message(), Closing) and not session.closed
+    with pytest.raises(ConnectionLostError):
+        await session.send(Ping(nonce=1))
+    await session.aclose()
+    assert session.closed and server.received == [server.received[0]]
+
+
 async def test_a_dropped_connection_raises_connection_lost() -> None:
     async def script(server: ScriptedServer) -> None:
         await server.greet()
