@@ -55,6 +55,7 @@ from protocol.messages import (
     Spectate,
 )
 from protocol.options import TableOptions
+from server.lobby_budget import LobbyBudget
 
 QUOTA = ("--max-tables-per-address", "4")
 """The product's default quota, which ``ServerProcess`` lifts for ordinary tests."""
@@ -327,7 +328,11 @@ async def test_a_chat_flood_from_one_address_is_cut_and_the_lobby_hears_little(
     endings = [flooder.error.code if flooder.error else None for flooder in flooders]
     assert endings == ["too-many-refusals"] * FLOOD_CONNECTIONS, endings
     assert old.error_code == "rate-limited"  # what a 1.2 peer knows
-    assert set(answers) == {"ok", "slow-down"}, answers
+    # Which flooder's lines pass first is a race (the 1.2 one may spend the address's
+    # burst alone); the lines that pass are bounded by the budget, whoever sent them.
+    assert set(answers) <= {"ok", "slow-down"} and answers.get("slow-down"), answers
+    budget = LobbyBudget()
+    assert heard <= (budget.burst + budget.rate * seconds) / LISTENERS, heard
     assert listeners_cut == 0
     record(
         "evening-chat-flood",
