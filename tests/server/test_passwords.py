@@ -8,13 +8,12 @@ from pathlib import Path
 
 import trio
 from journal_layouts import write_schema_4
-from test_table_rig import FakePeer, create, ok, open_lobby, refused
+from test_table_rig import FakePeer, create, journaled_lobby, ok, open_lobby, refused
 
 from protocol.messages import Join, ResumeSeat, TakeBotSeat
 from protocol.options import TableConfig
 from server.journal import Journal
 from server.journal_schema import backup_path
-from server.lobby import Lobby
 from server.passwords import N, P, R, check_now, hash_now, is_password_hash
 from server.settings import LobbySettings
 
@@ -59,37 +58,19 @@ async def test_a_table_holds_only_the_hash_and_the_lobby_checks_guesses_against_
 
 async def test_a_rebuilt_table_still_needs_its_password(tmp_path: Path) -> None:
     path = tmp_path / "server.sqlite3"
-    journal = Journal.open(path)
-    try:
-        async with trio.open_nursery() as first:
-            lobby = Lobby(LobbySettings(seed=1), journal=journal)
-            await first.start(lobby.run)
-            ann = FakePeer("Ann")
-            table_id = (await create(lobby, ann, password=SECRET, seats=3)).table_id
-            token = ann.token
-            assert token is not None
-            await lobby.shutdown()
-            first.cancel_scope.cancel()
-    finally:
-        journal.close()
+    async with journaled_lobby(path, LobbySettings(seed=1)) as lobby:
+        ann = FakePeer("Ann")
+        table_id = (await create(lobby, ann, password=SECRET, seats=3)).table_id
+        token = ann.token
+        assert token is not None
     assert SECRET.encode() not in _every_byte(tmp_path)
-    journal = Journal.open(path)
-    try:
-        async with trio.open_nursery() as second:
-            lobby = Lobby(LobbySettings(seed=1), journal=journal)
-            await second.start(lobby.run)
-            await ok(lobby, FakePeer("Ann"), lambda i: ResumeSeat(id=i, token=token, last_seq=0))
-            guess = await refused(
-                lobby, FakePeer("Eve"), lambda i: Join(id=i, table_id=table_id, password="no")
-            )
-            assert guess == "wrong-password"
-            await ok(
-                lobby, FakePeer("Bob"), lambda i: Join(id=i, table_id=table_id, password=SECRET)
-            )
-            await lobby.shutdown()
-            second.cancel_scope.cancel()
-    finally:
-        journal.close()
+    async with journaled_lobby(path, LobbySettings(seed=1)) as lobby:
+        await ok(lobby, FakePeer("Ann"), lambda i: ResumeSeat(id=i, token=token, last_seq=0))
+        guess = await refused(
+            lobby, FakePeer("Eve"), lambda i: Join(id=i, table_id=table_id, password="no")
+        )
+        assert guess == "wrong-password"
+        await ok(lobby, FakePeer("Bob"), lambda i: Join(id=i, table_id=table_id, password=SECRET))
 
 
 def test_a_closed_table_keeps_no_password(tmp_path: Path) -> None:

@@ -8,12 +8,11 @@ from pathlib import Path
 import pytest
 import trio
 import trio.testing
-from test_table_rig import FakePeer, create, ok, open_lobby, refused, settle
+from test_table_rig import FakePeer, create, journaled_lobby, ok, open_lobby, refused
 
 from protocol.errors import LobbyRejectCode
 from protocol.messages import Join, Kick, Left, ResumeSeat, Spectate
 from server.journal import Journal
-from server.lobby import Lobby
 from server.settings import LobbySettings
 
 
@@ -120,52 +119,34 @@ async def test_bans_and_an_away_seats_address_survive_a_restart(
 ) -> None:
     path = tmp_path / "server.sqlite3"
     settings = LobbySettings(seed=1)
-    journal = Journal.open(path)
-    try:
-        async with trio.open_nursery() as first:
-            lobby = Lobby(settings, journal=journal)
-            await first.start(lobby.run)
-            ann = FakePeer("Ann", address=HOST)
-            table = await create(lobby, ann, seats=4)
-            for name, address in [("mallory", GUEST), ("Eve", OTHER)]:
-                guest = FakePeer(name, address=address)
-                await ok(lobby, guest, lambda i: Join(id=i, table_id=table.table_id))
-            await ok(lobby, ann, lambda i: Kick(id=i, seat=1, ban=True))  # mallory
-            token = ann.token
-            assert token is not None
-            await settle()
-            await lobby.shutdown()
-            first.cancel_scope.cancel()
-    finally:
-        journal.close()
+    async with journaled_lobby(path, settings) as lobby:
+        ann = FakePeer("Ann", address=HOST)
+        table = await create(lobby, ann, seats=4)
+        for name, address in [("mallory", GUEST), ("Eve", OTHER)]:
+            guest = FakePeer(name, address=address)
+            await ok(lobby, guest, lambda i: Join(id=i, table_id=table.table_id))
+        await ok(lobby, ann, lambda i: Kick(id=i, seat=1, ban=True))  # mallory
+        token = ann.token
+        assert token is not None
 
-    journal = Journal.open(path)
-    try:
-        async with trio.open_nursery() as second:
-            lobby = Lobby(settings, journal=journal)
-            await second.start(lobby.run)
-            ann = FakePeer("Ann", address=HOST)
-            await ok(lobby, ann, lambda i: ResumeSeat(id=i, token=token, last_seq=0))
-            rebuilt = lobby.location(ann)
-            assert rebuilt is not None
-            table = rebuilt
-            for name, address in [("friendly", GUEST), ("rnallory", "203.0.113.9")]:
-                comeback = FakePeer(name, address=address)
-                code = await refused(lobby, comeback, lambda i: Join(id=i, table_id=table.table_id))
-                assert code == LobbyRejectCode.BANNED
-            # Eve never came back after the restart: her seat still knows her address.
-            eve_seat = next(seat for seat in table.seating if seat.name == "Eve")
-            await ok(lobby, ann, lambda i: Kick(id=i, seat=eve_seat.index, ban=True))
-            code = await refused(
-                lobby, FakePeer("Zed", address=OTHER), lambda i: Join(id=i, table_id=table.table_id)
-            )
+    async with journaled_lobby(path, settings) as lobby:
+        ann = FakePeer("Ann", address=HOST)
+        await ok(lobby, ann, lambda i: ResumeSeat(id=i, token=token, last_seq=0))
+        rebuilt = lobby.location(ann)
+        assert rebuilt is not None
+        table = rebuilt
+        for name, address in [("friendly", GUEST), ("rnallory", "203.0.113.9")]:
+            comeback = FakePeer(name, address=address)
+            code = await refused(lobby, comeback, lambda i: Join(id=i, table_id=table.table_id))
             assert code == LobbyRejectCode.BANNED
-            assert len(table.seating.bans.given) == 2  # the restored ban was not written twice
-            await settle()
-            await lobby.shutdown()
-            second.cancel_scope.cancel()
-    finally:
-        journal.close()
+        # Eve never came back after the restart: her seat still knows her address.
+        eve_seat = next(seat for seat in table.seating if seat.name == "Eve")
+        await ok(lobby, ann, lambda i: Kick(id=i, seat=eve_seat.index, ban=True))
+        code = await refused(
+            lobby, FakePeer("Zed", address=OTHER), lambda i: Join(id=i, table_id=table.table_id)
+        )
+        assert code == LobbyRejectCode.BANNED
+        assert len(table.seating.bans.given) == 2  # the restored ban was not written twice
     journal = Journal.open(path)
     try:
         (saved,), _ = journal.open_tables()

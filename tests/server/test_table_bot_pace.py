@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import trio
 import trio.testing
-from test_table_rig import FakePeer, ok, open_lobby, play, rigged, settle
+from test_table_rig import FakePeer, journaled_lobby, ok, open_lobby, play, rigged, settle
 
 from protocol.cards import Card
 from protocol.commands import Play
@@ -24,7 +24,6 @@ from protocol.messages import (
     message_from_data,
 )
 from protocol.options import TableOptions
-from server.journal import Journal
 from server.lobby import Lobby
 from server.settings import LobbySettings
 from server.table import Table
@@ -108,36 +107,19 @@ async def test_the_pace_survives_a_restart(
 ) -> None:
     path = tmp_path / "server.sqlite3"
     settings = LobbySettings(seed=1, bot_think_ms=SLOW_DEFAULT_MS)
-    journal = Journal.open(path)
-    try:
-        async with trio.open_nursery() as first:
-            lobby = Lobby(settings, journal=journal)
-            await first.start(lobby.run)
-            ann = FakePeer("Ann")
-            await paced_table(lobby, ann, bot_think_ms=300)
-            token = ann.token
-            assert token is not None
-            await settle()
-            await lobby.shutdown()
-            first.cancel_scope.cancel()
-    finally:
-        journal.close()
+    async with journaled_lobby(path, settings) as lobby:
+        ann = FakePeer("Ann")
+        await paced_table(lobby, ann, bot_think_ms=300)
+        token = ann.token
+        assert token is not None
 
-    journal = Journal.open(path)
-    try:
-        async with trio.open_nursery() as second:
-            lobby = Lobby(settings, journal=journal)
-            await second.start(lobby.run)
-            again = FakePeer("Ann")
-            await ok(lobby, again, lambda i: ResumeSeat(id=i, token=token, last_seq=0))
-            table = lobby.location(again)
-            assert table is not None
-            assert again.state.bot_think_ms == 300
-            await the_bot_plays_within_patience(lobby, table, again)
-            await lobby.shutdown()
-            second.cancel_scope.cancel()
-    finally:
-        journal.close()
+    async with journaled_lobby(path, settings) as lobby:
+        again = FakePeer("Ann")
+        await ok(lobby, again, lambda i: ResumeSeat(id=i, token=token, last_seq=0))
+        table = lobby.location(again)
+        assert table is not None
+        assert again.state.bot_think_ms == 300
+        await the_bot_plays_within_patience(lobby, table, again)
 
 
 @pytest.mark.parametrize(
@@ -177,30 +159,13 @@ async def test_a_guests_floor_holds_after_a_restart(
     """A table the journal holds at a pace faster than the floor (made before the floor,
     or under a lower one) is rebuilt at the floor."""
     path = tmp_path / "server.sqlite3"
-    journal = Journal.open(path)
-    try:
-        async with trio.open_nursery() as first:
-            lobby = Lobby(LobbySettings(seed=1, guest_bot_think_ms=0), journal=journal)
-            await first.start(lobby.run)
-            guest = FakePeer("Gus", address="10.9.9.9")
-            await paced_table(lobby, guest, bot_think_ms=0)
-            assert guest.state.bot_think_ms == 0
-            token = guest.token
-            assert token is not None
-            await settle()
-            await lobby.shutdown()
-            first.cancel_scope.cancel()
-    finally:
-        journal.close()
-    journal = Journal.open(path)
-    try:
-        async with trio.open_nursery() as second:
-            lobby = Lobby(LobbySettings(seed=1, guest_bot_think_ms=250), journal=journal)
-            await second.start(lobby.run)
-            again = FakePeer("Gus", address="10.9.9.9")
-            await ok(lobby, again, lambda i: ResumeSeat(id=i, token=token, last_seq=0))
-            assert again.state.bot_think_ms == 250
-            await lobby.shutdown()
-            second.cancel_scope.cancel()
-    finally:
-        journal.close()
+    async with journaled_lobby(path, LobbySettings(seed=1, guest_bot_think_ms=0)) as lobby:
+        guest = FakePeer("Gus", address="10.9.9.9")
+        await paced_table(lobby, guest, bot_think_ms=0)
+        assert guest.state.bot_think_ms == 0
+        token = guest.token
+        assert token is not None
+    async with journaled_lobby(path, LobbySettings(seed=1, guest_bot_think_ms=250)) as lobby:
+        again = FakePeer("Gus", address="10.9.9.9")
+        await ok(lobby, again, lambda i: ResumeSeat(id=i, token=token, last_seq=0))
+        assert again.state.bot_think_ms == 250

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import trio
 import trio.testing
-from test_table_rig import FakePeer, create, ok, open_lobby, refused, settle
+from test_table_rig import FakePeer, create, journaled_lobby, ok, open_lobby, refused, settle
 
 from protocol.messages import (
     CloseTable,
@@ -22,7 +22,6 @@ from protocol.messages import (
     Start,
     TableState,
 )
-from server.journal import Journal
 from server.lobby import Lobby
 from server.settings import LobbySettings
 
@@ -119,46 +118,30 @@ async def test_after_a_restart_the_owner_is_host_through_the_grace_and_lends_it_
     path = tmp_path / "server.sqlite3"
     settings = LobbySettings(seed=1, restart_grace_seconds=30.0)
     tokens: dict[str, str] = {}
-    journal = Journal.open(path)
-    try:
-        async with trio.open_nursery() as first:
-            lobby = Lobby(settings, journal=journal)
-            await first.start(lobby.run)
-            ann, bob, cat = FakePeer("Ann"), FakePeer("Bob"), FakePeer("Cat")
-            table = await create(lobby, ann, seats=3, turn_seconds=0)
-            for guest in (bob, cat):
-                await ok(lobby, guest, lambda i: Join(id=i, table_id=table.table_id))
-            await ok(lobby, ann, lambda i: Start(id=i))
-            lobby.disconnected(ann)  # the journal keeps the owner, not whom it was lent to
-            await settle()
-            assert bob.state.host_seat == 1
-            tokens = {p.name: p.token or "" for p in (ann, bob, cat)}
-            await lobby.shutdown()
-            first.cancel_scope.cancel()
-    finally:
-        journal.close()
+    async with journaled_lobby(path, settings) as lobby:
+        ann, bob, cat = FakePeer("Ann"), FakePeer("Bob"), FakePeer("Cat")
+        table = await create(lobby, ann, seats=3, turn_seconds=0)
+        for guest in (bob, cat):
+            await ok(lobby, guest, lambda i: Join(id=i, table_id=table.table_id))
+        await ok(lobby, ann, lambda i: Start(id=i))
+        lobby.disconnected(ann)  # the journal keeps the owner, not whom it was lent to
+        await settle()
+        assert bob.state.host_seat == 1
+        tokens = {p.name: p.token or "" for p in (ann, bob, cat)}
 
-    journal = Journal.open(path)
-    try:
-        async with trio.open_nursery() as second:
-            lobby = Lobby(settings, journal=journal)
-            await second.start(lobby.run)
-            bob = FakePeer("Bob")
-            await ok(lobby, bob, lambda i: ResumeSeat(id=i, token=tokens["Bob"], last_seq=0))
-            await settle()
-            assert host_of(bob.state) == (0, 0, HostReason.OWNER)  # the grace lends nothing
-            assert await refused(lobby, bob, lambda i: CloseTable(id=i)) == "not-host"
-            assert await refused(lobby, bob, lambda i: Kick(id=i, seat=0)) == "not-host"
-            await trio.sleep(31)  # the grace ends with Ann and Cat still away
-            await settle()
-            assert host_of(bob.state) == (1, 0, HostReason.OWNER_AWAY)
-            assert await refused(lobby, bob, lambda i: Kick(id=i, seat=0, ban=True)) == ("not-host")
-            assert await refused(lobby, bob, lambda i: CloseTable(id=i)) == "not-host"
-            ann = FakePeer("Ann")
-            await ok(lobby, ann, lambda i: ResumeSeat(id=i, token=tokens["Ann"], last_seq=0))
-            await settle()
-            assert host_of(bob.state) == (0, 0, HostReason.OWNER)
-            await lobby.shutdown()
-            second.cancel_scope.cancel()
-    finally:
-        journal.close()
+    async with journaled_lobby(path, settings) as lobby:
+        bob = FakePeer("Bob")
+        await ok(lobby, bob, lambda i: ResumeSeat(id=i, token=tokens["Bob"], last_seq=0))
+        await settle()
+        assert host_of(bob.state) == (0, 0, HostReason.OWNER)  # the grace lends nothing
+        assert await refused(lobby, bob, lambda i: CloseTable(id=i)) == "not-host"
+        assert await refused(lobby, bob, lambda i: Kick(id=i, seat=0)) == "not-host"
+        await trio.sleep(31)  # the grace ends with Ann and Cat still away
+        await settle()
+        assert host_of(bob.state) == (1, 0, HostReason.OWNER_AWAY)
+        assert await refused(lobby, bob, lambda i: Kick(id=i, seat=0, ban=True)) == ("not-host")
+        assert await refused(lobby, bob, lambda i: CloseTable(id=i)) == "not-host"
+        ann = FakePeer("Ann")
+        await ok(lobby, ann, lambda i: ResumeSeat(id=i, token=tokens["Ann"], last_seq=0))
+        await settle()
+        assert host_of(bob.state) == (0, 0, HostReason.OWNER)

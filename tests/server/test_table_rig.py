@@ -15,8 +15,10 @@ from __future__ import annotations
 import itertools
 import weakref
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, TypeVar
 
 import trio
@@ -41,7 +43,9 @@ from protocol.messages import (
 )
 from protocol.options import TableOptions
 from server.engine import Match, build_deck
+from server.journal import Journal
 from server.lobby import Lobby
+from server.settings import LobbySettings
 from server.table import Table
 
 _M = TypeVar("_M", bound=Message)
@@ -235,12 +239,28 @@ def rigged(
 
 async def open_lobby(nursery: trio.Nursery, **settings: Any) -> Lobby:
     """A running lobby with a fixed seed (and any settings given)."""
-    from server.settings import LobbySettings
-
     _live_peers.clear()  # peers of earlier tests (kept alive by a traceback) are not ours
     lobby = Lobby(LobbySettings(**{"seed": 1, **settings}))
     await nursery.start(lobby.run)
     return lobby
+
+
+@asynccontextmanager
+async def journaled_lobby(path: Path, settings: LobbySettings) -> AsyncIterator[Lobby]:
+    """A lobby on the journal at ``path``, running while the block runs; then stopped as
+    a clean stop does it (``shutdown``) and the file closed, so that the next block can
+    start a server again on the same file."""
+    journal = Journal.open(path)
+    try:
+        async with trio.open_nursery() as nursery:
+            lobby = Lobby(settings, journal=journal)
+            await nursery.start(lobby.run)
+            yield lobby
+            await settle()
+            await lobby.shutdown()
+            nursery.cancel_scope.cancel()
+    finally:
+        journal.close()
 
 
 async def two_players(
