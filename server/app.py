@@ -61,10 +61,11 @@ EVERY_INTERFACE = _EVERY_INTERFACE
 """The wildcard addresses: listening on every interface."""
 
 POLITE_REFUSALS = 32
-"""Refused connections closed politely at once (server/polite_close.py): each holds its
-descriptor until its client has read why, at most ``last_write_seconds``. Half of the
-descriptors the server keeps for itself (server/descriptors.py); a flood beyond it is
-told too, then closed at once."""
+"""Refused connections, of the game port or the web port, closed politely at once
+(server/polite_close.py): each holds its descriptor until its client has read why, at
+most ``last_write_seconds``. Half of the descriptors the server keeps for itself
+(server/descriptors.py); beyond it a game connection is told and closed at once, a web
+one only closed."""
 
 
 class LobbyService(LobbyPort, Protocol):
@@ -197,12 +198,22 @@ class Server:
         refusal = self._gate.admit(address)
         if refusal is not None:
             log.warning("refused a web connection from %s: %s", address, refusal.reason)
-            await websocket.refuse_web_request(tcp, refusal.reason)
+            polite = self._refusing < POLITE_REFUSALS
+            self._refusing += polite
+            try:
+                if polite:
+                    await websocket.refuse_web_request(tcp, refusal.reason)
+            finally:
+                self._refusing -= polite
+                await trio.aclose_forcefully(tcp)
             return
         try:
             stream = await websocket.answer_web_request(tcp, door)
             if stream is not None:
                 await self._run_session(stream, address)
+        except Exception:
+            # One guest's request must never end the server (a session guards its own).
+            log.exception("a web request from %s failed", address)
         finally:
             self._gate.release(address)
             await trio.aclose_forcefully(tcp)

@@ -222,12 +222,16 @@ async def answer_web_request(tcp: trio.SocketStream, door: WebDoor) -> WebSocket
         await _send_pending(tcp, protocol)
         return None
     path = request.path.split("?", 1)[0]
-    host = request.headers.get("Host")
-    if not door.names.accepts_host(host):
+    hosts = request.headers.get_all("Host")
+    host = hosts[0] if len(hosts) == 1 else None
+    if len(hosts) != 1:
+        _respond(protocol, _plain(400, "Bad Request", "one Host header, please\n"))
+    elif not door.names.accepts_host(host):
         log.info("refused a request for %r: Host %r is not this server", path, host)
         _respond(protocol, _plain(421, "Misdirected Request", "not a name of this server\n"))
     elif path == WEBSOCKET_PATH:
-        origin = request.headers.get("Origin")
+        origins = request.headers.get_all("Origin")
+        origin = origins[0] if len(origins) == 1 else None
         if not door.names.accepts_origin(origin, host):
             log.info("refused a WebSocket from Origin %r (Host %r)", origin, host)
             _respond(protocol, _plain(403, "Forbidden", "only this server's page may connect\n"))
@@ -267,7 +271,10 @@ async def _read_request(
     received = 0
     with trio.move_on_after(REQUEST_SECONDS):
         while True:
-            data = await tcp.receive_some(_READ_SIZE)
+            try:
+                data = await tcp.receive_some(_READ_SIZE)
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                return None, []  # reset by the client: nobody to answer
             received += len(data)
             if not data:
                 protocol.receive_eof()

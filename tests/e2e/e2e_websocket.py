@@ -134,11 +134,14 @@ async def connect_player(
     return player
 
 
-async def http_get(port: int, target: str, host: str | None = None) -> tuple[int, dict[str, str]]:
-    """Send ``GET target`` as it is (no normalising) and read the status and headers."""
+async def http_get(
+    port: int, target: str, host: str | None = None, *, extra: str = ""
+) -> tuple[int, dict[str, str]]:
+    """Send ``GET target`` as it is (no normalising), with any ``extra`` header lines,
+    and read the status and headers."""
     host = host or f"127.0.0.1:{port}"
     tcp = await trio.open_tcp_stream("127.0.0.1", port)
-    request = f"GET {target} HTTP/1.1\r\nHost: {host}\r\n\r\n".encode()
+    request = f"GET {target} HTTP/1.1\r\nHost: {host}\r\n{extra}\r\n".encode()
     await tcp.send_all(request)
     data = b""
     with trio.fail_after(10):

@@ -7,6 +7,8 @@ No browser: ``e2e_websocket.WebSocketClient`` speaks WebSocket from Trio, and th
 from __future__ import annotations
 
 import random
+import socket
+import struct
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -117,6 +119,28 @@ async def test_only_the_shipped_files_are_served(web_server: tuple[ServerProcess
     ):
         assert (await http_get(port, target))[0] == 404, target
     assert (await http_get(port, "/", host="elsewhere.example"))[0] == 421
+
+
+async def test_a_malformed_or_broken_request_costs_only_its_own_connection(
+    web_server: tuple[ServerProcess, int],
+) -> None:
+    server, port = web_server
+    # Two Host headers: which one the page was served to cannot be known.
+    status, _ = await http_get(port, "/", extra=f"Host: elsewhere.example:{port}\r\n")
+    assert status == 400
+    status, _ = await http_get(port, "/ws", extra=f"Host: 127.0.0.1:{port}\r\n")
+    assert status == 400
+    # A client that resets its connection halfway through its request.
+    for _ in range(3):
+        tcp = await trio.open_tcp_stream("127.0.0.1", port)
+        await tcp.send_all(b"GET / HTTP/1.1\r\nHost: 127.0.0.1")
+        tcp.socket.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        await tcp.aclose()  # SO_LINGER 0: a reset, not a clean end
+    await trio.sleep(0.2)
+    assert server.process.poll() is None
+    assert (await http_get(port, "/"))[0] == 200
+    player = await connect_player(port, "ann", Hub())
+    assert player.welcome is not None
 
 
 async def test_websocket_connections_count_in_the_per_address_share(
