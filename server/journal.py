@@ -92,10 +92,30 @@ class JournalUnwritable(Exception):
     """The journal can be read but not written (read-only, immutable, or no room)."""
 
 
+_FILE_FAILURES = frozenset(
+    {
+        sqlite3.SQLITE_FULL,
+        sqlite3.SQLITE_IOERR,
+        sqlite3.SQLITE_READONLY,
+        sqlite3.SQLITE_BUSY,
+        sqlite3.SQLITE_LOCKED,
+        sqlite3.SQLITE_CANTOPEN,
+        sqlite3.SQLITE_CORRUPT,
+        sqlite3.SQLITE_NOTADB,
+        sqlite3.SQLITE_PERM,
+        sqlite3.SQLITE_NOMEM,
+        sqlite3.SQLITE_PROTOCOL,
+    }
+)
+"""SQLite's primary result codes for the file (or the machine) failing a write."""
+
+
 def _is_write_failure(error: sqlite3.Error) -> bool:
     """Whether ``error`` is the file failing (full, read-only, I/O, busy, damaged) rather
-    than a statement of ours being wrong (which stays a bug and is raised)."""
-    return isinstance(error, sqlite3.OperationalError) or type(error) is sqlite3.DatabaseError
+    than a statement of ours being wrong (no such table, a syntax error, a constraint:
+    those stay bugs and are raised)."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in _FILE_FAILURES
 
 
 def _is_damage(error: sqlite3.DatabaseError) -> bool:
@@ -585,8 +605,16 @@ class Journal:
 
     def clean(self, retention: Retention, now: float) -> bool:
         """One small step of the retention (``server.retention.clean_step``) as of the Unix
-        time ``now``; True if it did something (there may be more to do)."""
-        return clean_step(self._db, retention, now)
+        time ``now``; True if it did something (there may be more to do). A step the
+        file refuses (full, busy) is left for the next round: cleaning never fails a
+        table or the server."""
+        try:
+            return clean_step(self._db, retention, now)
+        except sqlite3.Error as error:
+            if not _is_write_failure(error):
+                raise
+            log.warning("the journal could not be cleaned this time (%s)", error)
+            return False
 
     def server_id(self) -> str:
         """The server's stable id (``welcome.server_id``): made once, on the file's first

@@ -5,7 +5,7 @@ name as the tables compare names, ``Ann`` and ``ANN`` one player; bots apart, si
 bot's name says nothing about who played it) and the matches the retention has kept
 (``server.retention``), each with its id. It reads the journal beside a running server
 (WAL lets a reader in while the server writes); ``--reset`` empties the history and gives
-its space back.
+its space back, only while no server holds the journal.
 """
 
 from __future__ import annotations
@@ -51,6 +51,8 @@ def history_main(argv: Sequence[str], default_state: Path) -> int:
     if not args.state.exists():
         print(f"uno-server history: no journal at {args.state}", file=sys.stderr)
         return 1
+    if args.reset:
+        return _reset(args.state)
     try:
         journal = Journal.for_reading(args.state)
     except (sqlite3.DatabaseError, JournalLocked, JournalUnwritable) as error:
@@ -59,10 +61,6 @@ def history_main(argv: Sequence[str], default_state: Path) -> int:
     try:
         if args.backup is not None:
             return _backup(journal, args.backup)
-        if args.reset:
-            journal.forget_history()
-            print("uno-server history: the standings start afresh")
-            return 0
         db = journal.connection
         now = time.time()
         board, _ = standings_page(db, week_of=now if args.week else None, offset=0, limit=-1)
@@ -84,6 +82,26 @@ def history_main(argv: Sequence[str], default_state: Path) -> int:
         at = time.strftime("%Y-%m-%d %H:%M", time.gmtime(match.get("finished_at") or 0))
         winners = ", ".join(match.get("winners", [])) or "-"
         print(f"{match['match_id']:>8}  {at:<16}  {match['table'][:20]:<20} {winners}")
+    return 0
+
+
+def _reset(state: Path) -> int:
+    """Empty the history, holding the journal as a server would: never beside a running
+    server, whose every move would wait on the reset's long write and then count as a
+    failed one (its tables no longer rebuildable)."""
+    try:
+        journal = Journal.open(state)
+    except JournalLocked as error:
+        print(f"uno-server history: {error}; stop it first to reset", file=sys.stderr)
+        return 1
+    except (sqlite3.DatabaseError, JournalUnwritable) as error:
+        print(f"uno-server history: cannot reset {state}: {error}", file=sys.stderr)
+        return 1
+    try:
+        journal.forget_history()
+    finally:
+        journal.close()
+    print("uno-server history: the standings start afresh")
     return 0
 
 

@@ -51,6 +51,10 @@ async def test_a_finished_match_is_in_the_standings_until_they_are_reset(tmp_pat
             check=False,
         )
         assert second.returncode != 0 and "another uno-server is using" in second.stderr
+        # No reset beside the running server: its moves would wait on it, then fail.
+        refused = history(state, "--reset")
+        assert refused.returncode == 1 and "stop it first" in refused.stderr
+        assert json.loads(history(state, "--json").stdout)["matches"] != []
     finally:
         server.stop()
     report = json.loads(shown.stdout)

@@ -3,6 +3,7 @@ a bounded size, and the space given back. Time is data: every clean is told ``no
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -163,3 +164,19 @@ def test_a_match_a_closed_table_left_unfinished_goes_with_the_table(journal: Jou
     assert db.execute("SELECT table_id FROM matches").fetchall() == [("2",)]
     assert db.execute("SELECT table_id FROM commands").fetchall() == [("2",)]
     assert {row[0] for row in db.execute("SELECT table_id FROM tables")} == {"2", "3"}
+
+
+def test_a_step_the_file_refuses_is_left_for_the_next_round(
+    journal: Journal, tmp_path: Path
+) -> None:
+    bots = [play(journal, str(n), people=False) for n in range(1, 8)]
+    other = sqlite3.connect(str(tmp_path / "server.sqlite3"), isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another writer holds the file: the step is busy
+    try:
+        assert journal.clean(Retention(bot_matches=2), NOW) is False
+        assert set(kept(journal)) == set(bots)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    clean(journal, Retention(bot_matches=2))
+    assert set(kept(journal)) == set(bots[-2:])
