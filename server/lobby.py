@@ -96,6 +96,7 @@ class Lobby:
         self.settings = settings or LobbySettings()
         self._bots = BotLauncher(self, identity or ServerIdentity.fresh(self.settings.server_name))
         self.own_addresses = own_addresses if own_addresses is not None else OwnAddresses()
+        """The server machine's addresses, shared by the budget, the tables and bans."""
         self.budget = LobbyBudget(own=self.own_addresses)
         """What each address may make the server do beyond game moves (chat, entering and
         leaving tables, history), shared by the lobby and its tables."""
@@ -104,8 +105,6 @@ class Lobby:
         self._where: dict[int, Table] = {}
         self._peers: dict[int, Peer] = {}
         self._journal = journal
-        self.own_addresses = own_addresses if own_addresses is not None else OwnAddresses()
-        """The server machine's addresses, shared by the tables."""
         if journal is not None:
             journal.on_failure = self._journal_failed
         self._reader = JournalReader(journal) if journal is not None else None
@@ -382,6 +381,7 @@ class Lobby:
                     "the server cannot write its journal (its disk may be full); try again later",
                 )
                 return
+        self._room.make_room(self._tables, trio.current_time())
         self._table_numbers += 1
         table = self._new_table(
             table_id,

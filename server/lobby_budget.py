@@ -6,8 +6,8 @@ guest asks. Each address has one bucket of units:
 
 - a chat line costs one delivery per listener (at least one);
 - every other lobby action costs a fixed price (``ACTION_COSTS``): entering a table
-  (create, join, spectate, take a bot's seat, resume) and leaving one 5, a history page 5,
-  a table list 1;
+  (create, join, spectate, take a bot's seat, resume) 5, a history page 5, a table list 1;
+  leaving is free (entering paid for it);
 
 the bucket refills at ``rate`` units a second up to ``burst``, and an action it cannot pay
 for is refused (``slow-down``) and does nothing. Ten people chatting, joining and browsing
@@ -30,7 +30,6 @@ from protocol.messages import (
     CreateTable,
     GetStandings,
     Join,
-    Leave,
     ListMatches,
     ListTables,
     Request,
@@ -45,7 +44,8 @@ from server.peer import Peer
 __all__ = ["ACTION_COSTS", "REFUSALS_BEFORE_CUT", "LobbyBudget", "Spent", "cut_for_refusals"]
 
 ENTRY_COST = 5
-"""Entering or leaving a table: a table state to everyone there."""
+"""Entering a table: a table state to everyone there. Leaving is free (its cost is paid
+on entering): a guest out of budget must still be able to go, as a disconnection does."""
 
 ACTION_COSTS: dict[type[Request], int] = {
     CreateTable: ENTRY_COST,
@@ -53,7 +53,6 @@ ACTION_COSTS: dict[type[Request], int] = {
     Spectate: ENTRY_COST,
     TakeBotSeat: ENTRY_COST,
     ResumeSeat: ENTRY_COST,
-    Leave: ENTRY_COST,
     GetStandings: 5,
     ListMatches: 5,
     ListTables: 1,

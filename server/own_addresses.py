@@ -19,15 +19,12 @@ _LOOPBACK = ("127.0.0.1", "::1")
 
 
 class OwnAddresses:
-    """The server machine's own addresses, read once (a host's interfaces rarely change
-    during an evening; ``refresh`` reads them again)."""
+    """The server machine's own addresses, read once at start (a host's interfaces rarely
+    change during an evening)."""
 
     def __init__(self, addresses: Iterable[str] | None = None) -> None:
         """``addresses``: the interface addresses to use instead of this machine's (tests)."""
         self._given = None if addresses is None else frozenset(_normal(a) for a in addresses)
-        self._known = self._read()
-
-    def refresh(self) -> None:
         self._known = self._read()
 
     def __contains__(self, address: object) -> bool:

@@ -30,11 +30,11 @@ class TableRoom:
     def refusal(
         self, tables: dict[str, Table], address: str, *, holds_one: bool, now: float
     ) -> str | None:
-        """Why a table from ``address`` cannot be made now, or None. At the cap this may
-        make room: the idlest table is taken out of ``tables`` and told to give way."""
+        """Why a table from ``address`` cannot be made now, or None; changes nothing (at
+        the cap, ``make_room`` then takes the idlest table out once the new one is sure)."""
         settings = self._settings
         if address in self._own or not holds_one:
-            if len(tables) < settings.max_tables or self._make_room(tables, now):
+            if len(tables) < settings.max_tables or self._idlest(tables, now) is not None:
                 return None
             return "the server has no room for another table"
         if len(tables) < settings.max_tables - settings.table_reserve:
@@ -44,13 +44,18 @@ class TableRoom:
             "have none yet; play at the table you made"
         )
 
-    def _make_room(self, tables: dict[str, Table], now: float) -> bool:
+    def make_room(self, tables: dict[str, Table], now: float) -> None:
+        """At the cap, take the idlest table out of ``tables`` and tell it to give way (call
+        after ``refusal`` said None, just before the new table is made)."""
+        if len(tables) < self._settings.max_tables:
+            return
+        oldest = self._idlest(tables, now)
+        assert oldest is not None, "refusal found a table to give way"
+        del tables[oldest.table_id]  # its task closes it; the count has room now
+        oldest.give_way()
+
+    def _idlest(self, tables: dict[str, Table], now: float) -> Table | None:
         idle = [
             t for t in tables.values() if t.may_give_way(now, self._settings.idle_table_seconds)
         ]
-        if not idle:
-            return False
-        oldest = min(idle, key=lambda table: table.last_move)
-        del tables[oldest.table_id]  # its task closes it; the count has room now
-        oldest.give_way()
-        return True
+        return min(idle, key=lambda table: table.last_move) if idle else None

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import trio
 import trio.testing
-from test_table_rig import FakePeer, call, create, open_lobby
+from test_table_rig import FakePeer, call, create, ok, open_lobby
 
 from protocol.errors import ErrorCode, LobbyRejectCode
 from protocol.messages import Chat, ChatMessage, Join, Leave, Ok, Rejected
@@ -83,7 +83,7 @@ async def test_a_lobby_flood_is_refused_reaches_nobody_and_is_cut(
     assert lobby.budget.tracked[1] == 0
 
 
-async def test_join_and_leave_share_the_budget(
+async def test_joins_spend_the_budget_and_leaving_stays_free(
     nursery: trio.Nursery, mock_clock: trio.testing.MockClock
 ) -> None:
     lobby = await open_lobby(nursery)
@@ -91,16 +91,24 @@ async def test_join_and_leave_share_the_budget(
     table = await create(lobby, ann, seats=4)
     churner = FakePeer("churn", address="10.0.0.2")
     answers: list[str] = []
-    # The churner's 400 units pay for 40 pairs of a join and a leave; 5 joins more are refused.
-    for _ in range(400 // (2 * ACTION_COSTS[Join]) + 5):
+    # The churner's 400 units pay for 80 joins, each left again for free; 5 more are refused.
+    for _ in range(400 // ACTION_COSTS[Join] + 5):
         joined = await call(lobby, churner, lambda i: Join(id=i, table_id=table.table_id))
         answers.append("ok" if isinstance(joined, Ok) else joined.code)
         if isinstance(joined, Ok):
             left = await call(lobby, churner, lambda i: Leave(id=i))
             answers.append("ok" if isinstance(left, Ok) else left.code)
-    assert answers.count("ok") == 80 and answers.count("slow-down") == 5
+    assert answers.count("ok") == 160 and answers.count("slow-down") == 5
     assert set(answers) == {"ok", "slow-down"}
     assert churner.closed is None  # refused a few times, not yet cut
+    # A guest who spent everything at the table can still get up and go.
+    stayer = FakePeer("churn", address="10.0.0.2")
+    mock_clock.jump(1.0)  # 100 units back
+    await ok(lobby, stayer, lambda i: Join(id=i, table_id=table.table_id))
+    while isinstance(await call(lobby, stayer, lambda i: Chat(id=i, text="hi")), Ok):
+        pass
+    assert isinstance(await call(lobby, stayer, lambda i: Leave(id=i)), Ok)
+    assert lobby.location(stayer) is None
 
 
 async def test_table_chat_has_the_same_budget(

@@ -9,6 +9,7 @@ from test_table_rig import FakePeer, call, create, ok, open_lobby, refused, sett
 
 from protocol.errors import LobbyRejectCode
 from protocol.messages import CreateTable, Left, Ok, Ready, ResumeSeat
+from protocol.options import UnusableOptions
 
 
 async def test_one_address_cannot_take_more_than_its_share_of_tables(
@@ -117,6 +118,12 @@ async def test_at_the_cap_the_table_idle_for_longest_gives_way_to_a_newcomer(
     assert code == LobbyRejectCode.TOO_MANY_TABLES
     await trio.sleep(300)
     await ok(lobby, creators[0], lambda i: Ready(id=i))  # a move: t0 is not the idlest
+    # A create refused for its options closes nobody's table.
+    bad = UnusableOptions(why="target_score must be positive")
+    code = await refused(lobby, newcomer, lambda i: CreateTable(id=i, name="Ann's", options=bad))
+    assert code == LobbyRejectCode.BAD_OPTIONS
+    await settle()
+    assert [creator.of(Left) for creator in creators] == [[]] * 4
     await create(lobby, newcomer, name="Ann's")
     await settle()
     # The first idle table (t1, the oldest move once t0 moved) closed, its creator told;
