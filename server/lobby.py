@@ -70,6 +70,7 @@ from server.records import answer_records, parse_cursor
 from server.retention import keep_tidy
 from server.settings import LobbySettings, LobbySummary
 from server.table import Table
+from server.table.names import SERVERS_NAME_REFUSAL, is_servers_name, prepare_look_alikes
 from server.table_room import TableRoom
 
 __all__ = ["Lobby", "LobbySettings", "LobbySummary"]
@@ -122,6 +123,7 @@ class Lobby:
         try:
             async with trio.open_nursery() as nursery:
                 self._nursery = nursery
+                prepare_look_alikes()  # before anyone joins, not inside a table's step
                 nursery.start_soon(collect_after_closes, self._gone_ids, self._memory_left)
                 await self._rebuild_tables(nursery)
                 if self._journal is not None:
@@ -478,6 +480,9 @@ class Lobby:
         return False
 
     def _lobby_chat(self, peer: Peer, message: Chat) -> None:
+        if is_servers_name(peer.name):
+            _refuse(peer, message, LobbyRejectCode.NAME_TAKEN, SERVERS_NAME_REFUSAL)
+            return
         listeners = [other for other in self._peers.values() if other.peer_id not in self._where]
         if not self._afford(peer, message, len(listeners), "you are chatting too fast"):
             return

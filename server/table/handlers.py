@@ -53,6 +53,7 @@ from server.peer import Peer
 from server.settings import LobbySettings
 from server.table.broadcast import Broadcast
 from server.table.game import TableGame
+from server.table.names import SERVERS_NAME_REFUSAL, is_servers_name
 from server.table.public_state import PublicState
 from server.table.refusals import RequestRefused
 from server.table.seating import Seat, Seating
@@ -390,6 +391,8 @@ class RequestHandlers:
             raise RequestRefused(LobbyRejectCode.NOT_AT_TABLE, "you are not at this table")
         if not text:
             return
+        if seat is None and is_servers_name(peer.name):
+            raise RequestRefused(LobbyRejectCode.NAME_TAKEN, SERVERS_NAME_REFUSAL)
         members = self._seating.members()
         spent = self._budget.spend(
             peer.peer_id, peer.address, len(members) - 1, trio.current_time()

@@ -30,9 +30,13 @@ from importlib.resources import files
 
 __all__ = [
     "DEFAULT_IGNORABLE",
+    "SERVERS_NAME_REFUSAL",
+    "SERVER_NAME",
     "is_default_ignorable",
+    "is_servers_name",
     "name_key",
     "name_keys",
+    "prepare_look_alikes",
     "reads_alike_at_a_table",
     "same_name",
     "seating_keys",
@@ -65,7 +69,7 @@ def same_name(one: str, other: str) -> bool:
     return not name_keys(one).isdisjoint(name_keys(other))
 
 
-@lru_cache(maxsize=1024)  # a join compares every seated name again: about 35 us each uncached
+@lru_cache(maxsize=1024)  # a join compares every seated name again
 def seating_keys(name: str) -> frozenset[tuple[int, str]]:
     """The keys ``name-taken`` and bans compare: ``name_keys``' two (so what read alike
     there still does) and two stricter ones (the module docstring says how); two names
@@ -166,12 +170,38 @@ def _skeleton(text: str) -> str:
     return unicodedata.normalize("NFC", "".join(skeleton.get(char, char) for char in decomposed))
 
 
+SERVER_NAME = "uno-server"
+"""Who the server's own chat lines are from (a notice to a host); no person may take it."""
+
+
+def is_servers_name(name: str) -> bool:
+    """Whether ``name`` reads like the server's own (``SERVER_NAME``), so that a line from
+    it could pass for the server's."""
+    return not seating_keys(name).isdisjoint(seating_keys(SERVER_NAME))
+
+
+SERVERS_NAME_REFUSAL = f"{SERVER_NAME} is the server's own name; connect with another one"
+"""Why a line from a person called so is refused where it would carry no seat."""
+
+
+def prepare_look_alikes() -> None:
+    """Build the look-alike tables now (the server does it at start) rather than at the
+    first name compared, inside a table's step."""
+    _expansions()
+
+
 @cache
-def _representatives() -> dict[str, str]:
-    """Each confusable character mapped to the representative of its group (built once,
-    on the first name compared)."""
+def _confusables() -> dict[str, list[dict[str, str]]]:
+    """Unicode's confusables data as the ``confusable-homoglyphs`` package ships it."""
     data = files("confusable_homoglyphs").joinpath("confusables.json").read_text("utf-8")
     pairs: dict[str, list[dict[str, str]]] = json.loads(data)
+    return pairs
+
+
+@cache
+def _representatives() -> dict[str, str]:
+    """Each confusable character mapped to the representative of its group (built once)."""
+    pairs = _confusables()
     parent: dict[str, str] = {}
 
     def root(char: str) -> str:
@@ -204,8 +234,7 @@ def _expansions() -> dict[str, str]:
     likens to a sequence of several ("m" to "rn", "æ" to "ae", "ǁ" to "ll") mapped to the
     skeleton of that sequence. A representative likened to several sequences takes the
     lowest in ``_rank`` order, character by character."""
-    data = files("confusable_homoglyphs").joinpath("confusables.json").read_text("utf-8")
-    pairs: dict[str, list[dict[str, str]]] = json.loads(data)
+    pairs = _confusables()
     expansions: dict[str, str] = {}
     for key, alikes in pairs.items():
         for alike in alikes:

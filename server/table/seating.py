@@ -29,7 +29,7 @@ from protocol.messages import HostReason
 from server.journal import token_hash
 from server.own_addresses import OwnAddresses
 from server.table.bans import Bans
-from server.table.names import seating_keys
+from server.table.names import SERVERS_NAME_REFUSAL, is_servers_name, seating_keys
 from server.table.refusals import RequestRefused
 
 if TYPE_CHECKING:
@@ -306,9 +306,11 @@ class Seating:
 
     def name_taken(self, name: str) -> bool:
         """Whether someone at the table already goes by ``name``, or one that reads alike
-        (``server.table.names.seating_keys``)."""
+        (``server.table.names.seating_keys``); the server's own name is always taken."""
         wanted = seating_keys(name)
-        return any(not wanted.isdisjoint(seating_keys(seat.name)) for seat in self)
+        return is_servers_name(name) or any(
+            not wanted.isdisjoint(seating_keys(seat.name)) for seat in self
+        )
 
     def bot_name(self) -> str:
         """A name for a new server bot that nobody at the table has."""
@@ -372,6 +374,8 @@ class Seating:
         return sum(1 for seat in self if seat.is_bot)
 
     def check_name(self, name: str) -> None:
+        if is_servers_name(name):
+            raise RequestRefused(LobbyRejectCode.NAME_TAKEN, SERVERS_NAME_REFUSAL)
         if self.name_taken(name):
             raise RequestRefused(LobbyRejectCode.NAME_TAKEN, f"someone called {name} sits here")
 

@@ -77,6 +77,7 @@ from server.table.inbox import (
     Stop,
     TableRequest,
 )
+from server.table.names import SERVER_NAME
 from server.table.public_state import PublicState
 from server.table.refusals import RequestRefused, rejected
 from server.table.restore import RestartGrace, TableRecorder, rebuild
@@ -86,9 +87,6 @@ from server.table.stand_ins import StandIns
 __all__ = ["Table"]
 
 log = logging.getLogger("uno.server.table")
-
-NOTICE_SENDER = "uno-server"
-"""Who a chat line from the server itself is from."""
 
 JOURNAL_LOST_NOTICE = (
     "The server cannot write its journal (its disk may be full): this table plays on,"
@@ -491,7 +489,7 @@ class Table:
         if self._journal_notice_owed and host is not None:
             self._journal_notice_owed = False
             self._journal_notice_sent = True
-            host.send(ChatMessage(sender=NOTICE_SENDER, text=JOURNAL_LOST_NOTICE, seat=None))
+            host.send(ChatMessage(sender=SERVER_NAME, text=JOURNAL_LOST_NOTICE, seat=None))
         self.stand_ins.reconcile()
         self.public.tell_all(self.seating.members() + self.seating.stand_in_peers(), sender)
 

@@ -11,7 +11,7 @@ import trio.testing
 from test_table_rig import FakePeer, create, journaled_lobby, ok, open_lobby, refused
 
 from protocol.errors import LobbyRejectCode
-from protocol.messages import Join, Kick, Left, ResumeSeat, Spectate
+from protocol.messages import Chat, ChatMessage, Join, Kick, Leave, Left, ResumeSeat, Spectate
 from server.journal import Journal
 from server.settings import LobbySettings
 
@@ -156,3 +156,23 @@ async def test_bans_and_an_away_seats_address_survive_a_restart(
         ]
     finally:
         journal.close()
+
+
+async def test_nobody_passes_for_the_server_in_chat_or_at_a_table(nursery: trio.Nursery) -> None:
+    lobby = await open_lobby(nursery)
+    ann = FakePeer("Ann", address="10.0.0.1")
+    table = await create(lobby, ann, seats=3)
+    for name in ("uno-server", "UNO-Server", "uno-serv\u0435r"):  # the last with a Cyrillic e
+        fake = FakePeer(name, address="10.0.0.66")
+        assert await refused(lobby, fake, lambda i: Chat(id=i, text="restart now")) == (
+            LobbyRejectCode.NAME_TAKEN
+        )
+        code = await refused(lobby, fake, lambda i: Join(id=i, table_id=table.table_id))
+        assert code == LobbyRejectCode.NAME_TAKEN
+        await ok(lobby, fake, lambda i: Spectate(id=i, table_id=table.table_id))
+        assert await refused(lobby, fake, lambda i: Chat(id=i, text="restart now")) == (
+            LobbyRejectCode.NAME_TAKEN
+        )
+        await ok(lobby, fake, lambda i: Leave(id=i))
+    assert not [line for line in ann.of(ChatMessage) if line.text == "restart now"]
+    await ok(lobby, FakePeer("Bob", address="10.0.0.2"), lambda i: Chat(id=i, text="hi"))
