@@ -1,7 +1,7 @@
 """Table passwords as the server keeps them: salted scrypt hashes, never the words.
 
 A password is hashed with ``hashlib.scrypt`` and these fixed parameters: n = 2**14,
-r = 8, p = 1 (about 16 MiB of memory and some tens of milliseconds of one core), a 16-byte
+r = 8, p = 1 (128 * n * r bytes: 16 MiB of memory a hash), a 16-byte
 salt from the OS's secure random source, a 32-byte key. The stored form names its
 parameters, so a later release can change them and still read the old ones::
 

@@ -58,10 +58,8 @@ _Due = Callable[[int, float], bool]
 """Whether the match of this id, finished at this time, is past its keeping."""
 
 MATCHES_PER_STEP = 4
-"""Matches (with their logs) one step deletes at most: a few hundred rows. On a file of
-30,000 matches of 80 commands, a step took 0.35 ms (median) and giving back 16 pages
-0.4 ms; the slowest steps are those whose commit runs SQLite's checkpoint, as a move's
-commit does now and then."""
+"""Matches (with their logs) one step deletes at most: a few hundred rows, so that a step
+stays well under a move's time (docs/performance.md, "The journal's cleaning")."""
 ROWS_PER_STEP = 200
 """Other rows (closed tables, days of the standings) one step deletes at most."""
 PAGES_PER_STEP = 16
