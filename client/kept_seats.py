@@ -85,8 +85,11 @@ class SeatClaim:
         the client then plays on, keeping its seat only while it runs."""
         where = directory if directory is not None else seats_dir()
         try:
+            where.mkdir(parents=True, exist_ok=True, mode=0o700)
+            if where.stat().st_uid == os.getuid():
+                where.chmod(0o700)  # the folder of the tokens, whatever the umask made it
             locks = where / LOCKS_NAME
-            locks.mkdir(parents=True, exist_ok=True, mode=0o700)
+            locks.mkdir(exist_ok=True, mode=0o700)
             for slot in range(MAX_SLOTS):
                 descriptor = _lock_file(locks / f"{_slot_key(server_id, name, slot)}.lock")
                 if descriptor is not None:
@@ -132,7 +135,8 @@ class SeatClaim:
         try:
             if not path.exists():
                 os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
-            db = sqlite3.connect(str(path), timeout=5.0)
+            # Short: the UI waits on it, and another client holds the file for a moment only.
+            db = sqlite3.connect(str(path), timeout=0.5)
             try:
                 with db:
                     db.execute(_SCHEMA)

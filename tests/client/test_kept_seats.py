@@ -74,3 +74,13 @@ def test_a_slot_another_process_holds_is_not_taken(tmp_path: Path) -> None:
         process.wait(timeout=20)
     after = SeatClaim.claim("server-a", "Ann", tmp_path)
     assert after is not None and after.slot == 0 and after.kept() == KeptSeat("theirs", "3")
+
+
+def test_the_folder_of_the_tokens_is_private_whatever_the_umask(tmp_path: Path) -> None:
+    where = tmp_path / "state" / "uno-lan"
+    where.mkdir(parents=True, mode=0o755)
+    claim = SeatClaim.claim("server-a", "Ann", where)
+    assert claim is not None
+    claim.keep(KeptSeat("token-1", "7"))
+    assert stat.S_IMODE(where.stat().st_mode) == 0o700
+    assert stat.S_IMODE((where / STORE_NAME).stat().st_mode) == 0o600
