@@ -54,6 +54,8 @@ class JournalReader:
         return reading(self._db)
 
     def close(self) -> None:
-        if self._db is not None:
+        """Close the reading connection (the lobby does, when it stops), unless a read is
+        under way in its thread; a later read opens it again."""
+        if self._db is not None and not self._limiter.borrowed_tokens:
             self._db.close()
             self._db = None

@@ -132,6 +132,8 @@ class Lobby:
                 await trio.sleep_forever()
         finally:
             self._nursery = None
+            if self._reader is not None:
+                self._reader.close()
 
     async def _rebuild_tables(self, nursery: trio.Nursery) -> None:
         """Every open table of the journal, back as it was (paused for its people)."""

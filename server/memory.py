@@ -4,8 +4,9 @@ A closed table's objects refer to each other (the table, its parts and their cal
 so they are freed only by the garbage collector's full pass, which CPython runs rarely:
 over an evening of tables made and closed, the dead tables piled up between passes and
 the heap grew to hold them (docs/reliability.md, "Guests on an evening"). So a full
-collection runs after tables close, and the next table reuses the memory. The lobby asks once tables have stopped closing for a moment, so a
-burst of closes costs one pass, and a server shutting down none.
+collection runs after tables close, and the next table reuses the memory. The lobby
+asks once tables have stopped closing for a moment, so a burst of closes costs one pass,
+and a server shutting down none.
 
 CPython returns freed objects to its allocator, and glibc's ``malloc`` keeps freed pages
 in the process's heap for later. After a long evening's tables close, that is memory a
