@@ -23,7 +23,10 @@ messages less what its version lacks (docs/protocol.md section 4):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
+from enum import StrEnum
+from typing import TypeVar
 
 from protocol.commands import Play
 from protocol.errors import ErrorCode, LobbyRejectCode
@@ -55,6 +58,8 @@ __all__ = [
 ]
 
 CURRENT: Version = (1, 3)
+
+_Coded = TypeVar("_Coded", Rejected, Error)
 
 WEB_PORT_SINCE: Version = (1, 3)
 """The version whose ``welcome`` says the web port."""
@@ -111,20 +116,25 @@ def for_version(message: Message, version: Version) -> Message | None:
     if isinstance(message, GameView):
         return _view_for(message, version)
     if isinstance(message, Rejected):
-        since, instead = REJECTIONS_SINCE.get(message.code, (version, None))
-        return message if instead is None or version >= since else replace(message, code=instead)
+        return _with_code(message, REJECTIONS_SINCE, version)
     if isinstance(message, Welcome):
         return replace(message, web_port=None) if version < WEB_PORT_SINCE else message
     if isinstance(message, Error):
-        added = ERROR_CODES_SINCE.get(message.code)
-        if added is None or version >= added[0]:
-            return message
-        return replace(message, code=added[1].value)
+        return _with_code(message, ERROR_CODES_SINCE, version)
     if isinstance(message, TableState):
         return _table_state_for(message, version)
     if isinstance(message, MatchList) and version < MATCH_RECORD_SINCE:
         return _matches_for(message)
     return message
+
+
+def _with_code(
+    message: _Coded, added: Mapping[str, tuple[Version, StrEnum]], version: Version
+) -> _Coded:
+    """``message`` with the older code ``added`` names, if its code is newer than
+    ``version`` (``REJECTIONS_SINCE``, ``ERROR_CODES_SINCE``); else ``message`` itself."""
+    since, instead = added.get(message.code, (version, None))
+    return message if instead is None or version >= since else replace(message, code=str(instead))
 
 
 def _table_state_for(state: TableState, version: Version) -> TableState:
