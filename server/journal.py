@@ -529,10 +529,7 @@ class Journal:
                     (finished_at, json.dumps(result), int(people), table_id, number),
                 )
                 count_match(db, result, finished_at)
-            db.execute(
-                "UPDATE tables SET open = 0, password = NULL WHERE table_id = ?", (table_id,)
-            )
-            db.execute("DELETE FROM bans WHERE table_id = ?", (table_id,))
+            _close_table(db, table_id)
 
     def _latest_match(self, table_id: str) -> tuple[int, SavedMatch | None]:
         row = self._db.execute(
@@ -796,16 +793,20 @@ class TableJournal:
         def write() -> None:
             with db:
                 db.execute("BEGIN")
-                db.execute(
-                    "UPDATE tables SET open = 0, password = NULL WHERE table_id = ?", (table_id,)
-                )
-                db.execute("DELETE FROM bans WHERE table_id = ?", (table_id,))
+                _close_table(db, table_id)
 
         self._journal._attempt(write)
 
     def _write(self, sql: str, row: tuple[Any, ...]) -> None:
         journal = self._journal
         journal._attempt(lambda: journal._write(sql, row))
+
+
+def _close_table(db: sqlite3.Connection, table_id: str) -> None:
+    """Mark a table closed for good, inside the caller's transaction: only its name stays
+    (for the matches it leaves), not its password or its bans."""
+    db.execute("UPDATE tables SET open = 0, password = NULL WHERE table_id = ?", (table_id,))
+    db.execute("DELETE FROM bans WHERE table_id = ?", (table_id,))
 
 
 def _count_old_history(db: sqlite3.Connection) -> None:
