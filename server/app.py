@@ -11,6 +11,10 @@ it in. ``Server.stop`` begins the shutdown, which ends within ``shutdown_seconds
 
 The shape follows trio's echo server and hypercorn's ``trio/tcp_server.py``: readiness
 through ``task_status``, deadlines as cancel scopes around exactly what they time.
+
+Why this module is long: the game port and the web port share one connection gate, one
+cap on polite refusals and one orderly stop; split, each half would reach into the
+other's state.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ import contextlib
 import itertools
 import logging
 import socket
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Protocol
@@ -198,14 +202,10 @@ class Server:
         refusal = self._gate.admit(address)
         if refusal is not None:
             log.warning("refused a web connection from %s: %s", address, refusal.reason)
-            polite = self._refusing < POLITE_REFUSALS
-            self._refusing += polite
-            try:
+            with self._politely() as polite:
                 if polite:
                     await websocket.refuse_web_request(tcp, refusal.reason)
-            finally:
-                self._refusing -= polite
-                await trio.aclose_forcefully(tcp)
+            await trio.aclose_forcefully(tcp)
             return
         try:
             stream = await websocket.answer_web_request(tcp, door)
@@ -218,15 +218,24 @@ class Server:
             self._gate.release(address)
             await trio.aclose_forcefully(tcp)
 
+    @contextlib.contextmanager
+    def _politely(self) -> Iterator[bool]:
+        """Whether a refusal may be polite now (``POLITE_REFUSALS`` at once), counted for
+        as long as the block runs."""
+        polite = self._refusing < POLITE_REFUSALS
+        self._refusing += polite
+        try:
+            yield polite
+        finally:
+            self._refusing -= polite
+
     async def _serve(self, stream: trio.SocketStream) -> None:
         address = _peer_address(stream)
         limits = self.settings.session
         refusal = self._gate.admit(address)
         if refusal is not None:
             log.warning("refused a connection from %s: %s", address, refusal.reason)
-            polite = self._refusing < POLITE_REFUSALS
-            self._refusing += polite
-            try:
+            with self._politely() as polite:
                 await refuse_connection(
                     stream,
                     ErrorCode.SERVER_FULL,
@@ -234,8 +243,6 @@ class Server:
                     limits.last_write_seconds,
                     polite=polite,
                 )
-            finally:
-                self._refusing -= polite
             return
         try:
             await self._run_session(stream, address)
