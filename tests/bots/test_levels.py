@@ -279,19 +279,19 @@ def test_a_fork_plays_on_without_touching_the_match() -> None:
 
 
 async def test_a_server_seated_hard_bot_searches_off_the_event_loop() -> None:
-    from server import autoplay
+    from client.bots import hosted
 
     match, seat = positions(1)[0]
     view = match.view(seat, 0)
-    command = await autoplay._choose(view, random.Random(1), "hard")
+    command = await hosted.choose_off_loop(view, random.Random(1), "hard")
     assert command in match.view(seat, 0).legal
     # Every search slot taken: the decision is played as normal, at once.
-    borrowers = [object() for _ in range(int(autoplay.SEARCHES.total_tokens))]
+    borrowers = [object() for _ in range(int(hosted.SEARCHES.total_tokens))]
     for borrower in borrowers:
-        autoplay.SEARCHES.acquire_on_behalf_of_nowait(borrower)
+        hosted.SEARCHES.acquire_on_behalf_of_nowait(borrower)
     try:
-        normal = await autoplay._choose(view, random.Random(1), "hard")
+        normal = await hosted.choose_off_loop(view, random.Random(1), "hard")
         assert normal == choose(view, random.Random(1), "normal", table_knobs("hard"))
     finally:
         for borrower in borrowers:
-            autoplay.SEARCHES.release_on_behalf_of(borrower)
+            hosted.SEARCHES.release_on_behalf_of(borrower)
