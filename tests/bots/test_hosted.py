@@ -47,7 +47,7 @@ async def test_writing_to_a_closed_peer_is_a_broken_stream() -> None:
 
 async def test_a_reader_waits_for_bytes() -> None:
     left, right = memory_pipe()
-    got: list[bytes] = []
+    got: list[bytes | bytearray] = []
 
     async def read() -> None:
         got.append(await right.receive_some())
