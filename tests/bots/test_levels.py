@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import replace
@@ -276,6 +277,18 @@ def test_a_fork_plays_on_without_touching_the_match() -> None:
         advance(again, random.Random(2), 30)
         advance(restored, random.Random(2), 30)
         assert again.state_digest() == restored.state_digest()
+
+
+def test_a_playout_on_a_budget_stops_once_its_deadline_has_passed() -> None:
+    # The budget's clock reaches into the playout: a deadline already gone ends it before
+    # a move (the deal then does not count), and the match it was given is left as it was.
+    for match, seat in positions(5):
+        fork = match.fork()
+        before = fork.state_digest()
+        assert search.playout(fork, seat, random.Random(1), stop_at=time.perf_counter() - 1) is None
+        assert fork.state_digest() == before
+        value = search.playout(match.fork(), seat, random.Random(1), stop_at=None)
+        assert value is not None and 0.0 <= value <= 1.0
 
 
 async def test_a_server_seated_hard_bot_searches_off_the_event_loop() -> None:
