@@ -12,6 +12,8 @@ from __future__ import annotations
 import importlib
 import inspect
 import pkgutil
+import subprocess
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -83,3 +85,24 @@ def test_a_long_module_says_why_at_its_top() -> None:
             if LONG_MODULE_REASON not in docstring:
                 unexplained.append(f"{path.relative_to(ROOT)}: {text.count(chr(10))} lines")
     assert unexplained == []
+
+
+def test_no_production_module_loads_trio_testing() -> None:
+    # issue 27: the server once seated its bots over trio.testing's memory streams. Every
+    # module of the three packages is imported in a fresh interpreter (pytest itself has
+    # trio.testing loaded; a __main__ would run), which then names what it loaded.
+    script = (
+        "import importlib, pkgutil, sys\n"
+        f"for name in {PROJECT_PACKAGES!r}:\n"
+        "    package = importlib.import_module(name)\n"
+        "    for info in pkgutil.walk_packages(package.__path__, name + '.'):\n"
+        "        if not info.name.endswith('__main__'):\n"
+        "            importlib.import_module(info.name)\n"
+        "print(len(sys.modules), 'trio' in sys.modules, 'trio.testing' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    modules, trio_loaded, testing_loaded = done.stdout.split()
+    assert int(modules) > 150 and trio_loaded == "True"
+    assert testing_loaded == "False"

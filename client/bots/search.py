@@ -371,10 +371,20 @@ def position(
 # -- the default policy of a playout ---------------------------------------------------------
 
 
-def playout(match: Match, me: int, rng: random.Random, max_steps: int = 400) -> float:
+def playout(
+    match: Match,
+    me: int,
+    rng: random.Random,
+    max_steps: int = 400,
+    *,
+    stop_at: float | None = None,
+) -> float | None:
     """Play the round out with the default policy for every seat; 1.0 if ``me`` went out,
-    0.0 if another did, a share by hand sizes if ``max_steps`` ran out first."""
-    for _ in range(max_steps):
+    0.0 if another did, a share by hand sizes if ``max_steps`` ran out first; None when
+    the clock passed ``stop_at`` (``time.perf_counter``) first."""
+    for step in range(max_steps):
+        if stop_at is not None and step % _CLOCK_STEPS == 0 and time.perf_counter() > stop_at:
+            return None
         if match.phase in _OVER:
             return 1.0 if match.hand_count(me) == 0 else 0.0
         seat = match.to_act()
@@ -383,6 +393,11 @@ def playout(match: Match, me: int, rng: random.Random, max_steps: int = 400) -> 
         _default_move(match, seat, rng)
     sizes = [match.hand_count(s) or 1 for s in range(match.config.seats)]
     return (1.0 / sizes[me]) / sum(1.0 / n for n in sizes)
+
+
+_CLOCK_STEPS = 16
+"""A playout on a budget looks at the clock every this many moves: a long one (a busy
+machine, a round that circulates) stops near the deadline instead of far past it."""
 
 
 def _default_move(match: Match, seat: int, rng: random.Random) -> None:
@@ -601,7 +616,10 @@ def _play_out_every(
             outcome.append(0.0)  # never on a deal of this view; counts as a loss
             continue
         # Common random numbers: every candidate's playout draws the same choices.
-        outcome.append(playout(match, me, random.Random(seed), limits.max_steps))
+        value = playout(match, me, random.Random(seed), limits.max_steps, stop_at=stop_at)
+        if value is None:
+            return None
+        outcome.append(value)
     return outcome
 
 

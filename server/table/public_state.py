@@ -8,7 +8,7 @@ change: the engine changes the status and who is away by itself.
 
 from __future__ import annotations
 
-from client.bots.strategies import canonical_strategy
+from client.bots.hosted import level_of
 from protocol.messages import SeatInfo, TableState
 from protocol.options import TableOptions
 from server.peer import Peer
@@ -53,7 +53,7 @@ class PublicState:
                 continue
             engine_away = away is not None and away[index]
             seat_away = not seat.is_bot and (not seat.is_connected or engine_away)
-            level = canonical_strategy(seat.strategy) if seat.strategy is not None else None
+            level = level_of(seat.strategy) if seat.strategy is not None else None
             shown.append((seat.name, level, seat_away, seat.ready))
         host = (seating.host, seating.owner, seating.host_reason)
         key = (status, tuple(shown), host, len(seating.spectators), config)

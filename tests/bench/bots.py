@@ -1,12 +1,13 @@
 """Bot strength: single rounds between levels on the engine directly (no network).
 
     python tests/bench/bots.py             # quick: classic, 2 and 4 seats, 100 rounds each
-    python tests/bench/bots.py --long      # the acceptance: 2,000 rounds each; other decks
+    python tests/bench/bots.py --long      # the acceptance: 4,000 rounds each; other decks
                                            # and the party rules 500 each, 2 seats; --json
 
 Each round is dealt from its own seed; one seat plays ``--level`` (hard), the others
 ``--against`` (normal), and the strong seat moves round by round so no seat is favoured.
-Every seat declares UNO (no forgetting), so only the choices differ. The strong seat is
+Every seat declares UNO and catches at once (``STRENGTH_KNOBS``: no human trait), so
+only the choices differ. The strong seat is
 fed its own events (``RoundMemory``), as a bot at a table is. Strength is measured at a
 fixed number of deals per decision (``--playouts``), so that it does not depend on the
 machine; the decision time is measured separately, at the default think budget, over
@@ -20,6 +21,7 @@ test: it asserts nothing.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import functools
 import json
 import math
@@ -45,6 +47,11 @@ from protocol.options import DeckName, TableConfig, preset_options  # noqa: E402
 from protocol.phase import Phase  # noqa: E402
 from server.engine import Match, Rejected  # noqa: E402
 
+STRENGTH_KNOBS = Knobs(forget_uno=0.0, catch_delay_ms=0, think_ms=(0, 0))
+"""Every seat's knobs in the bench: the human traits that tell levels apart at a table
+(forgetting UNO, a slow catch: ``strategies.LEVELS``) stay off, so the edge measured is
+the play alone (issue 27)."""
+
 
 @dataclass(frozen=True)
 class Series:
@@ -62,6 +69,10 @@ class Series:
         if self.preset:
             options = preset_options(self.preset, options)
         return TableConfig.from_data(options)
+
+    def knobs(self) -> Knobs:
+        """The strong seat's knobs: the search's bound, and no human trait."""
+        return dataclasses.replace(STRENGTH_KNOBS, playouts=self.playouts, budget_ms=self.budget_ms)
 
     def name(self) -> str:
         rules = f"+{self.preset}" if self.preset else ""
@@ -143,7 +154,7 @@ def play_round(
             if counter.count:
                 tally.deals.append(counter.count)
         else:
-            command = choose(view, rngs[seat], against, Knobs())
+            command = choose(view, rngs[seat], against, STRENGTH_KNOBS)
         if command is None or isinstance(match.apply(seat, command, 0), Rejected):
             match.apply(None, Timeout(), 0)
     result = match.view(None, 0).shared.round_result
@@ -154,7 +165,7 @@ def play_round(
 def _rounds(job: tuple[Series, str, str, int, list[int]]) -> Tally:
     series, level, against, seed, indices = job
     config = series.config()
-    knobs = Knobs(playouts=series.playouts, budget_ms=series.budget_ms)
+    knobs = series.knobs()
     tally = Tally(series.seats)
     for index in indices:
         tally.add(
@@ -249,7 +260,7 @@ def report(series: Series, tally: Tally, elapsed: float) -> dict[str, Any]:
 def plan(args: argparse.Namespace) -> list[Series]:
     """The series to run: the quick form, ``--long`` (the acceptance), or one by hand."""
     fixed = {"playouts": args.playouts, "budget_ms": args.budget_ms}
-    big, other = (2000, 500) if args.long else (100, 0)
+    big, other = (4000, 500) if args.long else (100, 0)
     series = [Series(2, big, **fixed), Series(4, big, **fixed)]
     if args.rounds:
         series = [Series(s, args.rounds, args.deck, args.preset, **fixed) for s in args.seats]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import replace
@@ -278,20 +279,32 @@ def test_a_fork_plays_on_without_touching_the_match() -> None:
         assert again.state_digest() == restored.state_digest()
 
 
+def test_a_playout_on_a_budget_stops_once_its_deadline_has_passed() -> None:
+    # The budget's clock reaches into the playout: a deadline already gone ends it before
+    # a move (the deal then does not count), and the match it was given is left as it was.
+    for match, seat in positions(5):
+        fork = match.fork()
+        before = fork.state_digest()
+        assert search.playout(fork, seat, random.Random(1), stop_at=time.perf_counter() - 1) is None
+        assert fork.state_digest() == before
+        value = search.playout(match.fork(), seat, random.Random(1), stop_at=None)
+        assert value is not None and 0.0 <= value <= 1.0
+
+
 async def test_a_server_seated_hard_bot_searches_off_the_event_loop() -> None:
-    from server import autoplay
+    from client.bots import hosted
 
     match, seat = positions(1)[0]
     view = match.view(seat, 0)
-    command = await autoplay._choose(view, random.Random(1), "hard")
+    command = await hosted.choose_off_loop(view, random.Random(1), "hard")
     assert command in match.view(seat, 0).legal
     # Every search slot taken: the decision is played as normal, at once.
-    borrowers = [object() for _ in range(int(autoplay.SEARCHES.total_tokens))]
+    borrowers = [object() for _ in range(int(hosted.SEARCHES.total_tokens))]
     for borrower in borrowers:
-        autoplay.SEARCHES.acquire_on_behalf_of_nowait(borrower)
+        hosted.SEARCHES.acquire_on_behalf_of_nowait(borrower)
     try:
-        normal = await autoplay._choose(view, random.Random(1), "hard")
+        normal = await hosted.choose_off_loop(view, random.Random(1), "hard")
         assert normal == choose(view, random.Random(1), "normal", table_knobs("hard"))
     finally:
         for borrower in borrowers:
-            autoplay.SEARCHES.release_on_behalf_of(borrower)
+            hosted.SEARCHES.release_on_behalf_of(borrower)

@@ -175,7 +175,7 @@ async def test_a_hard_server_bot_remembers_the_round_from_its_own_events(
             remembered.append((memory.seq, len(memory.discard or ())))
         return real_choose(view, rng, "normal", knobs)
 
-    monkeypatch.setattr("server.autoplay.choose", choose_and_note)
+    monkeypatch.setattr("client.bots.hosted.choose", choose_and_note)
     lobby = await open_lobby(nursery)
     ann = FakePeer("Ann")
     table = await create(lobby, ann, seats=2, turn_seconds=0)
