@@ -28,6 +28,7 @@ from client.launch import WatchedServer
 from client.session import (
     ClientSession,
     InvalidLocalCommandError,
+    Reply,
     ResumeState,
     ServerClosedError,
     SessionError,
@@ -43,7 +44,7 @@ from client.ui.intents import (
     TableRequest,
     TakeBackSeat,
 )
-from client.ui.model import Model, apply_connection, apply_reply, clear_table
+from client.ui.model import Model, apply_connection, apply_reply, clear_table, refusal_words
 from client.ui.records import records_refused
 from client.ui.reducer import LEFT_MESSAGES, apply
 from client.ui.seat_keeper import SeatKeeper
@@ -339,12 +340,16 @@ class Network:
     # -- carrying out intents ---------------------------------------------------------------
 
     async def _request(self, session: ClientSession, message: Request) -> bool:
+        return (await self._ask(session, message)).ok
+
+    async def _ask(self, session: ClientSession, message: Request) -> Reply:
+        """Send ``message`` and reduce the server's answer (a refusal on the message line)."""
         reply = await session.request(message)
         apply_reply(self.model, message.TYPE, reply.ok, reply.code, reply.message)
         if not reply.ok:
             log.info("%s rejected: %s %s", message.TYPE, reply.code, reply.message)
         self.redraw()
-        return reply.ok
+        return reply
 
     async def _execute(self, session: ClientSession, intent: Intent) -> None:
         model = self.model
@@ -363,14 +368,15 @@ class Network:
             try:
                 message = intent.to_message(session.next_id())
             except (RemoteProtocolError, TypeError) as error:
-                model.notify(f"{intent.type}: {error}", error=True)
+                model.notify(f"{refusal_words(intent.type)}: {error}", error=True)
                 self.redraw()
                 return
-            if await self._request(session, message):
+            reply = await self._ask(session, message)
+            if reply.ok:
                 for follow in intent.then:
                     await self._execute(session, follow)
             else:
-                records_refused(model.records, message)
+                records_refused(model.records, message, reply.code)
         elif isinstance(intent, TakeBackSeat):
             await self.seats.take_back(session, intent.table_id)
         elif isinstance(intent, LeaveTable):

@@ -21,6 +21,7 @@ from client.ui.model import (
     apply_table_state,
     apply_view,
     clear_table,
+    forget_table_lines,
 )
 from client.ui.records import apply_records, speaks_records
 from protocol.messages import (
@@ -66,6 +67,8 @@ def apply(model: Model, message: ServerMessage, now: float) -> None:  # noqa: C9
         case TableList():
             apply_table_list(model, list(message.tables))
         case Joined():
+            if model.table is None or model.table.table_id != message.table_id:
+                forget_table_lines(model)  # a new table: nothing of the last one shows
             model.seat = message.seat
         case TableState():
             before = model.table
@@ -77,7 +80,8 @@ def apply(model: Model, message: ServerMessage, now: float) -> None:  # noqa: C9
             if message.state is not TableStatus.PAUSED:
                 model.rebuilt_table = None  # it plays on: closing it is over
         case GameEvent():
-            apply_event(model, message.body)
+            if model.table is not None:  # a late one of a table we left tells nothing
+                apply_event(model, message.body)
         case GameView():
             if model.table is not None:
                 apply_view(model, message.body, now)
