@@ -136,6 +136,9 @@ class Model:
     """Everything the UI shows. Mutated only by reducers and the controller."""
 
     name: str
+    name_note: str = ""
+    """Why ``name`` is not the name typed (cut, or stripped of unshowable characters):
+    the find screen and the lobby say so."""
     address: str | None = None
     solo: bool = False
     no_color: bool = False

@@ -105,6 +105,10 @@ def _apply_left(model: Model, message: Left) -> None:
         return  # a stale one, for a table we are no longer at
     clear_table(model)
     text = LEFT_MESSAGES.get(message.reason, "You are no longer at the table")
-    if message.message and message.message.lower() not in text.lower():
+    if message.reason is LeftReason.KICKED and message.message:
+        # The server's sentence names who did it and whether it is a ban: alone, it fits
+        # the message line ("Hostess asked you to leave and banned you from this table").
+        text = message.message[:1].upper() + message.message[1:]
+    elif message.message and message.message.lower() not in text.lower():
         text += f": {message.message}"
     model.notify(text, error=message.reason is not LeftReason.LEFT)

@@ -112,6 +112,8 @@ def find_screen(model: Model, width: int, height: int) -> list[Line]:
     the address being typed, and the footer; ``height`` lines of ``width`` at most."""
     lines = [header(model, "find a game"), rule(), []]
     lines.append(text_line(f"  You are {model.name}.  {model.status}"))
+    if model.name_note:
+        lines.append(text_line(f"  {model.name_note}", "class:error"))
     lines.append([])
     lines.append(text_line("  Servers found on this network:", "class:title"))
     if model.discovered:
@@ -159,7 +161,10 @@ def lobby_screen(model: Model, width: int, height: int) -> list[Line]:
     """A server's lobby: its tables, or the new-table form, or the password prompt for a
     locked table, then the lobby's chat and the footer; ``height`` lines of ``width``."""
     title = model.server_name or "server"
-    lines = [header(model, title), rule("tables")]
+    lines = [header(model, title)]
+    if model.name_note:
+        lines.append(text_line(f"  {model.name_note}", "class:error"))
+    lines.append(rule("tables"))
     if model.mode is Mode.CREATE:
         lines += _form(model, height - len(lines) - 2)
     elif model.mode is Mode.PASSWORD and model.entering is not None:

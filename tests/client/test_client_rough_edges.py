@@ -10,6 +10,7 @@ import dataclasses
 from client_builders import engine_view, event, hand_view, model_with, table_state
 from test_client_render import screen
 
+from client.cli import name_note
 from client.ui.controller import Controller
 from client.ui.intents import Intent, TableRequest
 from client.ui.model import Mode, Model, apply_chat, apply_reply
@@ -222,3 +223,31 @@ def test_a_table_of_official_rules_says_so() -> None:
     card = rule_card(TableOptions.parse({"seats": 4}))
     assert card[0] == "No house rules: the official rules of UNO."
     assert any("first to 500 wins" in line for line in card)
+
+
+# -- 7. the message to the banned fits the screen --------------------------------------
+
+
+def test_the_message_to_a_banned_player_fits_an_80_column_message_line() -> None:
+    model = model_with(engine_view(), seat=1)
+    why = "Bartholomew Fitzgerald gave your seat to a bot and banned you from this table"
+    apply(model, Left(table_id="t1", reason=LeftReason.KICKED, message=why), 0.0)
+    assert model.message == why[:1].upper() + why[1:] and model.message_is_error
+    line = next(line for line in screen(model, 80, 24) if "banned you" in line)
+    assert line.rstrip().endswith("from this table")
+
+
+# -- 10. a name that was cut or cleaned is told ------------------------------------------
+
+
+def test_a_name_cut_or_cleaned_is_told_on_the_find_screen_and_in_the_lobby() -> None:
+    typed = "Maximilian Alexander von Habsburg"
+    name = typed[:24]
+    model = Model(name=name, name_note=name_note(typed, name))
+    assert any("cut to 24 characters" in line for line in screen(model, 80, 24))
+    model.connected = True
+    assert any(f"you are {name}." in line for line in screen(model, 80, 24))
+    assert name_note("Ann\x1b[31m", "Ann") == (
+        "Your name had characters that cannot be shown: you are Ann."
+    )
+    assert name_note("Ann", "Ann") == ""
