@@ -8,8 +8,8 @@ messages less what its version lacks (docs/protocol.md section 4):
 - a ``view``'s ``legal`` list holds only commands its version knows: no jump-in (a play
   by a seat that is not to act);
 - ``table-state.options`` holds only its version's options (``stack_draw_two`` says
-  whether a Draw Two answers a Draw Two), and before 1.3 it names no owner and no
-  ``host_reason``;
+  whether a Draw Two answers a Draw Two), and before 1.3 it names no owner, no
+  ``host_reason`` and no ``removed_seat`` (a kick or ban reads as the seat emptied);
 - before 1.3 a ``match-list``'s records carry no ``match_id`` and their players no
   ``stand_in_turns``;
 - a ``rejected`` whose code is newer than its version carries the older code that means
@@ -50,6 +50,7 @@ __all__ = [
     "MATCH_RECORD_SINCE",
     "OPTIONS_SINCE",
     "REJECTIONS_SINCE",
+    "REMOVED_SEAT_SINCE",
     "WEB_PORT_SINCE",
     "for_version",
 ]
@@ -57,6 +58,9 @@ __all__ = [
 CURRENT: Version = (1, 3)
 
 WEB_PORT_SINCE: Version = (1, 3)
+REMOVED_SEAT_SINCE: Version = (1, 3)
+"""``table-state.removed_seat`` and ``removed_banned``: who the host just kicked or banned
+(an older peer sees only the seat emptied or given to a bot)."""
 """The version whose ``welcome`` says the web port."""
 
 JUMP_IN_SINCE: Version = (1, 2)
@@ -133,6 +137,8 @@ def _table_state_for(state: TableState, version: Version) -> TableState:
     named = state.owner_seat is not None or state.host_reason is not None
     if version < HOST_OWNER_SINCE and named:
         state = replace(state, owner_seat=None, host_reason=None)
+    if version < REMOVED_SEAT_SINCE and state.removed_seat is not None:
+        state = replace(state, removed_seat=None, removed_banned=False)
     newer = {name: None for name, since in OPTIONS_SINCE.items() if version < since}
     if not newer:
         return state

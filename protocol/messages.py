@@ -699,6 +699,11 @@ class TableState(Message):
     """(1.3) The owner's seat: whose role the host holds; None from older servers."""
     host_reason: HostReason | None = None
     """(1.3) Why the host holds the role (``HostReason``); None from older servers."""
+    removed_seat: int | None = field(default=None, metadata=_SEAT)
+    """(1.3) In the state that follows a host's kick or ban: the seat whose person the host
+    removed (its name is in the state before); None in every other state."""
+    removed_banned: bool = False
+    """(1.3) With ``removed_seat``: the person was banned from the table, not only kicked."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from client.ui.describe import describe_event, describe_seats
+from client.ui.describe import describe_event, describe_removal, describe_seats
 from client.ui.faces import sort_hand
 from client.ui.records import Records
 from protocol.commands import Dance, Play, SeatCommand
@@ -360,8 +360,16 @@ def apply_table_state(model: Model, state: TableState, seat: int | None) -> None
     changed at the same table are logged (joined, left, taken over)."""
     before = model.table
     if before is not None and before.table_id == state.table_id:
-        for line in describe_seats(_seat_names(before), _seat_names(state)):
+        old, new = _seat_names(before), _seat_names(state)
+        removed = state.removed_seat
+        told = None
+        if removed is not None and 0 <= removed < min(len(old), len(new)):
+            told = describe_removal(old[removed][0], state, model.seat_name)
+            new[removed] = old[removed]  # said by the removal's line, not as a plain leave
+        for line in describe_seats(old, new):
             model.log.append(line)
+        if told is not None:
+            model.log.append(told)
     model.table = state
     model.seat = seat
     model.spectating = seat is None

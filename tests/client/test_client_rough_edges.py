@@ -251,3 +251,23 @@ def test_a_name_cut_or_cleaned_is_told_on_the_find_screen_and_in_the_lobby() -> 
         "Your name had characters that cannot be shown: you are Ann."
     )
     assert name_note("Ann", "Ann") == ""
+
+
+# -- 7. everyone hears a kick or a ban ---------------------------------------------------
+
+
+def test_everyone_at_the_table_reads_who_the_host_removed() -> None:
+    model = model_with(engine_view(), seat=2)  # Cy watches Ann (host) remove Bob
+    before = model.table
+    assert before is not None
+    seats = list(before.seats)
+    seats[1] = SeatInfo(seat=1, name="Bot 2", bot=True)
+    kicked = dataclasses.replace(before, seats=tuple(seats), removed_seat=1)
+    apply(model, kicked, 0.0)
+    assert model.log[-1] == "Ann removed Bob from the table; a bot plays the seat"
+    assert not any("took Bob's seat" in line for line in model.log)
+    seats[1] = SeatInfo(seat=1)
+    banned = dataclasses.replace(before, seats=tuple(seats), removed_seat=1, removed_banned=True)
+    apply(model, before, 0.0)
+    apply(model, banned, 0.0)
+    assert model.log[-1] == "Ann banned Bob from the table"
