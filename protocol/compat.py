@@ -14,7 +14,7 @@ messages less what its version lacks (docs/protocol.md section 4):
   ``stand_in_turns``;
 - a ``rejected`` whose code is newer than its version carries the older code that means
   the most nearly the same (``REJECTIONS_SINCE``);
-- a ``welcome`` says no ``web_port`` before 1.3.
+- a ``welcome`` says no ``web_port`` before 1.3, and a ``table-list`` no ``banned``;
 - an ``error`` whose code its version lacks carries the older code that means the
   nearest thing (``ERROR_CODES_SINCE``).
 
@@ -35,6 +35,7 @@ from protocol.messages import (
     MatchList,
     Message,
     Rejected,
+    TableList,
     TableState,
     Welcome,
 )
@@ -42,6 +43,7 @@ from protocol.version import Version
 from protocol.views import View
 
 __all__ = [
+    "BANNED_SUMMARY_SINCE",
     "CURRENT",
     "ERROR_CODES_SINCE",
     "EVENTS_SINCE",
@@ -58,6 +60,8 @@ __all__ = [
 CURRENT: Version = (1, 3)
 
 WEB_PORT_SINCE: Version = (1, 3)
+BANNED_SUMMARY_SINCE: Version = (1, 3)
+"""``table-list``'s ``banned`` (an older peer is refused when it tries the table)."""
 REMOVED_SEAT_SINCE: Version = (1, 3)
 """``table-state.removed_seat`` and ``removed_banned``: who the host just kicked or banned
 (an older peer sees only the seat emptied or given to a bot)."""
@@ -126,6 +130,9 @@ def for_version(message: Message, version: Version) -> Message | None:
         return replace(message, code=added[1].value)
     if isinstance(message, TableState):
         return _table_state_for(message, version)
+    if isinstance(message, TableList) and version < BANNED_SUMMARY_SINCE:
+        tables = tuple(replace(table, banned=False) for table in message.tables)
+        return replace(message, tables=tables)
     if isinstance(message, MatchList) and version < MATCH_RECORD_SINCE:
         return _matches_for(message)
     return message

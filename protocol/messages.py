@@ -640,6 +640,9 @@ class TableSummary(Record):
     house_rules: tuple[str, ...] = field(default=(), metadata=items(16, item=_CODE))
     """1.2: the house rules it plays (``protocol.options.house_rules``: ``seven_o``,
     ``jump_in``, ``stack:progressive``...); empty for the official rules."""
+    banned: bool = False
+    """(1.3) The host banned the connection that asked (its address or its name): the
+    table would refuse it a seat or a place to watch (``banned``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -322,7 +322,9 @@ class Lobby:
         page = later[:limit]
         next_cursor = str(page[-1][0]) if len(later) > limit else None
         peer.send(
-            TableList(tables=tuple(table.summary() for _, table in page), next_cursor=next_cursor)
+            TableList(
+                tables=tuple(table.summary(peer) for _, table in page), next_cursor=next_cursor
+            )
         )
         peer.send(Ok(id=message.id))
 

@@ -103,6 +103,9 @@ class LobbyController:
             model.notify("no table yet: press n to create one", error=True)
             return
         table = tables[min(model.table_index, len(tables) - 1)]
+        if table.banned:
+            model.notify(f"the host of {table.name} banned you: choose another table", error=True)
+            return
         if not spectate and table.table_id == model.kept_seat:
             self.emit(TakeBackSeat(table.table_id))
             return

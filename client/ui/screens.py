@@ -223,7 +223,9 @@ def _table_rows(model: Model, width: int) -> list[Line]:
         notes = ["password"] if table.locked else []
         if table.table_id == model.kept_seat:
             notes.insert(0, "your seat: Enter takes it back")
-        if table.bot_seats:
+        if table.banned:
+            notes = ["the host banned you: no seat for you here"]
+        elif table.bot_seats:
             plural = "s" if table.bot_seats != 1 else ""
             notes.append(f"{table.bot_seats} bot seat{plural} to take")
         host = table.host or ""

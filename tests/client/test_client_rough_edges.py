@@ -28,6 +28,7 @@ from protocol.messages import (
     SeatInfo,
     TableState,
     TableStatus,
+    TableSummary,
 )
 from protocol.options import TableOptions
 
@@ -271,3 +272,26 @@ def test_everyone_at_the_table_reads_who_the_host_removed() -> None:
     apply(model, before, 0.0)
     apply(model, banned, 0.0)
     assert model.log[-1] == "Ann banned Bob from the table"
+
+
+def test_a_banned_players_lobby_offers_no_seat_at_that_table() -> None:
+    model = Model(name="Eve", connected=True, server_name="Kitchen")
+    sent: list[Intent] = []
+    controller = Controller(model, sent.append)
+    model.tables = [
+        TableSummary(
+            table_id="t1",
+            name="Friday",
+            state=TableStatus.PLAYING,
+            seats=3,
+            taken=3,
+            host="Ann",
+            bot_seats=1,
+            banned=True,
+        )
+    ]
+    text = "\n".join(screen(model, 80, 24))
+    assert "the host banned you" in text and "bot seat" not in text
+    controller.lobby.join_selected()
+    controller.lobby.join_selected(spectate=True)
+    assert sent == [] and "banned you" in model.message and model.message_is_error

@@ -8,7 +8,7 @@ import trio
 from test_table_rig import FakePeer, create, ok, open_lobby
 
 from protocol.compat import for_version
-from protocol.messages import AddBot, Join, Kick, Start, TableState
+from protocol.messages import AddBot, Join, Kick, ListTables, Start, TableList, TableState
 
 
 async def test_the_others_hear_who_was_kicked_and_who_was_banned(nursery: trio.Nursery) -> None:
@@ -42,3 +42,19 @@ async def test_a_kick_mid_match_names_the_seat_a_bot_now_plays(nursery: trio.Nur
     state = cy.last(TableState)
     assert (state.removed_seat, state.removed_banned) == (1, False)
     assert state.seats[1].bot
+
+
+async def test_a_banned_guests_table_list_says_so_and_only_theirs(nursery: trio.Nursery) -> None:
+    lobby = await open_lobby(nursery)
+    ann, eve = FakePeer("Ann", address="10.0.0.1"), FakePeer("Eve", address="10.0.0.66")
+    table = await create(lobby, ann, seats=4)
+    await ok(lobby, eve, lambda i: Join(id=i, table_id=table.table_id))
+    await ok(lobby, ann, lambda i: Kick(id=i, seat=1, ban=True))
+    await ok(lobby, eve, lambda i: ListTables(id=i))
+    listed = eve.last(TableList)
+    assert [summary.banned for summary in listed.tables] == [True]
+    older = for_version(listed, (1, 2))
+    assert isinstance(older, TableList) and not older.tables[0].banned
+    bob = FakePeer("Bob", address="10.0.0.2")
+    await ok(lobby, bob, lambda i: ListTables(id=i))
+    assert [summary.banned for summary in bob.last(TableList).tables] == [False]
