@@ -96,6 +96,7 @@ __all__ = [
     "Rejected",
     "Rematch",
     "RemoveBot",
+    "Rename",
     "Request",
     "ResumeSeat",
     "ResumeTable",
@@ -482,6 +483,19 @@ class Game(Request):
     TYPE: ClassVar[str] = "game"
     command: SeatCommand
     """The move, as ``command.to_data()`` on the wire."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rename(Request):
+    """(1.3) In the lobby (at no table): from now on the server calls this connection
+    ``name``, cleaned as a hello's name is. At a table it is refused with
+    ``already-at-table``; a table checks the new name when it is joined (``name-taken``,
+    ``banned``), as it checks a hello's."""
+
+    TYPE: ClassVar[str] = "rename"
+    SINCE: ClassVar[Version] = (1, 3)
+    name: str = field(metadata=_NAME)
+    """The new name, 1 to 24 characters once cleaned."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -891,6 +905,7 @@ ClientMessage: TypeAlias = (
     | GetStandings
     | ListMatches
     | CloseTable
+    | Rename
     | Ping
     | Pong
     | Bye

@@ -379,6 +379,8 @@ class Controller:
             return
         if mode is Mode.CHAT:
             self.emit(TableRequest(Chat.TYPE, {"text": text}))
+        elif mode is Mode.RENAME:
+            self.lobby.rename(raw)
         elif mode is Mode.ADDRESS:
             self.lobby.connect_to(text)
 

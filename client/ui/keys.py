@@ -47,6 +47,7 @@ KEY_HINTS: list[tuple[str, str]] = [
     ("", "s spectate · n new table (type its name and password) · r refresh"),
     ("", "h standings: w this week / all time, ↑/↓ and Enter a match's final table"),
     ("", "t chat with everyone in the lobby (their lines show under the tables)"),
+    ("", "c change your name (for this server, until you quit)"),
     ("find", "↑/↓ choose a server found on the network · Enter join · a type an address"),
 ]
 
@@ -72,7 +73,7 @@ def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:  # 
     table = at_table & online
     lobby = normal & screen_is(Screen.LOBBY)
     find = normal & screen_is(Screen.FIND)
-    typing = mode_is(Mode.CHAT, Mode.ADDRESS, Mode.PASSWORD)
+    typing = mode_is(Mode.CHAT, Mode.ADDRESS, Mode.PASSWORD, Mode.RENAME)
 
     def on(*keys: str, filter: Filter) -> Callable[[Callable[[], None]], None]:
         def register(action: Callable[[], None]) -> None:
@@ -200,6 +201,7 @@ def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:  # 
     bind(["n"], c.lobby.open_form, lobby)
     bind(["r"], c.lobby.refresh, lobby)
     bind(["h"], c.records.open, lobby)
+    bind(["c"], c.lobby.start_rename, lobby)
 
     # the standings screen
     standings = mode_is(Mode.STANDINGS)

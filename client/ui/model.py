@@ -115,6 +115,7 @@ class Mode(StrEnum):
     CONFIRM_LEAVE = "confirm-leave"
     STANDINGS = "standings"  # the standings screen, over the lobby
     CONFIRM = "confirm"  # y / n to the question in the picker's title (the host's kick, ban)
+    RENAME = "rename"  # typing a new name in the lobby
 
 
 @dataclass(slots=True)

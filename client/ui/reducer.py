@@ -55,6 +55,9 @@ LEFT_MESSAGES = {
 }
 """What the message line says when the server tells us we are no longer at a table."""
 
+FITS = 78
+"""The longest message line that shows whole at 80 columns (a space either side)."""
+
 
 def apply(model: Model, message: ServerMessage, now: float) -> None:  # noqa: C901 (one case per message type)
     """Reduce one server message into the model; ``now`` is when it arrived (the clock
@@ -105,10 +108,10 @@ def _apply_left(model: Model, message: Left) -> None:
         return  # a stale one, for a table we are no longer at
     clear_table(model)
     text = LEFT_MESSAGES.get(message.reason, "You are no longer at the table")
-    if message.reason is LeftReason.KICKED and message.message:
-        # The server's sentence names who did it and whether it is a ban: alone, it fits
-        # the message line ("Hostess asked you to leave and banned you from this table").
-        text = message.message[:1].upper() + message.message[1:]
-    elif message.message and message.message.lower() not in text.lower():
+    if message.message and message.message.lower() not in text.lower():
         text += f": {message.message}"
+        if len(text) > FITS and message.reason is LeftReason.KICKED:
+            # The server's sentence names who did it and whether it is a ban: alone, it
+            # fits ("Hostess asked you to leave and banned you from this table").
+            text = message.message[:1].upper() + message.message[1:]
     model.notify(text, error=message.reason is not LeftReason.LEFT)

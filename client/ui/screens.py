@@ -176,7 +176,11 @@ def lobby_screen(model: Model, width: int, height: int) -> list[Line]:
         lines.append(text_line("  No tables yet. Press n to create one.", "class:hint"))
     else:
         lines += _table_rows(model, width)
-    typing = [text_line(f"  say: {model.text}▏", "class:input")] if model.mode is Mode.CHAT else []
+    typing: list[Line] = []
+    if model.mode is Mode.CHAT:
+        typing = [text_line(f"  say: {model.text}▏", "class:input")]
+    elif model.mode is Mode.RENAME:
+        typing = [text_line(f"  your new name: {model.text}▏", "class:input")]
     if model.mode is not Mode.CREATE:
         lines += _lobby_chat(model, height - len(lines) - len(typing) - 3)
     lines += typing
@@ -184,12 +188,12 @@ def lobby_screen(model: Model, width: int, height: int) -> list[Line]:
         keys = "↑/↓ row · ←/→ change · Enter create · Esc back"
     elif model.mode is Mode.PASSWORD:
         keys = "Enter join · Esc cancel"
-    elif model.mode is Mode.CHAT:
+    elif model.mode in (Mode.CHAT, Mode.RENAME):
         keys = "Enter send · Esc cancel"
     else:
         keys = (
             "↑/↓ table · Enter join · s spectate · n new table · r refresh · h standings"
-            " · t chat · ? help · q quit"
+            " · t chat · c name · ? help · q quit"
         )
     lines += footer(model, width, height - len(lines), keys)
     return lines
