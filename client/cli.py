@@ -220,6 +220,17 @@ def _checked(
     return name, address, plan
 
 
+def name_note(typed: str, name: str) -> str:
+    """What the screens tell a person whose ``--name`` could not be used as typed (cut to
+    ``MAX_NAME``, or stripped of characters no terminal should show); "" when it was."""
+    cleaned = clean_text(typed)
+    if cleaned == typed.strip() and len(cleaned) <= MAX_NAME:
+        return ""
+    if len(cleaned) > MAX_NAME:
+        return f"Your name is cut to {MAX_NAME} characters: you are {name}."
+    return f"Your name had characters that cannot be shown: you are {name}."
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``uno-client``; 0 after a normal quit."""
     parser = build_parser()
@@ -229,6 +240,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         remember_name(name)
 
     model = Model(name=name, solo=args.solo, bell=bell_wanted())
+    if args.name:
+        model.name_note = name_note(args.name, name)
 
     def network_factory(model: Model, redraw: Callable[[], None]) -> Network:
         return Network(model, redraw, _monotonic, address=address, plan=plan)

@@ -8,13 +8,13 @@ messages less what its version lacks (docs/protocol.md section 4):
 - a ``view``'s ``legal`` list holds only commands its version knows: no jump-in (a play
   by a seat that is not to act);
 - ``table-state.options`` holds only its version's options (``stack_draw_two`` says
-  whether a Draw Two answers a Draw Two), and before 1.3 it names no owner and no
-  ``host_reason``;
+  whether a Draw Two answers a Draw Two), and before 1.3 it names no owner, no
+  ``host_reason`` and no ``removed_seat`` (a kick or ban reads as the seat emptied);
 - before 1.3 a ``match-list``'s records carry no ``match_id`` and their players no
   ``stand_in_turns``;
 - a ``rejected`` whose code is newer than its version carries the older code that means
   the most nearly the same (``REJECTIONS_SINCE``);
-- a ``welcome`` says no ``web_port`` before 1.3.
+- a ``welcome`` says no ``web_port`` before 1.3, and a ``table-list`` no ``banned``;
 - an ``error`` whose code its version lacks carries the older code that means the
   nearest thing (``ERROR_CODES_SINCE``).
 
@@ -38,6 +38,7 @@ from protocol.messages import (
     MatchList,
     Message,
     Rejected,
+    TableList,
     TableState,
     Welcome,
 )
@@ -45,6 +46,7 @@ from protocol.version import Version
 from protocol.views import View
 
 __all__ = [
+    "BANNED_SUMMARY_SINCE",
     "CURRENT",
     "ERROR_CODES_SINCE",
     "EVENTS_SINCE",
@@ -53,6 +55,7 @@ __all__ = [
     "MATCH_RECORD_SINCE",
     "OPTIONS_SINCE",
     "REJECTIONS_SINCE",
+    "REMOVED_SEAT_SINCE",
     "WEB_PORT_SINCE",
     "for_version",
 ]
@@ -62,6 +65,11 @@ CURRENT: Version = (1, 3)
 _Coded = TypeVar("_Coded", Rejected, Error)
 
 WEB_PORT_SINCE: Version = (1, 3)
+BANNED_SUMMARY_SINCE: Version = (1, 3)
+"""``table-list``'s ``banned`` (an older peer is refused when it tries the table)."""
+REMOVED_SEAT_SINCE: Version = (1, 3)
+"""``table-state.removed_seat`` and ``removed_banned``: who the host just kicked or banned
+(an older peer sees only the seat emptied or given to a bot)."""
 """The version whose ``welcome`` says the web port."""
 
 JUMP_IN_SINCE: Version = (1, 2)
@@ -123,6 +131,9 @@ def for_version(message: Message, version: Version) -> Message | None:
         return _with_code(message, ERROR_CODES_SINCE, version)
     if isinstance(message, TableState):
         return _table_state_for(message, version)
+    if isinstance(message, TableList) and version < BANNED_SUMMARY_SINCE:
+        tables = tuple(replace(table, banned=False) for table in message.tables)
+        return replace(message, tables=tables)
     if isinstance(message, MatchList) and version < MATCH_RECORD_SINCE:
         return _matches_for(message)
     return message
@@ -143,6 +154,8 @@ def _table_state_for(state: TableState, version: Version) -> TableState:
     named = state.owner_seat is not None or state.host_reason is not None
     if version < HOST_OWNER_SINCE and named:
         state = replace(state, owner_seat=None, host_reason=None)
+    if version < REMOVED_SEAT_SINCE and state.removed_seat is not None:
+        state = replace(state, removed_seat=None, removed_banned=False)
     newer = {name: None for name, since in OPTIONS_SINCE.items() if version < since}
     if not newer:
         return state

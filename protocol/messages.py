@@ -96,6 +96,7 @@ __all__ = [
     "Rejected",
     "Rematch",
     "RemoveBot",
+    "Rename",
     "Request",
     "ResumeSeat",
     "ResumeTable",
@@ -485,6 +486,19 @@ class Game(Request):
 
 
 @dataclass(frozen=True, slots=True)
+class Rename(Request):
+    """(1.3) In the lobby (at no table): from now on the server calls this connection
+    ``name``, cleaned as a hello's name is. At a table it is refused with
+    ``already-at-table``; a table checks the new name when it is joined (``name-taken``,
+    ``banned``), as it checks a hello's."""
+
+    TYPE: ClassVar[str] = "rename"
+    SINCE: ClassVar[Version] = (1, 3)
+    name: str = field(metadata=_NAME)
+    """The new name, 1 to 24 characters once cleaned."""
+
+
+@dataclass(frozen=True, slots=True)
 class CloseTable(Request):
     """(1.2) Host only, at a table rebuilt after a server restart, until its restart grace
     is over: close it for good instead of playing on. Its unfinished match goes into the
@@ -640,6 +654,9 @@ class TableSummary(Record):
     house_rules: tuple[str, ...] = field(default=(), metadata=items(16, item=_CODE))
     """1.2: the house rules it plays (``protocol.options.house_rules``: ``seven_o``,
     ``jump_in``, ``stack:progressive``...); empty for the official rules."""
+    banned: bool = False
+    """(1.3) The host banned the connection that asked (its address or its name): the
+    table would refuse it a seat or a place to watch (``banned``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -699,6 +716,11 @@ class TableState(Message):
     """(1.3) The owner's seat: whose role the host holds; None from older servers."""
     host_reason: HostReason | None = None
     """(1.3) Why the host holds the role (``HostReason``); None from older servers."""
+    removed_seat: int | None = field(default=None, metadata=_SEAT)
+    """(1.3) In the state that follows a host's kick or ban: the seat whose person the host
+    removed (its name is in the state before); None in every other state."""
+    removed_banned: bool = False
+    """(1.3) With ``removed_seat``: the person was banned from the table, not only kicked."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -883,6 +905,7 @@ ClientMessage: TypeAlias = (
     | GetStandings
     | ListMatches
     | CloseTable
+    | Rename
     | Ping
     | Pong
     | Bye

@@ -50,6 +50,7 @@ from protocol.messages import (
     Message,
     Ok,
     Rejected,
+    Rename,
     Request,
     ResumeSeat,
     Spectate,
@@ -227,6 +228,8 @@ class Lobby:
                 await answer_records(self._reader, peer, message)
             case Chat() if peer.peer_id not in self._where:
                 self._lobby_chat(peer, message)
+            case Rename():
+                self._rename(peer, message)
             case _:
                 self._to_table(peer, message)
 
@@ -325,7 +328,9 @@ class Lobby:
         page = later[:limit]
         next_cursor = str(page[-1][0]) if len(later) > limit else None
         peer.send(
-            TableList(tables=tuple(table.summary() for _, table in page), next_cursor=next_cursor)
+            TableList(
+                tables=tuple(table.summary(peer) for _, table in page), next_cursor=next_cursor
+            )
         )
         peer.send(Ok(id=message.id))
 
@@ -480,6 +485,18 @@ class Lobby:
         if reply:
             _refuse(peer, message, LobbyRejectCode.SLOW_DOWN, "the table is busy; try again")
         return False
+
+    def _rename(self, peer: Peer, message: Rename) -> None:
+        """A person in the lobby takes a new name (cleaned by the schema, as a hello's is);
+        the tables check it when it sits down, as they check a hello's."""
+        if peer.peer_id in self._where:
+            _refuse(
+                peer, message, LobbyRejectCode.ALREADY_AT_TABLE, "leave your table to change names"
+            )
+            return
+        log.info("%s is now called %s", peer.name, message.name)
+        peer.name = message.name
+        peer.send(Ok(id=message.id))
 
     def _lobby_chat(self, peer: Peer, message: Chat) -> None:
         if is_servers_name(peer.name):

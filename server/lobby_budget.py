@@ -32,6 +32,7 @@ from protocol.messages import (
     Join,
     ListMatches,
     ListTables,
+    Rename,
     Request,
     ResumeSeat,
     Spectate,
@@ -56,6 +57,7 @@ ACTION_COSTS: dict[type[Request], int] = {
     GetStandings: 5,
     ListMatches: 5,
     ListTables: 1,
+    Rename: 5,
 }
 """What each lobby action other than chat costs, in units of the address's bucket."""
 

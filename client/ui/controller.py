@@ -148,12 +148,38 @@ class Controller:
         for name in DRAFT_FIELDS:
             values = list(dict.fromkeys(getattr(c, name, None) for c in model.draft))
             if len(values) > 1:
-                model.picker = Picker(
+                picker = Picker(
                     _FIELD_TITLES[name], name, [(v, self._label(name, v)) for v in values]
                 )
+                picker.index = self._sensible(name, values)
+                model.picker = picker
                 model.mode = Mode.PICK
                 return
         self._send_draft()
+
+    def _sensible(self, name: str, values: list[Any]) -> int:
+        """Where a picker of ``name`` starts: a swap on the smallest other hand (ties: the
+        first in turn order after mine), a colour on the one held most; else the first."""
+        view = self.model.view
+        if view is None:
+            return 0
+        if name == "target" and all(isinstance(v, int) for v in values):
+            counts = view.shared.counts
+            seats = len(counts) or 1
+            mine = self.model.seat or 0
+            step = view.shared.direction or 1
+
+            def order(seat: int) -> tuple[int, int]:
+                cards = counts[seat] if 0 <= seat < len(counts) else 10**6
+                return (cards, ((seat - mine) * step) % seats)
+
+            return values.index(min(values, key=order))
+        if name == "color":
+            held = [code[0] for code in self.model.hand if not code.startswith("W")]
+            tally = {v: held.count(str(v)) for v in values}
+            best = max(tally.values(), default=0)
+            return next((i for i, v in enumerate(values) if best and tally[v] == best), 0)
+        return 0
 
     def _label(self, name: str, value: Any) -> str:
         if name == "color":
@@ -198,6 +224,11 @@ class Controller:
                 if confirm:
                     self.pick_confirm()
                 return
+
+    def pick_seat_number(self, digit: int) -> None:
+        """A digit in a seat picker selects the seat shown with that number (seats count
+        from 1 on screen: ``client.ui.panes.seat_number``); Enter confirms."""
+        self.pick_value((digit - 1) % 10, confirm=False)
 
     def pick_confirm(self) -> None:
         model = self.model
@@ -348,6 +379,8 @@ class Controller:
             return
         if mode is Mode.CHAT:
             self.emit(TableRequest(Chat.TYPE, {"text": text}))
+        elif mode is Mode.RENAME:
+            self.lobby.rename(raw)
         elif mode is Mode.ADDRESS:
             self.lobby.connect_to(text)
 
@@ -374,6 +407,11 @@ class Controller:
 
     def toggle_help(self) -> None:
         self.model.mode = Mode.NORMAL if self.model.mode is Mode.HELP else Mode.HELP
+        self.model.help_scroll = 0
+
+    def scroll_help(self, lines: int) -> None:
+        """↑/↓ (PgUp/PgDn) on the help page: scroll it (the render keeps it in range)."""
+        self.model.help_scroll = max(0, self.model.help_scroll + lines)
 
     def leave(self) -> None:
         """q: leave the table (asking first mid-match), or quit from the lobby."""

@@ -57,7 +57,7 @@ from protocol.events import (
 )
 from protocol.messages import HostReason, TableState
 
-__all__ = ["describe_event", "describe_host", "describe_seats"]
+__all__ = ["describe_event", "describe_host", "describe_removal", "describe_seats"]
 
 NameOf = Callable[[int | None], str]
 
@@ -260,6 +260,20 @@ def describe_seats(
         else:
             lines.append(f"{joined} took {old}'s seat")
     return lines
+
+
+def describe_removal(name: str, after: TableState, name_of: NameOf) -> str:
+    """The log line for the person ``name`` whom the host just kicked or banned
+    (``table-state.removed_seat``, 1.3), as everyone at the table reads it."""
+    host = name_of(after.host_seat) if after.host_seat is not None else "the host"
+    who = name or "a player"
+    seat = after.removed_seat
+    bot = seat is not None and seat < len(after.seats) and after.seats[seat].bot
+    if after.removed_banned:
+        line = f"{host} banned {who} from the table"
+    else:
+        line = f"{host} removed {who} from the table"
+    return line + ("; a bot plays the seat" if bot else "")
 
 
 def describe_host(before: TableState, after: TableState, name_of: NameOf) -> str | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from client.ui.faces import card_label, color_name
 from client.ui.host_controller import can_close_rebuilt
-from client.ui.model import Mode, Model
+from client.ui.model import REFUSED, REFUSED_PLAY, Mode, Model, refusal_words
 from protocol.commands import Accept, CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Play
 from protocol.phase import Phase
 
@@ -18,6 +18,8 @@ def refused_while_away(model: Model, what: str) -> bool:
     until the client has reconnected."""
     if model.connected:
         return False
+    if what in REFUSED or what in REFUSED_PLAY:
+        what = refusal_words(what)  # a request's wire name is no word for a person
     model.notify(f"{what}: not sent, the server is away (reconnecting…)", error=True)
     return True
 

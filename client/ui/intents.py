@@ -15,6 +15,7 @@ from protocol.commands import SeatCommand
 from protocol.messages import Message, Request, Sender, message_from_data
 
 __all__ = [
+    "ChangeName",
     "Connect",
     "GameIntent",
     "Intent",
@@ -86,6 +87,13 @@ class RememberSetting:
 
 
 @dataclass(frozen=True, slots=True)
+class ChangeName:
+    """Ask the server (1.3 ``rename``, in the lobby) to call us ``name`` from now on."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
 class RestartServer:
     """Start again the server this client started (``--serve``), which has stopped."""
 
@@ -101,6 +109,7 @@ Intent = (
     | LeaveTable
     | TakeBackSeat
     | Connect
+    | ChangeName
     | RememberSetting
     | RestartServer
     | Quit

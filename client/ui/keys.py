@@ -23,7 +23,7 @@ __all__ = ["KEY_HINTS", "build_key_bindings"]
 
 KEY_HINTS: list[tuple[str, str]] = [
     ("← → or h l", "select a card"),
-    ("Enter", "play the selected card (or confirm a choice; between rounds: ready)"),
+    ("Enter", "play the selected card, confirm a choice; between rounds: ready"),
     ("d", "draw a card"),
     ("p", "pass after drawing"),
     ("u", "say UNO (before your play, with it, or right after)"),
@@ -31,6 +31,7 @@ KEY_HINTS: list[tuple[str, str]] = [
     ("c", "catch a player who forgot to say UNO"),
     ("y / n", "challenge / accept a Wild Draw Four"),
     ("r y g b", "pick a colour in the colour picker"),
+    ("1-9, 0", "pick a seat by the number the picker shows beside it (0: seat 10)"),
     ("arrows", "dance steps when you must dance; Backspace undoes, x refuses"),
     ("PgUp / PgDn", "scroll the match log back and forward; End shows the newest"),
     ("m", "the bell on your turn: on / off (remembered)"),
@@ -39,12 +40,14 @@ KEY_HINTS: list[tuple[str, str]] = [
     ("k / K / P / r", "host: kick / ban a person (asks first) / pause or go on / rematch"),
     ("C", "host, after a server restart, while the table waits: close it (asks first)"),
     ("R", "--serve, when your server stopped: start it again (every seat comes back)"),
-    ("?", "this help"),
+    ("?", "this help, with the table's rule card; ↑/↓ scroll it"),
     ("q", "leave the table (asks first during a match); Ctrl-C quits"),
     ("lobby", "↑/↓ choose a table · Enter join (asks a locked table's password)"),
     ("", "a table in play with bots: Enter watches, Enter again takes a bot's seat"),
     ("", "s spectate · n new table (type its name and password) · r refresh"),
     ("", "h standings: w this week / all time, ↑/↓ and Enter a match's final table"),
+    ("", "t chat with everyone in the lobby (their lines show under the tables)"),
+    ("", "c change your name (for this server, until you quit)"),
     ("find", "↑/↓ choose a server found on the network · Enter join · a type an address"),
 ]
 
@@ -70,7 +73,7 @@ def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:  # 
     table = at_table & online
     lobby = normal & screen_is(Screen.LOBBY)
     find = normal & screen_is(Screen.FIND)
-    typing = mode_is(Mode.CHAT, Mode.ADDRESS, Mode.PASSWORD)
+    typing = mode_is(Mode.CHAT, Mode.ADDRESS, Mode.PASSWORD, Mode.RENAME)
 
     def on(*keys: str, filter: Filter) -> Callable[[Callable[[], None]], None]:
         def register(action: Callable[[], None]) -> None:
@@ -147,6 +150,13 @@ def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:  # 
     ):
         on(key.lower() if key == "Enter" else key, filter=at_table & ~online)(refuse(key))
 
+    # the help page
+    helping = mode_is(Mode.HELP)
+    bind(["up", "k"], lambda: c.scroll_help(-1), helping)
+    bind(["down", "j"], lambda: c.scroll_help(1), helping)
+    bind(["pageup"], lambda: c.scroll_help(-LOG_PAGE), helping)
+    bind(["pagedown", " "], lambda: c.scroll_help(LOG_PAGE), helping)
+
     # pickers
     pick = mode_is(Mode.PICK)
     bind(["left", "up", "h", "k"], lambda: c.pick_move(-1), pick)
@@ -155,7 +165,7 @@ def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:  # 
     for letter in "RYGB":
         on(letter.lower(), filter=pick)(lambda letter=letter: c.pick_value(letter))  # type: ignore[misc]
     for digit in "0123456789":
-        on(digit, filter=pick)(lambda digit=digit: c.pick_value(int(digit), confirm=False))  # type: ignore[misc]
+        on(digit, filter=pick)(lambda digit=digit: c.pick_seat_number(int(digit)))  # type: ignore[misc]
 
     # the dance
     dance = mode_is(Mode.DANCE)
@@ -191,6 +201,7 @@ def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:  # 
     bind(["n"], c.lobby.open_form, lobby)
     bind(["r"], c.lobby.refresh, lobby)
     bind(["h"], c.records.open, lobby)
+    bind(["c"], c.lobby.start_rename, lobby)
 
     # the standings screen
     standings = mode_is(Mode.STANDINGS)

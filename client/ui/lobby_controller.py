@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from client.ui.intents import Connect, Intent, TableRequest, TakeBackSeat
+from client.ui.intents import ChangeName, Connect, Intent, TableRequest, TakeBackSeat
 from client.ui.model import Mode, Model, Picker
 from client.ui.table_form import (
     FORM_TEXT_ROWS,
@@ -22,6 +22,7 @@ from client.ui.table_form import (
     step_row,
     table_options,
 )
+from protocol.limits import MAX_NAME_LEN, clean_text
 from protocol.messages import (
     CreateTable,
     Join,
@@ -103,6 +104,9 @@ class LobbyController:
             model.notify("no table yet: press n to create one", error=True)
             return
         table = tables[min(model.table_index, len(tables) - 1)]
+        if table.banned:
+            model.notify(f"the host of {table.name} banned you: choose another table", error=True)
+            return
         if not spectate and table.table_id == model.kept_seat:
             self.emit(TakeBackSeat(table.table_id))
             return
@@ -174,6 +178,23 @@ class LobbyController:
         if password:
             fields["password"] = password
         self.emit(TableRequest(TakeBotSeat.TYPE, fields))
+
+    def start_rename(self) -> None:
+        """c in the lobby: type a new name (Enter asks the server for it)."""
+        self.model.mode = Mode.RENAME
+        self.model.text = ""
+
+    def rename(self, typed: str) -> None:
+        """The name typed: cleaned and cut as ``--name`` is, then asked for; a name with
+        nothing printable in it is refused here."""
+        name = clean_text(typed)[:MAX_NAME_LEN]
+        if not name:
+            self.model.notify("a name needs something printable: nothing sent", error=True)
+            return
+        if name == self.model.name:
+            self.model.notify(f"you are already {name}")
+            return
+        self.emit(ChangeName(name))
 
     def refresh(self) -> None:
         self.emit(TableRequest(ListTables.TYPE, {"limit": 100}))

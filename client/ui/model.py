@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from client.ui.describe import describe_event, describe_seats
+from client.ui.describe import describe_event, describe_removal, describe_seats
 from client.ui.faces import sort_hand
 from client.ui.records import Records
 from protocol.commands import Dance, Play, SeatCommand
@@ -45,6 +45,8 @@ __all__ = [
     "apply_table_state",
     "apply_view",
     "clear_table",
+    "forget_table_lines",
+    "refusal_words",
 ]
 
 LOG_LINES = 200
@@ -54,9 +56,41 @@ REFUSED = {
     "spectate": "cannot watch the table",
     "take-bot-seat": "cannot take the seat",
     "create-table": "cannot create the table",
+    "list-tables": "cannot list the tables",
+    "leave": "cannot leave the table",
+    "ready": "cannot say you are ready",
+    "start": "cannot start the match",
+    "add-bot": "cannot add a bot",
+    "remove-bot": "cannot remove the bot",
+    "chat": "not said",
+    "kick": "cannot remove the player",
+    "pause": "cannot pause",
+    "unpause": "cannot go on",
+    "rematch": "cannot start a rematch",
+    "resume": "cannot take the seat back",
+    "close-table": "cannot close the table",
+    "get-standings": "cannot show the standings",
+    "list-matches": "cannot show the latest matches",
+    "rename": "cannot change your name",
 }
-"""How a refusal of a way into a table begins on the message line (others: ``play
-refused``); Enter on a table in play watches it first, so "spectate" would puzzle."""
+"""How the refusal of each request begins on the message line, in words (never the
+request's wire name); Enter on a table in play watches it first, so "spectate" would
+puzzle. A request missing here (a newer one) reads "the server said no"."""
+
+REFUSED_PLAY = {
+    "play": "cannot play that",
+    "draw": "cannot draw",
+    "pass": "cannot pass",
+    "call-uno": "cannot say UNO",
+    "catch": "cannot catch",
+    "challenge": "cannot challenge",
+    "accept": "cannot accept",
+    "choose-color": "cannot choose the colour",
+    "dance": "the dance was not taken",
+    "refuse-dance": "cannot refuse the dance",
+    "next-round": "cannot start the next round",
+}
+"""The same for the game's own commands (their ``kind``)."""
 
 
 class Screen(StrEnum):
@@ -81,6 +115,7 @@ class Mode(StrEnum):
     CONFIRM_LEAVE = "confirm-leave"
     STANDINGS = "standings"  # the standings screen, over the lobby
     CONFIRM = "confirm"  # y / n to the question in the picker's title (the host's kick, ban)
+    RENAME = "rename"  # typing a new name in the lobby
 
 
 @dataclass(slots=True)
@@ -102,6 +137,9 @@ class Model:
     """Everything the UI shows. Mutated only by reducers and the controller."""
 
     name: str
+    name_note: str = ""
+    """Why ``name`` is not the name typed (cut, or stripped of unshowable characters):
+    the find screen and the lobby say so."""
     address: str | None = None
     solo: bool = False
     no_color: bool = False
@@ -139,6 +177,8 @@ class Model:
     """Events newer than the view have arrived (its view follows them): act on nothing yet."""
     log: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
     chat: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
+    lobby_chat: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
+    """What was said in the lobby (the lobby's chat pane); table chat stays in ``chat``."""
     # the UI's own state
     mode: Mode = Mode.NORMAL
     selected: int = 0
@@ -157,6 +197,8 @@ class Model:
     """Ring the terminal bell when the game waits for you (the ``m`` key, the config)."""
     bells: int = 0
     """How many times the bell was due: the app rings once for each."""
+    help_scroll: int = 0
+    """How many lines of the help page are scrolled out of view above."""
     log_scroll: int = 0
     """How many of the newest log lines are scrolled out of view below (0: the newest show)."""
     turns: int = 0
@@ -319,8 +361,16 @@ def apply_table_state(model: Model, state: TableState, seat: int | None) -> None
     changed at the same table are logged (joined, left, taken over)."""
     before = model.table
     if before is not None and before.table_id == state.table_id:
-        for line in describe_seats(_seat_names(before), _seat_names(state)):
+        old, new = _seat_names(before), _seat_names(state)
+        removed = state.removed_seat
+        told = None
+        if removed is not None and 0 <= removed < min(len(old), len(new)):
+            told = describe_removal(old[removed][0], state, model.seat_name)
+            new[removed] = old[removed]  # said by the removal's line, not as a plain leave
+        for line in describe_seats(old, new):
             model.log.append(line)
+        if told is not None:
+            model.log.append(told)
     model.table = state
     model.seat = seat
     model.spectating = seat is None
@@ -340,6 +390,15 @@ def clear_table(model: Model) -> None:
     model.mode = Mode.NORMAL
     model.picker = None
     model.draft = []
+    forget_table_lines(model)
+
+
+def forget_table_lines(model: Model) -> None:
+    """Forget the log and chat of the table we were at: nothing of it shows at the next."""
+    model.log.clear()
+    model.chat.clear()
+    model.log_scroll = 0
+    model.last_event = None
 
 
 def apply_view(model: Model, body: View, now: float) -> None:
@@ -426,8 +485,12 @@ def apply_event(model: Model, body: SeenEvent) -> None:
 
 
 def apply_chat(model: Model, sender: str, text: str) -> None:
-    """A chat line from someone at the table (or in the lobby)."""
+    """A chat line: said at our table, it goes into the table's log; said in the lobby
+    (we are at no table), into the lobby's chat pane."""
     line = f"{sender}: {text}"
+    if model.table is None:
+        model.lobby_chat.append(line)
+        return
     model.chat.append(line)
     model.log.append("» " + line)
 
@@ -439,4 +502,9 @@ def apply_reply(model: Model, what: str, ok: bool, code: str | None, message: st
     if code == RejectCode.LOST_RACE:
         model.notify(f"too late: {message or what}", error=True)
         return
-    model.notify(f"{REFUSED.get(what, what + ' refused')}: {message or code}", error=True)
+    model.notify(f"{refusal_words(what)}: {message or code}", error=True)
+
+
+def refusal_words(what: str) -> str:
+    """How a refusal of the request or command ``what`` begins, in words."""
+    return REFUSED.get(what) or REFUSED_PLAY.get(what) or "the server said no"

@@ -28,12 +28,14 @@ from client.launch import WatchedServer
 from client.session import (
     ClientSession,
     InvalidLocalCommandError,
+    Reply,
     ResumeState,
     ServerClosedError,
     SessionError,
     open_session,
 )
 from client.ui.intents import (
+    ChangeName,
     Connect,
     GameIntent,
     Intent,
@@ -43,7 +45,7 @@ from client.ui.intents import (
     TableRequest,
     TakeBackSeat,
 )
-from client.ui.model import Model, apply_connection, apply_reply, clear_table
+from client.ui.model import Model, apply_connection, apply_reply, clear_table, refusal_words
 from client.ui.records import records_refused
 from client.ui.reducer import LEFT_MESSAGES, apply
 from client.ui.seat_keeper import SeatKeeper
@@ -57,6 +59,7 @@ from protocol.messages import (
     Left,
     LeftReason,
     ListTables,
+    Rename,
     Request,
     ServerMessage,
     Spectate,
@@ -65,6 +68,7 @@ from protocol.messages import (
     TableSummary,
 )
 from protocol.options import TableOptions
+from protocol.version import parse_version
 
 __all__ = ["LEFT_MESSAGES", "Network", "Plan"]
 
@@ -339,12 +343,16 @@ class Network:
     # -- carrying out intents ---------------------------------------------------------------
 
     async def _request(self, session: ClientSession, message: Request) -> bool:
+        return (await self._ask(session, message)).ok
+
+    async def _ask(self, session: ClientSession, message: Request) -> Reply:
+        """Send ``message`` and reduce the server's answer (a refusal on the message line)."""
         reply = await session.request(message)
         apply_reply(self.model, message.TYPE, reply.ok, reply.code, reply.message)
         if not reply.ok:
             log.info("%s rejected: %s %s", message.TYPE, reply.code, reply.message)
         self.redraw()
-        return reply.ok
+        return reply
 
     async def _execute(self, session: ClientSession, intent: Intent) -> None:
         model = self.model
@@ -360,17 +368,7 @@ class Network:
                 model.notify("")
             self.redraw()
         elif isinstance(intent, TableRequest):
-            try:
-                message = intent.to_message(session.next_id())
-            except (RemoteProtocolError, TypeError) as error:
-                model.notify(f"{intent.type}: {error}", error=True)
-                self.redraw()
-                return
-            if await self._request(session, message):
-                for follow in intent.then:
-                    await self._execute(session, follow)
-            else:
-                records_refused(model.records, message)
+            await self._table_request(session, intent)
         elif isinstance(intent, TakeBackSeat):
             await self.seats.take_back(session, intent.table_id)
         elif isinstance(intent, LeaveTable):
@@ -378,9 +376,38 @@ class Network:
                 clear_table(model)
                 model.notify(LEFT_MESSAGES[LeftReason.LEFT])
                 await self._request(session, ListTables(id=session.next_id(), limit=100))
+        elif isinstance(intent, ChangeName):
+            await self._rename(session, intent.name)
         elif isinstance(intent, Connect):
             model.notify("already connected", error=True)
             self.redraw()
+
+    async def _table_request(self, session: ClientSession, intent: TableRequest) -> None:
+        """A lobby or table request, then its follow-ups once it is accepted."""
+        model = self.model
+        try:
+            message = intent.to_message(session.next_id())
+        except (RemoteProtocolError, TypeError) as error:
+            model.notify(f"{refusal_words(intent.type)}: {error}", error=True)
+            self.redraw()
+            return
+        reply = await self._ask(session, message)
+        if reply.ok:
+            for follow in intent.then:
+                await self._execute(session, follow)
+        else:
+            records_refused(model.records, message, reply.code)
+
+    async def _rename(self, session: ClientSession, name: str) -> None:
+        """Ask the server (1.3) to call us ``name``; once it agrees, so does the screen."""
+        model = self.model
+        if not _speaks_rename(session):
+            model.notify("this server is too old to change names: reconnect with --name", True)
+        elif await self._request(session, Rename(id=session.next_id(), name=name)):
+            model.name = name
+            model.name_note = ""
+            model.notify(f"You are {name} now")
+        self.redraw()
 
     async def _carry_out_plan(self, session: ClientSession) -> None:
         plan = self.plan
@@ -430,6 +457,13 @@ class Network:
         else:
             message = Join(id=session.next_id(), table_id=table_id, password=password)
         await self._request(session, message)
+
+
+def _speaks_rename(session: ClientSession) -> bool:
+    """Whether the session's protocol has ``rename`` (1.3)."""
+    welcome = session.welcome
+    parsed = None if welcome is None else parse_version(welcome.version)
+    return parsed is not None and parsed >= Rename.SINCE
 
 
 def _show(host: str, port: int) -> str:

@@ -11,7 +11,7 @@ from client.ui.layout import Line, text_line
 from client.ui.model import Model
 from protocol.commands import Arrow
 
-__all__ = ["dance_pane", "picker_pane", "results_pane"]
+__all__ = ["dance_pane", "is_seat_picker", "picker_pane", "results_pane", "seat_number"]
 
 _ARROWS: dict[str, str] = {Arrow.UP: "↑", Arrow.DOWN: "↓", Arrow.LEFT: "←", Arrow.RIGHT: "→"}
 
@@ -21,7 +21,9 @@ def picker_pane(model: Model) -> list[Line]:
     picker = model.picker
     assert picker is not None
     line: Line = [("", " ")]
-    for index, (value, label) in enumerate(picker.options):
+    seats = is_seat_picker(picker.options)
+    for index, (value, words) in enumerate(picker.options):
+        label = f"{seat_number(value)} {words}" if seats else words  # the digit that picks it
         text = f"[{label}]" if index == picker.index else f" {label} "
         style = "class:picked" if index == picker.index else ""
         if picker.purpose == "color":
@@ -31,9 +33,20 @@ def picker_pane(model: Model) -> list[Line]:
     hint = "←/→ choose · Enter confirm · Esc cancel"
     if picker.purpose == "color":
         hint = "r/y/g/b or ←/→ and Enter · Esc cancel"
-    elif all(isinstance(value, int) for value, _ in picker.options):
-        hint = "←/→ or the seat's digit, then Enter confirm · Esc cancel"
+    elif seats:
+        hint = "←/→ or the seat's number, then Enter confirm · Esc cancel"
     return [line, text_line(f" {hint}", "class:hint")]
+
+
+def is_seat_picker(options: list[tuple[Any, str]]) -> bool:
+    """Whether a picker's options are seats (a number key then chooses one)."""
+    return bool(options) and all(type(value) is int for value, _ in options)
+
+
+def seat_number(seat: int) -> int:
+    """The number a seat shows as and the digit that chooses it: seats count from 1 on
+    screen (the tenth seat is 0, the last digit key)."""
+    return (seat + 1) % 10
 
 
 def dance_pane(model: Model) -> list[Line]:

@@ -46,6 +46,8 @@ class Records:
     refused: bool = False
     """The server refused to give the standings (it keeps no history); the message line
     says why."""
+    refused_code: str | None = None
+    """The code of that refusal (``no-history``: the server runs with ``--no-state``)."""
 
     @property
     def chosen(self) -> MatchRecord | None:
@@ -74,8 +76,9 @@ def apply_records(
         records.match_index = min(records.match_index, max(0, len(match_list.matches) - 1))
 
 
-def records_refused(records: Records, request: Request) -> None:
-    """The server refused ``request``; if it asked for the standings or the matches, the
-    screen stops waiting for them."""
+def records_refused(records: Records, request: Request, code: str | None = None) -> None:
+    """The server refused ``request`` (with ``code``); if it asked for the standings or
+    the matches, the screen stops waiting for them."""
     if isinstance(request, GetStandings | ListMatches):
         records.refused = True
+        records.refused_code = code

@@ -21,6 +21,7 @@ from client.ui.model import (
     apply_table_state,
     apply_view,
     clear_table,
+    forget_table_lines,
 )
 from client.ui.records import apply_records, speaks_records
 from protocol.messages import (
@@ -54,6 +55,9 @@ LEFT_MESSAGES = {
 }
 """What the message line says when the server tells us we are no longer at a table."""
 
+FITS = 78
+"""The longest message line that shows whole at 80 columns (a space either side)."""
+
 
 def apply(model: Model, message: ServerMessage, now: float) -> None:  # noqa: C901 (one case per message type)
     """Reduce one server message into the model; ``now`` is when it arrived (the clock
@@ -66,6 +70,8 @@ def apply(model: Model, message: ServerMessage, now: float) -> None:  # noqa: C9
         case TableList():
             apply_table_list(model, list(message.tables))
         case Joined():
+            if model.table is None or model.table.table_id != message.table_id:
+                forget_table_lines(model)  # a new table: nothing of the last one shows
             model.seat = message.seat
         case TableState():
             before = model.table
@@ -77,7 +83,8 @@ def apply(model: Model, message: ServerMessage, now: float) -> None:  # noqa: C9
             if message.state is not TableStatus.PAUSED:
                 model.rebuilt_table = None  # it plays on: closing it is over
         case GameEvent():
-            apply_event(model, message.body)
+            if model.table is not None:  # a late one of a table we left tells nothing
+                apply_event(model, message.body)
         case GameView():
             if model.table is not None:
                 apply_view(model, message.body, now)
@@ -103,4 +110,8 @@ def _apply_left(model: Model, message: Left) -> None:
     text = LEFT_MESSAGES.get(message.reason, "You are no longer at the table")
     if message.message and message.message.lower() not in text.lower():
         text += f": {message.message}"
+        if len(text) > FITS and message.reason is LeftReason.KICKED:
+            # The server's sentence names who did it and whether it is a ban: alone, it
+            # fits ("Hostess asked you to leave and banned you from this table").
+            text = message.message[:1].upper() + message.message[1:]
     model.notify(text, error=message.reason is not LeftReason.LEFT)

@@ -37,7 +37,7 @@ from protocol.options import DeckName, house_rule_words, house_rules
 from protocol.phase import Phase
 from protocol.views import View
 
-__all__ = ["MIN_HEIGHT", "MIN_WIDTH", "CardClick", "render"]
+__all__ = ["MIN_HEIGHT", "MIN_WIDTH", "CardClick", "render", "screen_lines"]
 
 CardClick = Callable[[int], None]
 
@@ -46,19 +46,27 @@ def render(
     model: Model, width: int, height: int, now: float, on_card: CardClick | None = None
 ) -> StyleAndTextTuples:
     """The whole screen as fragments (see the module docstring)."""
+    return assemble(screen_lines(model, width, height, now, on_card), width, height)
+
+
+def screen_lines(
+    model: Model, width: int, height: int, now: float, on_card: CardClick | None = None
+) -> list[Line]:
+    """The screen's lines before they are cut and padded to the terminal: the width
+    contract's tests read them (no line but a rule wider than ``width``)."""
     if width < MIN_WIDTH or height < MIN_HEIGHT:
         lines = too_small_screen(width, height)
     elif model.mode is Mode.HELP:
-        lines = help_screen(model, now)
+        lines = help_screen(model, width, height, now)
     elif model.mode is Mode.STANDINGS and model.screen is Screen.LOBBY:
-        lines = standings_screen(model, height)
+        lines = standings_screen(model, width, height)
     elif model.screen is Screen.FIND:
-        lines = find_screen(model, height)
+        lines = find_screen(model, width, height)
     elif model.screen is Screen.LOBBY:
-        lines = lobby_screen(model, height)
+        lines = lobby_screen(model, width, height)
     else:
         lines = _table(model, width, height, now, on_card)
-    return assemble(lines, width, height)
+    return lines
 
 
 # -- the table --------------------------------------------------------------------------
@@ -234,7 +242,7 @@ def _waiting(model: Model) -> list[Line]:
     if model.is_host:
         lines.append(
             text_line(
-                " You are the host: b add a bot · x remove a bot · s start · k kick · K ban",
+                " You host: b add a bot · x remove one · s start · k kick · K ban",
                 "class:hint",
             )
         )
@@ -272,9 +280,7 @@ def _middle(model: Model, width: int, room: int) -> list[Line]:
     elif model.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER):
         lines = results_pane(model, width)
     elif model.spectating and model.table and any(seat.bot for seat in model.table.seats):
-        offer = (
-            " You are watching. Enter takes a bot's seat: you play on with its cards and points."
-        )
+        offer = " You are watching. Enter takes a bot's seat, with its cards and points."
         lines = [text_line(offer, "class:hint")]
     else:
         lines = []

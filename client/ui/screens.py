@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import textwrap
 from typing import TYPE_CHECKING
 
+from prompt_toolkit.utils import get_cwidth
+
 from client.ui.keys import KEY_HINTS
-from client.ui.layout import Line, clock_text, rule, text_line
+from client.ui.layout import Line, clock_text, rule, text_line, wrap_keys
 from client.ui.model import Mode, Model
+from client.ui.rule_card import rule_card
 from client.ui.table_form import form_rows, row_text
 from protocol.options import house_rule_words
 
@@ -15,6 +19,7 @@ if TYPE_CHECKING:
     from protocol.messages import TableSummary
 
 __all__ = [
+    "HELP_KEYS",
     "MIN_HEIGHT",
     "MIN_WIDTH",
     "find_screen",
@@ -42,32 +47,55 @@ def too_small_screen(width: int, height: int) -> list[Line]:
     ]
 
 
-def help_screen(model: Model, now: float = 0.0) -> list[Line]:
-    """The help page: every key and what it does, then the card labels. At a table the
-    top line says the game goes on behind it, with your clock when it is your turn."""
-    lines = [text_line("uno-lan: keys", "class:title"), []]
+HELP_KEYS = "↑/↓ PgUp/PgDn scroll · ? or Esc back"
+
+
+def help_screen(model: Model, width: int, height: int, now: float = 0.0) -> list[Line]:
+    """The help page: at a table, its rule card first (what its house rules do here),
+    then every key and the card labels, scrolled by ``Model.help_scroll`` to fit
+    ``height`` lines of ``width``. At a table the top line says the game goes on behind
+    it, with your clock when it is your turn."""
+    top = text_line("uno-lan: help", "class:title")
     if model.table is not None and model.view is not None:
         clock = clock_text(model.remaining_ms(now))
         if model.my_turn:
             left = f": ⏱ {clock} left" if clock else ""
-            banner = f"▶ YOUR TURN{left}. Press ? or Esc to go back to the table."
-            lines[0] = text_line(banner, "class:myturn")
+            top = text_line(f"▶ YOUR TURN{left}. ? or Esc to go back.", "class:myturn")
         else:
-            lines[0] = text_line(
-                "The game goes on behind this page. Press ? or Esc to go back.", "class:title"
+            top = text_line(
+                "The game goes on behind this page. ? or Esc to go back.", "class:title"
             )
-        lines[1] = text_line("uno-lan: keys", "class:title")
+    body = _help_body(model, width)
+    room = max(1, height - 3)  # the top line, the keys line, a line for what is below
+    first = max(0, min(model.help_scroll, len(body) - room))
+    shown = body[first : first + room]
+    below = len(body) - first - len(shown)
+    more = f"  ↓ {below} more lines below" if below else ""
+    hints = [text_line(line, "class:keys") for line in wrap_keys(HELP_KEYS, width)]
+    return [top, *shown, text_line(more, "class:hint"), *hints]
+
+
+def _help_body(model: Model, width: int) -> list[Line]:
+    """The help page's lines, before scrolling: rule card, keys, card labels."""
+    lines: list[Line] = []
+    if model.table is not None:
+        lines.append(text_line(f"This table's rules ({model.table.name}):", "class:title"))
+        for sentence in rule_card(model.table.options):
+            wrapped = textwrap.wrap(sentence, width - 4) or [""]
+            lines.append(text_line(f"  • {wrapped[0]}"))
+            lines += [text_line(f"    {more}") for more in wrapped[1:]]
         lines.append([])
-    lines += [text_line(f"  {key:<14} {what}") for key, what in KEY_HINTS]
+    lines.append(text_line("Keys:", "class:title"))
+    for key, what in KEY_HINTS:
+        wrapped = textwrap.wrap(what, max(10, width - 18)) or [""]
+        lines.append(text_line(f"  {key:<14} {wrapped[0]}"))
+        lines += [text_line(f"  {'':<14} {more}") for more in wrapped[1:]]
     lines += [
         [],
         text_line("Cards: R/Y/G/B colour letter, then the number or symbol:"),
         text_line("  ⊘ Skip  ⟲ Reverse  +2 Draw Two  W Wild  W+4 Wild Draw Four"),
-        text_line(
-            "  W⇄ Swap Hands  W≋ Shuffle Hands  W✱ Customizable  W♪ Dancing Wild  W✸ Creeper"
-        ),
-        [],
-        text_line("Press ? or Esc to go back.", "class:hint"),
+        text_line("  W⇄ Swap Hands  W≋ Shuffle Hands  W✱ Customizable"),
+        text_line("  W♪ Dancing Wild  W✸ Creeper"),
     ]
     return lines
 
@@ -79,18 +107,20 @@ def header(model: Model, title: str) -> Line:
     return [("class:title", f" UNO · {title} "), ("class:hint", f"  {state} · {where}")]
 
 
-def find_screen(model: Model, height: int) -> list[Line]:
+def find_screen(model: Model, width: int, height: int) -> list[Line]:
     """The find screen: the servers discovered on the network (or what discovery is doing),
-    the address being typed, and the footer; ``height`` lines at most."""
+    the address being typed, and the footer; ``height`` lines of ``width`` at most."""
     lines = [header(model, "find a game"), rule(), []]
     lines.append(text_line(f"  You are {model.name}.  {model.status}"))
+    if model.name_note:
+        lines.append(text_line(f"  {model.name_note}", "class:error"))
     lines.append([])
     lines.append(text_line("  Servers found on this network:", "class:title"))
     if model.discovered:
-        lines.append(text_line(f"   {'name':<24} {'address':<22} {'load':<26} notes", "class:hint"))
+        lines.append(text_line(f"   {'name':<24} {'address':<22} {'load':<18} notes", "class:hint"))
         chosen = min(model.server_index, len(model.discovered) - 1)
         for index, server in enumerate(model.discovered):
-            lines.append(_server_row(server, index == chosen))
+            lines += _server_row(server, index == chosen)
     else:
         looking = model.discovery or "not looking"
         lines.append(
@@ -102,34 +132,39 @@ def find_screen(model: Model, height: int) -> list[Line]:
     else:
         lines.append(text_line("  Press a to type a server's address (HOST:PORT).", "class:hint"))
     keys = "↑/↓ server · Enter join · a address · ? help · q quit"
-    lines += footer(model, height - len(lines), keys)
+    lines += footer(model, width, height - len(lines), keys)
     return lines
 
 
-def _server_row(server: FoundServer, chosen: bool) -> Line:
-    """One server on the find screen: name, address, load, password, whether it fits."""
+def _server_row(server: FoundServer, chosen: bool) -> list[Line]:
+    """One server on the find screen: name, address, load, password; a server this
+    client cannot join says why on a line of its own."""
     host = f"[{server.host}]" if ":" in server.host else server.host
     tables = "1 table" if server.tables == 1 else f"{server.tables} tables"
-    seats = "1 seat free" if server.seats_free == 1 else f"{server.seats_free} seats free"
-    notes = ["password"] if server.password else []
-    if not server.compatible:
-        notes.append(f"incompatible: speaks {', '.join(server.protocols) or 'unknown'}")
+    seats = f"{server.seats_free} free"
     marker = "▶" if chosen else " "
     text = (
         f" {marker} {server.name:<24} {host + ':' + str(server.port):<22} "
-        f"{tables + ', ' + seats:<26} {' · '.join(notes)}"
+        f"{tables + ', ' + seats:<18} {'password' if server.password else ''}"
     )
     style = "class:picked" if chosen else ""
-    if not server.compatible:
-        style = (style + " class:hint").strip()
-    return text_line(text, style)
+    if server.compatible:
+        return [text_line(text, style)]
+    speaks = ", ".join(server.protocols) or "an unknown version"
+    return [
+        text_line(text, (style + " class:hint").strip()),
+        text_line(f"     incompatible: it speaks protocol {speaks}", "class:hint"),
+    ]
 
 
-def lobby_screen(model: Model, height: int) -> list[Line]:
+def lobby_screen(model: Model, width: int, height: int) -> list[Line]:
     """A server's lobby: its tables, or the new-table form, or the password prompt for a
-    locked table, with the chat input and the footer; ``height`` lines at most."""
+    locked table, then the lobby's chat and the footer; ``height`` lines of ``width``."""
     title = model.server_name or "server"
-    lines = [header(model, title), rule("tables")]
+    lines = [header(model, title)]
+    if model.name_note:
+        lines.append(text_line(f"  {model.name_note}", "class:error"))
+    lines.append(rule("tables"))
     if model.mode is Mode.CREATE:
         lines += _form(model, height - len(lines) - 2)
     elif model.mode is Mode.PASSWORD and model.entering is not None:
@@ -140,25 +175,45 @@ def lobby_screen(model: Model, height: int) -> list[Line]:
     elif not model.tables:
         lines.append(text_line("  No tables yet. Press n to create one.", "class:hint"))
     else:
-        lines += _table_rows(model)
+        lines += _table_rows(model, width)
+    typing: list[Line] = []
     if model.mode is Mode.CHAT:
-        lines += [[], text_line(f"  say: {model.text}▏", "class:input")]
+        typing = [text_line(f"  say: {model.text}▏", "class:input")]
+    elif model.mode is Mode.RENAME:
+        typing = [text_line(f"  your new name: {model.text}▏", "class:input")]
+    if model.mode is not Mode.CREATE:
+        lines += _lobby_chat(model, height - len(lines) - len(typing) - 3)
+    lines += typing
     if model.mode is Mode.CREATE:
         keys = "↑/↓ row · ←/→ change · Enter create · Esc back"
     elif model.mode is Mode.PASSWORD:
         keys = "Enter join · Esc cancel"
-    elif model.mode is Mode.CHAT:
+    elif model.mode in (Mode.CHAT, Mode.RENAME):
         keys = "Enter send · Esc cancel"
     else:
         keys = (
             "↑/↓ table · Enter join · s spectate · n new table · r refresh · h standings"
-            " · t chat · q quit"
+            " · t chat · c name · ? help · q quit"
         )
-    lines += footer(model, height - len(lines), keys)
+    lines += footer(model, width, height - len(lines), keys)
     return lines
 
 
-def _table_rows(model: Model) -> list[Line]:
+def _lobby_chat(model: Model, room: int) -> list[Line]:
+    """The lobby's chat pane in ``room`` lines: a rule, then the latest lines said here
+    (table chat stays with its table)."""
+    if room < 2:
+        return []
+    said = list(model.lobby_chat)[-(room - 1) :]
+    if not said:
+        return [
+            rule("lobby chat"),
+            text_line("  Nobody has said anything yet: t to chat.", "class:hint"),
+        ]
+    return [rule("lobby chat"), *(text_line(f"  {line}", "class:log") for line in said)]
+
+
+def _table_rows(model: Model, width: int) -> list[Line]:
     """The lobby's list of tables, under a line naming the seat kept here, if one is."""
     lines: list[Line] = []
     kept = next((t for t in model.tables if t.table_id == model.kept_seat), None)
@@ -172,16 +227,18 @@ def _table_rows(model: Model) -> list[Line]:
         notes = ["password"] if table.locked else []
         if table.table_id == model.kept_seat:
             notes.insert(0, "your seat: Enter takes it back")
-        if table.bot_seats:
+        if table.banned:
+            notes = ["the host banned you: no seat for you here"]
+        elif table.bot_seats:
             plural = "s" if table.bot_seats != 1 else ""
             notes.append(f"{table.bot_seats} bot seat{plural} to take")
-        lines.append(
-            text_line(
-                f" {marker} {table.name:<22} {table.state.value:<15} {seats:<7} "
-                f"{(table.host or ''):<16} {' · '.join(notes)}",
-                style,
-            )
-        )
+        host = table.host or ""
+        row = f" {marker} {table.name:<22} {table.state.value:<15} {seats:<7} {host:<16}"
+        said = " · ".join(notes)
+        if get_cwidth(f"{row} {said}".rstrip()) <= width:
+            lines.append(text_line(f"{row} {said}".rstrip(), style))
+        else:  # too long for one line: the notes go under the row
+            lines += [text_line(row.rstrip(), style), text_line(f"     {said}", "class:hint")]
         if table.house_rules:
             lines.append(text_line(f"     {house_rule_words(table.house_rules)}", "class:hint"))
     return lines
@@ -197,7 +254,7 @@ def kept_seat_words(table: TableSummary) -> str:
 def _form(model: Model, room: int) -> list[Line]:
     """The new-table form in ``room`` lines: its title, then as many rows as fit, scrolled
     so that the selected one shows (a last line says how many more are below)."""
-    title = "  New table (type the name and a password; ←/→ changes a row):"
+    title = "  New table: type its name and password; ←/→ changes a row"
     lines = [text_line(title, "class:title")]
     rows = form_rows()
     fit = max(1, room - 2)  # the title, and a line for what is below
@@ -215,13 +272,14 @@ def _form(model: Model, room: int) -> list[Line]:
     return lines
 
 
-def footer(model: Model, room: int, keys: str) -> list[Line]:
+def footer(model: Model, width: int, room: int, keys: str) -> list[Line]:
     """The bottom of a screen, ``room`` lines tall: blank lines, then the message line (the
-    model's message, styled as an error when it is one), then the ``keys`` hints."""
-    lines: list[Line] = [[] for _ in range(max(0, room - 2))]
+    model's message, styled as an error when it is one), then the ``keys`` hints, on as
+    many lines of ``width`` as they need (a hint is never cut)."""
     if model.server_down is not None:
         keys = f"{model.server_down}: R start it again · {keys}"
+    hints = [text_line(line, "class:keys") for line in wrap_keys(keys, width)]
+    lines: list[Line] = [[] for _ in range(max(0, room - 1 - len(hints)))]
     style = "class:error" if model.message_is_error else "class:message"
     lines.append(text_line(f" {model.shown_message}", style))
-    lines.append(text_line(f" {keys}", "class:keys"))
-    return lines
+    return lines + hints

@@ -14,6 +14,7 @@ import time
 from client.ui.layout import Line, rule, text_line
 from client.ui.model import Model
 from client.ui.screens import footer, header
+from protocol.errors import LobbyRejectCode
 from protocol.messages import MatchRecord, Standing, StandingsPeriod
 from protocol.options import TableConfig
 
@@ -24,14 +25,20 @@ STANDINGS_KEYS = "w this week / all time · ↑/↓ match · Enter final table �
 _PERIOD_TITLES = {StandingsPeriod.WEEK: "this week", StandingsPeriod.ALL: "all time"}
 
 
-def standings_screen(model: Model, height: int) -> list[Line]:
-    """The standings screen (see the module docstring); ``height`` lines at most."""
+def standings_screen(model: Model, width: int, height: int) -> list[Line]:
+    """The standings screen (see the module docstring); ``height`` lines of ``width``."""
     records = model.records
     lines = [header(model, f"{model.server_name or 'server'} · standings")]
     lines.append(rule(f"standings · {_PERIOD_TITLES[records.period]}"))
     below = _final_table(records.chosen) if records.showing_match else _match_rows(model)
     room = max(3, height - len(below) - 6)
-    if records.refused:
+    if records.refused and records.refused_code == LobbyRejectCode.NO_HISTORY:
+        lines += [
+            text_line("  This server keeps no history: it was started"),
+            text_line("  with --no-state, so it remembers no finished match"),
+            text_line("  and has no standings to show."),
+        ]
+    elif records.refused:
         lines.append(
             text_line("  The server gives no standings (the line below says why).", "class:hint")
         )
@@ -39,7 +46,7 @@ def standings_screen(model: Model, height: int) -> list[Line]:
         lines += _standing_rows(records.players, records.loaded, room)
     lines.append(rule("final table" if records.showing_match else "latest matches"))
     lines += below[: max(1, height - len(lines) - 2)]
-    lines += footer(model, height - len(lines), STANDINGS_KEYS)
+    lines += footer(model, width, height - len(lines), STANDINGS_KEYS)
     return lines
 
 

@@ -167,6 +167,8 @@ def row_text(form: Mapping[str, Any], name: str, selected: bool) -> str:
         value = str(form.get(name, ""))
         if name == "password" and not value:
             return "(none: anyone may join)" + (" type one▏" if selected else "")
+        if name == "password":
+            value = "•" * len(value)  # masked, as the join prompt does
         return value + ("▏" if selected else "")
     if name == "bots":
         return str(form.get("bots", 0))

@@ -60,8 +60,12 @@ class Bans:
         if ban.address is not None:
             self._addresses.add(ban.address)
 
+    def bars(self, peer: Peer) -> bool:
+        """Whether ``peer``'s address or name is banned here."""
+        by_name = not seating_keys(peer.name).isdisjoint(self._names)
+        return by_name or peer.address in self._addresses
+
     def check(self, peer: Peer) -> None:
         """Refuse ``peer`` with ``banned`` if its address or its name is banned."""
-        by_name = not seating_keys(peer.name).isdisjoint(self._names)
-        if by_name or peer.address in self._addresses:
+        if self.bars(peer):
             raise RequestRefused(LobbyRejectCode.BANNED, "the host has banned you from this table")

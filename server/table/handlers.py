@@ -364,6 +364,7 @@ class RequestHandlers:
         kicked = seat.peer
         if message.ban:
             self._seating.bans.ban(seat.name, seat.address)  # connected or not
+        self._public.note_removal(seat.index, message.ban)
         self.remove_person(seat, f"{'banned' if message.ban else 'kicked'} by {host.name}")
         if kicked is not None:
             self._departed(kicked)

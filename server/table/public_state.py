@@ -38,6 +38,13 @@ class PublicState:
         self._game = game
         self._cache: tuple[tuple[object, ...], TableState] | None = None
         self._told: dict[int, TableState] = {}
+        self._removal: tuple[int, bool] | None = None
+        """The seat the host just removed and whether it was a ban: named in the states
+        built until everyone has been told (``note_removal``)."""
+
+    def note_removal(self, seat: int, banned: bool) -> None:
+        """The host kicked (or banned) the person in ``seat``: the next state says so."""
+        self._removal = (seat, banned)
 
     def current(self) -> TableState:
         """The public state as it is now (the same object while nothing in it changed)."""
@@ -56,7 +63,7 @@ class PublicState:
             level = level_of(seat.strategy) if seat.strategy is not None else None
             shown.append((seat.name, level, seat_away, seat.ready))
         host = (seating.host, seating.owner, seating.host_reason)
-        key = (status, tuple(shown), host, len(seating.spectators), config)
+        key = (status, tuple(shown), host, len(seating.spectators), config, self._removal)
         if self._cache is not None and self._cache[0] == key:
             return self._cache[1]
         state = TableState(
@@ -82,6 +89,8 @@ class PublicState:
             host_reason=seating.host_reason if seating.host is not None else None,
             spectators=len(seating.spectators),
             bot_think_ms=self._bot_think_ms,
+            removed_seat=None if self._removal is None else self._removal[0],
+            removed_banned=self._removal is not None and self._removal[1],
         )
         self._cache = (key, state)
         return state
@@ -104,6 +113,7 @@ class PublicState:
         state = self.current()
         for peer in members:
             self.tell(peer, state, hold=peer is sender)
+        self._removal = None  # told: later states name no removal
         present = {peer.peer_id for peer in members}
         for gone in [peer_id for peer_id in self._told if peer_id not in present]:
             del self._told[gone]

@@ -207,8 +207,8 @@ class Table:
         bot's stand-in token)."""
         return self.seating.holds_token(token)
 
-    def summary(self) -> TableSummary:
-        """The table's line in the table list."""
+    def summary(self, peer: Peer) -> TableSummary:
+        """The table's line in the table list, as ``peer`` (who asked) is sent it."""
         seating = self.seating
         host = seating[seating.host] if seating.host is not None else None
         return TableSummary(
@@ -222,6 +222,7 @@ class Table:
             host=host.name if host is not None else None,
             bot_seats=seating.bot_count(),
             house_rules=house_rules(TableOptions.of(self.game.config)),
+            banned=seating.bans.bars(peer),
         )
 
     @property

@@ -73,13 +73,13 @@ def test_the_screen_shows_address_name_load_password_and_fit() -> None:
     lines = screen(model, 120, 30)
     kitchen = next(line for line in lines if "Kitchen" in line)
     assert kitchen.lstrip().startswith("▶")
-    assert "192.168.1.20:7531" in kitchen and "2 tables, 3 seats free" in kitchen
+    assert "192.168.1.20:7531" in kitchen and "2 tables, 3 free" in kitchen
     assert "password" in kitchen
     den = next(line for line in lines if "Den" in line)
-    assert "[2001:db8::7]:9000" in den and "1 table, 1 seat free" in den
+    assert "[2001:db8::7]:9000" in den and "1 table, 1 free" in den
     assert "password" not in den
-    attic = next(line for line in lines if "Attic" in line)
-    assert "incompatible: speaks 2.0" in attic
+    attic = lines.index(next(line for line in lines if "Attic" in line))
+    assert "incompatible: it speaks protocol 2.0" in lines[attic + 1]
     assert any("Enter join" in line for line in lines)
 
 

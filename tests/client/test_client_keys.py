@@ -73,7 +73,7 @@ def test_a_seat_digit_selects_in_the_player_picker_and_enter_confirms() -> None:
             [
                 ("\r", lambda c: c.model.picker is not None and c.model.picker.purpose == "color"),
                 ("g", lambda c: c.model.picker is not None and c.model.picker.purpose == "target"),
-                ("2", after_digit),
+                ("3", after_digit),  # seat 2 shows as "3 Cy": seats count from 1 on screen
                 ("\r", lambda c: bool(game_intents(c))),
             ],
         )

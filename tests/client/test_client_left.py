@@ -59,7 +59,7 @@ async def test_kicked_and_closed_tables_send_the_client_back_to_the_lobby() -> N
 
                     assert (await hosting.request(Kick(id=hosting.next_id(), seat=1))).ok
                     await watched.until(lambda: model.screen is Screen.LOBBY)
-                    assert model.message.startswith("You were removed from the table by the host")
+                    assert model.message.endswith("asked you to leave"), model.message
                     assert network.session is not None and network.session.left is not None
                     assert network.session.left.reason is LeftReason.KICKED
                     assert network.session.resume_state() is None

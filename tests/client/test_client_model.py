@@ -163,13 +163,13 @@ def test_rejections_are_short_message_lines() -> None:
     apply_reply(model, "play", True, None, "")
     assert model.message == ""
     apply_reply(model, "play", False, "not-your-turn", "it is seat 1's turn")
-    assert model.message == "play refused: it is seat 1's turn" and model.message_is_error
+    assert model.message == "cannot play that: it is seat 1's turn" and model.message_is_error
     apply_reply(model, "catch", False, "lost-race", "UNO was called first")
     assert model.message.startswith("too late")
 
 
 def test_chat_goes_to_chat_and_log() -> None:
-    model = Model(name="Ann")
+    model = model_with(engine_view())
     apply_chat(model, "Bob", "hi")
     assert list(model.chat) == ["Bob: hi"] and "Bob: hi" in model.log[-1]
 
@@ -273,4 +273,4 @@ def test_a_refused_way_into_a_table_says_cannot() -> None:
     apply_reply(model, "spectate", False, "banned", "the host has banned you from this table")
     assert model.message == "cannot watch the table: the host has banned you from this table"
     apply_reply(model, "kick", False, "not-host", "only the host may do that")
-    assert model.message == "kick refused: only the host may do that"
+    assert model.message == "cannot remove the player: only the host may do that"

@@ -78,7 +78,7 @@ def test_the_new_table_form_types_a_name_and_a_password(drive) -> None:
     controller.lobby.form_type("ignored: an option row is not typed into")
     assert model.form["bots"] == 0
     text = "\n".join(screen(model, 100, 40))
-    assert "Family night" in text and "p" * 64 in text
+    assert "Family night" in text and "•" * 64 in text and "p" * 64 not in text
     controller.lobby.submit_form()
     assert isinstance(sent[0], TableRequest) and sent[0].type == "create-table"
     message = sent[0].to_message(1).to_data()

@@ -154,7 +154,7 @@ def test_waiting_room_for_the_host() -> None:
 def test_help_lists_the_keys() -> None:
     model = model_with(engine_view())
     model.mode = Mode.HELP
-    text = "\n".join(screen(model))
+    text = "\n".join(screen(model, 100, 60))  # tall enough for the whole page
     for key in ("Enter", "catch", "challenge", "dance", "chat", "leave"):
         assert key in text
 

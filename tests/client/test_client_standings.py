@@ -162,7 +162,7 @@ def test_a_server_without_a_journal_says_it_keeps_no_history() -> None:
         shown = asyncio.run(ask_without_history(host, port))
     finally:
         server.stop()
-    assert "gives no standings" in shown and "keeps no history" in shown
+    assert "This server keeps no history: it was started" in shown and "--no-state" in shown
     assert "asking the server" not in shown
 
 
