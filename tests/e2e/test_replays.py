@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import json
 import random
+import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import trio
-from e2e_client import Player, drive, seat_table
+from e2e_client import Hub, Player, drive, seat_table, settle
 from e2e_server import ServerProcess
 
 from protocol.messages import Spectate, Start
@@ -102,3 +103,59 @@ async def test_the_replay_of_a_match_is_what_its_spectator_saw(tmp_path: Path) -
     ]
     assert secrets, "the players were sent no secret: the check would prove nothing"
     assert all(key not in recorded[seq] for seq, key in secrets)
+
+
+async def test_a_match_rebuilt_after_a_kill_keeps_one_whole_record(tmp_path: Path) -> None:
+    """Killed mid-match and started again on its journal: the record is the events the
+    first spectator saw before the kill, then those a new one saw after, without a gap."""
+    rng = random.Random(6)
+    first = ServerProcess.start(tmp_path, "--restart-grace", "30")
+    state = first.state
+    assert state is not None
+    options = {"target_score": 150, "turn_seconds": 0}
+    try:
+        with trio.fail_after(60):
+            async with trio.open_nursery() as nursery:
+                players, (before,) = await seat_table(
+                    first.port, nursery, ["ann", "bob"], options=options, spectators=1
+                )
+                await drive(players, lambda: len(players[0].events) > 60, rng)
+                await settle(players)
+                held = [(p.name, p.token, p.last_seq) for p in players]
+                first.process.send_signal(signal.SIGKILL)
+                first.process.wait()
+                nursery.cancel_scope.cancel()
+    finally:
+        first.stop()
+    again = ServerProcess.start(tmp_path, "--restart-grace", "30", state=state)
+    try:
+        with trio.fail_after(90):
+            async with trio.open_nursery() as nursery:
+                hub = Hub()
+                back = []
+                for name, token, last_seq in held:
+                    player = await Player.connect(
+                        again.port, name, hub, resume_token=token, last_seq=last_seq
+                    )
+                    nursery.start_soon(player.read_forever)
+                    back.append(player)
+                after = await Player.connect(again.port, "late", hub, versions=SUPPORTED_VERSIONS)
+                nursery.start_soon(after.read_forever)
+                await hub.until(lambda: all(p.view is not None for p in back))
+                table_id = back[0].table_id
+                assert table_id is not None
+                await after.ok(lambda id_: Spectate(id=id_, table_id=table_id))
+                await drive(back, lambda: after.match_over and back[0].match_over, rng)
+                nursery.cancel_scope.cancel()
+        (match,) = history(state)["matches"]  # type: ignore[misc]
+        out = tmp_path / "rebuilt.jsonl"
+        done = replay_command(state, str(match["match_id"]), "--out", str(out))
+        assert done.returncode == 0, done.stderr
+    finally:
+        again.stop()
+    replay = read_replay(out.read_text(encoding="utf-8").splitlines())
+    recorded = [event.to_data() for event in replay.events]
+    assert [event["seq"] for event in recorded] == list(range(1, len(recorded) + 1))
+    assert recorded[: len(before.events)] == before.events
+    assert after.events and recorded[-len(after.events) :] == after.events
+    assert recorded[-1]["kind"] == "match-over"
