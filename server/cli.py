@@ -46,6 +46,7 @@ from server.journal import Journal, JournalLocked, JournalUnwritable, default_st
 from server.limits import LimitsError, SessionLimits
 from server.lobby import Lobby
 from server.log_limit import LogRateLimit
+from server.replay_command import replay_main
 from server.retention import RetentionError, add_retention_flags, retention_from_args
 from server.settings import LobbySettings, SettingsError
 from server.standings import history_main
@@ -426,6 +427,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     if words[:1] == ["history"]:
         return history_main(words[1:], default_state_path())
+    if words[:1] == ["replay"]:
+        return replay_main(words[1:], default_state_path())
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -54,10 +54,12 @@ import platformdirs
 
 from protocol.commands import Command, command_from_data
 from protocol.options import TableConfig
+from protocol.replay_file import Replay
 from server.journal_lock import JournalLocked, create_private, hold_lock
 from server.journal_reserve import JournalReserve
 from server.journal_schema import SCHEMA_VERSION, prepare, schema_of, scrub_plaintext
 from server.ledger import count_history, count_match, forget_standings, match_page
+from server.replay_rows import read_match_replay, write_part
 from server.retention import Retention, clean_step, give_pages_back
 
 __all__ = [
@@ -562,6 +564,11 @@ class Journal:
         """Finished matches, the latest first (``server.ledger.match_page``)."""
         return match_page(self._db, before=before, limit=limit)
 
+    def replay(self, match_id: int) -> Replay | None:
+        """The public record of finished match ``match_id`` (``server.replay_rows``);
+        None if none is kept."""
+        return read_match_replay(self._db, match_id)
+
     @property
     def connection(self) -> sqlite3.Connection:
         """This journal's own connection: for the command line's reads of the ledger, and a
@@ -586,6 +593,10 @@ class Journal:
         with db:
             db.execute("BEGIN IMMEDIATE")
             gone = "result IS NOT NULL OR table_id IN (SELECT table_id FROM tables WHERE open = 0)"
+            db.execute(
+                f"DELETE FROM replay_parts WHERE match_id IN (SELECT match_id FROM matches"
+                f" WHERE {gone})"
+            )
             db.execute(
                 "DELETE FROM commands WHERE (table_id, number) IN"
                 f" (SELECT table_id, number FROM matches WHERE {gone})"
@@ -742,6 +753,14 @@ class TableJournal:
                 now_ms,
             ),
         )
+
+    def replay_part(self, part: int, lines: list[str]) -> None:
+        """A stretch of the current match's public record (``server.table.replay_log``);
+        written also when the table is no longer rebuildable (the record is the history's,
+        not the restart's)."""
+        journal = self._journal
+        table_id, number = self._table_id, self._match
+        journal._attempt(lambda: write_part(journal._db, table_id, number, part, lines))
 
     def round_scores(self, scores: list[int]) -> None:
         """The match's scores after a round: what the history keeps of the match if it

@@ -30,7 +30,7 @@ from server.passwords import hash_now, is_password_hash
 
 __all__ = ["SCHEMA_VERSION", "backup_path", "prepare", "schema_of", "scrub_plaintext"]
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -65,6 +65,9 @@ CREATE TABLE player_keys (
 CREATE TABLE player_days (
     day INTEGER NOT NULL, player_id INTEGER NOT NULL, matches INTEGER NOT NULL,
     wins INTEGER NOT NULL, points INTEGER NOT NULL, PRIMARY KEY (day, player_id)) WITHOUT ROWID;
+CREATE TABLE replay_parts (
+    match_id INTEGER NOT NULL, part INTEGER NOT NULL, events BLOB NOT NULL,
+    PRIMARY KEY (match_id, part)) WITHOUT ROWID;
 """
 """The tables as this release writes them.
 
@@ -88,7 +91,13 @@ a person played a move of the finished match, 0 for a match of bots only (kept s
 ``server.retention``), NULL while it is open. ``players``, ``player_keys`` and
 ``player_days`` are the standings kept as matches finish (``server.ledger``): each player's
 totals, the name keys that find a person's row, and the totals of each UTC day (the week's
-standings add up the last seven)."""
+standings add up the last seven).
+
+``replay_parts``: a match's public record (``server.replay_log``), one row per stretch of
+it: the events before its first round, then each round from its ``round-started`` to the
+next one's (the last to the match's end). ``events`` is the stretch's events as a
+spectator received them, one JSON map a line, compressed with zlib; written as the next
+stretch begins, so a long match is never held whole in memory."""
 
 Step = str | Callable[[sqlite3.Connection], None]
 """One step of a migration: a statement, or a function run on the connection."""
@@ -166,6 +175,12 @@ MIGRATIONS: dict[int, tuple[Step, ...]] = {
         " wins INTEGER NOT NULL, points INTEGER NOT NULL,"
         " PRIMARY KEY (day, player_id)) WITHOUT ROWID",
         "INSERT INTO meta VALUES ('standings', 'count the history')",
+    ),
+    5: (
+        # Replays: each match's public record, a stretch (a round) a row.
+        "CREATE TABLE replay_parts ("
+        " match_id INTEGER NOT NULL, part INTEGER NOT NULL, events BLOB NOT NULL,"
+        " PRIMARY KEY (match_id, part)) WITHOUT ROWID",
     ),
 }
 """From each older version, the statements that bring it to the next."""

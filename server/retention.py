@@ -9,6 +9,10 @@
 - A match of bots only (no person played one of its moves; a seat the result calls a bot
   is a bot): the latest ``bot_matches`` (500) of them, none older than ``bot_days`` (1),
   with their logs.
+- A finished match's public record (its replay, ``replay_parts``): for the latest
+  ``people_replays`` (1,000) matches people played, and the latest ``bot_replays`` (50)
+  of bots only; a record goes with its match at the latest. A record outlives its match's
+  command log: it is events, which any later engine reads.
 - A match a table left unfinished when it closed (everyone left, or nobody came back):
   dropped, log and all; the history never showed it.
 - A closed table: its row, for the name its kept matches show, until none is left (the
@@ -82,6 +86,8 @@ class Retention:
     people_logs: int = 1_000
     bot_matches: int = 500
     bot_days: float = 1
+    people_replays: int = 1_000
+    bot_replays: int = 50
     every_seconds: float = 30.0
     """How often the server looks for something to clean."""
 
@@ -90,6 +96,8 @@ class Retention:
             raise RetentionError("the results of people's matches stay a year, 1,000 logs at least")
         if self.bot_matches < 0 or self.bot_days < 0 or self.every_seconds <= 0:
             raise RetentionError("--keep-bot-matches is 0 or more, --clean-seconds above 0")
+        if self.people_replays < 0 or self.bot_replays < 0:
+            raise RetentionError("--keep-replays and --keep-bot-replays are 0 or more")
 
 
 def clean_step(db: sqlite3.Connection, retention: Retention, now: float) -> bool:
@@ -102,6 +110,8 @@ def clean_step(db: sqlite3.Connection, retention: Retention, now: float) -> bool
             or _drop_matches(db, _people_results_due(db, retention, now))
             or _drop_matches(db, _left_unfinished(db))
             or _drop_logs(db, retention)
+            or _drop_replays(db, 0, retention.bot_replays)
+            or _drop_replays(db, 1, retention.people_replays)
             or _drop_closed_tables(db)
             or _drop_old_days(db, now)
         )
@@ -178,8 +188,26 @@ def _while_due(rows: list[tuple[int, str, int, float]], due: _Due) -> list[tuple
 def _drop_matches(db: sqlite3.Connection, matches: list[tuple[str, int, int]]) -> bool:
     for table_id, number, match_id in matches:
         db.execute("DELETE FROM commands WHERE table_id = ? AND number = ?", (table_id, number))
+        db.execute("DELETE FROM replay_parts WHERE match_id = ?", (match_id,))
         db.execute("DELETE FROM matches WHERE match_id = ?", (match_id,))
     return bool(matches)
+
+
+def _drop_replays(db: sqlite3.Connection, people: int, kept: int) -> bool:
+    """Drop the records of finished matches of the kind ``people`` older than the latest
+    ``kept``, a step's worth (the oldest first; few are ever kept, so the scan is short)."""
+    beyond = _newest_beyond(db, people, kept)
+    if beyond == 0:
+        return False
+    rows = db.execute(
+        "SELECT DISTINCT r.match_id FROM replay_parts r JOIN matches m USING (match_id)"
+        " WHERE r.match_id <= ? AND m.people = ? AND m.result IS NOT NULL"
+        " ORDER BY r.match_id LIMIT ?",
+        (beyond, people, MATCHES_PER_STEP),
+    ).fetchall()
+    for (match_id,) in rows:
+        db.execute("DELETE FROM replay_parts WHERE match_id = ?", (match_id,))
+    return bool(rows)
 
 
 def _drop_logs(db: sqlite3.Connection, retention: Retention) -> bool:
@@ -251,6 +279,20 @@ def add_retention_flags(group: argparse._ArgumentGroup) -> None:
         help="matches of bots only the journal keeps (the latest, for a day at most)",
     )
     group.add_argument(
+        "--keep-replays",
+        type=int,
+        default=defaults.people_replays,
+        metavar="N",
+        help="finished matches of people whose replay the journal keeps (the latest)",
+    )
+    group.add_argument(
+        "--keep-bot-replays",
+        type=int,
+        default=defaults.bot_replays,
+        metavar="N",
+        help="finished matches of bots only whose replay the journal keeps (the latest)",
+    )
+    group.add_argument(
         "--clean-seconds",
         type=float,
         default=defaults.every_seconds,
@@ -260,4 +302,9 @@ def add_retention_flags(group: argparse._ArgumentGroup) -> None:
 
 def retention_from_args(args: argparse.Namespace) -> Retention:
     """The retention the command line asks for; raises RetentionError if it makes no sense."""
-    return Retention(bot_matches=args.keep_bot_matches, every_seconds=args.clean_seconds)
+    return Retention(
+        bot_matches=args.keep_bot_matches,
+        people_replays=args.keep_replays,
+        bot_replays=args.keep_bot_replays,
+        every_seconds=args.clean_seconds,
+    )

@@ -20,7 +20,7 @@ from protocol.views import SharedView
 from server.engine import Match
 from server.limits import MAX_REPLAYED_EVENTS
 from server.peer import Peer
-from server.table.history import EventHistory
+from server.table.history import EventHistory, NumberedEvent
 from server.table.seating import Seating
 
 __all__ = ["Broadcast"]
@@ -39,11 +39,11 @@ class Broadcast:
         self.seen: dict[int, int] = {}
         """Per seat, the match's event count in the last view sent through its eyes."""
 
-    def restore(self, events: Sequence[Event], first_seq: int) -> None:
+    def restore(self, events: Sequence[Event], first_seq: int) -> list[NumberedEvent]:
         """Number a rebuilt match's events again, the first as ``first_seq``, sending them
         to nobody (nobody is here yet); they are kept for resumes as if just sent."""
         self.history = EventHistory(self.history.limit, first_seq - 1)
-        self.history.extend(events)
+        return self.history.extend(events)
 
     @property
     def last_seq(self) -> int:
@@ -52,11 +52,12 @@ class Broadcast:
 
     def publish(
         self, events: Sequence[Event], cause_peer: int | None = None, cause_id: int | None = None
-    ) -> None:
+    ) -> list[NumberedEvent]:
         """Number new events and send them to the command's sender now; every other member
-        gets its redacted copies held, to leave with the fresh view it is now owed."""
+        gets its redacted copies held, to leave with the fresh view it is now owed. Returns
+        them numbered."""
         if not events:
-            return
+            return []
         numbered = self.history.extend(events, cause_peer, cause_id)
         self._everyone_owed = True
         audience = self._seating.audience()
@@ -71,6 +72,7 @@ class Broadcast:
             if peer.peer_id != cause_peer:
                 held = (item.message_for(eyes, peer.peer_id, public) for item, public in shared)
                 peer.hold(*held)
+        return numbered
 
     def replay(self, peer: Peer, seat: int, last_seq: int, seated_at: int = 0) -> None:
         """Send a returning connection the events after ``last_seq``; its view is owed.

@@ -26,6 +26,7 @@ from server.journal import SavedMatch, TableJournal
 from server.settings import LobbySettings
 from server.table.broadcast import Broadcast
 from server.table.refusals import RequestRefused
+from server.table.replay_log import ReplayLog, ReplayStore
 from server.table.seating import Seating
 from server.table.stand_in_turns import StandInTurns
 
@@ -46,9 +47,11 @@ class TableGame:
         broadcast: Broadcast,
         *,
         journal: TableJournal | None = None,
+        replays: ReplayStore | None = None,
     ) -> None:
         """``journal``: where accepted commands are written before anyone hears of them
-        (None keeps the table in memory only)."""
+        (None keeps the table in memory only); ``replays``: where the public record of
+        each match goes (the journal by default)."""
         self.table_id = table_id
         self.config = config
         """The table's options; its ``seats`` shrink to the players when a match starts."""
@@ -58,6 +61,8 @@ class TableGame:
         self._seating = seating
         self._broadcast = broadcast
         self._journal = journal
+        self.replay_log = ReplayLog(replays if replays is not None else journal)
+        """The match's public record, a stretch at a time; the round being played."""
         self._last_ms = 0
         self._offset_ms = 0  # engine time minus Trio time (a match rebuilt goes on in time)
         self._refused_deadline: int | None = None
@@ -130,6 +135,7 @@ class TableGame:
         if self._journal is not None:
             first_seq = self._broadcast.last_seq + 1
             self._journal.match_started(self.matches_played, seed, start_ms, first_seq, self.config)
+        self.replay_log.match_started()
         for seat in self._seating:
             seat.ready = False
         self._publish(match, match.events, cause_peer, cause_id)
@@ -151,7 +157,8 @@ class TableGame:
         self._offset_ms = last_ms - int(trio.current_time() * 1000)
         if self._journal is not None:
             self._journal.resumed_match(saved.number, len(saved.commands))
-        self._broadcast.restore(match.events, saved.first_seq)
+        self.replay_log.match_started()
+        self.replay_log.add(self._broadcast.restore(match.events, saved.first_seq))
         match.forget_history()
 
     def replace_match(self, match: Match) -> None:
@@ -224,7 +231,7 @@ class TableGame:
         """Send ``events`` out; then the match forgets them and its commands so far. The
         table's history keeps the recent events a resume needs, and the journal every
         command: the match need not keep a long evening's worth of either."""
-        self._broadcast.publish(events, cause_peer, cause_id)
+        self.replay_log.add(self._broadcast.publish(events, cause_peer, cause_id))
         match.forget_history()
 
     def _accepted(
