@@ -5,6 +5,10 @@ narrows the view's ``legal`` plays of that card step by step: a colour picker wh
 plays differ by colour, then a seat picker (Swap Hands, a Skip under ``skip_any``), then
 a dance picker (Dancing Wild); UNO is added when it was armed with ``u``. The controller
 never sends anything itself: ``emit(intent)`` hands the intent to the network side.
+
+Why this module is long: one short method per key of the table screen, beside the picker
+steps they share; the lobby's, the host's and the history's keys already live in
+controllers of their own, and where a picker opens in ``client.ui.picker_start``.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from client.ui.host_controller import BAN, HostController
 from client.ui.intents import GameIntent, Intent, LeaveTable, Quit, RememberSetting, TableRequest
 from client.ui.lobby_controller import LobbyController
 from client.ui.model import Mode, Model, Picker, Screen
+from client.ui.picker_start import sensible_start
 from client.ui.records_controller import RecordsController
 from protocol.commands import (
     Accept,
@@ -151,35 +156,11 @@ class Controller:
                 picker = Picker(
                     _FIELD_TITLES[name], name, [(v, self._label(name, v)) for v in values]
                 )
-                picker.index = self._sensible(name, values)
+                picker.index = sensible_start(name, values, model.view, model.seat, model.hand)
                 model.picker = picker
                 model.mode = Mode.PICK
                 return
         self._send_draft()
-
-    def _sensible(self, name: str, values: list[Any]) -> int:
-        """Where a picker of ``name`` starts: a swap on the smallest other hand (ties: the
-        first in turn order after mine), a colour on the one held most; else the first."""
-        view = self.model.view
-        if view is None:
-            return 0
-        if name == "target" and all(isinstance(v, int) for v in values):
-            counts = view.shared.counts
-            seats = len(counts) or 1
-            mine = self.model.seat or 0
-            step = view.shared.direction or 1
-
-            def order(seat: int) -> tuple[int, int]:
-                cards = counts[seat] if 0 <= seat < len(counts) else 10**6
-                return (cards, ((seat - mine) * step) % seats)
-
-            return values.index(min(values, key=order))
-        if name == "color":
-            held = [code[0] for code in self.model.hand if not code.startswith("W")]
-            tally = {v: held.count(str(v)) for v in values}
-            best = max(tally.values(), default=0)
-            return next((i for i, v in enumerate(values) if best and tally[v] == best), 0)
-        return 0
 
     def _label(self, name: str, value: Any) -> str:
         if name == "color":
