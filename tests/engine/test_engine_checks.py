@@ -85,7 +85,7 @@ def test_an_accepted_outcome_holds_the_events_of_its_command() -> None:
     outcome = match.apply(seat, Draw(), 100)
     assert isinstance(outcome, Accepted)
     assert outcome.events == tuple(match.events[before:])
-    assert [event.kind for event in outcome.events][0] is EventKind.DREW
+    assert outcome.events[0].kind is EventKind.DREW
     assert outcome == Accepted(tuple(match.events[before:]))
     assert outcome != Accepted()
     assert repr(outcome).startswith("Accepted(events=(Event(")
