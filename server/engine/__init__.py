@@ -15,20 +15,24 @@ Where things live
 ``effects``   a card played and what it does; ``actions``: every other command and
               the clocks; ``rounds``: the deal, the first card, a round's end.
 ``legal``, ``view``, ``snapshot``: legal-move lists, per-seat views, plain-data
-snapshots (they only read the state). ``records``: events as recorded, and as built.
+snapshots (they only read the state).
 ``deck``, ``scoring``: the decks and the scoring modes. Card points and ``Phase`` are
 shared vocabulary in ``protocol`` (``protocol.cards``, ``protocol.phase``).
 
 API reference
 -------------
-``Match(config: TableConfig, seed: int, now_ms: int = 0)``
+``Match(config: TableConfig, seed: int, now_ms: int = 0, *, quiet: bool = False)``
     Picks the dealer (everyone draws, highest number deals, symbols 0, ties redraw among
     the tied), deals, turns up the first card. Those events are already in ``m.events``.
+    A ``quiet`` match (a playout, a benchmark) keeps no events and no log and builds
+    none: its rules, RNG and event numbers are exactly a recording match's, but
+    ``m.events`` and ``m.log`` stay empty and ``Accepted.events`` is ``()``.
 
 ``m.apply(actor: int | None, command: Command, now_ms: int) -> Accepted | Rejected``
     ``actor`` is the seat (0..n-1) for seat commands, ``None`` for table commands
     (Timeout, NextRound, Pause, Resume, SetAway). ``Rejected(code: RejectCode, message)``
-    changes nothing, not even the RNG. ``Accepted(events)`` carries the new events.
+    changes nothing, not even the RNG. ``Accepted(events)`` carries the new events, the
+    ``protocol.events.Event`` records the server sends (the engine has no other model).
 
 Turn flow (ruling 5): a turn is one card. ``Draw`` may be sent even when a card could be
 played; a drawn card that cannot be played ends the turn at once (a ``passed`` event
@@ -99,6 +103,10 @@ start_ms=0) -> Match``, ``m.snapshot(with_history=True) -> dict``,
 taken ``with_history=False`` is the position alone: restored, it plays on correctly but its
 event stream starts empty (numbered from 1 again), so a table that must keep numbering
 snapshots with history.
+
+``m.fork() -> Match``, ``m.quiet``
+    A quiet copy of the position (as a position-only snapshot restores it, without the
+    snapshot): what a searching bot plays its futures on.
 
 ``m.hand(seat)``, ``m.top_card()``, ``m.card_count_total()`` (== ``m.deck_size``),
 ``m.cards_accounted_for()``, ``m.is_over``, ``m.result`` ({"winners", "scores"} or

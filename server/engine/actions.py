@@ -41,16 +41,18 @@ from protocol.events import (
     DrewReason,
     FalseCatch,
     FalseCatchReason,
+    Passed,
     Paused,
     Resumed,
     RoundOverReason,
     SecretHand,
+    Skipped,
     TimedOut,
+    UnoCalled,
 )
 from protocol.phase import Phase
 from server.engine.checks import catch_refusal, forced, matches, may_play, playable, wants_target
 from server.engine.effects import play, swap_hands
-from server.engine.records import PASSED_RECORD, SKIPPED_RECORD, UNO_CALLED_RECORD
 from server.engine.rounds import blocked_winner, end_round, next_round
 from server.engine.state import MatchState
 
@@ -109,13 +111,17 @@ def _draw_one(state: MatchState, seat: int, now_ms: int | None) -> None:
     state.stuck_passes = 0
     state.early_uno = False  # ruling 25: a call made before drawing lapses
     if now_ms is not None and not matches(state, drawn):
-        state.records.append((PASSED_RECORD, seat, False))
+        state.seq += 1
+        if not state.quiet:
+            state.emit(Passed.trusted(seat=seat, stuck=False))
         state.start_turn(state.next_seat(seat), now_ms)
 
 
 def act_pass(state: MatchState, seat: int, command: Pass, now_ms: int) -> None:
     if state.has_drawn:
-        state.records.append((PASSED_RECORD, seat, False))
+        state.seq += 1
+        if not state.quiet:
+            state.emit(Passed.trusted(seat=seat, stuck=False))
         state.start_turn(state.next_seat(seat), now_ms)
     else:
         _stuck_pass(state, seat, now_ms)
@@ -124,7 +130,9 @@ def act_pass(state: MatchState, seat: int, command: Pass, now_ms: int) -> None:
 def _stuck_pass(state: MatchState, seat: int, now_ms: int) -> None:
     """Ruling 14: a seat that can neither play nor draw passes; a full cycle ends it."""
     state.stuck_passes += 1
-    state.records.append((PASSED_RECORD, seat, True))
+    state.seq += 1
+    if not state.quiet:
+        state.emit(Passed.trusted(seat=seat, stuck=True))
     if state.stuck_passes >= len(state.seats_in_play()):
         end_round(
             state, blocked_winner(state, state.next_seat(seat)), RoundOverReason.BLOCKED, now_ms
@@ -141,7 +149,9 @@ def _take_stack(state: MatchState, seat: int, now_ms: int) -> None:
         else DrewReason.DRAW_TWO
     )
     state.draw_cards(seat, total, reason)
-    state.records.append((SKIPPED_RECORD, seat))
+    state.seq += 1
+    if not state.quiet:
+        state.emit(Skipped.trusted(seat=seat))
     state.start_turn(state.next_seat(seat), now_ms)
 
 
@@ -156,25 +166,33 @@ def _choose_first_color(
     state: MatchState, seat: int, color: Color, target: int | None, now_ms: int
 ) -> None:
     state.color = color
-    state.emit(ColorChosen(seat, color))
+    state.seq += 1
+    if not state.quiet:
+        state.emit(ColorChosen(seat, color))
     if target is not None:
         swap_hands(state, seat, target)
     state.start_turn(seat, now_ms)
 
 
 def act_accept(state: MatchState, seat: int, command: Accept | None, now_ms: int) -> None:
-    state.emit(DrawFourAccepted(seat))
+    state.seq += 1
+    if not state.quiet:
+        state.emit(DrawFourAccepted(seat))
     total, state.pending_draw = state.pending_draw or 4, 0  # ruling 33: a stack's total
     state.draw_cards(seat, total, DrewReason.WILD_DRAW_FOUR)
     state.wd4_hand = ()
-    state.records.append((SKIPPED_RECORD, seat))
+    state.seq += 1
+    if not state.quiet:
+        state.emit(Skipped.trusted(seat=seat))
     state.start_turn(state.next_seat(seat), now_ms)
 
 
 def act_challenge(state: MatchState, seat: int, command: Challenge, now_ms: int) -> None:
     """Ruling 6: guilty, the bluffer draws 4 and the challenger plays; else draw 6."""
     player, guilty = state.wd4_player, state.wd4_guilty
-    state.emit(Challenged(seat, player, guilty), {seat: SecretHand(state.wd4_hand)})
+    state.seq += 1
+    if not state.quiet:
+        state.emit(Challenged(seat, player, guilty), {seat: SecretHand(state.wd4_hand)})
     state.wd4_hand = ()
     state.pending_draw = 0
     if guilty:
@@ -182,14 +200,18 @@ def act_challenge(state: MatchState, seat: int, command: Challenge, now_ms: int)
         state.start_turn(seat, now_ms)
     else:
         state.draw_cards(seat, 6, DrewReason.CHALLENGE)
-        state.records.append((SKIPPED_RECORD, seat))
+        state.seq += 1
+        if not state.quiet:
+            state.emit(Skipped.trusted(seat=seat))
         state.start_turn(state.next_seat(seat), now_ms)
 
 
 def act_dance(state: MatchState, seat: int, command: Dance, now_ms: int) -> None:
     """Ruling 9: the right steps (any, on honour) or a wrong sequence, which refuses."""
     if state.dance_steps is None or tuple(command.steps) == state.dance_steps:
-        state.emit(Danced(seat))
+        state.seq += 1
+        if not state.quiet:
+            state.emit(Danced(seat))
         state.start_turn(seat, now_ms)
     else:
         _refuse_dance(state, seat, DanceRefusedReason.WRONG_STEPS, now_ms)
@@ -200,7 +222,9 @@ def act_refuse_dance(state: MatchState, seat: int, command: RefuseDance, now_ms:
 
 
 def _refuse_dance(state: MatchState, seat: int, reason: DanceRefusedReason, now_ms: int) -> None:
-    state.emit(DanceRefused(seat, reason))
+    state.seq += 1
+    if not state.quiet:
+        state.emit(DanceRefused(seat, reason))
     state.draw_cards(seat, 3, DrewReason.DANCE)
     state.start_turn(seat, now_ms)
 
@@ -213,10 +237,14 @@ def act_call_uno(state: MatchState, seat: int, command: CallUno, now_ms: int) ->
     record = state.exposures.get(seat)
     if record is not None and record.status == "open":
         record.status = "called"
-        state.records.append((UNO_CALLED_RECORD, seat, False))
+        state.seq += 1
+        if not state.quiet:
+            state.emit(UnoCalled.trusted(seat=seat, early=False))
     else:
         state.early_uno = True
-        state.records.append((UNO_CALLED_RECORD, seat, True))
+        state.seq += 1
+        if not state.quiet:
+            state.emit(UnoCalled.trusted(seat=seat, early=True))
 
 
 def act_catch(state: MatchState, seat: int, command: Catch, now_ms: int) -> None:
@@ -225,14 +253,18 @@ def act_catch(state: MatchState, seat: int, command: Catch, now_ms: int) -> None
     target = command.target
     missed = catch_refusal(state, seat, target, now_ms)
     if missed is None:
-        state.emit(Caught(target, by=seat, penalty=2))
+        state.seq += 1
+        if not state.quiet:
+            state.emit(Caught(target, by=seat, penalty=2))
         record = state.exposures[target]
         state.draw_cards(target, 2, DrewReason.CAUGHT)
         record.status = "caught"
         state.exposures[target] = record  # drawing removed it; it stays to answer races
         return
     penalty = state.config.false_catch_penalty
-    state.emit(FalseCatch(seat, target, penalty, FalseCatchReason(missed.code.value)))
+    state.seq += 1
+    if not state.quiet:
+        state.emit(FalseCatch(seat, target, penalty, FalseCatchReason(missed.code.value)))
     state.draw_cards(seat, penalty, DrewReason.FALSE_CATCH)
 
 
@@ -242,10 +274,14 @@ def act_catch(state: MatchState, seat: int, command: Catch, now_ms: int) -> None
 def set_away(state: MatchState, seat: int, away: bool, reason: AwayReason) -> None:
     state.away[seat] = away
     if away:
-        state.emit(Away(seat, reason))
+        state.seq += 1
+        if not state.quiet:
+            state.emit(Away(seat, reason))
     else:
         state.expiries[seat] = 0
-        state.emit(Back(seat))
+        state.seq += 1
+        if not state.quiet:
+            state.emit(Back(seat))
 
 
 def act_set_away(state: MatchState, command: SetAway, now_ms: int) -> None:
@@ -256,7 +292,9 @@ def act_pause(state: MatchState, command: Pause, now_ms: int) -> None:
     state.paused = True
     state.paused_remaining = None if state.deadline is None else state.deadline - now_ms
     state.deadline = None
-    state.emit(Paused())
+    state.seq += 1
+    if not state.quiet:
+        state.emit(Paused())
 
 
 def act_resume(state: MatchState, command: Resume, now_ms: int) -> None:
@@ -264,7 +302,9 @@ def act_resume(state: MatchState, command: Resume, now_ms: int) -> None:
     remaining = state.paused_remaining
     state.deadline = None if remaining is None else now_ms + max(remaining, 0)
     state.paused_remaining = None
-    state.emit(Resumed())
+    state.seq += 1
+    if not state.quiet:
+        state.emit(Resumed())
 
 
 def act_next_round(state: MatchState, command: NextRound, now_ms: int) -> None:
@@ -278,7 +318,9 @@ def act_timeout(state: MatchState, command: Timeout, now_ms: int) -> None:
         next_round(state, now_ms)
         return
     seat = state.current
-    state.emit(TimedOut(seat, phase))
+    state.seq += 1
+    if not state.quiet:
+        state.emit(TimedOut(seat, phase))
     start = state.event_count()
     if phase is _CHALLENGE:
         act_accept(state, seat, None, now_ms)
@@ -311,7 +353,9 @@ def _expire_turn(state: MatchState, seat: int, now_ms: int) -> None:
         # Ruling 14 counts only passes of seats that could neither play nor draw:
         # a seat that could have played breaks the cycle.
         state.stuck_passes = 0
-        state.records.append((PASSED_RECORD, seat, False))
+        state.seq += 1
+        if not state.quiet:
+            state.emit(Passed.trusted(seat=seat, stuck=False))
         state.start_turn(state.next_seat(seat), now_ms)
     else:
         _stuck_pass(state, seat, now_ms)

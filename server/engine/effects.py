@@ -19,14 +19,16 @@ from protocol.events import (
     HandsShuffled,
     HandsSwapped,
     JumpedIn,
+    Played,
     RoundOverReason,
     SecretHand,
     SkipMarked,
+    Skipped,
+    UnoCalled,
 )
 from protocol.options import CustomRule, DanceCheck
 from protocol.phase import Phase
 from server.engine.checks import holds_color
-from server.engine.records import PLAYED_RECORD, SKIPPED_RECORD, UNO_CALLED_RECORD
 from server.engine.rounds import end_round
 from server.engine.state import Exposure, MatchState
 
@@ -72,7 +74,9 @@ def _jump_in(state: MatchState, seat: int, command: Play, now_ms: int) -> None:
     if state.exposures:
         state.seat_acted(overtaken, state.event_count())
     state.early_uno = False
-    state.emit(JumpedIn(seat, overtaken))
+    state.seq += 1
+    if not state.quiet:
+        state.emit(JumpedIn(seat, overtaken))
     _play(state, seat, command, now_ms)
     state.overtaken = overtaken  # also when the turn came straight back to it
 
@@ -92,10 +96,20 @@ def _play(state: MatchState, seat: int, command: Play, now_ms: int) -> None:
         state.exposures.pop(seat, None)
     left = len(hand)
     uno = command.uno
-    # The one PLAYED record (its layout and its event: ``server.engine.records``).
-    state.records.append(
-        (PLAYED_RECORD, seat, card, color, left, uno, command.target, command.dance)
-    )
+    state.seq += 1
+    if not state.quiet:
+        # Trusted: every value comes from the checked command or the state (as for the
+        # other common events; tests/engine/test_event_codec.py checks them all).
+        body = Played.trusted(
+            seat=seat,
+            card=card,
+            color=color,
+            count=left,
+            target=command.target,
+            dance=command.dance,
+            uno=uno,
+        )
+        state.emit(body)
     if left == 0:
         _went_out(state, seat, card, now_ms)
         return
@@ -104,12 +118,7 @@ def _play(state: MatchState, seat: int, command: Play, now_ms: int) -> None:
     seven_o = state.seven_o and (rank is _SEVEN or rank is _ZERO)
     exposure: Exposure | None = None
     if left == 1 and rank is not _SWAP and rank is not _SHUFFLE and not seven_o:
-        if uno:
-            state.records.append((UNO_CALLED_RECORD, seat, False))
-        elif not state.early_uno:
-            exposure = Exposure(now_ms, state.event_count() + 1)
-            state.exposures[seat] = exposure
-            state.emit(Exposed(seat))
+        exposure = _declare_or_expose(state, seat, uno, now_ms)
     if seven_o:
         if rank is _SEVEN and command.target is not None:
             swap_hands(state, seat, command.target)
@@ -124,6 +133,23 @@ def _play(state: MatchState, seat: int, command: Play, now_ms: int) -> None:
         exposure.watch = state.current
 
 
+def _declare_or_expose(state: MatchState, seat: int, uno: bool, now_ms: int) -> Exposure | None:
+    """Ruling 12: a play that leaves one card declares UNO with it, or was declared
+    before it, or exposes the seat (the exposure is returned: its watch is set later)."""
+    if uno:
+        state.seq += 1
+        if not state.quiet:
+            state.emit(UnoCalled.trusted(seat=seat, early=False))
+        return None
+    if state.early_uno:
+        return None
+    state.seq += 1
+    exposure = state.exposures[seat] = Exposure(now_ms, state.seq)
+    if not state.quiet:
+        state.emit(Exposed(seat))
+    return exposure
+
+
 def _card_effect(  # noqa: C901 (one branch per kind of card, as the rules list them)
     state: MatchState, seat: int, command: Play, before: Color | None, now_ms: int
 ) -> None:
@@ -132,7 +158,9 @@ def _card_effect(  # noqa: C901 (one branch per kind of card, as the rules list 
     if rank is _SKIP:
         if config.skip_any and command.target is not None:
             state.skip_marks[command.target] += 1
-            state.emit(SkipMarked(seat, command.target))
+            state.seq += 1
+            if not state.quiet:
+                state.emit(SkipMarked(seat, command.target))
             state.start_turn(state.next_seat(seat), now_ms)
         else:
             _skip_next(state, seat, now_ms)
@@ -141,7 +169,9 @@ def _card_effect(  # noqa: C901 (one branch per kind of card, as the rules list 
             _skip_next(state, seat, now_ms)
         else:
             state.direction = -state.direction
-            state.emit(DirectionChanged(state.direction))
+            state.seq += 1
+            if not state.quiet:
+                state.emit(DirectionChanged(state.direction))
             state.start_turn(state.next_seat(seat), now_ms)
     elif rank is _DRAW_TWO:
         victim = state.next_seat(seat)
@@ -205,7 +235,9 @@ def _wild_draw_four(state: MatchState, seat: int, before: Color | None, now_ms: 
 
 def _skip_next(state: MatchState, seat: int, now_ms: int) -> None:
     victim = state.next_seat(seat)
-    state.records.append((SKIPPED_RECORD, victim))
+    state.seq += 1
+    if not state.quiet:
+        state.emit(Skipped.trusted(seat=victim))
     state.start_turn(state.next_seat(victim), now_ms)
 
 
@@ -229,7 +261,9 @@ def _call_dance(state: MatchState, seat: int, dance: str, now_ms: int) -> None:
     else:
         state.dance_steps = None
     state.dance_name = dance
-    state.emit(DanceCalled(dancer, seat, dance, state.dance_steps))
+    state.seq += 1
+    if not state.quiet:
+        state.emit(DanceCalled(dancer, seat, dance, state.dance_steps))
     deadline = now_ms + state.config.dance_seconds * 1000
     state.wait_on(dancer, _DANCE, deadline)
 
@@ -240,10 +274,12 @@ def swap_hands(state: MatchState, seat: int, target: int) -> None:
     hands[seat], hands[target] = hands[target], hands[seat]
     state.exposures.pop(seat, None)
     state.exposures.pop(target, None)
-    state.emit(
-        HandsSwapped(seat, target, tuple(map(len, hands))),
-        {s: SecretHand(tuple(hands[s])) for s in (seat, target)},
-    )
+    state.seq += 1
+    if not state.quiet:
+        state.emit(
+            HandsSwapped(seat, target, tuple(map(len, hands))),
+            {s: SecretHand(tuple(hands[s])) for s in (seat, target)},
+        )
 
 
 def _shuffle_hands(state: MatchState, seat: int) -> None:
@@ -258,10 +294,12 @@ def _shuffle_hands(state: MatchState, seat: int) -> None:
         hands[receiver].append(card)
     state.hands = hands
     state.exposures = {}
-    state.emit(
-        HandsShuffled(seat, tuple(map(len, hands))),
-        {s: SecretHand(tuple(hands[s])) for s in in_play},
-    )
+    state.seq += 1
+    if not state.quiet:
+        state.emit(
+            HandsShuffled(seat, tuple(map(len, hands))),
+            {s: SecretHand(tuple(hands[s])) for s in in_play},
+        )
 
 
 def _pass_hands(state: MatchState, seat: int) -> None:
@@ -272,7 +310,9 @@ def _pass_hands(state: MatchState, seat: int) -> None:
         hands[state.next_seat(giver)] = state.hands[giver]
     state.hands = hands
     state.exposures = {}
-    state.emit(
-        HandsPassed(seat, state.direction, tuple(map(len, hands))),
-        {s: SecretHand(tuple(hands[s])) for s in in_play},
-    )
+    state.seq += 1
+    if not state.quiet:
+        state.emit(
+            HandsPassed(seat, state.direction, tuple(map(len, hands))),
+            {s: SecretHand(tuple(hands[s])) for s in in_play},
+        )

@@ -98,12 +98,17 @@ _ROUND_OVER = Phase.ROUND_OVER
 _MATCH_OVER = Phase.MATCH_OVER
 _PAUSED = Phase.PAUSED
 
+_QUIETLY_ACCEPTED = Accepted()
+"""What a quiet match answers every accepted command with (one value, shared)."""
+
 
 class Match:
     """One match at one table. See ``server.engine`` for the full API reference."""
 
-    def __init__(self, config: TableConfig, seed: int, now_ms: int = 0) -> None:
-        self._state = state = MatchState(config, seed, now_ms)
+    def __init__(
+        self, config: TableConfig, seed: int, now_ms: int = 0, *, quiet: bool = False
+    ) -> None:
+        self._state = state = MatchState(config, seed, now_ms, quiet)
         choose_dealer(state)
         start_round(state, now_ms)
 
@@ -112,9 +117,8 @@ class Match:
     def apply(self, actor: int | None, command: Command, now_ms: int) -> Outcome:
         """Apply one command stamped with the server's clock; see the package docstring."""
         state = self._state
-        # ``state.event_count()`` written out, here and below: the two calls were 2 % of a
-        # command in the engine benchmark's head-to-head.
-        start = state.forgotten + len(state.records)
+        start = state.seq
+        kept = len(state.events)
         kind = type(command)
         seat_command = _SEAT_COMMANDS.get(kind)
         if seat_command is not None:
@@ -143,8 +147,10 @@ class Match:
             if refusal is not None:
                 return refusal
             table_act(state, command, now_ms)
-        state.log_command(actor, command, now_ms)
-        return Accepted.deferred(state, start, state.forgotten + len(state.records))
+        if state.quiet:
+            return _QUIETLY_ACCEPTED
+        state.log.append(LogEntry(actor, command, now_ms))
+        return Accepted(tuple(state.events[kept:]))
 
     # ------------------------------------------------------------------ reading the match
 
@@ -189,6 +195,12 @@ class Match:
         only its position. Events go on numbered from where they were; ``events`` and
         ``log`` start again empty, and so does a snapshot's history."""
         self._state.forget_history()
+
+    @property
+    def quiet(self) -> bool:
+        """Whether the match keeps no events and no log (a playout's match); it plays
+        exactly as one that keeps them and counts its events all the same."""
+        return self._state.quiet
 
     @property
     def config(self) -> TableConfig:
@@ -335,11 +347,12 @@ class Match:
         return match
 
     def fork(self) -> Match:
-        """A copy of the position to play on, without the history (no events, no log).
+        """A quiet copy of the position to play on: no history, and it keeps none.
 
         The cheap way to try several futures of one position: no snapshot is written or
         read, only the lists that a move changes are copied. The copy's RNG continues
-        from the same state, so equal commands give equal futures.
+        from the same state, so equal commands give equal futures. Like a position-only
+        snapshot restored, it counts its events from 0.
         """
         state = self._state
         twin = copy.copy(state)
@@ -353,9 +366,12 @@ class Match:
         twin.away = list(state.away)
         twin.expiries = list(state.expiries)
         twin.skip_marks = list(state.skip_marks)
+        twin.jump_tops = list(state.jump_tops)
+        twin.seen = list(state.seen)
         twin.exposures = {seat: copy.copy(record) for seat, record in state.exposures.items()}
-        twin.records = []
-        twin.built = 0
+        twin.quiet = True
+        twin.seq = 0
+        twin.events = []
         twin.log = []
         match = Match.__new__(Match)
         match._state = twin

@@ -20,11 +20,11 @@ from protocol.events import (
     RoundOverReason,
     RoundStarted,
     SecretHand,
+    Skipped,
     Turn,
 )
 from protocol.phase import Phase
 from server.engine.deck import build_deck
-from server.engine.records import SKIPPED_RECORD
 from server.engine.scoring import score_round
 from server.engine.state import MatchState
 
@@ -42,14 +42,17 @@ def choose_dealer(state: MatchState) -> None:
             deck = build_deck(state.config)
             state.shuffle(deck)
         drawn = [(seat, deck.pop()) for seat in contenders]
-        draws.append(tuple(DealerDraw(seat, card) for seat, card in drawn))
+        if not state.quiet:
+            draws.append(tuple(DealerDraw(seat, card) for seat, card in drawn))
         values = [(card.rank.number or 0, seat) for seat, card in drawn]
         best = max(value for value, _ in values)
         contenders = [seat for value, seat in values if value == best]
         if len(contenders) == 1:
             break
     state.dealer = contenders[0]
-    state.emit(DealerChosen(state.dealer, tuple(draws)))
+    state.seq += 1
+    if not state.quiet:
+        state.emit(DealerChosen(state.dealer, tuple(draws)))
 
 
 def start_round(state: MatchState, now_ms: int) -> None:
@@ -89,21 +92,27 @@ def start_round(state: MatchState, now_ms: int) -> None:
     # hand costs 50 us a round of four against 5 us unchecked (timeit), about 0.8 us of
     # the 12 us a command takes in tests/bench/engine.py (57 commands a round), 6 %;
     # tests/engine/test_event_codec.py holds them equal to their checked records.
-    state.emit(
-        RoundStarted.trusted(
-            round=state.round_no, dealer=state.dealer, counts=tuple(map(len, hands))
-        ),
-        {seat: SecretHand.trusted(hand=tuple(hands[seat])) for seat in in_play},
-    )
+    state.seq += 1
+    if not state.quiet:
+        state.emit(
+            RoundStarted.trusted(
+                round=state.round_no, dealer=state.dealer, counts=tuple(map(len, hands))
+            ),
+            {seat: SecretHand.trusted(hand=tuple(hands[seat])) for seat in in_play},
+        )
     first = deck.pop()
     while first.rank is Rank.WILD_DRAW_FOUR:  # ruling 4: back in, reshuffle, again
-        state.emit(FirstCardReturned(first))
+        state.seq += 1
+        if not state.quiet:
+            state.emit(FirstCardReturned(first))
         deck.append(first)
         state.shuffle(deck)
         first = deck.pop()
     state.discard.append(first)
     state.color = first.color
-    state.emit(FirstCard(first, first.color))
+    state.seq += 1
+    if not state.quiet:
+        state.emit(FirstCard(first, first.color))
     _first_card_effect(state, first, now_ms)
 
 
@@ -115,18 +124,26 @@ def _first_card_effect(state: MatchState, card: Card, now_ms: int) -> None:
         state.current = first
         state.phase = Phase.CHOOSE_COLOR
         state.drawn, state.has_drawn, state.early_uno = None, False, False
-        state.emit(Turn(first, state.direction, state.phase))
+        state.seq += 1
+        if not state.quiet:
+            state.emit(Turn(first, state.direction, state.phase))
         state.deadline = now_ms + state.turn_ms if state.turn_ms else None
     elif rank is Rank.SKIP or (rank is Rank.REVERSE and state.two_player):
-        state.records.append((SKIPPED_RECORD, first))
+        state.seq += 1
+        if not state.quiet:
+            state.emit(Skipped.trusted(seat=first))
         state.start_turn(state.next_seat(first), now_ms)
     elif rank is Rank.REVERSE:
         state.direction = -1
-        state.emit(DirectionChanged(-1))
+        state.seq += 1
+        if not state.quiet:
+            state.emit(DirectionChanged(-1))
         state.start_turn(state.dealer, now_ms)
     elif rank is Rank.DRAW_TWO:
         state.draw_cards(first, 2, DrewReason.DRAW_TWO)
-        state.records.append((SKIPPED_RECORD, first))
+        state.seq += 1
+        if not state.quiet:
+            state.emit(Skipped.trusted(seat=first))
         state.start_turn(state.next_seat(first), now_ms)
     else:
         state.start_turn(first, now_ms)
@@ -172,13 +189,17 @@ def end_round(state: MatchState, winner: int, reason: RoundOverReason, now_ms: i
         scores=tuple(state.scores),
         eliminated=tuple(outcome.newly_eliminated),
     )
-    state.emit(summary)
+    state.seq += 1
+    if not state.quiet:
+        state.emit(summary)
     state.round_result = summary
     if outcome.winners is not None:
         state.phase = Phase.MATCH_OVER
         state.deadline = None
         state.result = MatchOver.trusted(winners=tuple(outcome.winners), scores=tuple(state.scores))
-        state.emit(state.result)
+        state.seq += 1
+        if not state.quiet:
+            state.emit(state.result)
     else:
         state.phase = Phase.ROUND_OVER
         state.deadline = now_ms + config.round_pause_seconds * 1000

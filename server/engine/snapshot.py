@@ -145,12 +145,13 @@ def load_state(state: MatchState, data: Mapping[str, Any]) -> None:
         if "events" in data:
             state.events = [Event.from_data(event) for event in data["events"]]
             # A match that forgot its early history keeps numbering after them.
-            state.forgotten = data["event_count"] - len(state.records)
+            state.seq = data["event_count"]
             state.log = [
                 LogEntry(actor, command_from_data(command), now_ms)
                 for actor, command, now_ms in data["log"]
             ]
         else:
+            state.seq = 0
             state.events = []
             state.log = []
         state.jump_tops = []

@@ -1,9 +1,9 @@
 """The mutable state of a match and the mechanics every rule uses.
 
 ``MatchState`` holds every field of a match (hands, piles, colour in force, direction,
-whose move, the pending decision, scores, clocks, exposures, the event records, the
-command log) and the mechanics that do not depend on which card was played: recording
-events, turn order, starting a turn, drawing with reshuffles and Creepers. The modules
+whose move, the pending decision, scores, clocks, exposures, the events, the command
+log) and the mechanics that do not depend on which card was played: recording events,
+turn order, starting a turn, drawing with reshuffles and Creepers. The modules
 ``checks`` (is a command legal now?), ``effects`` and ``actions`` (what an accepted command
 does) and ``rounds`` (the deal and a round's end) are functions over one ``MatchState``.
 
@@ -18,6 +18,17 @@ window is open while that seat has not yet sent a command, and in any case until
 ``catch_grace_ms`` after the play. The record stays after a call or a catch (status
 ``called``/``caught``) so that a command that lost the race can be told so; it goes when
 its seat's hand changes.
+
+Events and the quiet mode: every event is counted in ``seq`` (the number of the last
+one), then kept as a ``protocol.events.Event`` unless the match is ``quiet``. A quiet
+match (a bot's playout) keeps no events and no log and never builds an event's body, yet
+counts its events, so that the rules which compare event numbers (the UNO window, the
+jump-in races) play exactly as in a match that records. So every place that makes an
+event reads::
+
+    state.seq += 1
+    if not state.quiet:
+        state.emit(Body(...))
 """
 
 from __future__ import annotations
@@ -26,12 +37,13 @@ import random
 from collections.abc import Mapping
 from functools import partial
 from itertools import repeat, starmap
-from typing import Any
+from types import MappingProxyType
 
 from protocol.cards import Card, Color, Rank
-from protocol.commands import Arrow, Command
+from protocol.commands import Arrow
 from protocol.events import (
     CreeperRevealed,
+    Drew,
     DrewReason,
     Event,
     EventBody,
@@ -39,6 +51,7 @@ from protocol.events import (
     MatchOver,
     Reshuffled,
     RoundOver,
+    SecretCards,
     SkipServed,
     Turn,
 )
@@ -46,9 +59,11 @@ from protocol.options import DeckName, Stack, TableConfig
 from protocol.phase import Phase
 from server.engine.deck import build_deck
 from server.engine.outcome import LogEntry
-from server.engine.records import DREW_RECORD, NO_SECRETS, TURN_RECORD, Record, build_event
 
-__all__ = ["Exposure", "MatchState"]
+__all__ = ["NO_SECRETS", "Exposure", "MatchState"]
+
+NO_SECRETS: Mapping[int, EventSecret] = MappingProxyType({})
+"""The ``private`` part of an event that has no secret (shared: it is read-only)."""
 
 # Enum members bound once: reading one from its class costs ten times a global's read.
 _TURN = Phase.TURN
@@ -71,7 +86,7 @@ class Exposure:
 class MatchState:
     """Every field of a match plus the mechanics shared by all rules."""
 
-    def __init__(self, config: TableConfig, seed: int, now_ms: int) -> None:
+    def __init__(self, config: TableConfig, seed: int, now_ms: int, quiet: bool = False) -> None:
         self.config = config
         self.seed = seed
         self.start_ms = now_ms
@@ -87,14 +102,15 @@ class MatchState:
         """A Draw Two answers a Draw Two."""
         self.stack_wd4 = config.stack in (Stack.DRAW_FOUR, Stack.PROGRESSIVE)
         """A Wild Draw Four answers a Wild Draw Four (and, progressive, a Draw Two)."""
-        self.records: list[Event | Record] = []
-        """The events since ``forget_history``; the first ``built`` are ``Event`` objects,
-        the rest records."""
-        self.built = 0
-        self.forgotten = 0
-        """Events before ``records[0]``, let go by ``forget_history`` (their numbers stay)."""
-        self._log: list[LogEntry] = []
-        self._log_flat: list[Any] = []
+        self.quiet = quiet
+        """Keep no events and no log (see the module docstring)."""
+        self.seq = 0
+        """How many events the match has produced: the number of the last one."""
+        self.events: list[Event] = []
+        """The events kept since ``forget_history`` (none in a quiet match), numbered on
+        from the ones let go."""
+        self.log: list[LogEntry] = []
+        """Every accepted command since ``forget_history`` (none in a quiet match)."""
         self.scores = [0] * self.seats
         self.eliminated = [False] * self.seats
         self.away = [False] * self.seats
@@ -140,68 +156,27 @@ class MatchState:
 
     # ------------------------------------------------------------------ events and log
 
-    @property
-    def events(self) -> list[Event]:
-        """The events kept (every one since ``forget_history``, or since the start), in
-        ``seq`` order, built from the records on read."""
-        records = self.records
-        if self.built < len(records):
-            first = self.forgotten + 1
-            for index in range(self.built, len(records)):
-                records[index] = build_event(first + index, records[index])  # type: ignore[arg-type]
-            self.built = len(records)
-        return records  # type: ignore[return-value]
-
-    @events.setter
-    def events(self, events: list[Event]) -> None:
-        self.records = list(events)
-        self.built = len(self.records)
-        self.forgotten = 0
+    def emit(self, body: EventBody, private: Mapping[int, EventSecret] = NO_SECRETS) -> None:
+        """Keep event number ``seq``, which the caller has just counted; ``private`` maps a
+        seat to what only that seat may see. Never called in a quiet match."""
+        self.events.append(Event(self.seq, body, private))
 
     def events_between(self, start: int, stop: int) -> list[Event]:
         """The events numbered ``start + 1`` to ``stop``; they must not be forgotten yet."""
-        if start < self.forgotten:
-            raise ValueError(f"events after {start} were forgotten (up to {self.forgotten})")
-        return self.events[start - self.forgotten : stop - self.forgotten]
-
-    def emit(self, body: EventBody, private: Mapping[int, EventSecret] | None = None) -> None:
-        """Record one event; ``private`` maps a seat to what only that seat may see."""
-        self.records.append((body, private or NO_SECRETS))
+        first = self.seq - len(self.events)
+        if start < first:
+            raise ValueError(f"events after {start} were forgotten (up to {first})")
+        return self.events[start - first : stop - first]
 
     def event_count(self) -> int:
         """How many events the match has produced (the ``seq`` of the last one)."""
-        return self.forgotten + len(self.records)
-
-    @property
-    def log(self) -> list[LogEntry]:
-        """Every accepted command, in order.
-
-        Recorded flat while commands run (actor, command, now_ms, actor, ...; no object per
-        command) and typed when read.
-        """
-        log, flat = self._log, self._log_flat
-        built = 3 * len(log)
-        if built < len(flat):
-            log.extend(map(LogEntry, flat[built::3], flat[built + 1 :: 3], flat[built + 2 :: 3]))
-        return log
-
-    @log.setter
-    def log(self, log: list[LogEntry]) -> None:
-        self._log = [LogEntry(*entry) for entry in log]
-        self._log_flat = [item for entry in self._log for item in entry]
-
-    def log_command(self, actor: int | None, command: Command, now_ms: int) -> None:
-        """Add an accepted command to the log."""
-        self._log_flat += (actor, command, now_ms)
+        return self.seq
 
     def forget_history(self) -> None:
         """Let go of the events and commands recorded so far; the match plays on exactly
         as before and its next event takes the next number."""
-        self.forgotten += len(self.records)
-        self.records = []
-        self.built = 0
-        self._log = []
-        self._log_flat = []
+        self.events = []
+        self.log = []
 
     # ------------------------------------------------------------------ turn order
 
@@ -236,7 +211,9 @@ class MatchState:
         self.drawn = None
         self.has_drawn = False
         self.early_uno = False
-        self.records.append((TURN_RECORD, seat, self.direction))
+        self.seq += 1
+        if not self.quiet:
+            self.emit(Turn.trusted(seat=seat, direction=self.direction, phase=_TURN))
         turn_ms = self.turn_ms
         self.deadline = now_ms + turn_ms if turn_ms else None
         if self.jump_in:
@@ -250,7 +227,9 @@ class MatchState:
         marks = self.skip_marks
         while marks[seat]:
             marks[seat] -= 1
-            self.emit(SkipServed(seat))
+            self.seq += 1
+            if not self.quiet:
+                self.emit(SkipServed(seat))
             self.draw_cards(seat, 1, DrewReason.SKIP)
             seat = self.next_seat(seat)
         return seat
@@ -261,7 +240,9 @@ class MatchState:
         self.phase = phase
         self.deadline = deadline
         self.early_uno = False  # an early call belongs to the seat that made it
-        self.emit(Turn(seat, self.direction, phase))
+        self.seq += 1
+        if not self.quiet:
+            self.emit(Turn(seat, self.direction, phase))
         if self.jump_in:
             self.overtaken = -1
             self.note_jump_top(None)
@@ -316,7 +297,9 @@ class MatchState:
         self.shuffle(pile)
         self.draw_pile = pile + self.draw_pile
         self.discard = [top]
-        self.emit(Reshuffled(len(self.draw_pile)))
+        self.seq += 1
+        if not self.quiet:
+            self.emit(Reshuffled(len(self.draw_pile)))
         return True
 
     def _take(self, count: int) -> list[Card]:
@@ -350,10 +333,17 @@ class MatchState:
         self.hands[seat].extend(cards)
         if self.exposures:
             self.exposures.pop(seat, None)
-        self.records.append((DREW_RECORD, seat, cards, reason))
+        self.seq += 1
+        if not self.quiet:
+            # Trusted: the cards come from the deck, the seat and count from the state
+            # (tests/engine/test_event_codec.py checks every event of whole matches).
+            body = Drew.trusted(seat=seat, count=len(cards), reason=reason)
+            self.emit(body, {seat: SecretCards.trusted(cards=tuple(cards))})
         if trigger and self.creepers:
             for card in cards:
                 if card.rank is _CREEPER:
-                    self.emit(CreeperRevealed(seat, card))
+                    self.seq += 1
+                    if not self.quiet:
+                        self.emit(CreeperRevealed(seat, card))
                     self.draw_cards(seat, 3, DrewReason.CREEPER, trigger=False)
         return cards

@@ -161,11 +161,14 @@ class OurSide:
     """Plays two-player classic rounds on our engine and counts rounds and commands.
 
     ``legal_list`` picks through the fully expanded ``legal_commands`` list (what the
-    server builds for every view it sends) instead of the cheap queries.
+    server builds for every view it sends) instead of the cheap queries. The matches are
+    quiet (no events, no log: what a bot's playout runs, and all RLCard does) unless
+    ``recording``, the server's way, where every command's events are built.
     """
 
-    def __init__(self, seed: int, legal_list: bool = False) -> None:
+    def __init__(self, seed: int, legal_list: bool = False, recording: bool = False) -> None:
         self.rng = random.Random(seed)
+        self.quiet = not recording
         self.config = TableConfig(seats=2)
         self.match = self._new_match()
         self.now_ms = 0
@@ -179,7 +182,7 @@ class OurSide:
         return choose_policy_command(match.legal_commands(seat), self.rng)
 
     def _new_match(self) -> Match:
-        return Match(self.config, seed=self.rng.getrandbits(64), now_ms=0)
+        return Match(self.config, seed=self.rng.getrandbits(64), now_ms=0, quiet=self.quiet)
 
     def play_round(self) -> None:
         """Play until the current round ends, then start the next one (or a new match)."""
@@ -266,23 +269,31 @@ def _rlcard_card(action: str) -> str:
 
 
 def head_to_head(seconds: float, seed: int) -> dict[str, Any]:
-    """Alternate slices of the three peers until each has run ``seconds``; report rates.
+    """Alternate slices of the four peers until each has run ``seconds``; report rates.
 
-    The peers: ours through the cheap queries, ours through the full legal list, RLCard.
+    The peers: ours quiet through the cheap queries, ours quiet through the full legal
+    list, ours recording every event through the cheap queries, RLCard.
     """
     ours = OurSide(seed)
     listed = OurSide(seed, legal_list=True)
+    recording = OurSide(seed, recording=True)
     theirs = RLCardSide(seed)
-    peers: list[Callable[[], None]] = [ours.play_round, listed.play_round, theirs.play_round]
+    peers: list[Callable[[], None]] = [
+        ours.play_round,
+        listed.play_round,
+        recording.play_round,
+        theirs.play_round,
+    ]
     elapsed = [0.0] * len(peers)
     while min(elapsed) < seconds:
         for index, play_round in enumerate(peers):
             if elapsed[index] < seconds:
                 elapsed[index] += _run_slice(play_round)
-    ours_elapsed, listed_elapsed, theirs_elapsed = elapsed
+    ours_elapsed, listed_elapsed, recording_elapsed, theirs_elapsed = elapsed
     rounds_per_s = ours.rounds / ours_elapsed
     rlcard_rounds_per_s = theirs.rounds / theirs_elapsed
     listed_rounds_per_s = listed.rounds / listed_elapsed
+    recording_rounds_per_s = recording.rounds / recording_elapsed
     return {
         "seconds": seconds,
         "rounds": ours.rounds,
@@ -297,6 +308,9 @@ def head_to_head(seconds: float, seed: int) -> dict[str, Any]:
         "legal_list_rounds_per_s": round(listed_rounds_per_s, 1),
         "ratio_legal_list": round(listed_rounds_per_s / rlcard_rounds_per_s, 3),
         "legal_list_us_per_command": round(listed_elapsed / listed.commands * 1e6, 2),
+        "recording_rounds_per_s": round(recording_rounds_per_s, 1),
+        "ratio_recording": round(recording_rounds_per_s / rlcard_rounds_per_s, 3),
+        "recording_us_per_command": round(recording_elapsed / recording.commands * 1e6, 2),
     }
 
 
@@ -522,6 +536,12 @@ def print_summary(figures: dict[str, Any]) -> None:
         f"  uno-lan through the full legal list: {figures['legal_list_rounds_per_s']:,.0f}"
         f" rounds/s, ratio {figures['ratio_legal_list']:.2f},"
         f" {figures['legal_list_us_per_command']:.1f} us per command"
+    )
+    print(
+        f"  uno-lan recording every event (the server's way):"
+        f" {figures['recording_rounds_per_s']:,.0f} rounds/s,"
+        f" ratio {figures['ratio_recording']:.2f},"
+        f" {figures['recording_us_per_command']:.1f} us per command"
     )
     print(
         f"  commands  {figures['commands_per_s']:>10,.0f} /s, "
