@@ -4,7 +4,7 @@
 // per server id, so a reload (or a phone that slept) resumes the same seat.
 
 import { Connection } from "./wire.js";
-import { describeEvent } from "./log.js";
+import { describeEvent, stackAfter } from "./log.js";
 import { render, renderClock } from "./render.js";
 import { play, soundOn, toggleSound } from "./sound.js";
 
@@ -28,6 +28,7 @@ export const state = {
   viewAt: 0,
   lastSeq: 0,
   lastEvent: null,
+  stack: [],
   log: [],
   chat: [],
   tab: "log",
@@ -75,7 +76,7 @@ function forgetSeat() {
   if (state.serverId) localStorage.removeItem(seatKey(state.serverId));
   Object.assign(state, {
     tableId: null, seat: null, token: null, tableState: null, view: null, lastSeq: 0,
-    lastEvent: null, log: [], chat: [], picker: null, danceSteps: [],
+    lastEvent: null, stack: [], log: [], chat: [], picker: null, danceSteps: [],
   });
 }
 
@@ -133,8 +134,9 @@ const handlers = {
     state.lastSeq = Math.max(state.lastSeq, m.seq);
     if (m.body.kind === "uno-called" || (m.body.kind === "played" && m.body.uno)) play("uno");
     if (m.body.kind === "caught") play("catch");
-    const line = describeEvent(m.body, nameOf, state.lastEvent);
+    const line = describeEvent(m.body, nameOf, state.lastEvent, state.stack);
     state.lastEvent = m.body;
+    state.stack = stackAfter(state.stack, m.body);
     if (line) {
       state.log.push(line);
       if (state.log.length > LOG_LINES) state.log.shift();
