@@ -36,6 +36,8 @@ export const state = {
   picker: null,
   danceSteps: [],
   notice: "",
+  standings: { period: "week", players: [], matches: [] },
+  rebuiltTable: null,
   wantedTable: new URLSearchParams(location.hash.slice(1)).get("table"),
 };
 
@@ -94,7 +96,12 @@ async function welcomed(welcome) {
       token: saved.token,
       last_seq: state.lastSeq,
     });
-    if (reply && reply.type === "ok") return update();
+    if (reply && reply.type === "ok") {
+      // As the terminal does: a seat back after a lost connection may be at a table the
+      // server rebuilt after a restart; its table state says so by staying paused.
+      state.rebuiltTable = saved.tableId;
+      return update();
+    }
     if (reply === null) return undefined; // lost again: the next welcome tries again
     forgetSeat();
     notice("your seat is gone (the table ended)");
@@ -129,6 +136,13 @@ const handlers = {
   "table-state": (m) => {
     state.tableState = m;
     state.screen = "table";
+    if (m.state !== "paused") state.rebuiltTable = null; // it plays on: closing it is over
+  },
+  standings: (m) => {
+    state.standings.players = m.players;
+  },
+  "match-list": (m) => {
+    state.standings.matches = m.matches;
   },
   event: (m) => {
     state.lastSeq = Math.max(state.lastSeq, m.seq);
@@ -248,6 +262,24 @@ export const actions = {
     update();
   },
   refresh: refreshTables,
+  async standings() {
+    state.screen = "standings";
+    update();
+    await ask("get-standings", { period: state.standings.period, limit: 50 });
+    await ask("list-matches", { limit: 10 });
+  },
+  period() {
+    state.standings.period = state.standings.period === "week" ? "all" : "week";
+    actions.standings();
+  },
+  lobby() {
+    state.screen = "lobby";
+    refreshTables();
+  },
+  closeTable() {
+    const question = "Close this table for good? The match so far goes into the history.";
+    if (confirm(question)) ask("close-table");
+  },
   async create(form) {
     const options = { seats: form.seats, target_score: form.target_score };
     options.turn_seconds = form.turn_seconds;

@@ -16,7 +16,7 @@ from websockets.uri import parse_uri
 
 from server.socket_writer import SocketWriter
 from server.websocket import WebSocketStream
-from server.writer import FrameWriter
+from server.writer import DirectWrite, FrameWriter
 
 
 async def pair() -> tuple[WebSocketStream, trio.SocketStream, ClientProtocol]:
@@ -82,6 +82,7 @@ async def wire_bytes(transport: str, *, direct: bool) -> tuple[bytes, bool]:
     theirs.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     tcp = trio.SocketStream(ours)
     stream: trio.abc.Stream
+    writes: DirectWrite | None
     if transport == "tcp":
         stream = tcp
         writes = SocketWriter.for_stream(tcp)
