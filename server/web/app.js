@@ -386,8 +386,12 @@ function inMatch() {
   return state.seat !== null && phase && phase !== "match-over";
 }
 
+// Both ways of asking: preventDefault for current browsers, returnValue for older ones
+// (Safari before 17, Chrome before 119).
 window.addEventListener("beforeunload", (event) => {
-  if (inMatch()) event.preventDefault();
+  if (!inMatch()) return;
+  event.preventDefault();
+  event.returnValue = "";
 });
 
 setInterval(() => renderClock(state), 250);
