@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-test
 BENCH_STAMP := $(VENV)/.installed-bench
 
-.PHONY: test lint typecheck imports pytest tools play bench soak clean web-screenshot
+.PHONY: test lint typecheck imports pytest tools play bench soak clean web-screenshot web-sentences
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -60,6 +60,12 @@ pytest: $(STAMP) tools
 web-screenshot: $(STAMP) tools
 	UNO_WEB_SCREENSHOT=$(CURDIR)/docs/web-table.png $(BIN)/python -m pytest -q \
 		tests/web/test_web_page.py -k phone_viewport
+
+# The page's copy of the log's sentences, written from client/ui/sentences.py (a test
+# fails when it is not current).
+web-sentences: $(STAMP)
+	$(BIN)/python -c 'from client.ui.sentences import page_module; print(page_module(), end="")' \
+		> server/web/sentences.js
 
 play: $(STAMP)
 	$(BIN)/uno-client --solo

@@ -6,11 +6,14 @@ and none of ``send_all``'s machinery. Measured when it came in (docs/performance
 first, its views after"): server CPU per action 1.35 -> 0.91 ms paced and 1.02 -> 0.61 ms
 saturated, saturation 966 -> 1,586 actions/s, paced p50 1.24 -> 1.13 ms.
 
-It is a write past the stream's API, so it stays small and in one place:
+It is a write past the stream's API, so it stays small and in one place: TCP sessions use
+it, and so does the WebSocket stream (``server.websocket``), which frames a binary
+message and writes it here to its TCP socket.
 
 - POSIX only (there ``os.write`` on a socket is ``send``), and only for a
-  ``trio.SocketStream``. Windows and in-memory streams (the server's own bots) get no
-  ``SocketWriter``; everything they are sent goes through the session's writer task.
+  ``trio.SocketStream`` (a WebSocket's is the one under it). Windows and in-memory
+  streams (the server's own bots) get no ``SocketWriter``; everything they are sent goes
+  through the session's writer task.
 - It never waits: Trio's sockets do not block, so a full socket buffer takes nothing (or a
   part). Whatever is left is the caller's to hand to the writer task, in order, behind
   nothing: the caller writes here only when nothing is queued and the writer is idle.

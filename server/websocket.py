@@ -23,7 +23,6 @@ from __future__ import annotations
 import contextlib
 import email.utils
 import logging
-import os
 
 import trio
 from websockets.datastructures import Headers
@@ -33,6 +32,7 @@ from websockets.protocol import State
 from websockets.server import ServerProtocol
 
 from server.limits import MAX_FRAME
+from server.socket_writer import SocketWriter
 from server.web_files import ShippedFiles, WebDoor, content_security_policy
 
 __all__ = [
@@ -78,7 +78,9 @@ class WebSocketStream(trio.abc.Stream):
         self._received = bytearray()
         self._ended = False
         self._send_lock = trio.Lock()
-        self._fd = tcp.socket.fileno() if os.name == "posix" else -1
+        # The TCP socket's write that never waits: the one place of that trick
+        # (``server.socket_writer``), for TCP sessions and this stream alike.
+        self._direct = SocketWriter.for_stream(tcp)
         # What a direct write left of its frame (the socket took only part of it), to be
         # written before anything else; and how many bytes of the next ``send_all`` that
         # frame already carries (see ``write``).
@@ -87,40 +89,38 @@ class WebSocketStream(trio.abc.Stream):
 
     def direct_writer(self) -> WebSocketStream | None:
         """This stream as the session's write that never waits (``server.writer``'s
-        ``DirectWrite``), or None where there is none (not POSIX)."""
-        return self if self._fd >= 0 else None
+        ``DirectWrite``), or None where the TCP socket has none (not POSIX)."""
+        return self if self._direct is not None else None
 
     def write(self, data: bytes) -> int:
         """Send ``data`` as one binary message now, as far as the socket takes it; return
-        how many bytes of ``data`` the caller need not send again.
+        how many bytes of ``data`` the caller need not send again: all or nothing.
 
-        The same latency path as TCP's (``server.socket_writer``): a table's move reaches
-        the socket in the table's step. A frame the socket takes whole returns
-        ``len(data)``, one it takes none of returns 0. One it takes part of cannot be taken
-        back: its rest is kept to go first, and the call returns one byte short, so that
-        the caller hands that last byte to the writer task, which wakes and writes the
-        rest (``send_all`` then skips the byte, already in the frame).
+        The frame goes to the TCP socket's ``SocketWriter``, so a table's move reaches a
+        browser in the table's step as it reaches a TCP client. A frame the socket takes
+        whole returns ``len(data)``; one it takes none of returns 0. One it takes part of
+        cannot be taken back: its rest is kept here, and the call returns 0, so the caller
+        queues ``data`` for the writer task as if nothing had left. That task's
+        ``send_all`` then writes the frame's rest in place of those ``len(data)`` bytes.
         """
-        if self._fd < 0 or self._unsent or self._owed or self._send_lock.locked():
+        direct = self._direct
+        if direct is None or self._unsent or self._owed or self._send_lock.locked():
             return 0
         if self._ws.state is not State.OPEN or not data:
             return 0
         frame = _binary_frame(data)
-        try:
-            written = os.write(self._fd, frame)
-        except OSError:
-            return 0
+        written = direct.write(frame)
         if written == len(frame):
             return len(data)
-        if written == 0:
-            return 0
-        self._unsent = frame[written:]
-        self._owed = 1
-        return len(data) - 1
+        if written:
+            self._unsent = frame[written:]
+            self._owed = len(data)
+        return 0
 
     def detach(self) -> None:
         """Write nothing more directly (call before the socket closes)."""
-        self._fd = -1
+        if self._direct is not None:
+            self._direct.detach()
 
     @property
     def socket(self) -> trio.socket.SocketType:

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from client.ui.faces import card_label, card_name, color_name
-from protocol.cards import Card
+from client.ui.sentences import SENTENCES, plural, say
+from protocol.cards import Card, Rank
 from protocol.commands import Arrow
 from protocol.events import (
     Away,
@@ -57,13 +58,16 @@ from protocol.events import (
 )
 from protocol.messages import HostReason, TableState
 
-__all__ = ["describe_event", "describe_host", "describe_removal", "describe_seats"]
+__all__ = ["describe_event", "describe_host", "describe_removal", "describe_seats", "stack_after"]
 
 NameOf = Callable[[int | None], str]
 
+_DRAW_CARDS = frozenset({Rank.DRAW_TWO, Rank.WILD_DRAW_FOUR})
+_STACK_REASONS = frozenset({DrewReason.DRAW_TWO, DrewReason.WILD_DRAW_FOUR})
+
 
 def _cards(count: int) -> str:
-    return "1 card" if count == 1 else f"{count} cards"
+    return say(plural("cards", count), count=count)
 
 
 def _labels(cards: Sequence[Card]) -> str:
@@ -72,157 +76,169 @@ def _labels(cards: Sequence[Card]) -> str:
 
 def _whose(name: str) -> str:
     """A name as an owner: ``your`` for ``you``, else ``Bob's``."""
-    return "your" if name == "you" else f"{name}'s"
+    return say("whose.you") if name == "you" else say("whose.other", player=name)
+
+
+def _color(letter: str | None) -> str:
+    return color_name(letter) if letter is not None else say("color.none")
+
+
+def _number(count: int) -> str:
+    key = f"number.{count}"
+    return SENTENCES[key] if key in SENTENCES else str(count)
+
+
+def stack_after(stack: tuple[str, ...], body: EventBody) -> tuple[str, ...]:
+    """The draw cards (Draw Two, Wild Draw Four) played in a row and not yet drawn for,
+    after ``body``: the stack a penalty draw pays for (issue 26 item 8)."""
+    match body:
+        case Played() if body.card.rank in _DRAW_CARDS:
+            return (*stack, body.card.code)
+        case Played() | RoundStarted():
+            return ()
+        case Drew() if body.reason in _STACK_REASONS or body.reason is DrewReason.CHALLENGE:
+            return ()
+    return stack
+
+
+def _stack(stack: Sequence[str]) -> str:
+    """``three Draw Twos``: a stack by its cards."""
+    if all(code == "W+4" for code in stack):
+        key = "stack.wild-draw-four"
+    elif all(code.endswith("+2") and code != "W+4" for code in stack):
+        key = "stack.draw-two"
+    else:
+        key = "stack.mixed"
+    return say(key, number=_number(len(stack)))
 
 
 def _played(e: Played, name: NameOf) -> str:
-    text = f"{name(e.seat)} played {card_name(e.card.code)}"
+    text = say("played", player=name(e.seat), card=card_name(e.card.code))
     if e.card.is_wild and e.color is not None:
-        text += f", calling {color_name(e.color.value)}"
+        text += say("played.calling", color=_color(e.color.value))
     if e.target is not None:
-        text += f" on {name(e.target)}"
+        text += say("played.target", target=name(e.target))
     if e.dance:
-        text += f" (dance: {e.dance})"
+        text += say("played.dance", dance=e.dance)
     if e.uno:
-        text += " and said UNO!"
+        text += say("played.uno")
     return text
 
 
-def _drew(e: Drew, secret: SecretCards | None, name: NameOf) -> str:
-    text = f"{name(e.seat)} drew {_cards(e.count)}"
-    if secret is not None and secret.cards:
-        text += ": " + _labels(secret.cards)
+def _drew(e: Drew, secret: SecretCards | None, name: NameOf, stack: Sequence[str]) -> str:
+    shown = secret is not None and bool(secret.cards)
+    if e.reason in _STACK_REASONS and len(stack) > 1:
+        text = say("drew.stack", player=name(e.seat), count=e.count, stack=_stack(stack))
+        if secret is not None and shown:
+            text += say("drew.stack.cards", labels=_labels(secret.cards))
+        return text
+    text = say("drew", player=name(e.seat), cards=_cards(e.count))
+    if secret is not None and shown:
+        text += say("drew.cards", labels=_labels(secret.cards))
     if e.reason is not DrewReason.DRAW:
-        text += f" ({_DRAW_REASONS[e.reason]})"
+        text += say("drew.reason", reason=say(f"reason.{e.reason.value}"))
     return text
-
-
-_DRAW_REASONS: dict[DrewReason, str] = {
-    DrewReason.DRAW_TWO: "Draw Two",
-    DrewReason.WILD_DRAW_FOUR: "Wild Draw Four",
-    DrewReason.CAUGHT: "caught without UNO",
-    DrewReason.FALSE_CATCH: "a wrong catch",
-    DrewReason.CHALLENGE: "the challenge",
-    DrewReason.CUSTOM: "Customizable wild",
-    DrewReason.DANCE: "no dance",
-    DrewReason.SKIP: "skip",
-    DrewReason.CREEPER: "Creeper",
-}
-"""Why cards were drawn, in words: every reason but a turn's own draw, which needs none."""
 
 
 def _exposed(e: Exposed, name: NameOf) -> str:
     who = name(e.seat)
-    if who == "you":
-        return "you forgot to say UNO! press u before someone catches you"
-    return f"{who} forgot to say UNO! (c to catch)"
+    return say("exposed.you") if who == "you" else say("exposed.other", player=who)
 
 
 def _round_over(e: RoundOver, name: NameOf) -> str:
-    text = f"round over: {name(e.winner)} won"
     if e.winner < len(e.gained) and e.gained[e.winner]:
-        text += f" and scored {e.gained[e.winner]}"
-    return text
+        return say("round-over.scored", player=name(e.winner), points=e.gained[e.winner])
+    return say("round-over", player=name(e.winner))
 
 
 def _match_over(e: MatchOver, name: NameOf) -> str:
-    who = " and ".join(name(seat) for seat in e.winners) or "nobody"
-    return f"match over: {who} won the match"
+    who = say("and").join(name(seat) for seat in e.winners) or say("nobody")
+    return say("match-over", players=who)
 
 
 def _challenged(e: Challenged, secret: SecretHand | None, name: NameOf) -> str:
-    text = f"{name(e.seat)} challenged {_whose(name(e.target))} Wild Draw Four: "
-    text += "guilty!" if e.guilty else "it was legal"
+    key = "challenged.guilty" if e.guilty else "challenged.legal"
+    text = say(key, player=name(e.seat), whose=_whose(name(e.target)))
     if secret is not None and secret.hand:
-        text += f" (hand: {_labels(secret.hand)})"
+        text += say("challenged.hand", labels=_labels(secret.hand))
     return text
 
 
 _ARROWS: dict[Arrow, str] = {Arrow.UP: "↑", Arrow.DOWN: "↓", Arrow.LEFT: "←", Arrow.RIGHT: "→"}
 
 
-def _direction(value: int) -> str:
-    return "clockwise" if value == 1 else "counter-clockwise"
-
-
 def _line(body: EventBody, n: NameOf) -> str:  # noqa: C901 (one case per event kind)
     """The line of an event without secrets (``describe_event`` handles those with)."""
     match body:
         case DealerChosen():
-            return f"the dealer is {n(body.dealer)}"
+            return say("dealer-chosen", dealer=n(body.dealer))
         case RoundStarted():
-            return f"round {body.round} begins (dealer: {n(body.dealer)})"
+            return say("round-started", round=body.round, dealer=n(body.dealer))
         case FirstCard():
-            return f"first card: {card_name(body.card.code)}"
+            return say("first-card", card=card_name(body.card.code))
         case FirstCardReturned():
-            return "a Wild Draw Four turned up; it goes back"
+            return say("first-card-returned")
         case Turn():
             return ""
         case Played():
             return _played(body, n)
         case JumpedIn():
-            return f"{n(body.seat)} jumped in ahead of {n(body.overtaken)}!"
+            return say("jumped-in", player=n(body.seat), overtaken=n(body.overtaken))
         case ColorChosen():
-            return f"{n(body.seat)} chose {color_name(body.color.value)}"
+            return say("color-chosen", player=n(body.seat), color=_color(body.color.value))
         case Passed():
-            return f"{n(body.seat)} passed" + (" (stuck)" if body.stuck else "")
+            return say("passed.stuck" if body.stuck else "passed", player=n(body.seat))
         case DirectionChanged():
-            return f"play now goes {_direction(body.direction)}"
-        case Skipped():
-            return f"{n(body.seat)} skipped"
-        case UnoCalled():
-            return f"{n(body.seat)} said UNO!"
-        case Exposed():
-            return _exposed(body, n)
+            direction = say("direction.1" if body.direction == 1 else "direction.-1")
+            return say("direction", direction=direction)
         case Caught():
-            return f"{n(body.by)} caught {n(body.seat)}: draws {body.penalty}"
+            return say("caught", by=n(body.by), player=n(body.seat), penalty=body.penalty)
         case FalseCatch():
-            return f"{n(body.seat)} wrongly caught {n(body.target)}: draws {body.penalty}"
-        case DrawFourAccepted():
-            return f"{n(body.seat)} took the Wild Draw Four"
+            return say(
+                "false-catch", player=n(body.seat), target=n(body.target), penalty=body.penalty
+            )
         case DanceCalled():
             steps = " ".join(_ARROWS[step] for step in body.steps or ())
-            return f"{n(body.seat)} must dance {body.dance}: {steps}"
-        case Danced():
-            return f"{n(body.seat)} danced!"
-        case DanceRefused():
-            return f"{n(body.seat)} did not dance and draws 3"
-        case CreeperRevealed():
-            return f"{n(body.seat)} drew a Creeper! 3 more cards"
-        case HandsSwapped():
-            return f"{n(body.seat)} swapped hands with {n(body.target)}"
-        case HandsShuffled():
-            return f"{n(body.seat)} shuffled everyone's hands"
-        case HandsPassed():
-            return f"{n(body.seat)} played a 0: every hand moves on to the next player"
-        case SkipMarked():
-            return f"{n(body.seat)} will skip {n(body.target)}"
-        case SkipServed():
-            return f"{n(body.seat)} draws 1 and loses the turn (skip)"
-        case Reshuffled():
-            return "the discards were shuffled into a new draw pile"
-        case TimedOut():
-            return f"{n(body.seat)} ran out of time"
-        case Away():
-            return f"{n(body.seat)} is away; a bot plays for now"
-        case Back():
-            return f"{n(body.seat)} is back"
-        case Paused():
-            return "the game is paused"
-        case Resumed():
-            return "the game goes on"
+            return say("dance-called", player=n(body.seat), dance=body.dance, steps=steps)
+        case HandsSwapped() | SkipMarked():
+            return say(body.kind_name, player=n(body.seat), target=n(body.target))
+        case Exposed():
+            return _exposed(body, n)
         case RoundOver():
             return _round_over(body, n)
         case MatchOver():
             return _match_over(body, n)
+        case (
+            Skipped()
+            | UnoCalled()
+            | DrawFourAccepted()
+            | Danced()
+            | DanceRefused()
+            | CreeperRevealed()
+            | HandsShuffled()
+            | HandsPassed()
+            | SkipServed()
+            | TimedOut()
+            | Away()
+            | Back()
+        ):
+            return say(body.kind_name, player=n(body.seat))
+        case Reshuffled() | Paused() | Resumed():
+            return say(body.kind_name)
     return body.kind_name.replace("-", " ")  # a kind newer than this client
 
 
-def describe_event(event: SeenEvent, name_of: NameOf, previous: SeenEvent | None = None) -> str:
+def describe_event(
+    event: SeenEvent,
+    name_of: NameOf,
+    previous: SeenEvent | None = None,
+    stack: Sequence[str] = (),
+) -> str:
     """One log line for an event; empty for events not worth a line (turns).
 
     ``previous`` is the event before it: a UNO said with a play is already in the play's
-    line, so the call that follows it adds none.
+    line, so the call that follows it adds none. ``stack`` is the draw cards played in a
+    row before it (``stack_after``): a penalty draw for two or more names the stack.
     """
     body, secret = event.body, event.secret
     match body:
@@ -234,7 +250,8 @@ def describe_event(event: SeenEvent, name_of: NameOf, previous: SeenEvent | None
         ):
             return ""
         case Drew():
-            return _drew(body, secret if isinstance(secret, SecretCards) else None, name_of)
+            cards = secret if isinstance(secret, SecretCards) else None
+            return _drew(body, cards, name_of, stack)
         case Challenged():
             hand = secret if isinstance(secret, SecretHand) else None
             return _challenged(body, hand, name_of)
@@ -252,28 +269,27 @@ def describe_seats(
     for (old, _), (new, bot) in zip(before, after, strict=False):
         if old == new:
             continue
-        joined = f"{new} (a bot)" if bot else new
+        joined = say("seat.bot", player=new) if bot else new
         if not old:
-            lines.append(f"{joined} joined the table")
+            lines.append(say("seat.joined", player=joined))
         elif not new:
-            lines.append(f"{old} left the table")
+            lines.append(say("seat.left", player=old))
         else:
-            lines.append(f"{joined} took {old}'s seat")
+            lines.append(say("seat.taken", player=joined, old=old))
     return lines
 
 
 def describe_removal(name: str, after: TableState, name_of: NameOf) -> str:
     """The log line for the person ``name`` whom the host just kicked or banned
     (``table-state.removed_seat``, 1.3), as everyone at the table reads it."""
-    host = name_of(after.host_seat) if after.host_seat is not None else "the host"
-    who = name or "a player"
+    host = name_of(after.host_seat) if after.host_seat is not None else say("host.the-host")
+    who = name or say("removed.someone")
     seat = after.removed_seat
     bot = seat is not None and seat < len(after.seats) and after.seats[seat].bot
-    if after.removed_banned:
-        line = f"{host} banned {who} from the table"
-    else:
-        line = f"{host} removed {who} from the table"
-    return line + ("; a bot plays the seat" if bot else "")
+    line = say(
+        "removed.banned" if after.removed_banned else "removed.kicked", host=host, player=who
+    )
+    return say("removed.bot-plays", line=line) if bot else line
 
 
 def describe_host(before: TableState, after: TableState, name_of: NameOf) -> str | None:
@@ -282,16 +298,16 @@ def describe_host(before: TableState, after: TableState, name_of: NameOf) -> str
     if (before.host_seat, before.owner_seat) == (after.host_seat, after.owner_seat):
         return None
     if after.host_seat is None:
-        return "Nobody holds the host role now"
+        return say("host.nobody")
     host = name_of(after.host_seat)
     match after.host_reason:
         case HostReason.OWNER_AWAY:
-            return f"Host role lent to {host} while {name_of(after.owner_seat)} is away"
+            return say("host.lent", host=host, owner=name_of(after.owner_seat))
         case HostReason.OWNER if before.owner_seat == after.owner_seat:
-            return f"Host role back with {host}, the table's owner"
+            return say("host.back", host=host)
         case HostReason.OWNER_LEFT:
             gone = before.owner_seat
             seats = before.seats
             left = seats[gone].name if gone is not None and gone < len(seats) else None
-            return f"Host role handed to {host} for good ({left or 'the owner'} left)"
-    return f"{host} is the host now"
+            return say("host.handed", host=host, owner=left or say("host.the-owner"))
+    return say("host.moved", host=host)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from client.ui.describe import describe_event, describe_removal, describe_seats
+from client.ui.describe import describe_event, describe_removal, describe_seats, stack_after
 from client.ui.faces import sort_hand
 from client.ui.records import Records
 from protocol.commands import Dance, Play, SeatCommand
@@ -193,6 +193,8 @@ class Model:
     """The table a password is being typed for: (table id, name, spectate)."""
     finished: bool = False
     last_event: SeenEvent | None = None
+    stack: tuple[str, ...] = ()
+    """The draw cards played in a row and not yet drawn for (the log names a stack)."""
     bell: bool = True
     """Ring the terminal bell when the game waits for you (the ``m`` key, the config)."""
     bells: int = 0
@@ -476,8 +478,9 @@ def _draft_still_legal(model: Model) -> bool:
 
 def apply_event(model: Model, body: SeenEvent) -> None:
     """One numbered event: a line in the log, in plain words."""
-    line = describe_event(body, model.seat_name, model.last_event)
+    line = describe_event(body, model.seat_name, model.last_event, model.stack)
     model.last_event = body
+    model.stack = stack_after(model.stack, body.body)
     if line:
         model.log.append(line)
         if model.log_scroll:  # scrolled back: keep the same lines in view

@@ -4,7 +4,7 @@
 // per server id, so a reload (or a phone that slept) resumes the same seat.
 
 import { Connection } from "./wire.js";
-import { describeEvent } from "./log.js";
+import { describeEvent, stackAfter } from "./log.js";
 import { render, renderClock } from "./render.js";
 import { play, soundOn, toggleSound } from "./sound.js";
 
@@ -28,6 +28,7 @@ export const state = {
   viewAt: 0,
   lastSeq: 0,
   lastEvent: null,
+  stack: [],
   log: [],
   chat: [],
   tab: "log",
@@ -35,6 +36,8 @@ export const state = {
   picker: null,
   danceSteps: [],
   notice: "",
+  standings: { period: "week", players: [], matches: [] },
+  rebuiltTable: null,
   wantedTable: new URLSearchParams(location.hash.slice(1)).get("table"),
 };
 
@@ -75,7 +78,7 @@ function forgetSeat() {
   if (state.serverId) localStorage.removeItem(seatKey(state.serverId));
   Object.assign(state, {
     tableId: null, seat: null, token: null, tableState: null, view: null, lastSeq: 0,
-    lastEvent: null, log: [], chat: [], picker: null, danceSteps: [],
+    lastEvent: null, stack: [], log: [], chat: [], picker: null, danceSteps: [],
   });
 }
 
@@ -93,7 +96,12 @@ async function welcomed(welcome) {
       token: saved.token,
       last_seq: state.lastSeq,
     });
-    if (reply && reply.type === "ok") return update();
+    if (reply && reply.type === "ok") {
+      // As the terminal does: a seat back after a lost connection may be at a table the
+      // server rebuilt after a restart; its table state says so by staying paused.
+      state.rebuiltTable = saved.tableId;
+      return update();
+    }
     if (reply === null) return undefined; // lost again: the next welcome tries again
     forgetSeat();
     notice("your seat is gone (the table ended)");
@@ -128,13 +136,21 @@ const handlers = {
   "table-state": (m) => {
     state.tableState = m;
     state.screen = "table";
+    if (m.state !== "paused") state.rebuiltTable = null; // it plays on: closing it is over
+  },
+  standings: (m) => {
+    state.standings.players = m.players;
+  },
+  "match-list": (m) => {
+    state.standings.matches = m.matches;
   },
   event: (m) => {
     state.lastSeq = Math.max(state.lastSeq, m.seq);
     if (m.body.kind === "uno-called" || (m.body.kind === "played" && m.body.uno)) play("uno");
     if (m.body.kind === "caught") play("catch");
-    const line = describeEvent(m.body, nameOf, state.lastEvent);
+    const line = describeEvent(m.body, nameOf, state.lastEvent, state.stack);
     state.lastEvent = m.body;
+    state.stack = stackAfter(state.stack, m.body);
     if (line) {
       state.log.push(line);
       if (state.log.length > LOG_LINES) state.log.shift();
@@ -246,6 +262,24 @@ export const actions = {
     update();
   },
   refresh: refreshTables,
+  async standings() {
+    state.screen = "standings";
+    update();
+    await ask("get-standings", { period: state.standings.period, limit: 50 });
+    await ask("list-matches", { limit: 10 });
+  },
+  period() {
+    state.standings.period = state.standings.period === "week" ? "all" : "week";
+    actions.standings();
+  },
+  lobby() {
+    state.screen = "lobby";
+    refreshTables();
+  },
+  closeTable() {
+    const question = "Close this table for good? The match so far goes into the history.";
+    if (confirm(question)) ask("close-table");
+  },
   async create(form) {
     const options = { seats: form.seats, target_score: form.target_score };
     options.turn_seconds = form.turn_seconds;
@@ -352,8 +386,12 @@ function inMatch() {
   return state.seat !== null && phase && phase !== "match-over";
 }
 
+// Both ways of asking: preventDefault for current browsers, returnValue for older ones
+// (Safari before 17, Chrome before 119).
 window.addEventListener("beforeunload", (event) => {
-  if (inMatch()) event.preventDefault();
+  if (!inMatch()) return;
+  event.preventDefault();
+  event.returnValue = "";
 });
 
 setInterval(() => renderClock(state), 250);

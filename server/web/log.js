@@ -1,101 +1,120 @@
-// Events in plain words for the table's log, the same sentences as the terminal's
-// (client/ui/describe.py; tests/web/test_web_log.py holds the two equal over a real
-// match). name(seat) gives a seat's name, "you" for one's own.
+// Events in plain words for the table's log: the terminal's sentences
+// (client/ui/describe.py), from the same table (sentences.js, written from
+// client/ui/sentences.py). tests/web/test_web_log.py holds the two logs equal over a real
+// match. name(seat) gives a seat's name, "you" for one's own.
 
 import { cardLabel, cardName, COLOR_NAMES, isWild } from "./cards.js";
+import { plural, say, SENTENCES } from "./sentences.js";
 
-const DRAW_REASONS = {
-  "draw-two": "Draw Two",
-  "wild-draw-four": "Wild Draw Four",
-  caught: "caught without UNO",
-  "false-catch": "a wrong catch",
-  challenge: "the challenge",
-  custom: "Customizable wild",
-  dance: "no dance",
-  skip: "skip",
-  creeper: "Creeper",
-};
 const ARROWS = { up: "↑", down: "↓", left: "←", right: "→" };
+const STACK_REASONS = ["draw-two", "wild-draw-four"];
 
-const cards = (count) => (count === 1 ? "1 card" : `${count} cards`);
+const cards = (count) => say(plural("cards", count), { count });
 const labels = (codes) => codes.map(cardLabel).join(" ");
-const whose = (name) => (name === "you" ? "your" : `${name}'s`);
-const colorName = (letter) => COLOR_NAMES[letter] ?? "none";
-const direction = (value) => (value === 1 ? "clockwise" : "counter-clockwise");
+const whose = (name) => (name === "you" ? say("whose.you") : say("whose.other", { player: name }));
+const colorName = (letter) => COLOR_NAMES[letter] ?? say("color.none");
+const number = (count) => SENTENCES[`number.${count}`] ?? String(count);
+const isDrawCard = (code) => code === "W+4" || (!isWild(code) && code.endsWith("+2"));
+
+// The draw cards played in a row and not yet drawn for, after body: the stack a penalty
+// draw pays for.
+export function stackAfter(stack, body) {
+  if (body.kind === "played") return isDrawCard(body.card) ? [...stack, body.card] : [];
+  if (body.kind === "round-started") return [];
+  if (body.kind === "drew" && [...STACK_REASONS, "challenge"].includes(body.reason)) return [];
+  return stack;
+}
+
+function stackName(stack) {
+  let key = "stack.mixed";
+  if (stack.every((code) => code === "W+4")) key = "stack.wild-draw-four";
+  else if (stack.every((code) => code !== "W+4")) key = "stack.draw-two";
+  return say(key, { number: number(stack.length) });
+}
 
 function played(e, n) {
-  let text = `${n(e.seat)} played ${cardName(e.card)}`;
-  if (isWild(e.card) && e.color) {
-    text += `, calling ${colorName(e.color)}`;
+  let text = say("played", { player: n(e.seat), card: cardName(e.card) });
+  if (isWild(e.card) && e.color) text += say("played.calling", { color: colorName(e.color) });
+  if (e.target !== undefined && e.target !== null) {
+    text += say("played.target", { target: n(e.target) });
   }
-  if (e.target !== undefined && e.target !== null) text += ` on ${n(e.target)}`;
-  if (e.dance) text += ` (dance: ${e.dance})`;
-  if (e.uno) text += " and said UNO!";
+  if (e.dance) text += say("played.dance", { dance: e.dance });
+  if (e.uno) text += say("played.uno");
   return text;
 }
 
-function drew(e, n) {
-  let text = `${n(e.seat)} drew ${cards(e.count)}`;
-  if (e.cards && e.cards.length) text += `: ${labels(e.cards)}`;
-  if (e.reason !== "draw") text += ` (${DRAW_REASONS[e.reason] ?? e.reason})`;
+function drew(e, n, stack) {
+  const shown = e.cards && e.cards.length;
+  if (STACK_REASONS.includes(e.reason) && stack.length > 1) {
+    let text = say("drew.stack", { player: n(e.seat), count: e.count, stack: stackName(stack) });
+    if (shown) text += say("drew.stack.cards", { labels: labels(e.cards) });
+    return text;
+  }
+  let text = say("drew", { player: n(e.seat), cards: cards(e.count) });
+  if (shown) text += say("drew.cards", { labels: labels(e.cards) });
+  if (e.reason !== "draw") {
+    const key = `reason.${e.reason}`;
+    text += say("drew.reason", { reason: key in SENTENCES ? say(key) : e.reason });
+  }
   return text;
 }
+
+// The events whose sentence names only the seat that acted.
+const BY_SEAT = [
+  "skipped", "uno-called", "draw-four-accepted", "danced", "dance-refused",
+  "creeper-revealed", "hands-shuffled", "hands-passed", "skip-served", "timed-out",
+  "away", "back",
+];
 
 const LINES = {
-  "dealer-chosen": (e, n) => `the dealer is ${n(e.dealer)}`,
-  "round-started": (e, n) => `round ${e.round} begins (dealer: ${n(e.dealer)})`,
-  "first-card": (e) => `first card: ${cardName(e.card)}`,
-  "first-card-returned": () => "a Wild Draw Four turned up; it goes back",
+  "dealer-chosen": (e, n) => say("dealer-chosen", { dealer: n(e.dealer) }),
+  "round-started": (e, n) => say("round-started", { round: e.round, dealer: n(e.dealer) }),
+  "first-card": (e) => say("first-card", { card: cardName(e.card) }),
+  "first-card-returned": () => say("first-card-returned"),
   turn: () => "",
   played,
-  "jumped-in": (e, n) => `${n(e.seat)} jumped in ahead of ${n(e.overtaken)}!`,
-  "color-chosen": (e, n) => `${n(e.seat)} chose ${colorName(e.color)}`,
-  drew,
-  passed: (e, n) => `${n(e.seat)} passed${e.stuck ? " (stuck)" : ""}`,
-  direction: (e) => `play now goes ${direction(e.direction)}`,
-  skipped: (e, n) => `${n(e.seat)} skipped`,
-  "uno-called": (e, n) => `${n(e.seat)} said UNO!`,
+  "jumped-in": (e, n) => say("jumped-in", { player: n(e.seat), overtaken: n(e.overtaken) }),
+  "color-chosen": (e, n) => say("color-chosen", { player: n(e.seat), color: colorName(e.color) }),
+  passed: (e, n) => say(e.stuck ? "passed.stuck" : "passed", { player: n(e.seat) }),
+  direction: (e) =>
+    say("direction", { direction: say(e.direction === 1 ? "direction.1" : "direction.-1") }),
   exposed: (e, n) =>
-    n(e.seat) === "you"
-      ? "you forgot to say UNO! press u before someone catches you"
-      : `${n(e.seat)} forgot to say UNO! (c to catch)`,
-  caught: (e, n) => `${n(e.by)} caught ${n(e.seat)}: draws ${e.penalty}`,
-  "false-catch": (e, n) => `${n(e.seat)} wrongly caught ${n(e.target)}: draws ${e.penalty}`,
+    n(e.seat) === "you" ? say("exposed.you") : say("exposed.other", { player: n(e.seat) }),
+  caught: (e, n) => say("caught", { by: n(e.by), player: n(e.seat), penalty: e.penalty }),
+  "false-catch": (e, n) =>
+    say("false-catch", { player: n(e.seat), target: n(e.target), penalty: e.penalty }),
   challenged: (e, n) => {
-    let text = `${n(e.seat)} challenged ${whose(n(e.target))} Wild Draw Four: `;
-    text += e.guilty ? "guilty!" : "it was legal";
-    if (e.hand && e.hand.length) text += ` (hand: ${labels(e.hand)})`;
+    const key = e.guilty ? "challenged.guilty" : "challenged.legal";
+    let text = say(key, { player: n(e.seat), whose: whose(n(e.target)) });
+    if (e.hand && e.hand.length) text += say("challenged.hand", { labels: labels(e.hand) });
     return text;
   },
-  "draw-four-accepted": (e, n) => `${n(e.seat)} took the Wild Draw Four`,
   "dance-called": (e, n) =>
-    `${n(e.seat)} must dance ${e.dance}: ${(e.steps ?? []).map((s) => ARROWS[s]).join(" ")}`,
-  danced: (e, n) => `${n(e.seat)} danced!`,
-  "dance-refused": (e, n) => `${n(e.seat)} did not dance and draws 3`,
-  "creeper-revealed": (e, n) => `${n(e.seat)} drew a Creeper! 3 more cards`,
-  "hands-swapped": (e, n) => `${n(e.seat)} swapped hands with ${n(e.target)}`,
-  "hands-shuffled": (e, n) => `${n(e.seat)} shuffled everyone's hands`,
-  "hands-passed": (e, n) => `${n(e.seat)} played a 0: every hand moves on to the next player`,
-  "skip-marked": (e, n) => `${n(e.seat)} will skip ${n(e.target)}`,
-  "skip-served": (e, n) => `${n(e.seat)} draws 1 and loses the turn (skip)`,
-  reshuffled: () => "the discards were shuffled into a new draw pile",
-  "timed-out": (e, n) => `${n(e.seat)} ran out of time`,
-  away: (e, n) => `${n(e.seat)} is away; a bot plays for now`,
-  back: (e, n) => `${n(e.seat)} is back`,
-  paused: () => "the game is paused",
-  resumed: () => "the game goes on",
-  "round-over": (e, n) => {
-    let text = `round over: ${n(e.winner)} won`;
-    if (e.gained && e.gained[e.winner]) text += ` and scored ${e.gained[e.winner]}`;
-    return text;
-  },
+    say("dance-called", {
+      player: n(e.seat),
+      dance: e.dance,
+      steps: (e.steps ?? []).map((s) => ARROWS[s]).join(" "),
+    }),
+  "hands-swapped": (e, n) => say("hands-swapped", { player: n(e.seat), target: n(e.target) }),
+  "skip-marked": (e, n) => say("skip-marked", { player: n(e.seat), target: n(e.target) }),
+  reshuffled: () => say("reshuffled"),
+  paused: () => say("paused"),
+  resumed: () => say("resumed"),
+  "round-over": (e, n) =>
+    e.gained && e.gained[e.winner]
+      ? say("round-over.scored", { player: n(e.winner), points: e.gained[e.winner] })
+      : say("round-over", { player: n(e.winner) }),
   "match-over": (e, n) =>
-    `match over: ${(e.winners ?? []).map(n).join(" and ") || "nobody"} won the match`,
+    say("match-over", {
+      players: (e.winners ?? []).map(n).join(say("and")) || say("nobody"),
+    }),
 };
+for (const kind of BY_SEAT) LINES[kind] = (e, n) => say(kind, { player: n(e.seat) });
 
 // One log line for an event body; "" for events not worth a line. previous is the event
-// before it: a UNO said with a play is already in the play's line.
-export function describeEvent(body, name, previous) {
+// before it: a UNO said with a play is already in the play's line. stack is the draw
+// cards played in a row before it (stackAfter): a penalty draw for two or more names it.
+export function describeEvent(body, name, previous, stack = []) {
   if (
     body.kind === "uno-called" &&
     previous &&
@@ -105,6 +124,7 @@ export function describeEvent(body, name, previous) {
   ) {
     return "";
   }
+  if (body.kind === "drew") return drew(body, name, stack);
   const line = LINES[body.kind];
   return line ? line(body, name) : body.kind.replaceAll("-", " ");
 }

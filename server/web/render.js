@@ -77,6 +77,9 @@ function bindForms(actions) {
     else if (target.dataset.action === "refresh") actions.refresh();
     else if (target.dataset.action === "rename") actions.rename();
     else if (target.dataset.action === "sound") actions.toggleSound();
+    else if (target.dataset.action === "standings") actions.standings();
+    else if (target.dataset.action === "period") actions.period();
+    else if (target.dataset.action === "lobby") actions.lobby();
   });
   document.addEventListener("keydown", (event) => keyboard(event, actions));
 }
@@ -96,13 +99,14 @@ export function render(state, actions) {
   const sound = $("sound");
   sound.textContent = state.sound ? "sound on" : "sound off";
   sound.setAttribute("aria-pressed", String(state.sound));
-  for (const screen of ["name", "lobby", "table"]) {
+  for (const screen of ["name", "lobby", "standings", "table"]) {
     $(`${screen}-screen`).hidden = state.screen !== screen;
   }
   const notice = $("notice");
   notice.hidden = !state.notice;
   notice.textContent = state.notice;
   if (state.screen === "lobby") renderLobby(state, actions);
+  if (state.screen === "standings") renderStandings(state);
   if (state.screen === "table") renderTable(state, actions);
   renderDialog(state, actions);
 }
@@ -141,6 +145,39 @@ function renderLobby(state, actions) {
   }
 }
 
+// --- the standings (uno-client's h screen) -------------------------------------------
+
+function renderStandings(state) {
+  const { period, players, matches } = state.standings;
+  $("standings-period").textContent = period === "week" ? "this week" : "all time";
+  const row = (p) =>
+    el("tr", {}, el("td", { text: p.name }), el("td", { text: String(p.wins) }),
+      el("td", { text: String(p.matches) }), el("td", { text: String(p.points) }));
+  const people = players.filter((p) => !p.bot);
+  const bots = players.filter((p) => p.bot);
+  fill(
+    $("standings").tBodies[0],
+    players.length ? null : el("tr", {}, el("td", { colspan: 4, text: "No finished matches yet." })),
+    people.map(row),
+    bots.length ? el("tr", { class: "group" }, el("td", { colspan: 4, text: "bots" })) : null,
+    bots.map(row),
+  );
+  fill(
+    $("matches"),
+    matches.map((m) => {
+      const when = new Date(m.finished_at * 1000).toLocaleString([], {
+        weekday: "short", day: "2-digit", month: "short", hour: "2-digit", minute: "2-digit",
+      });
+      const won = m.winners.length ? `won by ${m.winners.join(" and ")}` : m.note || "cut short";
+      const scores = m.players.map((p) => `${p.name} ${p.score}`).join(" · ");
+      return el("li", { class: "table-entry" },
+        el("div", { class: "row" }, el("strong", { text: m.table }), el("span", { class: "tag", text: m.deck })),
+        el("div", { class: "facts", text: `${when} · ${won}` }),
+        el("div", { class: "facts", text: scores }));
+    }),
+  );
+}
+
 // --- the table -----------------------------------------------------------------------
 
 function renderTable(state, actions) {
@@ -156,6 +193,9 @@ function renderTable(state, actions) {
     me === null ? el("span", { class: "tag", text: "watching" }) : null,
     host && ts.state === "playing" ? button("Pause", actions.pause) : null,
     host && ts.state === "paused" ? button("Go on", actions.unpause) : null,
+    host && ts.state === "paused" && state.rebuiltTable === ts.table_id
+      ? button("Close table", actions.closeTable, { id: "close-table" })
+      : null,
     button("Leave", actions.leave),
   );
   renderSeats(state, actions, host);

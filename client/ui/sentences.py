@@ -1,0 +1,160 @@
+"""The log's sentences: one table for the terminal and the page.
+
+``SENTENCES`` maps a key to an English sentence (or a part of one) with placeholders by
+name, ``{player}``; ``say(key, **fields)`` fills one in. The terminal's log
+(``client.ui.describe``) reads this table; the page's (``server/web/log.js``) reads
+``server/web/sentences.js``, which ``make web-sentences`` writes from it (``page_module``);
+a test fails when the page's copy is not current.
+
+Kept simple for translations (gettext catalogues may replace the table later): a
+placeholder is ``{name}``, nothing else inside the braces; a sentence whose words change
+with a number has one entry per form (``cards.one``, ``cards.other``), and ``plural``
+picks the key.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+__all__ = ["SENTENCES", "page_module", "plural", "say"]
+
+SENTENCES: dict[str, str] = {
+    "cards.one": "1 card",
+    "cards.other": "{count} cards",
+    "number.2": "two",
+    "number.3": "three",
+    "number.4": "four",
+    "number.5": "five",
+    "number.6": "six",
+    "number.7": "seven",
+    "number.8": "eight",
+    "number.9": "nine",
+    "number.10": "ten",
+    "whose.you": "your",
+    "whose.other": "{player}'s",
+    "nobody": "nobody",
+    "color.none": "none",
+    "direction.1": "clockwise",
+    "direction.-1": "counter-clockwise",
+    "dealer-chosen": "the dealer is {dealer}",
+    "round-started": "round {round} begins (dealer: {dealer})",
+    "first-card": "first card: {card}",
+    "first-card-returned": "a Wild Draw Four turned up; it goes back",
+    "played": "{player} played {card}",
+    "played.calling": ", calling {color}",
+    "played.target": " on {target}",
+    "played.dance": " (dance: {dance})",
+    "played.uno": " and said UNO!",
+    "jumped-in": "{player} jumped in ahead of {overtaken}!",
+    "color-chosen": "{player} chose {color}",
+    "drew": "{player} drew {cards}",
+    "drew.cards": ": {labels}",
+    "drew.reason": " ({reason})",
+    "drew.stack": "{player} drew {count}: a stack of {stack}",
+    "drew.stack.cards": " ({labels})",
+    "stack.draw-two": "{number} Draw Twos",
+    "stack.wild-draw-four": "{number} Wild Draw Fours",
+    "stack.mixed": "{number} draw cards",
+    "reason.draw-two": "Draw Two",
+    "reason.wild-draw-four": "Wild Draw Four",
+    "reason.caught": "caught without UNO",
+    "reason.false-catch": "a wrong catch",
+    "reason.challenge": "the challenge",
+    "reason.custom": "Customizable wild",
+    "reason.dance": "no dance",
+    "reason.skip": "skip",
+    "reason.creeper": "Creeper",
+    "passed": "{player} passed",
+    "passed.stuck": "{player} passed (stuck)",
+    "direction": "play now goes {direction}",
+    "skipped": "{player} skipped",
+    "uno-called": "{player} said UNO!",
+    "exposed.you": "you forgot to say UNO! press u before someone catches you",
+    "exposed.other": "{player} forgot to say UNO! (c to catch)",
+    "caught": "{by} caught {player}: draws {penalty}",
+    "false-catch": "{player} wrongly caught {target}: draws {penalty}",
+    "challenged.guilty": "{player} challenged {whose} Wild Draw Four: guilty!",
+    "challenged.legal": "{player} challenged {whose} Wild Draw Four: it was legal",
+    "challenged.hand": " (hand: {labels})",
+    "draw-four-accepted": "{player} took the Wild Draw Four",
+    "dance-called": "{player} must dance {dance}: {steps}",
+    "danced": "{player} danced!",
+    "dance-refused": "{player} did not dance and draws 3",
+    "creeper-revealed": "{player} drew a Creeper! 3 more cards",
+    "hands-swapped": "{player} swapped hands with {target}",
+    "hands-shuffled": "{player} shuffled everyone's hands",
+    "hands-passed": "{player} played a 0: every hand moves on to the next player",
+    "skip-marked": "{player} will skip {target}",
+    "skip-served": "{player} draws 1 and loses the turn (skip)",
+    "reshuffled": "the discards were shuffled into a new draw pile",
+    "timed-out": "{player} ran out of time",
+    "away": "{player} is away; a bot plays for now",
+    "back": "{player} is back",
+    "paused": "the game is paused",
+    "resumed": "the game goes on",
+    "round-over": "round over: {player} won",
+    "round-over.scored": "round over: {player} won and scored {points}",
+    "match-over": "match over: {players} won the match",
+    "and": " and ",
+    "seat.joined": "{player} joined the table",
+    "seat.bot": "{player} (a bot)",
+    "seat.left": "{player} left the table",
+    "seat.taken": "{player} took {old}'s seat",
+    "host.nobody": "Nobody holds the host role now",
+    "host.lent": "Host role lent to {host} while {owner} is away",
+    "host.back": "Host role back with {host}, the table's owner",
+    "host.handed": "Host role handed to {host} for good ({owner} left)",
+    "host.the-owner": "the owner",
+    "host.moved": "{host} is the host now",
+    "host.the-host": "the host",
+    "removed.someone": "a player",
+    "removed.kicked": "{host} removed {player} from the table",
+    "removed.banned": "{host} banned {player} from the table",
+    "removed.bot-plays": "{line}; a bot plays the seat",
+}
+"""Every sentence of the log, by key (see the module docstring)."""
+
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def say(key: str, **fields: object) -> str:
+    """The sentence ``key`` with its placeholders filled in from ``fields``.
+
+    A placeholder without a field stays as written, so a missing one shows instead of
+    failing (the page's ``say`` does the same).
+    """
+    text = SENTENCES[key]
+    return _PLACEHOLDER.sub(lambda m: str(fields.get(m[1], m[0])), text)
+
+
+def plural(key: str, count: int) -> str:
+    """The key of the form of ``key`` for ``count``: ``key.one`` for 1, else ``key.other``."""
+    return f"{key}.one" if count == 1 else f"{key}.other"
+
+
+_PAGE_MODULE = """\
+// Written by client/ui/sentences.py from its SENTENCES (`make web-sentences`); do not
+// edit: the terminal's log and this page's read the same table, and a test fails when
+// this copy is not current.
+
+export const SENTENCES = {table};
+
+// The sentence `key` with its {{placeholders}} filled in from `fields`.
+export function say(key, fields = {{}}) {{
+  return SENTENCES[key].replace(/\\{{(\\w+)\\}}/g, (all, name) =>
+    name in fields ? String(fields[name]) : all,
+  );
+}}
+
+// The key of the form of `key` for `count`: `key.one` for 1, else `key.other`.
+export function plural(key, count) {{
+  return count === 1 ? `${{key}}.one` : `${{key}}.other`;
+}}
+"""
+
+
+def page_module() -> str:
+    """The text of the page's ``sentences.js``: the table and its ``say``."""
+    table = json.dumps(SENTENCES, indent=2, ensure_ascii=False)
+    return _PAGE_MODULE.format(table=table)
