@@ -53,8 +53,11 @@ tools:
 			|| echo "$$tool is missing: its tests will skip (or fail under CI=true)"; \
 	done
 
+# Two workers: most tests wait on processes, sockets and terminals, so two at once keep
+# `make test` within its ten minutes on two cores.
+TEST_WORKERS ?= 2
 pytest: $(STAMP) tools
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS)
 
 # The picture in docs/web.md: the phone-sized browser test, a few moves into a round.
 web-screenshot: $(STAMP) tools
