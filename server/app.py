@@ -30,6 +30,7 @@ from protocol.connection import ServerConnection
 from protocol.errors import ErrorCode
 from protocol.limits import MAX_MESSAGE_LEN
 from protocol.messages import Error
+from server.defaults import DEFAULT_PORT, DEFAULT_WEB_PORT
 from server.identity import ServerIdentity
 from server.limits import ConnectionGate, LimitsError, SessionLimits
 from server.peer import LobbyPort
@@ -50,11 +51,6 @@ __all__ = [
 
 log = logging.getLogger("uno.server")
 
-DEFAULT_PORT = 7531
-"""The port a server listens on unless told otherwise."""
-
-DEFAULT_WEB_PORT = 7532
-"""The port of the browser page and its WebSocket unless told otherwise."""
 
 _EVERY_INTERFACE = ("0.0.0.0", "::")
 EVERY_INTERFACE = _EVERY_INTERFACE

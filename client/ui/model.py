@@ -126,6 +126,13 @@ class Model:
     server_down: str | None = None
     """Why the server this client started (``--serve``) stopped, while it is down: the
     keys line says so and R starts it again."""
+    web_port: int | None = None
+    """(1.3) The port of the server's browser page, from its ``welcome``; None if it
+    serves none (or speaks an older protocol)."""
+    friends_at: str | None = None
+    """``--serve``: the LAN address and port friends connect to (the server says it)."""
+    page_at: str | None = None
+    """``--serve``: the browser page's URL on the LAN (the server says it)."""
     # the table
     table: TableState | None = None
     seat: int | None = None

@@ -75,6 +75,8 @@ def help_screen(model: Model, now: float = 0.0) -> list[Line]:
 def header(model: Model, title: str) -> Line:
     """The top line of a screen: ``title``, the connection's state and the server's address."""
     where = model.address or "no server"
+    if model.friends_at is not None:  # --serve: what the host gives friends
+        where = f"friends join {model.friends_at}"
     state = "connected" if model.connected else model.status
     return [("class:title", f" UNO · {title} "), ("class:hint", f"  {state} · {where}")]
 
@@ -138,8 +140,10 @@ def lobby_screen(model: Model, height: int) -> list[Line]:
         lines.append(text_line(f"  The table {name} is locked.", "class:title"))
         lines.append(text_line(f"  Password to {what} it: {'•' * len(model.text)}▏", "class:input"))
     elif not model.tables:
+        lines += _page_line(model)
         lines.append(text_line("  No tables yet. Press n to create one.", "class:hint"))
     else:
+        lines += _page_line(model)
         lines += _table_rows(model)
     if model.mode is Mode.CHAT:
         lines += [[], text_line(f"  say: {model.text}▏", "class:input")]
@@ -156,6 +160,23 @@ def lobby_screen(model: Model, height: int) -> list[Line]:
         )
     lines += footer(model, height - len(lines), keys)
     return lines
+
+
+def _page_line(model: Model) -> list[Line]:
+    """Where a phone opens the server's browser page (issue 25), if it serves one."""
+    url = page_url(model)
+    return [] if url is None else [text_line(f"  Phones: {url}", "class:hint")]
+
+
+def page_url(model: Model) -> str | None:
+    """The URL of the server's browser page: the one a ``--serve`` server said, else the
+    server's address with the web port of its ``welcome``; None if it serves none."""
+    if model.page_at is not None:
+        return model.page_at
+    if model.web_port is None or not model.address:
+        return None
+    host = model.address.rpartition(":")[0]
+    return f"http://{host}:{model.web_port}/"
 
 
 def _table_rows(model: Model) -> list[Line]:

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
+from client.bots.choices import DEFAULT_LEVEL, LEVEL_CHOICES
 from client.ui.intents import TableRequest
 from protocol.limits import MAX_PASSWORD_LEN, MAX_TABLE_NAME_LEN
 from protocol.messages import MAX_BOT_THINK_MS, AddBot
@@ -59,14 +60,9 @@ USUAL_BOT_THINK_MS = 800
 BOT_SPEED_STEP_MS = 100
 """How far one left / right moves the bot speed."""
 
-LEVEL_CHOICES = ("easy", "normal", "hard", "random")
-"""The server bots' levels (``client.bots.strategies.LEVELS``, a test checks that they are
-the same) in the order the form and the add-bot picker offer them."""
-
 PRESET_ROW = "preset"
 """The row that fills in a preset's house rules; it comes before the options it sets."""
 
-DEFAULT_LEVEL = "normal"
 MAX_BOTS = 9
 
 FORM_STEPS = {"target_score": 50, "catch_grace_ms": 250}

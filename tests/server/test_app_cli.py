@@ -12,13 +12,12 @@ import pytest
 
 from protocol.options import TableConfig
 from server.app import DEFAULT_PORT
-from server.cli import (
+from server.cli import build_parser, main
+from server.command import (
     GC_THRESHOLDS,
     Config,
     announce,
-    build_parser,
     config_from_args,
-    main,
     tune_garbage_collector,
 )
 
