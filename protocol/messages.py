@@ -552,6 +552,9 @@ class Welcome(Message):
     web_port: int | None = field(default=None, metadata=number(1, 65535))
     """(1.3) The port of the server's browser page (``http://<this server>:<port>/``);
     None when it serves none."""
+    table_defaults: TableOptions | None = None
+    """(1.3) What the server gives a new table for each option its ``create-table`` leaves
+    out, every option given (``TableOptions.of``); None when it does not say."""
 
 
 @dataclass(frozen=True, slots=True)

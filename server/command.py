@@ -18,7 +18,7 @@ from pathlib import Path
 import trio
 
 from protocol.limits import MAX_TABLE_NAME_LEN, clean_text
-from protocol.options import ConfigError, TableConfig
+from protocol.options import ConfigError, TableConfig, TableOptions
 from protocol.table_flags import given_table_options
 from server.advertise import Advertiser, ip_addresses
 from server.app import (
@@ -193,6 +193,7 @@ async def serve(config: Config, journal: Journal | None = None) -> None:
         # The journal keeps the id: the welcome and the mDNS advert carry the same one,
         # whatever the port (a --no-state server keeps the fresh one it was given).
         identity = replace(identity, server_id=journal.server_id())
+    identity = replace(identity, table_defaults=TableOptions.of(config.lobby.table_defaults))
     lobby = Lobby(config.lobby, journal=journal)
     server = Server(config.server, lobby, identity)
     advertiser: Advertiser | None = None

@@ -23,6 +23,7 @@ from client.ui.records import Records
 from protocol.commands import Dance, Play, SeatCommand
 from protocol.events import SeenEvent
 from protocol.messages import TableState, TableStatus, TableSummary
+from protocol.options import TableOptions
 from protocol.phase import Phase
 from protocol.rejections import RejectCode
 from protocol.views import View
@@ -129,6 +130,9 @@ class Model:
     web_port: int | None = None
     """(1.3) The port of the server's browser page, from its ``welcome``; None if it
     serves none (or speaks an older protocol)."""
+    table_defaults: TableOptions | None = None
+    """(1.3) What the server gives a new table for the options left out, from its
+    ``welcome`` (the new-table form shows them); None if it did not say."""
     friends_at: str | None = None
     """``--serve``: the LAN address and port friends connect to (the server says it)."""
     page_at: str | None = None

@@ -228,7 +228,7 @@ def _form(model: Model, room: int) -> list[Line]:
         selected = index == model.form_index
         marker = "▶" if selected else " "
         style = "class:picked" if selected else ""
-        value = row_text(model.form, name, selected)
+        value = row_text(model.form, name, selected, model.table_defaults)
         lines.append(text_line(f"  {marker} {name.replace('_', ' '):<22} {value}", style))
     below = len(rows) - first - len(shown)
     if below:

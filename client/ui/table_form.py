@@ -22,7 +22,7 @@ from client.bots.choices import DEFAULT_LEVEL, LEVEL_CHOICES
 from client.ui.intents import TableRequest
 from protocol.limits import MAX_PASSWORD_LEN, MAX_TABLE_NAME_LEN
 from protocol.messages import MAX_BOT_THINK_MS, AddBot
-from protocol.options import PRESET_OPTIONS, PRESETS, TableConfig, preset_options
+from protocol.options import PRESET_OPTIONS, PRESETS, TableConfig, TableOptions, preset_options
 
 __all__ = [
     "BOT_ROWS",
@@ -157,8 +157,11 @@ def _int_step(name: str) -> int:
     return 1
 
 
-def row_text(form: Mapping[str, Any], name: str, selected: bool) -> str:
-    """What row ``name`` shows after its label."""
+def row_text(
+    form: Mapping[str, Any], name: str, selected: bool, defaults: TableOptions | None = None
+) -> str:
+    """What row ``name`` shows after its label; an option left alone shows the server's
+    default, from ``defaults`` (its welcome's, 1.3) when it said them."""
     if name in FORM_TEXT_ROWS:
         value = str(form.get(name, ""))
         if name == "password" and not value:
@@ -174,10 +177,15 @@ def row_text(form: Mapping[str, Any], name: str, selected: bool) -> str:
         return f"{form['bot_speed']} ms a move"
     if name == PRESET_ROW:
         if not any(key in form for key in PRESET_OPTIONS):
+            if defaults is not None:
+                preset = form_preset({key: getattr(defaults, key) for key in PRESET_OPTIONS})
+                return f"server's default ({preset or 'its own mix'})"
             return "server's default (usually official)"
         return form_preset(form) or "(your own mix)"
     option = _option(name)
     if name not in form:
+        if defaults is not None and getattr(defaults, name, None) is not None:
+            return f"server's default ({_shown(getattr(defaults, name))})"
         usual = _shown(option.default) if option is not None else "?"
         return f"server's default (usually {usual})"
     return _shown(form[name])

@@ -371,3 +371,33 @@ def test_a_second_client_joins_a_serve_host_and_they_play_a_round(
     assert sum(host_totals.values()) > 0
     winners = [[line for line in screen if " won round 1!" in line] for screen in screens.values()]
     assert all(len(found) == 1 for found in winners), winners
+
+
+@pytest.fixture
+def party_server() -> Iterator[str]:
+    """A real ``uno-server --preset party`` on 127.0.0.1 (port 0, no journal, no mDNS);
+    yields its ``host:port``."""
+    command = [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0"]
+    command += ["--no-mdns", "--no-state", "--no-web", "--preset", "party"]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        first = server.stdout.readline()
+        assert first.startswith("uno-server listening on "), first
+        yield first.removeprefix("uno-server listening on ").strip()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_the_new_table_form_shows_the_servers_own_defaults(
+    open_terminal: Callable[..., Terminal], party_server: str
+) -> None:
+    lobby = open_terminal("--server", party_server, "--name", "Ann", "--no-mdns")
+    lobby.wait_for(lambda s: any("n new table" in x for x in s), "the lobby")
+    lobby.keys("n")
+    lines = lobby.wait_for(lambda s: any(x.strip().startswith("▶") for x in s), "the form")
+    text = "\n".join(lines)
+    assert "server's default (party)" in text
+    assert "usually official" not in text
+    assert "server's default (progressive)" in text
