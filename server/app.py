@@ -284,9 +284,10 @@ async def bind_listeners(hosts: Iterable[str], port: int) -> list[trio.SocketLis
                     if every_interface and address == "::":
                         log.info("not listening on IPv6: %s", error)
                         continue
-                    raise OSError(
-                        error.errno, f"cannot listen on {format_address(address, port)}: {error}"
-                    ) from None
+                    # Its own words without its "[Errno N]": str() of the new one adds that.
+                    words = error.strerror or str(error)
+                    where = format_address(address, port)
+                    raise OSError(error.errno, f"cannot listen on {where}: {words}") from None
                 listeners.extend(new)
                 port = port or _bound_address(new[0])[1]
     except BaseException:
