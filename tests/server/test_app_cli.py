@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 import errno
+import gc
 import os
 import socket
 import subprocess
 import sys
-import gc
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
