@@ -23,7 +23,7 @@ import trio
 from client.cli import OWN_FLAGS
 from client.config import bell_wanted, default_name, log_path, remember_name
 from client.discovery import FoundServer, keep_listed
-from client.solo import lan_server, serve_port, solo_server
+from client.solo import lan_server, solo_server
 from client.ui.app import ClientApp
 from client.ui.lobby_controller import address_problem, parse_address
 from client.ui.model import Model, apply_discovered
@@ -222,11 +222,7 @@ def _around_own_server(
         app().invalidate()
 
     async def around_served(run_network: Callable[[], Awaitable[None]]) -> None:
-        options = serve_options(args)
-        note = None
-        if options["port"] is None:
-            options["port"], note = serve_port(args.host)
-        async with lan_server(**options, on_change=server_changed) as served:
+        async with lan_server(**serve_options(args), on_change=server_changed) as served:
             app().network.address = served.address
             app().network.served = served
 
@@ -236,6 +232,7 @@ def _around_own_server(
 
             served.on_said = said
             said()
+            note = served.port_note
             if note is not None and served.address is not None:
                 model.notify(f"{note[:1].upper()}{note[1:]}: {served.address[1]}.")
             await run_network()

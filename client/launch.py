@@ -167,6 +167,8 @@ class WatchedServer:
         (``reachable at: ...``), its browser page (``browser page: ...``)."""
         self.on_said: Callable[[], None] = lambda: None
         """Called after each such line."""
+        self.port_note: str | None = None
+        """Why it listens on another port than the one asked for, in words, if it does."""
 
     def restart(self) -> None:
         """Start the child again if it is not running (call from the Trio thread)."""

@@ -62,7 +62,7 @@ async def solo_server(extra: Sequence[str] = ()) -> AsyncIterator[tuple[str, int
 
 @asynccontextmanager
 async def lan_server(
-    port: int = 0,
+    port: int | None = None,
     extra: Sequence[str] = (),
     interfaces: Sequence[str] = (),
     *,
@@ -73,14 +73,18 @@ async def lan_server(
     """A server for friends on the network, watched for the block's duration; its
     ``address`` is where to connect.
 
-    It listens on ``host`` (every interface when None; the client then connects over
-    loopback) and, unless ``advertise`` is False, announces itself with mDNS
+    It listens on ``port`` (None: ``SERVE_PORT``, or a free one when that is taken, which
+    ``port_note`` then says) and on ``host`` (every interface when None; the client then
+    connects over loopback) and, unless ``advertise`` is False, announces itself with mDNS
     (``_uno._tcp``) on ``interfaces`` (every IPv4 one when empty), so the friends'
     clients list it on their find screen. Should it die, ``on_change`` hears why in
     words, and ``restart()`` starts it again on the same port and journal
     (``client.launch.WatchedServer``).
     """
     journal = ["--state", str(serve_state_path())]
+    note = None
+    if port is None:
+        port, note = serve_port(host)
 
     def command(bound: int) -> list[str]:
         return server_command(
@@ -92,6 +96,7 @@ async def lan_server(
         )
 
     server = WatchedServer(command, host, on_change or (lambda _words: None))
+    server.port_note = note
     async with trio.open_nursery() as nursery:
         await nursery.start(server.run, port)
         yield server

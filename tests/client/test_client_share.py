@@ -84,3 +84,18 @@ def test_a_free_serve_port_is_the_fixed_one() -> None:
         except OSError:
             pytest.skip(f"port {SERVE_PORT} is taken on this machine")
     assert serve_port("127.0.0.1") == (SERVE_PORT, None)
+
+
+async def test_serve_on_a_taken_port_listens_on_another_and_says_so() -> None:
+    with socket.socket() as holder:
+        holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            holder.bind(("127.0.0.1", SERVE_PORT))
+            holder.listen()
+        except OSError:
+            pass  # taken already, as the test wants
+        with trio.fail_after(60):
+            async with lan_server(host="127.0.0.1", advertise=False) as served:
+                assert served.address is not None
+                assert served.address[1] != SERVE_PORT
+                assert served.port_note is not None and str(SERVE_PORT) in served.port_note
