@@ -191,6 +191,8 @@ def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:  # 
     bind(["n"], c.lobby.open_form, lobby)
     bind(["r"], c.lobby.refresh, lobby)
     bind(["h"], c.records.open, lobby)
+    bind(["p"], c.lobby.toggle_page_code, lobby)
+    bind(["p", "escape"], c.lobby.toggle_page_code, mode_is(Mode.PAGE_CODE))
 
     # the standings screen
     standings = mode_is(Mode.STANDINGS)

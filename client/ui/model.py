@@ -82,6 +82,7 @@ class Mode(StrEnum):
     CONFIRM_LEAVE = "confirm-leave"
     STANDINGS = "standings"  # the standings screen, over the lobby
     CONFIRM = "confirm"  # y / n to the question in the picker's title (the host's kick, ban)
+    PAGE_CODE = "page-code"  # the browser page's QR code, full screen, over the lobby
 
 
 @dataclass(slots=True)

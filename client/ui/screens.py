@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from client.ui.keys import KEY_HINTS
 from client.ui.layout import Line, clock_text, rule, text_line
 from client.ui.model import Mode, Model
+from client.ui.page_code import page_url
 from client.ui.table_form import form_rows, row_text
 from protocol.options import house_rule_words
 
@@ -165,18 +166,7 @@ def lobby_screen(model: Model, height: int) -> list[Line]:
 def _page_line(model: Model) -> list[Line]:
     """Where a phone opens the server's browser page (issue 25), if it serves one."""
     url = page_url(model)
-    return [] if url is None else [text_line(f"  Phones: {url}", "class:hint")]
-
-
-def page_url(model: Model) -> str | None:
-    """The URL of the server's browser page: the one a ``--serve`` server said, else the
-    server's address with the web port of its ``welcome``; None if it serves none."""
-    if model.page_at is not None:
-        return model.page_at
-    if model.web_port is None or not model.address:
-        return None
-    host = model.address.rpartition(":")[0]
-    return f"http://{host}:{model.web_port}/"
+    return [] if url is None else [text_line(f"  Phones: {url} (p: its QR code)", "class:hint")]
 
 
 def _table_rows(model: Model) -> list[Line]:
