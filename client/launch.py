@@ -118,12 +118,15 @@ async def running_server(
                 _copy_to_stderr(errors)
 
 
-async def _listening(process: trio.Process, errors: IO[bytes], host: str | None) -> tuple[str, int]:
-    """Where to connect to the child once it says it listens (see ``running_server``)."""
+async def _listening(
+    process: trio.Process, errors: IO[bytes], host: str | None, rest: bytearray | None = None
+) -> tuple[str, int]:
+    """Where to connect to the child once it says it listens (see ``running_server``);
+    what it printed after that line goes into ``rest``."""
     assert process.stdout is not None
     with trio.fail_after(START_SECONDS):
         try:
-            line = await _first_line(process.stdout)
+            line = await _first_line(process.stdout, bytearray() if rest is None else rest)
         except ServerStartError:
             await process.wait()
             raise ServerStartError(_why_not_started(errors)) from None
@@ -159,6 +162,13 @@ class WatchedServer:
         self.process: trio.Process | None = None
         """The child of the latest start."""
         self._restart = trio.Event()
+        self.said: list[str] = []
+        """What the latest child printed after its listening line: where others reach it
+        (``reachable at: ...``), its browser page (``browser page: ...``)."""
+        self.on_said: Callable[[], None] = lambda: None
+        """Called after each such line."""
+        self.port_note: str | None = None
+        """Why it listens on another port than the one asked for, in words, if it does."""
 
     def restart(self) -> None:
         """Start the child again if it is not running (call from the Trio thread)."""
@@ -190,9 +200,11 @@ class WatchedServer:
             self.command(port), stdout=subprocess.PIPE, stderr=errors
         )
         self.process = process
+        self.said = []
+        rest = bytearray()
         try:
             try:
-                self.address = await _listening(process, errors, self.host)
+                self.address = await _listening(process, errors, self.host, rest)
             except (ServerStartError, trio.TooSlowError) as error:
                 if self.starts == 1:
                     raise
@@ -201,7 +213,11 @@ class WatchedServer:
                 task_status.started(self.address)
             else:
                 self.on_change(None)
-            status = await process.wait()  # reaps it: no zombie is left behind
+            assert process.stdout is not None
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(_later_lines, process.stdout, rest, self._heard)
+                status = await process.wait()  # reaps it: no zombie is left behind
+                nursery.cancel_scope.cancel()
             return f"the server stopped ({_exit_words(status)})"
         finally:
             with trio.CancelScope(shield=True):
@@ -209,6 +225,10 @@ class WatchedServer:
                 if process.stdout is not None:
                     await process.stdout.aclose()
                 _copy_to_stderr(errors)
+
+    def _heard(self, line: str) -> None:
+        self.said.append(line)
+        self.on_said()
 
 
 def _exit_words(status: int) -> str:
@@ -245,14 +265,31 @@ def _copy_to_stderr(errors: IO[bytes]) -> None:
         os.write(sys.stderr.fileno(), data)
 
 
-async def _first_line(stdout: trio.abc.ReceiveStream) -> str:
-    pending = bytearray()
+async def _first_line(stdout: trio.abc.ReceiveStream, pending: bytearray) -> str:
+    """The first line the child prints; what came after it stays in ``pending``."""
     while b"\n" not in pending:
         chunk = await stdout.receive_some(4096)
         if not chunk:
             raise ServerStartError("uno-server stopped before listening")
         pending += chunk
-    return pending.split(b"\n", 1)[0].decode(errors="replace").strip()
+    line, _, rest = bytes(pending).partition(b"\n")
+    pending[:] = rest
+    return line.decode(errors="replace").strip()
+
+
+async def _later_lines(
+    stdout: trio.abc.ReceiveStream, pending: bytearray, heard: Callable[[str], None]
+) -> None:
+    """Each line the child prints after its first, to ``heard``, until it closes stdout."""
+    while True:
+        while b"\n" in pending:
+            line, _, rest = bytes(pending).partition(b"\n")
+            pending[:] = rest
+            heard(line.decode(errors="replace").strip())
+        chunk = await stdout.receive_some(4096)
+        if not chunk:
+            return
+        pending += chunk
 
 
 async def _stop(process: trio.Process) -> None:

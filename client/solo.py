@@ -10,6 +10,7 @@ started again on a key should it die.
 
 from __future__ import annotations
 
+import socket
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -19,7 +20,31 @@ import trio
 
 from client.launch import ServerStartError, WatchedServer, running_server, server_command
 
-__all__ = ["ServerStartError", "lan_server", "serve_state_path", "solo_server"]
+__all__ = [
+    "SERVE_PORT",
+    "ServerStartError",
+    "lan_server",
+    "serve_port",
+    "serve_state_path",
+    "solo_server",
+]
+
+
+SERVE_PORT = 7531
+"""The port ``--serve`` listens on unless it is taken (the server's own default)."""
+
+
+def serve_port(host: str | None) -> tuple[int, str | None]:
+    """The port for ``--serve`` when none is asked for: ``SERVE_PORT`` if it is free on
+    ``host`` (every interface when None), else 0 (a free one), with a sentence that says so."""
+    with socket.socket(socket.AF_INET6 if host and ":" in host else socket.AF_INET) as probe:
+        # As the server binds it: a port left in TIME_WAIT by a server just stopped is free.
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host or "", SERVE_PORT))
+        except OSError:
+            return 0, f"port {SERVE_PORT} is taken, so the server took a free one"
+    return SERVE_PORT, None
 
 
 def serve_state_path() -> Path:
@@ -37,7 +62,7 @@ async def solo_server(extra: Sequence[str] = ()) -> AsyncIterator[tuple[str, int
 
 @asynccontextmanager
 async def lan_server(
-    port: int = 0,
+    port: int | None = None,
     extra: Sequence[str] = (),
     interfaces: Sequence[str] = (),
     *,
@@ -48,14 +73,18 @@ async def lan_server(
     """A server for friends on the network, watched for the block's duration; its
     ``address`` is where to connect.
 
-    It listens on ``host`` (every interface when None; the client then connects over
-    loopback) and, unless ``advertise`` is False, announces itself with mDNS
+    It listens on ``port`` (None: ``SERVE_PORT``, or a free one when that is taken, which
+    ``port_note`` then says) and on ``host`` (every interface when None; the client then
+    connects over loopback) and, unless ``advertise`` is False, announces itself with mDNS
     (``_uno._tcp``) on ``interfaces`` (every IPv4 one when empty), so the friends'
     clients list it on their find screen. Should it die, ``on_change`` hears why in
     words, and ``restart()`` starts it again on the same port and journal
     (``client.launch.WatchedServer``).
     """
     journal = ["--state", str(serve_state_path())]
+    note = None
+    if port is None:
+        port, note = serve_port(host)
 
     def command(bound: int) -> list[str]:
         return server_command(
@@ -67,6 +96,7 @@ async def lan_server(
         )
 
     server = WatchedServer(command, host, on_change or (lambda _words: None))
+    server.port_note = note
     async with trio.open_nursery() as nursery:
         await nursery.start(server.run, port)
         yield server

@@ -2,65 +2,13 @@
 the match phase, rejections.
 
 Pure and synchronous: nothing here does I/O or imports ``server`` or ``client``.
+Names are imported on first use, so that ``import protocol.options`` loads only that.
 """
 
-from protocol.cards import (
-    COLORS,
-    Card,
-    Color,
-    InvalidCardError,
-    Rank,
-    all_cards,
-    card_points,
-    hand_points,
-)
-from protocol.commands import (
-    DANCES,
-    Accept,
-    Arrow,
-    CallUno,
-    Catch,
-    Challenge,
-    ChooseColor,
-    Command,
-    Dance,
-    Draw,
-    InvalidCommandError,
-    NextRound,
-    Pass,
-    Pause,
-    Play,
-    RefuseDance,
-    Resume,
-    SeatCommand,
-    SetAway,
-    TableCommand,
-    Timeout,
-    command_from_data,
-)
-from protocol.events import (
-    EVENT_TYPES,
-    Event,
-    EventBody,
-    EventKind,
-    EventSecret,
-    InvalidEventError,
-    SeenEvent,
-)
-from protocol.options import (
-    MAX_SEATS,
-    MIN_SEATS,
-    ConfigError,
-    CustomRule,
-    DanceCheck,
-    DeckName,
-    Scoring,
-    TableConfig,
-    TableOptions,
-)
-from protocol.phase import Phase
-from protocol.rejections import RejectCode
-from protocol.views import SharedView, View
+from __future__ import annotations
+
+import importlib
+from typing import Any
 
 __all__ = [
     "COLORS",
@@ -114,3 +62,63 @@ __all__ = [
     "command_from_data",
     "hand_points",
 ]
+
+_HOMES = {
+    "COLORS": "protocol.cards",
+    "DANCES": "protocol.commands",
+    "EVENT_TYPES": "protocol.events",
+    "MAX_SEATS": "protocol.options",
+    "MIN_SEATS": "protocol.options",
+    "Accept": "protocol.commands",
+    "Arrow": "protocol.commands",
+    "CallUno": "protocol.commands",
+    "Card": "protocol.cards",
+    "Catch": "protocol.commands",
+    "Challenge": "protocol.commands",
+    "ChooseColor": "protocol.commands",
+    "Color": "protocol.cards",
+    "Command": "protocol.commands",
+    "ConfigError": "protocol.options",
+    "CustomRule": "protocol.options",
+    "Dance": "protocol.commands",
+    "DanceCheck": "protocol.options",
+    "DeckName": "protocol.options",
+    "Draw": "protocol.commands",
+    "Event": "protocol.events",
+    "EventBody": "protocol.events",
+    "EventKind": "protocol.events",
+    "EventSecret": "protocol.events",
+    "InvalidCardError": "protocol.cards",
+    "InvalidCommandError": "protocol.commands",
+    "InvalidEventError": "protocol.events",
+    "NextRound": "protocol.commands",
+    "Pass": "protocol.commands",
+    "Pause": "protocol.commands",
+    "Phase": "protocol.phase",
+    "Play": "protocol.commands",
+    "Rank": "protocol.cards",
+    "RefuseDance": "protocol.commands",
+    "RejectCode": "protocol.rejections",
+    "Resume": "protocol.commands",
+    "Scoring": "protocol.options",
+    "SeatCommand": "protocol.commands",
+    "SeenEvent": "protocol.events",
+    "SetAway": "protocol.commands",
+    "SharedView": "protocol.views",
+    "TableCommand": "protocol.commands",
+    "TableConfig": "protocol.options",
+    "TableOptions": "protocol.options",
+    "Timeout": "protocol.commands",
+    "View": "protocol.views",
+    "all_cards": "protocol.cards",
+    "card_points": "protocol.cards",
+    "command_from_data": "protocol.commands",
+    "hand_points": "protocol.cards",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(home), name)

@@ -14,7 +14,8 @@ messages less what its version lacks (docs/protocol.md section 4):
   ``stand_in_turns``;
 - a ``rejected`` whose code is newer than its version carries the older code that means
   the most nearly the same (``REJECTIONS_SINCE``);
-- a ``welcome`` says no ``web_port`` before 1.3, and a ``table-list`` no ``banned``;
+- a ``welcome`` says no ``web_port`` and no ``table_defaults`` before 1.3, and a
+  ``table-list`` no ``banned``;
 - an ``error`` whose code its version lacks carries the older code that means the
   nearest thing (``ERROR_CODES_SINCE``).
 
@@ -126,7 +127,9 @@ def for_version(message: Message, version: Version) -> Message | None:
     if isinstance(message, Rejected):
         return _with_code(message, REJECTIONS_SINCE, version)
     if isinstance(message, Welcome):
-        return replace(message, web_port=None) if version < WEB_PORT_SINCE else message
+        if version < WEB_PORT_SINCE:  # the web port and the table defaults came in 1.3
+            return replace(message, web_port=None, table_defaults=None)
+        return message
     if isinstance(message, Error):
         return _with_code(message, ERROR_CODES_SINCE, version)
     if isinstance(message, TableState):

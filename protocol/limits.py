@@ -14,6 +14,7 @@ import unicodedata
 
 __all__ = [
     "MAX_ARRAY_ITEMS",
+    "MAX_BOT_THINK_MS",
     "MAX_CHAT_LEN",
     "MAX_CODE_LEN",
     "MAX_DEPTH",
@@ -48,6 +49,8 @@ MAX_NAME_LEN = 24
 
 MAX_TABLE_NAME_LEN = 32
 """A table's name, after cleaning, in characters."""
+MAX_BOT_THINK_MS = 60_000
+"""The slowest pace a host may give a table's server bots, in milliseconds a move."""
 
 MAX_CHAT_LEN = 200
 """One chat line, after cleaning, in characters."""

@@ -30,6 +30,7 @@ from protocol.errors import ErrorCode, LobbyRejectCode, RemoteProtocolError
 from protocol.events import SeenEvent
 from protocol.framing import encode_frame
 from protocol.limits import (
+    MAX_BOT_THINK_MS,
     MAX_CHAT_LEN,
     MAX_CODE_LEN,
     MAX_ID,
@@ -135,8 +136,6 @@ _PASSWORD = text(MAX_PASSWORD_LEN)
 _NAME = text(MAX_NAME_LEN, clean=True)
 _TABLE_NAME = text(MAX_TABLE_NAME_LEN, clean=True)
 _CHAT = text(MAX_CHAT_LEN, clean=True)
-MAX_BOT_THINK_MS = 60_000
-"""The slowest pace a host may give a table's server bots, in milliseconds a move."""
 _BOT_THINK_MS = number(0, MAX_BOT_THINK_MS)
 
 
@@ -567,6 +566,9 @@ class Welcome(Message):
     web_port: int | None = field(default=None, metadata=number(1, 65535))
     """(1.3) The port of the server's browser page (``http://<this server>:<port>/``);
     None when it serves none."""
+    table_defaults: TableOptions | None = None
+    """(1.3) What the server gives a new table for each option its ``create-table`` leaves
+    out, every option given (``TableOptions.of``); None when it does not say."""
 
 
 @dataclass(frozen=True, slots=True)

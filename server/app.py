@@ -34,6 +34,7 @@ from protocol.connection import ServerConnection
 from protocol.errors import ErrorCode
 from protocol.limits import MAX_MESSAGE_LEN
 from protocol.messages import Error
+from server.defaults import DEFAULT_PORT, DEFAULT_WEB_PORT
 from server.identity import ServerIdentity
 from server.limits import ConnectionGate, LimitsError, SessionLimits
 from server.peer import LobbyPort
@@ -54,11 +55,6 @@ __all__ = [
 
 log = logging.getLogger("uno.server")
 
-DEFAULT_PORT = 7531
-"""The port a server listens on unless told otherwise."""
-
-DEFAULT_WEB_PORT = 7532
-"""The port of the browser page and its WebSocket unless told otherwise."""
 
 _EVERY_INTERFACE = ("0.0.0.0", "::")
 EVERY_INTERFACE = _EVERY_INTERFACE
@@ -306,9 +302,10 @@ async def bind_listeners(hosts: Iterable[str], port: int) -> list[trio.SocketLis
                     if every_interface and address == "::":
                         log.info("not listening on IPv6: %s", error)
                         continue
-                    raise OSError(
-                        error.errno, f"cannot listen on {format_address(address, port)}: {error}"
-                    ) from None
+                    # Its own words without its "[Errno N]": str() of the new one adds that.
+                    words = error.strerror or str(error)
+                    where = format_address(address, port)
+                    raise OSError(error.errno, f"cannot listen on {where}: {words}") from None
                 listeners.extend(new)
                 port = port or _bound_address(new[0])[1]
     except BaseException:

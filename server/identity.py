@@ -6,6 +6,8 @@ import secrets
 from dataclasses import dataclass
 from importlib import metadata
 
+from protocol.options import TableOptions
+
 __all__ = ["ServerIdentity", "package_version"]
 
 
@@ -24,6 +26,9 @@ class ServerIdentity:
     """Optional abilities, by name."""
     web_port: int | None = None
     """The port of the browser page, once it is served (the welcome says it, 1.3)."""
+    table_defaults: TableOptions | None = None
+    """What the server gives a new table for each option its creator leaves out (the
+    welcome says it, 1.3); None where nobody told the identity."""
 
     @classmethod
     def fresh(cls, name: str) -> ServerIdentity:

@@ -50,11 +50,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import platformdirs
-
 from protocol.commands import Command, command_from_data
 from protocol.options import TableConfig
 from protocol.replay_file import Replay
+from server.defaults import default_state_path
 from server.journal_lock import JournalLocked, create_private, hold_lock
 from server.journal_reserve import JournalReserve
 from server.journal_schema import SCHEMA_VERSION, prepare, schema_of, scrub_plaintext
@@ -140,12 +139,6 @@ def tune(db: sqlite3.Connection) -> None:
     bounded log."""
     db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
     db.execute(f"PRAGMA journal_size_limit={WAL_LIMIT_BYTES}")
-
-
-def default_state_path() -> Path:
-    """Where the journal lives unless ``--state`` says otherwise: the platform's state
-    directory (on Linux ``$XDG_STATE_HOME/uno-lan``, by default ``~/.local/state``)."""
-    return Path(platformdirs.user_state_dir("uno-lan")) / "server.sqlite3"
 
 
 def token_hash(token: str) -> str:

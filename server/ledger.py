@@ -19,9 +19,11 @@ caller's transaction.
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import sqlite3  # the functions are handed a connection; none opens one
 
 __all__ = [
     "DAY_SECONDS",

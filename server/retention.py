@@ -33,17 +33,16 @@ from __future__ import annotations
 
 import argparse
 import logging
-import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import trio
-
 from server.ledger import DAY_SECONDS, WEEK_DAYS, day_of
 
 if TYPE_CHECKING:
+    import sqlite3
+
     from server.journal import Journal
 
 __all__ = [
@@ -257,6 +256,8 @@ def _drop_old_days(db: sqlite3.Connection, now: float) -> bool:
 async def keep_tidy(journal: Journal, retention: Retention) -> None:
     """Clean the journal every ``retention.every_seconds``, step by step, until cancelled
     (the lobby runs it for the server's life)."""
+    import trio  # noqa: PLC0415 (the retention flags are read by --help, which needs no Trio)
+
     while True:
         steps = 0
         began = time.monotonic()

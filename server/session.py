@@ -351,6 +351,7 @@ class Session:
                 features=self._identity.features,
                 resumed=resumed,
                 web_port=self._identity.web_port,
+                table_defaults=self._identity.table_defaults,
             )
         )
         self._welcomed = True

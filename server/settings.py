@@ -11,7 +11,7 @@ import hashlib
 import secrets
 from dataclasses import dataclass, field
 
-from protocol.messages import MAX_BOT_THINK_MS
+from protocol.limits import MAX_BOT_THINK_MS
 from protocol.options import TableConfig
 from server.limits import MAX_REPLAYED_EVENTS
 from server.retention import Retention

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ipaddress
 import sys
 
+from protocol.qr import qr_lines
 from server.app import format_address, local_addresses
 
 __all__ = ["announce_page", "page_url", "print_qr_code"]
@@ -37,11 +38,8 @@ def announce_page(web_addresses: list[tuple[str, int]]) -> None:
 
 def print_qr_code(url: str) -> None:
     """A QR code of ``url`` in the terminal, for a phone's camera."""
-    import segno  # noqa: PLC0415 (only a server on a terminal draws one)
-
     print(f"scan to open {url}:")
-    segno.make(url, error="l").terminal(out=sys.stdout, compact=True, border=2)
-    sys.stdout.flush()
+    print("\n".join(qr_lines(url)), flush=True)
 
 
 def page_url(address: str, port: int) -> str:

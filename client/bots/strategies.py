@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from client.bots import search
+from client.bots.choices import CHALLENGE_MODES, DANCE_MODES, STRATEGY_NAMES
 from client.bots.memory import RoundMemory
 from protocol.cards import COLORS, Card, Color, Rank, card_points
 from protocol.commands import (
@@ -60,9 +61,6 @@ __all__ = [
 ]
 
 _C = TypeVar("_C", bound=SeatCommand)
-
-CHALLENGE_MODES = ("auto", "always", "never")
-DANCE_MODES = ("auto", "correct", "wrong", "refuse")
 
 
 class UnknownStrategyError(ValueError):
@@ -505,6 +503,8 @@ STRATEGIES: dict[str, Strategy] = {
     **{alias: LEVELS[name].strategy for alias, name in ALIASES.items()},
 }
 """Every strategy by name, aliases included."""
+if sorted(STRATEGIES) != sorted(STRATEGY_NAMES):  # the names --help offers, kept light
+    raise ImportError(f"client.bots.choices must name {sorted(STRATEGIES)}")
 
 FORGET_UNO: dict[str, float] = {
     **{name: level.forget_uno for name, level in LEVELS.items()},

@@ -1,11 +1,13 @@
-"""The terminal client's UI: model, render, keys, controller, network, app."""
+"""The terminal client's UI: model, render, keys, controller, network, app.
 
-from client.ui.app import ClientApp
-from client.ui.controller import Controller
-from client.ui.intents import Connect, GameIntent, Intent, LeaveTable, Quit, TableRequest
-from client.ui.model import Mode, Model, Screen
-from client.ui.network import Network, Plan
-from client.ui.render import render
+Names are imported on first use, so that a light module of ``client.ui`` loads no
+prompt-toolkit.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
 
 __all__ = [
     "ClientApp",
@@ -23,3 +25,27 @@ __all__ = [
     "TableRequest",
     "render",
 ]
+
+_HOMES = {
+    "ClientApp": "client.ui.app",
+    "Connect": "client.ui.intents",
+    "Controller": "client.ui.controller",
+    "GameIntent": "client.ui.intents",
+    "Intent": "client.ui.intents",
+    "LeaveTable": "client.ui.intents",
+    "Mode": "client.ui.model",
+    "Model": "client.ui.model",
+    "Network": "client.ui.network",
+    "Plan": "client.ui.network",
+    "Quit": "client.ui.intents",
+    "Screen": "client.ui.model",
+    "TableRequest": "client.ui.intents",
+    "render": "client.ui.render",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(home), name)

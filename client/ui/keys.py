@@ -203,6 +203,9 @@ def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:  # 
     bind(["h"], c.records.open, lobby)
     bind(["c"], c.lobby.start_rename, lobby)
 
+    bind(["p"], c.lobby.toggle_page_code, lobby)
+    bind(["p", "escape"], c.lobby.toggle_page_code, mode_is(Mode.PAGE_CODE))
+
     # the standings screen
     standings = mode_is(Mode.STANDINGS)
     bind(["w"], c.records.toggle_period, standings)

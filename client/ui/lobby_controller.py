@@ -12,6 +12,7 @@ from typing import Any
 
 from client.ui.intents import ChangeName, Connect, Intent, TableRequest, TakeBackSeat
 from client.ui.model import Mode, Model, Picker
+from client.ui.page_code import page_url
 from client.ui.table_form import (
     FORM_TEXT_ROWS,
     TEXT_LIMITS,
@@ -198,6 +199,16 @@ class LobbyController:
 
     def refresh(self) -> None:
         self.emit(TableRequest(ListTables.TYPE, {"limit": 100}))
+
+    def toggle_page_code(self) -> None:
+        """p: the browser page's QR code full screen, or back to the tables."""
+        model = self.model
+        if model.mode is Mode.PAGE_CODE:
+            model.mode = Mode.NORMAL
+        elif page_url(model) is None:
+            model.notify("This server serves no browser page.", error=True)
+        else:
+            model.mode = Mode.PAGE_CODE
 
     def open_form(self) -> None:
         """n: the new-table form; no option set (each takes the server's default)."""

@@ -23,6 +23,7 @@ from client.ui.records import Records
 from protocol.commands import Dance, Play, SeatCommand
 from protocol.events import SeenEvent
 from protocol.messages import TableState, TableStatus, TableSummary
+from protocol.options import TableOptions
 from protocol.phase import Phase
 from protocol.rejections import RejectCode
 from protocol.views import View
@@ -117,6 +118,8 @@ class Mode(StrEnum):
     CONFIRM = "confirm"  # y / n to the question in the picker's title (the host's kick, ban)
     RENAME = "rename"  # typing a new name in the lobby
 
+    PAGE_CODE = "page-code"  # the browser page's QR code, full screen, over the lobby
+
 
 @dataclass(slots=True)
 class Picker:
@@ -164,6 +167,16 @@ class Model:
     server_down: str | None = None
     """Why the server this client started (``--serve``) stopped, while it is down: the
     keys line says so and R starts it again."""
+    web_port: int | None = None
+    """(1.3) The port of the server's browser page, from its ``welcome``; None if it
+    serves none (or speaks an older protocol)."""
+    table_defaults: TableOptions | None = None
+    """(1.3) What the server gives a new table for the options left out, from its
+    ``welcome`` (the new-table form shows them); None if it did not say."""
+    friends_at: str | None = None
+    """``--serve``: the LAN address and port friends connect to (the server says it)."""
+    page_at: str | None = None
+    """``--serve``: the browser page's URL on the LAN (the server says it)."""
     # the table
     table: TableState | None = None
     seat: int | None = None

@@ -66,6 +66,8 @@ def apply(model: Model, message: ServerMessage, now: float) -> None:  # noqa: C9
         case Welcome():
             apply_connection(model, True, "connected")
             model.server_name = message.server_name
+            model.web_port = message.web_port
+            model.table_defaults = message.table_defaults
             model.records.available = speaks_records(message.version)
         case TableList():
             apply_table_list(model, list(message.tables))

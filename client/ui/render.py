@@ -18,6 +18,7 @@ from client.ui.faces import card_label, color_name
 from client.ui.hints import keys_hint, ready_for_next_round
 from client.ui.layout import Line, assemble, clock_text, rule, text_line, wrap_keys
 from client.ui.model import Mode, Model, Screen
+from client.ui.page_code import page_code_screen
 from client.ui.panes import dance_pane, picker_pane, results_pane
 from client.ui.screens import (
     MIN_HEIGHT,
@@ -58,6 +59,8 @@ def screen_lines(
         lines = too_small_screen(width, height)
     elif model.mode is Mode.HELP:
         lines = help_screen(model, width, height, now)
+    elif model.mode is Mode.PAGE_CODE and model.screen is Screen.LOBBY:
+        lines = page_code_screen(model, width, height)
     elif model.mode is Mode.STANDINGS and model.screen is Screen.LOBBY:
         lines = standings_screen(model, width, height)
     elif model.screen is Screen.FIND:

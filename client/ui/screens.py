@@ -10,6 +10,7 @@ from prompt_toolkit.utils import get_cwidth
 from client.ui.keys import KEY_HINTS
 from client.ui.layout import Line, clock_text, rule, text_line, wrap_keys
 from client.ui.model import Mode, Model
+from client.ui.page_code import page_url
 from client.ui.rule_card import rule_card
 from client.ui.table_form import form_rows, row_text
 from protocol.options import house_rule_words
@@ -103,6 +104,8 @@ def _help_body(model: Model, width: int) -> list[Line]:
 def header(model: Model, title: str) -> Line:
     """The top line of a screen: ``title``, the connection's state and the server's address."""
     where = model.address or "no server"
+    if model.friends_at is not None:  # --serve: what the host gives friends
+        where = f"friends join {model.friends_at}"
     state = "connected" if model.connected else model.status
     return [("class:title", f" UNO · {title} "), ("class:hint", f"  {state} · {where}")]
 
@@ -173,8 +176,10 @@ def lobby_screen(model: Model, width: int, height: int) -> list[Line]:
         lines.append(text_line(f"  The table {name} is locked.", "class:title"))
         lines.append(text_line(f"  Password to {what} it: {'•' * len(model.text)}▏", "class:input"))
     elif not model.tables:
+        lines += _page_line(model)
         lines.append(text_line("  No tables yet. Press n to create one.", "class:hint"))
     else:
+        lines += _page_line(model)
         lines += _table_rows(model, width)
     typing: list[Line] = []
     if model.mode is Mode.CHAT:
@@ -211,6 +216,12 @@ def _lobby_chat(model: Model, room: int) -> list[Line]:
             text_line("  Nobody has said anything yet: t to chat.", "class:hint"),
         ]
     return [rule("lobby chat"), *(text_line(f"  {line}", "class:log") for line in said)]
+
+
+def _page_line(model: Model) -> list[Line]:
+    """Where a phone opens the server's browser page (issue 25), if it serves one."""
+    url = page_url(model)
+    return [] if url is None else [text_line(f"  Phones: {url} (p: its QR code)", "class:hint")]
 
 
 def _table_rows(model: Model, width: int) -> list[Line]:
@@ -264,7 +275,7 @@ def _form(model: Model, room: int) -> list[Line]:
         selected = index == model.form_index
         marker = "▶" if selected else " "
         style = "class:picked" if selected else ""
-        value = row_text(model.form, name, selected)
+        value = row_text(model.form, name, selected, model.table_defaults)
         lines.append(text_line(f"  {marker} {name.replace('_', ' '):<22} {value}", style))
     below = len(rows) - first - len(shown)
     if below:

@@ -18,10 +18,11 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
+from client.bots.choices import DEFAULT_LEVEL, LEVEL_CHOICES
 from client.ui.intents import TableRequest
 from protocol.limits import MAX_PASSWORD_LEN, MAX_TABLE_NAME_LEN
 from protocol.messages import MAX_BOT_THINK_MS, AddBot
-from protocol.options import PRESET_OPTIONS, PRESETS, TableConfig, preset_options
+from protocol.options import PRESET_OPTIONS, PRESETS, TableConfig, TableOptions, preset_options
 
 __all__ = [
     "BOT_ROWS",
@@ -59,14 +60,9 @@ USUAL_BOT_THINK_MS = 800
 BOT_SPEED_STEP_MS = 100
 """How far one left / right moves the bot speed."""
 
-LEVEL_CHOICES = ("easy", "normal", "hard", "random")
-"""The server bots' levels (``client.bots.strategies.LEVELS``, a test checks that they are
-the same) in the order the form and the add-bot picker offer them."""
-
 PRESET_ROW = "preset"
 """The row that fills in a preset's house rules; it comes before the options it sets."""
 
-DEFAULT_LEVEL = "normal"
 MAX_BOTS = 9
 
 FORM_STEPS = {"target_score": 50, "catch_grace_ms": 250}
@@ -161,15 +157,13 @@ def _int_step(name: str) -> int:
     return 1
 
 
-def row_text(form: Mapping[str, Any], name: str, selected: bool) -> str:
-    """What row ``name`` shows after its label."""
+def row_text(
+    form: Mapping[str, Any], name: str, selected: bool, defaults: TableOptions | None = None
+) -> str:
+    """What row ``name`` shows after its label; an option left alone shows the server's
+    default, from ``defaults`` (its welcome's, 1.3) when it said them."""
     if name in FORM_TEXT_ROWS:
-        value = str(form.get(name, ""))
-        if name == "password" and not value:
-            return "(none: anyone may join)" + (" type one▏" if selected else "")
-        if name == "password":
-            value = "•" * len(value)  # masked, as the join prompt does
-        return value + ("▏" if selected else "")
+        return _typed_text(form, name, selected)
     if name == "bots":
         return str(form.get("bots", 0))
     if name == "bot_level":
@@ -180,13 +174,28 @@ def row_text(form: Mapping[str, Any], name: str, selected: bool) -> str:
         return f"{form['bot_speed']} ms a move"
     if name == PRESET_ROW:
         if not any(key in form for key in PRESET_OPTIONS):
+            if defaults is not None:
+                preset = form_preset({key: getattr(defaults, key) for key in PRESET_OPTIONS})
+                return f"server's default ({preset or 'its own mix'})"
             return "server's default (usually official)"
         return form_preset(form) or "(your own mix)"
     option = _option(name)
     if name not in form:
+        if defaults is not None and getattr(defaults, name, None) is not None:
+            return f"server's default ({_shown(getattr(defaults, name))})"
         usual = _shown(option.default) if option is not None else "?"
         return f"server's default (usually {usual})"
     return _shown(form[name])
+
+
+def _typed_text(form: Mapping[str, Any], name: str, selected: bool) -> str:
+    """A row typed into (the name, the password), with the cursor when selected."""
+    value = str(form.get(name, ""))
+    if name == "password" and not value:
+        return "(none: anyone may join)" + (" type one▏" if selected else "")
+    if name == "password":
+        value = "•" * len(value)  # masked, as the join prompt does
+    return value + ("▏" if selected else "")
 
 
 def _shown(value: Any) -> str:

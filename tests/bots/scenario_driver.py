@@ -16,7 +16,7 @@ from functools import partial
 from typing import Any, TypeVar
 
 from client.bots.api import Bot, connect_bot
-from client.bots.cli import spawn_server
+from client.bots.command import spawn_server
 from client.bots.strategies import Knobs, choose
 from protocol.commands import Play
 from protocol.phase import Phase

@@ -9,7 +9,7 @@ import pytest
 import trio
 
 from client.bots.api import connect_bot
-from client.bots.cli import spawn_server
+from client.bots.command import spawn_server
 from client.bots.strategies import choose
 from protocol.cards import Card
 from protocol.commands import Play, SeatCommand

@@ -11,7 +11,8 @@ import pytest
 import trio
 from typed_views import play, view
 
-from client.bots.cli import build_parser, main, parse_address, settings_from_args, spawn_server
+from client.bots.cli import build_parser, main
+from client.bots.command import parse_address, settings_from_args, spawn_server
 from client.bots.runner import Pacer, RunSettings, _think_seconds, run_bots
 from client.bots.strategies import Knobs
 

@@ -36,7 +36,8 @@ def test_typed_addresses_say_what_is_wrong() -> None:
 
 
 def test_solo_and_serve_seat_bots_of_the_level_asked_for() -> None:
-    from client.cli import build_parser, start_plan
+    from client.cli import build_parser
+    from client.command import start_plan
 
     assert start_plan(build_parser().parse_args(["--solo"]), "Ann").level == "normal"
     solo = start_plan(build_parser().parse_args(["--solo", "--level", "hard"]), "Ann")

@@ -8,7 +8,8 @@ import sys
 import pytest
 import trio
 
-from client.cli import build_parser, discovery_text, serve_options
+from client.cli import build_parser
+from client.command import discovery_text, serve_options
 from client.launch import ServerStartError, parse_address, running_server, server_command
 from client.session import connect
 from client.solo import lan_server
@@ -69,7 +70,7 @@ async def test_a_port_in_use_is_said_in_one_plain_sentence() -> None:
 
 
 async def test_serve_with_no_mdns_and_a_host_stays_private() -> None:
-    args = build_parser().parse_args(["--serve", "--no-mdns", "--host", "127.0.0.1"])
+    args = build_parser().parse_args(["--serve", "--no-mdns", "--host", "127.0.0.1", "--port", "0"])
     options = serve_options(args)
     command = server_command(
         host=options["host"],

@@ -10,7 +10,7 @@ import dataclasses
 from client_builders import engine_view, event, hand_view, model_with, table_state
 from test_client_render import screen
 
-from client.cli import name_note
+from client.command import name_note
 from client.ui.controller import Controller
 from client.ui.intents import Intent, TableRequest
 from client.ui.model import Mode, Model, apply_chat, apply_reply

@@ -371,3 +371,64 @@ def test_a_second_client_joins_a_serve_host_and_they_play_a_round(
     assert sum(host_totals.values()) > 0
     winners = [[line for line in screen if " won round 1!" in line] for screen in screens.values()]
     assert all(len(found) == 1 for found in winners), winners
+
+
+@pytest.fixture
+def party_server() -> Iterator[str]:
+    """A real ``uno-server --preset party`` on 127.0.0.1 (port 0, no journal, no mDNS);
+    yields its ``host:port``."""
+    command = [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0"]
+    command += ["--no-mdns", "--no-state", "--no-web", "--preset", "party"]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        first = server.stdout.readline()
+        assert first.startswith("uno-server listening on "), first
+        yield first.removeprefix("uno-server listening on ").strip()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_the_new_table_form_shows_the_servers_own_defaults(
+    open_terminal: Callable[..., Terminal], party_server: str
+) -> None:
+    lobby = open_terminal("--server", party_server, "--name", "Ann", "--no-mdns")
+    lobby.wait_for(lambda s: any("n new table" in x for x in s), "the lobby")
+    lobby.keys("n")
+    lines = lobby.wait_for(lambda s: any(x.strip().startswith("▶") for x in s), "the form")
+    text = "\n".join(lines)
+    assert "server's default (party)" in text
+    assert "usually official" not in text
+    assert "server's default (progressive)" in text
+
+
+@pytest.fixture
+def web_server() -> Iterator[str]:
+    """A real ``uno-server`` with its browser page, both on free ports of 127.0.0.1."""
+    command = [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0"]
+    command += ["--no-mdns", "--no-state", "--web-port", "0"]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        first = server.stdout.readline()
+        assert first.startswith("uno-server listening on "), first
+        yield first.removeprefix("uno-server listening on ").strip()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_the_lobby_shows_the_page_and_p_its_qr_code_full_screen(
+    open_terminal: Callable[..., Terminal], web_server: str
+) -> None:
+    lobby = open_terminal("--server", web_server, "--name", "Ann", "--no-mdns")
+    lines = lobby.wait_for(lambda s: any("Phones: http://" in x for x in s), "the page line")
+    url = re.search(r"Phones: (http://127\.0\.0\.1:\d+/)", "\n".join(lines))
+    assert url is not None
+    lobby.keys("p")
+    code = lobby.wait_for(lambda s: any("Scan to open" in x for x in s), "the QR code")
+    assert any(f"Scan to open {url.group(1)}" in x for x in code)
+    assert sum("█" in x for x in code) >= 10  # the code itself, not only its words
+    lobby.keys("Escape")
+    lobby.wait_for(lambda s: any("Phones: http://" in x for x in s), "the lobby again")

@@ -7,7 +7,8 @@ import pytest
 from client.bots.cli import build_parser as bot_parser
 from client.bots.cli import main as bot_main
 from client.cli import build_parser as client_parser
-from server.cli import build_parser, config_from_args, main
+from server.cli import build_parser, main
+from server.command import config_from_args
 
 
 def test_server_flags_for_interfaces_and_published_addresses() -> None:

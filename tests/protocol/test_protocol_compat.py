@@ -156,3 +156,17 @@ def test_an_error_code_new_in_1_3_reaches_older_peers_as_the_code_they_know() ->
         assert since == (1, 3) and instead not in ERROR_CODES_SINCE
     plain = Error(code=ErrorCode.TOO_SLOW.value)
     assert for_version(plain, (1, 0)) is plain
+
+
+def test_the_welcomes_table_defaults_go_only_to_a_1_3_peer() -> None:
+    from protocol.messages import Welcome
+
+    party = TableOptions.of(TableConfig.from_data(preset_options("party")))
+    welcome = Welcome(
+        version="1.3", server_name="Kitchen", server_id="s1", server_version="1",
+        web_port=7532, table_defaults=party,
+    )  # fmt: skip
+    assert for_version(welcome, (1, 3)) == welcome
+    older = for_version(welcome, (1, 2))
+    assert isinstance(older, Welcome)
+    assert older.table_defaults is None and older.web_port is None

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+import errno
 import gc
+import os
+import socket
+import subprocess
+import sys
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -12,13 +17,12 @@ import pytest
 
 from protocol.options import TableConfig
 from server.app import DEFAULT_PORT
-from server.cli import (
+from server.cli import build_parser, main
+from server.command import (
     GC_THRESHOLDS,
     Config,
     announce,
-    build_parser,
     config_from_args,
-    main,
     tune_garbage_collector,
 )
 
@@ -175,3 +179,17 @@ def test_a_preset_sets_the_house_rules_of_new_tables_and_a_flag_given_wins() -> 
     defaults = mixed.lobby.table_defaults
     assert defaults.seven_o and not defaults.jump_in and defaults.turn_seconds == 9
     assert configure("--preset", "official").lobby.table_defaults == TableConfig()
+
+
+def test_a_port_in_use_names_its_errno_once() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        command = [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", str(port)]
+        command += ["--no-mdns", "--no-state", "--no-web"]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 1
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith(f"uno-server: [Errno {errno.EADDRINUSE}] cannot listen on 127.0.0.1:")
+    assert last.count("Errno") == 1 and last.endswith(os.strerror(errno.EADDRINUSE))

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from server.cli import build_parser, config_from_args
+from server.cli import build_parser
+from server.command import config_from_args
 from server.web_address import announce_page, print_qr_code
 
 
