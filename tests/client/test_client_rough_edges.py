@@ -6,6 +6,7 @@ The width contract (15) is tests/client/test_client_width.py."""
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 from client_builders import engine_view, event, hand_view, model_with, table_state
 from test_client_render import screen
@@ -64,7 +65,7 @@ def test_a_table_left_leaves_nothing_in_the_next_tables_log() -> None:
 def test_watching_a_second_table_starts_a_fresh_log() -> None:
     model = model_with(engine_view())
     played = {"kind": "played", "seat": 2, "card": "B7", "color": "B", "count": 3, "seq": 5}
-    apply(model, GameEvent(seq=played["seq"], body=event(played)), 0.0)
+    apply(model, GameEvent(seq=5, body=event(played)), 0.0)
     assert any("Cy played" in line for line in model.log)
     # straight from one table to watching another, without a left in between
     apply(model, Joined(table_id="t2", seat=None, resume_token=None), 0.0)
@@ -76,7 +77,7 @@ def test_a_late_event_of_a_table_left_is_not_logged() -> None:
     model = model_with(engine_view())
     apply(model, Left(table_id="t1", reason=LeftReason.KICKED), 0.0)
     played = {"kind": "played", "seat": 2, "card": "B7", "color": "B", "count": 3, "seq": 6}
-    apply(model, GameEvent(seq=played["seq"], body=event(played)), 0.0)
+    apply(model, GameEvent(seq=6, body=event(played)), 0.0)
     assert list(model.log) == []
 
 
@@ -197,7 +198,7 @@ def test_no_state_standings_say_why_in_a_sentence() -> None:
 
 
 def test_the_help_page_explains_the_tables_house_rules() -> None:
-    options = {"seven_o": True, "jump_in": True, "stack": "progressive"}
+    options: dict[str, Any] = {"seven_o": True, "jump_in": True, "stack": "progressive"}
     model = model_with(engine_view(seats=3, seed=4, **options))
     model.table = table_state(3, options={"deck": "classic", "seats": 3, **options})
     model.mode = Mode.HELP

@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import trio
 from e2e_client import Hub, Player, drive, seat_table, settle
@@ -29,7 +30,7 @@ def replay_command(state: Path, *words: str) -> subprocess.CompletedProcess[str]
     return subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
 
 
-def history(state: Path) -> dict[str, object]:
+def history(state: Path) -> dict[str, Any]:
     command = [sys.executable, "-m", "server", "history", "--json", "--state", str(state)]
     done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=True)
     return dict(json.loads(done.stdout))
@@ -67,7 +68,7 @@ async def test_the_replay_of_a_match_is_what_its_spectator_saw(tmp_path: Path) -
         with trio.fail_after(120):
             players, watcher = await play_watched_match(server)
         out = tmp_path / "match.jsonl"
-        (match,) = history(state)["matches"]  # type: ignore[misc]
+        (match,) = history(state)["matches"]
         match_id = int(match["match_id"])
         done = replay_command(state, str(match_id), "--out", str(out))
         assert done.returncode == 0, done.stderr
@@ -147,7 +148,7 @@ async def test_a_match_rebuilt_after_a_kill_keeps_one_whole_record(tmp_path: Pat
                 await after.ok(lambda id_: Spectate(id=id_, table_id=table_id))
                 await drive(back, lambda: after.match_over and back[0].match_over, rng)
                 nursery.cancel_scope.cancel()
-        (match,) = history(state)["matches"]  # type: ignore[misc]
+        (match,) = history(state)["matches"]
         out = tmp_path / "rebuilt.jsonl"
         done = replay_command(state, str(match["match_id"]), "--out", str(out))
         assert done.returncode == 0, done.stderr
