@@ -35,7 +35,7 @@ lint: $(STAMP)
 # folder at a time, with the folders whose helpers the tests import on its path.
 TEST_MYPY := $(BIN)/mypy --allow-untyped-defs --allow-incomplete-defs --allow-untyped-calls \
 	--no-strict-equality
-TEST_FOLDERS := $(filter-out %__pycache__/,$(sort $(wildcard tests/*/)))
+TEST_FOLDERS := $(sort $(dir $(wildcard tests/*/*.py)))
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

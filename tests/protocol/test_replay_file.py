@@ -66,7 +66,7 @@ def broken(lines: list[str], index: int, change: dict[str, object]) -> list[str]
         (lambda lines: [*lines[:2], "[1, 2]"], "line 3: not an event"),
     ],
 )
-def test_a_file_that_is_no_replay_is_refused_by_line(make, says: str) -> None:  # type: ignore[no-untyped-def]
+def test_a_file_that_is_no_replay_is_refused_by_line(make, says: str) -> None:
     with pytest.raises(ReplayFileError, match=says):
         read_replay(make(fixture_lines()))
 
