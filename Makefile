@@ -60,10 +60,13 @@ tools:
 	done
 
 # Two workers: most tests wait on processes, sockets and terminals, so two at once keep
-# `make test` within its ten minutes on two cores.
+# `make test` within its ten minutes on two cores. The reliability tests load a server on
+# purpose and the discovery tests wait on multicast: those run alone, after the rest.
 TEST_WORKERS ?= 2
+SERIAL_TESTS := tests/reliability tests/discovery
 pytest: $(STAMP) tools
-	$(BIN)/python -m pytest -n $(TEST_WORKERS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) $(addprefix --ignore=,$(SERIAL_TESTS))
+	$(BIN)/python -m pytest $(SERIAL_TESTS)
 
 # The picture in docs/web.md: the phone-sized browser test, a few moves into a round.
 web-screenshot: $(STAMP) tools

@@ -5,12 +5,11 @@ inside for speed and deterministic: everything random comes from one
 ``random.Random(seed)``, and the only notion of time is the ``now_ms`` stamp the table
 passes with every command.
 
-How a command flows through ``apply``: the command's type picks its check (in
-``checks``, the one home of legality) and its action (``effects`` for a play, ``actions``
-for everything else). The check runs first and changes nothing; only when it passes does
-the action change the state and record events, so a ``Rejected`` leaves the match exactly
-as it was (RNG included). Legal-move lists (``legal``), views (``view``) and snapshots
-(``snapshot``) only read the state.
+How a command flows through ``apply``: the command's type picks its check (in ``checks``, the
+one home of legality) and its action (``effects`` for a play, ``actions`` for everything else).
+The check runs first and changes nothing; only when it passes does the action change the state
+and record events, so a ``Rejected`` leaves the match exactly as it was (RNG included).
+Legal-move lists (``legal``), views (``view``) and snapshots (``snapshot``) only read the state.
 """
 
 from __future__ import annotations
