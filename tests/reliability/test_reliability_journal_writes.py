@@ -141,13 +141,17 @@ async def test_a_full_journal_costs_no_table_and_no_connection(tmp_path: Path) -
         other = sqlite3.connect(path, isolation_level=None, timeout=5)
         (pages,) = other.execute("PRAGMA page_count").fetchone()
         other.execute(f"PRAGMA max_page_count = {pages}")
-        with contextlib.suppress(sqlite3.OperationalError):
-            for number in range(1000, 100_000):
-                other.execute(
-                    "INSERT INTO tables (table_id, name, config, created_from, open, engine)"
-                    " VALUES (?, ?, '{}', 'x', 0, '1')",
-                    (str(number), "old table " * 3),
-                )
+        numbers = iter(range(1000, 100_000))
+        # Long rows first, then the shortest, so that no page keeps room for a table's row
+        # (the room a long row left would take a new table's, on a slow run).
+        for name in ("old table " * 3, "x"):
+            with contextlib.suppress(sqlite3.OperationalError):
+                for number in numbers:
+                    other.execute(
+                        "INSERT INTO tables (table_id, name, config, created_from, open, engine)"
+                        " VALUES (?, ?, '{}', 'x', 0, '1')",
+                        (str(number), name),
+                    )
         other.close()
 
     def free() -> None:
