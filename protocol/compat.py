@@ -66,12 +66,12 @@ CURRENT: Version = (1, 3)
 _Coded = TypeVar("_Coded", Rejected, Error)
 
 WEB_PORT_SINCE: Version = (1, 3)
+"""The version whose ``welcome`` says the web port."""
 BANNED_SUMMARY_SINCE: Version = (1, 3)
 """``table-list``'s ``banned`` (an older peer is refused when it tries the table)."""
 REMOVED_SEAT_SINCE: Version = (1, 3)
 """``table-state.removed_seat`` and ``removed_banned``: who the host just kicked or banned
 (an older peer sees only the seat emptied or given to a bot)."""
-"""The version whose ``welcome`` says the web port."""
 
 JUMP_IN_SINCE: Version = (1, 2)
 """The version that lets a seat not to act play (a jump-in)."""
