@@ -8,11 +8,13 @@ exactly the table's deck; ``cards_accounted_for`` is asserted before the match i
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
 from protocol.cards import Card
+from protocol.commands import Catch, Command, Pause, Resume, SetAway, Timeout
 from protocol.options import TableConfig
 from server.engine import Accepted, Event, Match, Rejected, build_deck
 
@@ -111,3 +113,33 @@ def first_card_match(config: TableConfig, wanted: Callable[[Card], bool]) -> Mat
         if wanted(first):
             return match
     raise AssertionError("no seed found")
+
+
+def random_command(
+    match: Match, rng: random.Random, now_ms: int, *, catches: float, off_turn: float
+) -> tuple[int | None, Command]:
+    """A random command a table could send now, with its actor: now and then a pause
+    (resumed next), a seat marked away or back, a catch (mostly false) with probability
+    ``catches``, a legal command of any seat (calls, jump-ins) with ``off_turn``, a
+    clock run out; otherwise a legal move of the seat to act, or a table command."""
+    seats = match.config.seats
+    roll = rng.random()
+    if match.paused:
+        return None, Resume()
+    if roll < 0.02:
+        return None, Pause()
+    if roll < 0.04:
+        return None, SetAway(seat=rng.randrange(seats), away=rng.random() < 0.5)
+    if roll < 0.04 + catches:
+        return rng.randrange(seats), Catch(target=rng.randrange(seats))
+    if roll < 0.04 + catches + off_turn:
+        seat = rng.randrange(seats)
+        offered = match.legal_commands(seat)
+        if offered:
+            return seat, rng.choice(offered)
+    if roll < 0.09 + catches + off_turn and match.deadline_ms() is not None:
+        return None, Timeout()
+    to_act = match.to_act()
+    if to_act is not None:
+        return to_act, rng.choice(match.legal_commands(to_act))
+    return None, rng.choice(match.legal_table_commands(now_ms + 60_000))

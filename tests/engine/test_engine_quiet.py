@@ -13,8 +13,9 @@ from __future__ import annotations
 import random
 
 import pytest
+from engine_rig import random_command
 
-from protocol.commands import Catch, Command, Pause, Resume, SetAway, Timeout
+from protocol.commands import Timeout
 from protocol.options import CustomRule, DanceCheck, DeckName, Scoring, Stack, TableConfig
 from server.engine import Accepted, Match, Rejected
 
@@ -39,30 +40,6 @@ CONFIGS = (
 )
 
 
-def _next_command(match: Match, rng: random.Random, now_ms: int) -> tuple[int | None, Command]:
-    seats = match.config.seats
-    roll = rng.random()
-    if match.paused:
-        return None, Resume()
-    if roll < 0.02:
-        return None, Pause()
-    if roll < 0.04:
-        return None, SetAway(seat=rng.randrange(seats), away=rng.random() < 0.5)
-    if roll < 0.1:
-        return rng.randrange(seats), Catch(target=rng.randrange(seats))
-    if roll < 0.25:
-        seat = rng.randrange(seats)
-        offered = match.legal_commands(seat)
-        if offered:
-            return seat, rng.choice(offered)
-    if roll < 0.3 and match.deadline_ms() is not None:
-        return None, Timeout()
-    to_act = match.to_act()
-    if to_act is not None:
-        return to_act, rng.choice(match.legal_commands(to_act))
-    return None, rng.choice(match.legal_table_commands(now_ms + 60_000))
-
-
 def _same_outcome(loud: Accepted | Rejected, quiet: Accepted | Rejected) -> bool:
     if isinstance(loud, Rejected):
         return quiet == loud
@@ -81,7 +58,7 @@ def test_a_quiet_match_plays_exactly_as_one_that_records(number: int) -> None:
     for _ in range(1500):
         if loud.is_over:
             break
-        actor, command = _next_command(loud, rng, now_ms)
+        actor, command = random_command(loud, rng, now_ms, catches=0.06, off_turn=0.15)
         if isinstance(command, Timeout):
             now_ms = max(now_ms, loud.deadline_ms() or now_ms)
         elif command.TYPE == "next-round":

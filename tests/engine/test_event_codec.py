@@ -14,8 +14,10 @@ from __future__ import annotations
 import dataclasses
 import random
 
+from engine_rig import random_command
+
 from protocol.codec import decode_body, encode_trusted_body
-from protocol.commands import Catch, Command, Pause, Resume, SetAway, Timeout
+from protocol.commands import Timeout
 from protocol.events import EVENT_TYPES, Event, EventKind, SeenEvent
 from protocol.messages import GameEvent, GameView, Sender, message_from_data
 from protocol.options import DanceCheck, DeckName, Stack, TableConfig
@@ -68,31 +70,6 @@ def _check_view(view: View) -> None:
     assert received == sent and View.from_data(view.to_data()) == view
 
 
-def _next_command(match: Match, rng: random.Random, now_ms: int) -> tuple[int | None, Command]:
-    seats = match.config.seats
-    roll = rng.random()
-    if match.paused:
-        return None, Resume()
-    if roll < 0.02:
-        return None, Pause()
-    if roll < 0.04:
-        return None, SetAway(seat=rng.randrange(seats), away=rng.random() < 0.5)
-    if roll < 0.07:
-        return rng.randrange(seats), Catch(target=rng.randrange(seats))
-    if roll < 0.15:
-        seat = rng.randrange(seats)
-        offered = match.legal_commands(seat)
-        if offered:
-            return seat, rng.choice(offered)
-    deadline = match.deadline_ms()
-    if roll < 0.2 and deadline is not None:
-        return None, Timeout()
-    to_act = match.to_act()
-    if to_act is not None:
-        return to_act, rng.choice(match.legal_commands(to_act))
-    return None, rng.choice(match.legal_table_commands(now_ms + 60_000))
-
-
 def _first_cards(kinds: set[EventKind], phases: set[Phase]) -> None:
     """Rounds that open on a wild (its colour chosen) or on a Wild Draw Four (returned):
     only the first deal of many matches finds enough of them."""
@@ -120,7 +97,7 @@ def test_every_event_kind_and_a_view_of_every_phase_round_trip_through_the_codec
         for _ in range(4000):
             if match.is_over:
                 break
-            actor, command = _next_command(match, rng, now_ms)
+            actor, command = random_command(match, rng, now_ms, catches=0.03, off_turn=0.08)
             if isinstance(command, Timeout):
                 now_ms = max(now_ms, match.deadline_ms() or now_ms)
             elif command.TYPE == "next-round":
