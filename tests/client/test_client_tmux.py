@@ -18,6 +18,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 
@@ -373,12 +374,12 @@ def test_a_second_client_joins_a_serve_host_and_they_play_a_round(
     assert all(len(found) == 1 for found in winners), winners
 
 
-@pytest.fixture
-def party_server() -> Iterator[str]:
-    """A real ``uno-server --preset party`` on 127.0.0.1 (port 0, no journal, no mDNS);
-    yields its ``host:port``."""
+@contextmanager
+def local_server(*flags: str) -> Iterator[str]:
+    """A real ``uno-server`` on a free port of 127.0.0.1 (no journal, no mDNS) with
+    ``flags``; yields its ``host:port``."""
     command = [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0"]
-    command += ["--no-mdns", "--no-state", "--no-web", "--preset", "party"]
+    command += ["--no-mdns", "--no-state", *flags]
     server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     try:
         assert server.stdout is not None
@@ -388,6 +389,13 @@ def party_server() -> Iterator[str]:
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+@pytest.fixture
+def party_server() -> Iterator[str]:
+    """A ``uno-server --preset party`` without its page."""
+    with local_server("--no-web", "--preset", "party") as address:
+        yield address
 
 
 def test_the_new_table_form_shows_the_servers_own_defaults(
@@ -405,18 +413,9 @@ def test_the_new_table_form_shows_the_servers_own_defaults(
 
 @pytest.fixture
 def web_server() -> Iterator[str]:
-    """A real ``uno-server`` with its browser page, both on free ports of 127.0.0.1."""
-    command = [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0"]
-    command += ["--no-mdns", "--no-state", "--web-port", "0"]
-    server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
-    try:
-        assert server.stdout is not None
-        first = server.stdout.readline()
-        assert first.startswith("uno-server listening on "), first
-        yield first.removeprefix("uno-server listening on ").strip()
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    """A ``uno-server`` with its browser page, on a free port too."""
+    with local_server("--web-port", "0") as address:
+        yield address
 
 
 def test_the_lobby_shows_the_page_and_p_its_qr_code_full_screen(
