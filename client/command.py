@@ -28,7 +28,7 @@ from client.ui.app import ClientApp
 from client.ui.lobby_controller import address_problem, parse_address
 from client.ui.model import Model, apply_discovered
 from client.ui.network import Network, Plan
-from protocol.limits import clean_text
+from protocol.limits import MAX_NAME_LEN, MAX_TABLE_NAME_LEN, clean_text
 from protocol.options import ConfigError, TableConfig, TableOptions
 from protocol.table_flags import given_table_options, table_flag_args
 
@@ -41,7 +41,6 @@ __all__ = [
     "start_plan",
 ]
 
-MAX_NAME = 24
 
 Around = Callable[[Callable[[], Awaitable[None]]], Awaitable[None]]
 """Runs the network (the callable it is given) inside what it sets up around it."""
@@ -130,7 +129,7 @@ def discovery_text(args: argparse.Namespace) -> str:
 
 def start_plan(args: argparse.Namespace, name: str) -> Plan:
     """What the network does once connected, from the command line."""
-    table_name = f"{name}'s table"[:32]
+    table_name = f"{name}'s table"[:MAX_TABLE_NAME_LEN]
     if args.solo:
         bots = 3 if args.bots is None else args.bots
         options = TableOptions.parse({"deck": args.deck, "seats": bots + 1})
@@ -183,7 +182,7 @@ def _checked(
 ) -> tuple[str, tuple[str, int] | None, Plan]:
     """The player's name, the server's address (if given) and the plan, or the parser's
     error for arguments that make no sense together."""
-    name = clean_text(args.name or "")[:MAX_NAME] if args.name else default_name()
+    name = clean_text(args.name or "")[:MAX_NAME_LEN] if args.name else default_name()
     if not name:
         parser.error("--name must contain something printable")
     if args.bots is not None and not 0 <= args.bots <= 9:
@@ -268,10 +267,10 @@ def _monotonic() -> float:
 
 def name_note(typed: str, name: str) -> str:
     """What the screens tell a person whose ``--name`` could not be used as typed (cut to
-    ``MAX_NAME``, or stripped of characters no terminal should show); "" when it was."""
+    ``MAX_NAME_LEN``, or stripped of characters no terminal should show); "" when it was."""
     cleaned = clean_text(typed)
-    if cleaned == typed.strip() and len(cleaned) <= MAX_NAME:
+    if cleaned == typed.strip() and len(cleaned) <= MAX_NAME_LEN:
         return ""
-    if len(cleaned) > MAX_NAME:
-        return f"Your name is cut to {MAX_NAME} characters: you are {name}."
+    if len(cleaned) > MAX_NAME_LEN:
+        return f"Your name is cut to {MAX_NAME_LEN} characters: you are {name}."
     return f"Your name had characters that cannot be shown: you are {name}."

@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from protocol.limits import clean_text
+from protocol.limits import MAX_NAME_LEN, clean_text
 
 __all__ = [
     "bell_wanted",
@@ -26,7 +26,6 @@ __all__ = [
 ]
 
 APP_DIR = "uno-lan"
-MAX_NAME = 24
 
 
 def _base(variable: str, fallback: str) -> Path:
@@ -84,9 +83,9 @@ def default_name() -> str:
     """The remembered name, else the login name, else ``player``; cleaned and cut to 24."""
     remembered = load_config().get("name")
     if isinstance(remembered, str) and clean_text(remembered):
-        return clean_text(remembered)[:MAX_NAME]
+        return clean_text(remembered)[:MAX_NAME_LEN]
     try:
         login = getpass.getuser()
     except (OSError, KeyError, ImportError):
         login = ""
-    return clean_text(login)[:MAX_NAME] or "player"
+    return clean_text(login)[:MAX_NAME_LEN] or "player"
