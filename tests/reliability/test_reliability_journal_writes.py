@@ -135,13 +135,14 @@ async def test_a_full_journal_costs_no_table_and_no_connection(tmp_path: Path) -
         db.executemany("INSERT INTO filler VALUES (?)", [(bytes(3000),)] * 30)
     db.close()
 
+    numbers = iter(range(1000, 100_000))  # the filler tables' ids, across fills
+
     def fill() -> None:
         """Closed tables' rows (the history's) until the file, kept at its size, has no
         room for one more."""
         other = sqlite3.connect(path, isolation_level=None, timeout=5)
         (pages,) = other.execute("PRAGMA page_count").fetchone()
         other.execute(f"PRAGMA max_page_count = {pages}")
-        numbers = iter(range(1000, 100_000))
         # Long rows first, then the shortest, so that no page keeps room for a table's row
         # (the room a long row left would take a new table's, on a slow run).
         for name in ("old table " * 3, "x"):
@@ -164,6 +165,9 @@ async def test_a_full_journal_costs_no_table_and_no_connection(tmp_path: Path) -
         with trio.fail_after(120):
             async with in_process_server(journal) as port, trio.open_nursery() as nursery:
                 host = await play_until_the_journal_fails(port, nursery, fill)
+                # The table played on meanwhile: whatever room its rows' updates left
+                # in the pages is taken again before the newcomers ask.
+                fill()
                 await refused_then_kept(port, nursery, free)
                 assert len(notices(host)) == 1  # told once
                 nursery.cancel_scope.cancel()
