@@ -176,8 +176,8 @@ function start() {
     end: () => go(events.length),
   };
   const labels = {
-    start: "|‹ start", "round-back": "« round", "turn-back": "‹ turn", back: "‹",
-    forward: "›", "turn-forward": "turn ›", "round-forward": "round »", end: "end ›|",
+    start: "start", "round-back": "« round", "turn-back": "‹ turn", back: "‹",
+    forward: "›", "turn-forward": "turn ›", "round-forward": "round »", end: "end",
   };
   const buttons = Object.keys(steps).map((name) => {
     const b = el("button", { type: "button", "data-replay": name, "aria-label": name }, labels[name]);
