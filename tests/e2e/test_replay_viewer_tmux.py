@@ -19,12 +19,14 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import trio
 from e2e_server import ServerProcess
 from test_replays import history, play_watched_match, replay_command
 
+from client.ui.replay_state import model_at
 from protocol.replay_file import Replay, read_replay
 
 ROOT = Path(__file__).parents[2]
@@ -144,26 +146,37 @@ def _final_scores_show(replay: Replay) -> Callable[[list[str]], bool]:
     return shown
 
 
-def _exported_match(tmp_path: Path) -> Path:
+def _exported_match(tmp_path: Path) -> tuple[Path, dict[str, Any]]:
+    """The file ``uno-server replay`` wrote of a seeded party match, and the last view
+    the server sent its spectator."""
     server = ServerProcess.start(tmp_path)
     state = server.state
     assert state is not None
     try:
-        trio.run(play_watched_match, server)
+        _, watcher = trio.run(play_watched_match, server)
     finally:
         server.stop()
     (match,) = history(state)["matches"]
     out = tmp_path / "match.jsonl"
     done = replay_command(state, str(match["match_id"]), "--out", str(out))
     assert done.returncode == 0, done.stderr
-    return out
+    assert watcher.view is not None
+    return out, watcher.view
 
 
 def test_an_exported_match_replays_to_its_final_scores_back_and_forth(
     tmp_path: Path, terminal: Callable[[Path, int, int], ReplayTerminal]
 ) -> None:
-    out = _exported_match(tmp_path)
+    out, spectators_view = _exported_match(tmp_path)
     replay = read_replay(out.read_text(encoding="utf-8").splitlines())
+    # The viewer's last view, folded from the file's events, is the server's own last
+    # view of the spectator in every public fact the table screen shows.
+    folded = model_at(replay, len(replay.events)).view
+    assert folded is not None
+    shown = ("phase", "round", "dealer", "direction", "top", "color", "counts", "scores")
+    shown += ("eliminated", "discard_count", "round_result", "match_result", "last_seq")
+    mine = folded.to_data()
+    assert {key: mine[key] for key in shown} == {key: spectators_view[key] for key in shown}
     kinds = {event.kind.value for event in replay.events}
     # The seeded party match swaps hands (7-0) and challenges a Wild Draw Four; no
     # jump-in comes up with this seed (the bots rarely hold the identical card in time).
