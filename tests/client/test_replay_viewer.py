@@ -165,7 +165,22 @@ def test_the_viewers_keys(replay: Replay) -> None:
         viewer.press(key)
     assert viewer.model.shown_message == "no round 12: this match dealt 7"
     assert viewer.cursor.round == 3
+    for key in ("4", "backspace", "5", "escape"):
+        viewer.press(key)
+    assert viewer.model.replay_keys.startswith("←→ event") and viewer.cursor.round == 3
+    viewer.press("4")
+    assert viewer.model.replay_keys.startswith("go to round: 4▏")
+    viewer.press("backspace")  # nothing typed any more: the keys line is back
+    assert viewer.model.replay_keys.startswith("←→ event")
+    at = viewer.cursor.position
+    viewer.tick()
+    assert viewer.cursor.position == at  # paused: the beat moves nothing
     viewer.press(" ")
+    viewer.tick()
+    assert viewer.cursor.position == at + 1
+    assert viewer.model.view is not None and viewer.model.view.shared.last_seq == (
+        replay.events[at].seq
+    )
     assert "playing at 2 events/s" in viewer.model.shown_message
     viewer.press("+")
     assert "playing at 4 events/s" in viewer.model.shown_message
