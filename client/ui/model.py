@@ -221,6 +221,8 @@ class Model:
     message_context: tuple[Any, ...] = ()
     message_turn: int = 0
     """The event logged last (a UNO said with a play is not logged twice)."""
+    replay_keys: str = ""
+    """``uno-client --replay``: the viewer's keys, shown in place of the keys line."""
 
     # -- derived -------------------------------------------------------------------------
 
@@ -290,6 +292,11 @@ class Model:
             TableStatus.PAUSED,
             TableStatus.BETWEEN_ROUNDS,
         )
+
+    @property
+    def replaying(self) -> bool:
+        """True in ``uno-client --replay``: a record played back, no server, no seat."""
+        return bool(self.replay_keys)
 
     def legal_of(self, kind: str) -> list[SeatCommand]:
         """The legal commands of one type (``play``, ``draw``, ``catch``...)."""

@@ -95,7 +95,9 @@ def results_pane(model: Model, width: int) -> list[Line]:
         winners = " and ".join(model.seat_name(s) for s in match.winners)
         lines.append(text_line(f" {winners} won the match!", "class:myturn"))
         leave = "q: quit" if model.solo else "q: leave"
-        if model.is_host:
+        if model.replaying:
+            pass  # the viewer's keys line says what comes next
+        elif model.is_host:
             lines.append(text_line(f" r: rematch with the same seats · {leave}", "class:hint"))
         else:
             lines.append(text_line(f" The host may start a rematch. {leave}", "class:hint"))
