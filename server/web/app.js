@@ -5,6 +5,7 @@
 
 import { Connection } from "./wire.js";
 import { describeEvent, stackAfter } from "./log.js";
+import { SENTENCES, coded, say } from "./sentences.js";
 import { render, renderClock } from "./render.js";
 import { play, soundOn, toggleSound } from "./sound.js";
 
@@ -177,13 +178,25 @@ const handlers = {
   left: (m) => {
     forgetSeat();
     state.screen = "lobby";
-    notice(m.message || `you left the table (${m.reason})`);
+    notice(leftWords(m));
     refreshTables();
   },
-  closing: (m) => notice(`the server is stopping: ${m.reason || "it will be back"}`),
-  error: (m) => notice(`${m.message || m.code}`),
-  rejected: (m) => notice(m.message || m.code),
+  closing: () => notice(say("closing")),
+  error: (m) => notice(coded("error", m.code, m.message)),
+  rejected: (m) => notice(coded("rejected", m.code, m.message)),
 };
+
+// Why we are no longer at the table, from the `left`'s cause and fields (1.3); an older
+// server sends no cause, and its words follow the sentence for the reason.
+function leftWords(m) {
+  if (m.cause) {
+    const line = coded("left", m.cause, m.message, { host: m.by || "" });
+    return m.banned ? say("left.banned", { line }) : line;
+  }
+  const key = `left.${m.reason}`;
+  const line = key in SENTENCES ? say(key) : "You are no longer at the table";
+  return m.message ? `${line}: ${m.message}` : line;
+}
 
 function received(message) {
   const handler = handlers[message.type];
