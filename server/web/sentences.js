@@ -170,6 +170,7 @@ export const SENTENCES = {
   "note.closed-for-new-table": "not finished: closed to make room for a new table",
   "note.journal-unwritten": "not finished: the server could not save it (scores as last saved)",
   "note.server-upgraded": "not finished: the server was upgraded (scores of the last round)",
+  "table.default-name": "{player}'s table",
   "closing": "the server is stopping; it may be back",
   "left.left": "You left the table",
   "left.asked-to-leave": "{host} asked you to leave",
