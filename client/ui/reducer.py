@@ -47,7 +47,7 @@ from protocol.messages import (
     Welcome,
 )
 
-__all__ = ["LEFT_MESSAGES", "apply"]
+__all__ = ["LEFT_MESSAGES", "apply", "left_words"]
 
 LEFT_MESSAGES = {reason: say(f"left.{reason.value}") for reason in LeftReason}
 """What the message line says when an older server (one that sends no ``cause``) tells us
@@ -107,6 +107,12 @@ def _apply_left(model: Model, message: Left) -> None:
     if model.table is None or model.table.table_id != message.table_id:
         return  # a stale one, for a table we are no longer at
     clear_table(model)
+    model.notify(left_words(message), error=message.reason is not LeftReason.LEFT)
+
+
+def left_words(message: Left) -> str:
+    """What the message line says for a ``left``: its cause's sentence with the host's name
+    (1.3); from an older server, the reason's sentence and the server's words."""
     if message.cause is not None:
         text = coded("left", message.cause, message.message, host=message.by or "")
         if message.banned:
@@ -119,4 +125,4 @@ def _apply_left(model: Model, message: Left) -> None:
                 # The server's sentence names who did it and whether it is a ban: alone,
                 # it fits ("Hostess asked you to leave and banned you from this table").
                 text = message.message[:1].upper() + message.message[1:]
-    model.notify(text, error=message.reason is not LeftReason.LEFT)
+    return text

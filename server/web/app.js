@@ -4,8 +4,8 @@
 // per server id, so a reload (or a phone that slept) resumes the same seat.
 
 import { Connection } from "./wire.js";
-import { describeEvent, stackAfter } from "./log.js";
-import { SENTENCES, coded, say } from "./sentences.js";
+import { describeEvent, leftWords, stackAfter } from "./log.js";
+import { coded, say } from "./sentences.js";
 import { render, renderClock } from "./render.js";
 import { play, soundOn, toggleSound } from "./sound.js";
 
@@ -185,18 +185,6 @@ const handlers = {
   error: (m) => notice(coded("error", m.code, m.message)),
   rejected: (m) => notice(coded("rejected", m.code, m.message)),
 };
-
-// Why we are no longer at the table, from the `left`'s cause and fields (1.3); an older
-// server sends no cause, and its words follow the sentence for the reason.
-function leftWords(m) {
-  if (m.cause) {
-    const line = coded("left", m.cause, m.message, { host: m.by || "" });
-    return m.banned ? say("left.banned", { line }) : line;
-  }
-  const key = `left.${m.reason}`;
-  const line = key in SENTENCES ? say(key) : "You are no longer at the table";
-  return m.message ? `${line}: ${m.message}` : line;
-}
 
 function received(message) {
   const handler = handlers[message.type];
