@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from client.ui.describe import describe_event, describe_removal, describe_seats, stack_after
 from client.ui.faces import sort_hand
 from client.ui.records import Records
+from client.ui.sentences import coded
 from protocol.commands import Dance, Play, SeatCommand
 from protocol.events import SeenEvent
 from protocol.messages import TableState, TableStatus, TableSummary
@@ -522,10 +523,11 @@ def apply_reply(model: Model, what: str, ok: bool, code: str | None, message: st
     """The server answered a command; a rejection becomes a short message line."""
     if ok:
         return
+    why = coded("rejected", code, message)
     if code == RejectCode.LOST_RACE:
-        model.notify(f"too late: {message or what}", error=True)
+        model.notify(f"too late: {why or what}", error=True)
         return
-    model.notify(f"{refusal_words(what)}: {message or code}", error=True)
+    model.notify(f"{refusal_words(what)}: {why}", error=True)
 
 
 def refusal_words(what: str) -> str:
