@@ -173,11 +173,13 @@ def test_an_exported_match_replays_to_its_final_scores_back_and_forth(
     # view of the spectator in every public fact the table screen shows.
     folded = model_at(replay, len(replay.events)).view
     assert folded is not None
-    shown = ("phase", "round", "dealer", "direction", "top", "color", "counts", "scores")
-    shown += ("eliminated", "discard_count", "round_result", "match_result", "last_seq")
+    shown = (
+        *("phase", "round", "dealer", "direction", "top", "color", "counts", "scores"),
+        *("eliminated", "discard_count", "round_result", "match_result", "last_seq"),
+    )
     mine = folded.to_data()
     assert {key: mine[key] for key in shown} == {key: spectators_view[key] for key in shown}
-    kinds = {event.kind.value for event in replay.events}
+    kinds = {event.body.kind_name for event in replay.events}
     # The seeded party match swaps hands (7-0) and challenges a Wild Draw Four; no
     # jump-in comes up with this seed (the bots rarely hold the identical card in time).
     assert {"played", "drew", "round-over", "match-over"} <= kinds
