@@ -186,6 +186,9 @@ class Model:
     spectating: bool = False
     view: View | None = None
     view_at: float = 0.0
+    rematch_at: float | None = None
+    """When (monotonic seconds) the table state saying the host asked for a rematch came;
+    None while no rematch is asked for."""
     view_behind: bool = False
     """Events newer than the view have arrived (its view follows them): act on nothing yet."""
     log: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
@@ -324,6 +327,15 @@ class Model:
         if self.phase == Phase.PAUSED:
             return int(remaining)
         return max(0, int(remaining - (now - self.view_at) * 1000))
+
+    def rematch_ms(self, now: float) -> int | None:
+        """While a rematch is asked for: the round break's clock, counted from when the ask
+        came (the rematch starts when it runs out); None otherwise."""
+        table = self.table
+        if table is None or self.rematch_at is None or not self.connected:
+            return None
+        pause = table.options.round_pause_seconds or 0
+        return max(0, int(pause * 1000 - (now - self.rematch_at) * 1000))
 
     def notify(self, text: str, error: bool = False) -> None:
         """Put a short line on the message bar (see :attr:`shown_message`)."""

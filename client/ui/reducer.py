@@ -77,6 +77,10 @@ def apply(model: Model, message: ServerMessage, now: float) -> None:  # noqa: C9
             model.seat = message.seat
         case TableState():
             before = model.table
+            if not message.rematch_asked:
+                model.rematch_at = None
+            elif model.rematch_at is None:
+                model.rematch_at = now  # the ask has just come: its clock starts
             apply_table_state(model, message, model.seat)
             if before is not None and before.table_id == message.table_id:
                 moved = describe_host(before, message, model.seat_name)
