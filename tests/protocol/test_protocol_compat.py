@@ -170,3 +170,15 @@ def test_the_welcomes_table_defaults_go_only_to_a_1_3_peer() -> None:
     older = for_version(welcome, (1, 2))
     assert isinstance(older, Welcome)
     assert older.table_defaults is None and older.web_port is None
+
+
+def test_a_rematch_asked_reaches_1_3_peers_only() -> None:
+    state = TableState(
+        table_id="t1", name="again", state=TableStatus.OVER, seats=(), rematch_asked=True
+    )
+    assert for_version(state, (1, 3)) is state
+    for older in ((1, 2), (1, 0)):
+        sent = for_version(state, older)
+        assert isinstance(sent, TableState) and not sent.rematch_asked
+        assert "rematch_asked" not in sent.to_data()
+    assert state.to_data()["rematch_asked"] is True
