@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 import trio
 
+from client.config import remember_name
 from client.launch import WatchedServer
 from client.session import (
     ClientSession,
@@ -399,13 +400,15 @@ class Network:
             records_refused(model.records, message, reply.code)
 
     async def _rename(self, session: ClientSession, name: str) -> None:
-        """Ask the server (1.3) to call us ``name``; once it agrees, so does the screen."""
+        """Ask the server (1.3) to call us ``name``; once it agrees, so do the screen and the
+        config file."""
         model = self.model
         if not _speaks_rename(session):
             model.notify("this server is too old to change names: reconnect with --name", True)
         elif await self._request(session, Rename(id=session.next_id(), name=name)):
             model.name = name
             model.name_note = ""
+            remember_name(name)  # the next start uses it too, as a --name would
             model.notify(f"You are {name} now")
         self.redraw()
 
