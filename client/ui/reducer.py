@@ -23,13 +23,14 @@ from client.ui.model import (
     clear_table,
     forget_table_lines,
 )
-from client.ui.records import apply_records, speaks_records
+from client.ui.records import apply_records
 from protocol.messages import (
     ChatMessage,
     Closing,
     Error,
     GameEvent,
     GameView,
+    GetStandings,
     Joined,
     Left,
     LeftReason,
@@ -45,6 +46,7 @@ from protocol.messages import (
     TableStatus,
     Welcome,
 )
+from protocol.version import speaks
 
 __all__ = ["LEFT_MESSAGES", "apply"]
 
@@ -68,7 +70,7 @@ def apply(model: Model, message: ServerMessage, now: float) -> None:  # noqa: C9
             model.server_name = message.server_name
             model.web_port = message.web_port
             model.table_defaults = message.table_defaults
-            model.records.available = speaks_records(message.version)
+            model.records.available = speaks(message.version, GetStandings.SINCE)
         case TableList():
             apply_table_list(model, list(message.tables))
         case Joined():
