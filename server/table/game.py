@@ -339,13 +339,15 @@ class TableGame:
 
     def go_on_if_ready(self, cause_peer: int | None = None, cause_id: int | None = None) -> None:
         """Between rounds, or while a rematch is asked for, go on as soon as every connected
-        person is ready (a connected ``uno-bot`` counts as ready)."""
-        status = self.status()
+        person is ready; a connected ``uno-bot`` and a seat the match marks away (its clock
+        ran out three times) count as ready, as bots and people not there do."""
+        status, match = self.status(), self.match
         asked = status is TableStatus.OVER and self.rematch_due is not None
-        if status is not TableStatus.BETWEEN_ROUNDS and not asked:
+        if match is None or (status is not TableStatus.BETWEEN_ROUNDS and not asked):
             return
         present = self._seating.connected()
-        if not present or not all(seat.ready or seat.bot_client for seat in present):
+        waited = [s for s in present if not (s.ready or s.bot_client or match.away[s.index])]
+        if not present or waited:
             return
         if asked:
             self.start(cause_peer, cause_id)

@@ -580,3 +580,19 @@ async def test_a_rematch_starts_once_the_only_guest_not_ready_leaves(
     await ok(lobby, bob, lambda i: Leave(id=i))
     assert ann.state.state is TableStatus.PLAYING and not ann.state.rematch_asked
     assert ann.state.seats[1].bot  # the seat plays on as a bot's
+
+
+async def test_a_rematch_does_not_wait_for_a_seat_the_match_marked_away(
+    nursery: trio.Nursery,
+) -> None:
+    lobby, table, ann, bob = await two_players(
+        nursery, turn_seconds=0, round_pause_seconds=3600, target_score=1
+    )
+    rigged(table, hands=[["R1"], ["Y4", "Y5", "Y6"]], top="R9", current=0)
+    await ok(lobby, ann, lambda i: Chat(id=i, text="the rigged deal is in place"))
+    table.game.set_away(1, True)  # as three expired clocks would; Bob is still connected
+    await play(lobby, ann, Play(card("R1")))
+    assert bob.state.seats[1].away and bob.state.state is TableStatus.OVER
+
+    await ok(lobby, ann, lambda i: Rematch(id=i))
+    assert bob.state.state is TableStatus.PLAYING and not bob.state.rematch_asked
