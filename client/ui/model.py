@@ -413,6 +413,7 @@ def clear_table(model: Model) -> None:
     model.seat = None
     model.rebuilt_table = None
     model.view = None
+    model.rematch_at = None
     model.spectating = False
     model.mode = Mode.NORMAL
     model.picker = None
