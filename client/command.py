@@ -30,6 +30,7 @@ from client.ui.model import Model, apply_discovered
 from client.ui.network import Network, Plan
 from protocol.limits import MAX_NAME_LEN, MAX_TABLE_NAME_LEN, clean_text
 from protocol.options import ConfigError, TableConfig, TableOptions
+from protocol.startup import PAGE, REACHABLE
 from protocol.table_flags import given_table_options, table_flag_args
 
 __all__ = [
@@ -251,10 +252,6 @@ def share_from(model: Model, said: list[str]) -> None:
             model.friends_at = lan[0] if lan else None
         elif line.startswith(PAGE) and model.page_at is None and "only from this" not in line:
             model.page_at = line[len(PAGE) :].split()[0]
-
-
-REACHABLE = "reachable at: "
-PAGE = "browser page: "
 
 
 def _loopback(address: str) -> bool:

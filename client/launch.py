@@ -31,8 +31,9 @@ from typing import IO
 
 import trio
 
+from protocol.startup import LISTENING
+
 __all__ = [
-    "LISTENING",
     "ServerStartError",
     "WatchedServer",
     "parse_address",
@@ -40,8 +41,6 @@ __all__ = [
     "server_command",
 ]
 
-LISTENING = "uno-server listening on "
-"""How the server's first line of output starts; the address follows."""
 START_SECONDS = 30.0
 """How long the child may take to say it is listening."""
 STOP_SECONDS = 5.0

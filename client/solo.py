@@ -19,9 +19,9 @@ import platformdirs
 import trio
 
 from client.launch import ServerStartError, WatchedServer, running_server, server_command
+from protocol.startup import DEFAULT_PORT
 
 __all__ = [
-    "SERVE_PORT",
     "ServerStartError",
     "lan_server",
     "serve_port",
@@ -30,21 +30,17 @@ __all__ = [
 ]
 
 
-SERVE_PORT = 7531
-"""The port ``--serve`` listens on unless it is taken (the server's own default)."""
-
-
 def serve_port(host: str | None) -> tuple[int, str | None]:
-    """The port for ``--serve`` when none is asked for: ``SERVE_PORT`` if it is free on
+    """The port for ``--serve`` when none is asked for: ``DEFAULT_PORT`` if it is free on
     ``host`` (every interface when None), else 0 (a free one), with a sentence that says so."""
     with socket.socket(socket.AF_INET6 if host and ":" in host else socket.AF_INET) as probe:
         # As the server binds it: a port left in TIME_WAIT by a server just stopped is free.
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
-            probe.bind((host or "", SERVE_PORT))
+            probe.bind((host or "", DEFAULT_PORT))
         except OSError:
-            return 0, f"port {SERVE_PORT} is taken, so the server took a free one"
-    return SERVE_PORT, None
+            return 0, f"port {DEFAULT_PORT} is taken, so the server took a free one"
+    return DEFAULT_PORT, None
 
 
 def serve_state_path() -> Path:
@@ -73,7 +69,7 @@ async def lan_server(
     """A server for friends on the network, watched for the block's duration; its
     ``address`` is where to connect.
 
-    It listens on ``port`` (None: ``SERVE_PORT``, or a free one when that is taken, which
+    It listens on ``port`` (None: ``DEFAULT_PORT``, or a free one when that is taken, which
     ``port_note`` then says) and on ``host`` (every interface when None; the client then
     connects over loopback) and, unless ``advertise`` is False, announces itself with mDNS
     (``_uno._tcp``) on ``interfaces`` (every IPv4 one when empty), so the friends'

@@ -59,6 +59,7 @@ __all__ = [
     "MATCH_RECORD_SINCE",
     "OPTIONS_SINCE",
     "REJECTIONS_SINCE",
+    "REMATCH_ASKED_SINCE",
     "REMOVED_SEAT_SINCE",
     "WEB_PORT_SINCE",
     "for_version",
@@ -72,6 +73,8 @@ WEB_PORT_SINCE: Version = (1, 3)
 """The version whose ``welcome`` says the web port."""
 BANNED_SUMMARY_SINCE: Version = (1, 3)
 """``table-list``'s ``banned`` (an older peer is refused when it tries the table)."""
+REMATCH_ASKED_SINCE: Version = (1, 3)
+"""A table state's ``rematch_asked``: before it, a rematch is not shown until it starts."""
 REMOVED_SEAT_SINCE: Version = (1, 3)
 """``table-state.removed_seat`` and ``removed_banned``: who the host just kicked or banned
 (an older peer sees only the seat emptied or given to a bot)."""
@@ -173,6 +176,8 @@ def _table_state_for(state: TableState, version: Version) -> TableState:
         state = replace(state, owner_seat=None, host_reason=None)
     if version < REMOVED_SEAT_SINCE and state.removed_seat is not None:
         state = replace(state, removed_seat=None, removed_banned=False)
+    if version < REMATCH_ASKED_SINCE and state.rematch_asked:
+        state = replace(state, rematch_asked=False)  # it cannot say ready: the clock decides
     newer = {name: None for name, since in OPTIONS_SINCE.items() if version < since}
     if not newer:
         return state

@@ -755,6 +755,9 @@ class TableState(Message):
     removed (its name is in the state before); None in every other state."""
     removed_banned: bool = False
     """(1.3) With ``removed_seat``: the person was banned from the table, not only kicked."""
+    rematch_asked: bool = False
+    """(1.3) After a match: the host asked for a rematch, which starts when every connected
+    person says ``ready`` or when the round break (``round_pause_seconds``) runs out."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,7 @@ __all__ = [
     "Version",
     "choose_version",
     "parse_version",
+    "speaks",
 ]
 
 PROTOCOL_VERSION = "1.3"
@@ -38,6 +39,13 @@ def parse_version(text: str) -> Version | None:
     if match is None:
         return None
     return int(match[1]), int(match[2])
+
+
+def speaks(version: str, since: Version) -> bool:
+    """Whether a connection that agreed on ``version`` has what came in ``since`` (a
+    message's ``SINCE``); False for a ``version`` that is not one."""
+    parsed = parse_version(version)
+    return parsed is not None and parsed >= since
 
 
 def choose_version(offered: Iterable[str], supported: Iterable[str]) -> str | None:

@@ -19,6 +19,7 @@ import trio
 
 from protocol.limits import MAX_TABLE_NAME_LEN, clean_text
 from protocol.options import ConfigError, TableConfig, TableOptions
+from protocol.startup import LISTENING, REACHABLE
 from protocol.table_flags import given_table_options
 from server.advertise import Advertiser, ip_addresses
 from server.app import (
@@ -172,11 +173,11 @@ def _web_port(args: argparse.Namespace) -> int | None:
 def announce(addresses: list[tuple[str, int]], hosts: tuple[str, ...]) -> None:
     """The start-up lines on stdout: where it listens, who can reach it."""
     host, port = addresses[0]
-    print(f"uno-server listening on {format_address(host, port)}", flush=True)
+    print(f"{LISTENING}{format_address(host, port)}", flush=True)
     bound = [address for address, _ in addresses]
     reachable = local_addresses(bound)
     if reachable:
-        print("reachable at:", ", ".join(format_address(a, port) for a in reachable))
+        print(REACHABLE + ", ".join(format_address(a, port) for a in reachable))
     if not hosts or any(h not in ("127.0.0.1", "::1", "localhost") for h in hosts):
         print(
             "note: tables without a password are open to anyone who can reach this "

@@ -7,10 +7,9 @@ from pathlib import Path
 
 import platformdirs
 
-__all__ = ["DEFAULT_PORT", "DEFAULT_WEB_PORT", "default_state_path"]
+from protocol.startup import DEFAULT_PORT
 
-DEFAULT_PORT = 7531
-"""The port a server listens on unless told otherwise."""
+__all__ = ["DEFAULT_PORT", "DEFAULT_WEB_PORT", "default_state_path"]
 
 DEFAULT_WEB_PORT = 7532
 """The port of the browser page and its WebSocket unless told otherwise."""

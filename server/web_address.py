@@ -11,6 +11,7 @@ import ipaddress
 import sys
 
 from protocol.qr import qr_lines
+from protocol.startup import PAGE
 from server.app import format_address, local_addresses
 
 __all__ = ["announce_page", "page_url", "print_qr_code"]
@@ -29,9 +30,9 @@ def announce_page(web_addresses: list[tuple[str, int]]) -> None:
     lan = [page_url(a, port) for a in reachable if not _is_loopback(a)]
     if not lan:
         local = ", ".join(page_url(a, port) for a in reachable)
-        print(f"browser page: {local} (reachable only from this machine)", flush=True)
+        print(f"{PAGE}{local} (reachable only from this machine)", flush=True)
     for url in lan:
-        print(f"browser page: {url}", flush=True)
+        print(f"{PAGE}{url}", flush=True)
     if lan and sys.stdout.isatty():
         print_qr_code(lan[0])
 

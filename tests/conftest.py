@@ -10,7 +10,8 @@ per-example timing to mean anything.
 not collect them.
 
 ``XDG_STATE_HOME`` points at a fresh temporary folder for the whole run (servers started
-by tests keep their journal there unless a test names one).
+by tests keep their journal there unless a test names one), and ``XDG_CONFIG_HOME`` at
+another (a client remembers a name changed in its lobby there).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ collect_ignore = ["bench"]
 # A server started without --state or --no-state keeps its journal in the user's state
 # directory; no test may touch the real one, so every process of the run gets its own.
 os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="uno-test-state-")
+os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="uno-test-config-")
 
 settings.register_profile("ci", max_examples=80, stateful_step_count=150, deadline=None)
 settings.register_profile("dev", max_examples=25, stateful_step_count=60, deadline=None)

@@ -324,8 +324,12 @@ class Controller:
 
     def ready(self) -> None:
         model = self.model
-        if model.table is not None and model.table.state is TableStatus.BETWEEN_ROUNDS:
+        table = model.table
+        if table is not None and table.state is TableStatus.BETWEEN_ROUNDS:
             model.notify("ready for the next round")
+            self.emit(TableRequest(Ready.TYPE, {"ready": True}))
+        elif table is not None and table.state is TableStatus.OVER and table.rematch_asked:
+            model.notify("ready for the rematch")
             self.emit(TableRequest(Ready.TYPE, {"ready": True}))
 
     # -- typing: chat and host:port --------------------------------------------------------

@@ -9,7 +9,13 @@ from client.ui.model import REFUSED, REFUSED_PLAY, Mode, Model, refusal_words
 from protocol.commands import Accept, CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Play
 from protocol.phase import Phase
 
-__all__ = ["keys_hint", "ready_for_next_round", "refused_while_away", "why_not_playable"]
+__all__ = [
+    "keys_hint",
+    "ready_for_next_round",
+    "refused_while_away",
+    "rematch_asked",
+    "why_not_playable",
+]
 
 
 def refused_while_away(model: Model, what: str) -> bool:
@@ -30,6 +36,22 @@ def ready_for_next_round(model: Model) -> bool:
     if table is None or seat is None or model.spectating or not 0 <= seat < len(table.seats):
         return False
     return table.seats[seat].ready
+
+
+def rematch_asked(model: Model) -> bool:
+    """Whether the host asked for a rematch that waits for its guests (1.3)."""
+    return model.table is not None and model.table.rematch_asked
+
+
+def _break_keys(model: Model) -> list[str]:
+    """Between rounds, at the match's end and while paused: the ready key, if it is asked."""
+    if ready_for_next_round(model):
+        return []
+    if model.phase == Phase.ROUND_OVER:
+        return ["Enter ready for the next round"]
+    if model.phase == Phase.MATCH_OVER and rematch_asked(model):
+        return ["Enter ready for the rematch"]
+    return []
 
 
 def _away_hint(model: Model) -> str:
@@ -64,13 +86,20 @@ def keys_hint(model: Model) -> str:
     keys += ["PgUp log", "m bell off" if model.bell else "m bell on", "t chat", "? help"]
     keys.append("q quit" if model.solo else "q leave")
     if model.is_host:
-        if model.phase == Phase.MATCH_OVER:
-            keys.append("r rematch")
-        else:
-            keys.append("P go on" if model.phase == Phase.PAUSED else "P pause")
-        if can_close_rebuilt(model):
-            keys.append("C close the table")
+        keys += _host_keys(model)
     return " · ".join(keys)
+
+
+def _host_keys(model: Model) -> list[str]:
+    """The host's keys during a match and at its end."""
+    keys = []
+    if model.phase != Phase.MATCH_OVER:
+        keys.append("P go on" if model.phase == Phase.PAUSED else "P pause")
+    elif not rematch_asked(model):
+        keys.append("r rematch")
+    if can_close_rebuilt(model):
+        keys.append("C close the table")
+    return keys
 
 
 def _jump_in_key(model: Model, kinds: set[str]) -> list[str]:
@@ -84,10 +113,8 @@ def _jump_in_key(model: Model, kinds: set[str]) -> list[str]:
 def _game_keys(model: Model) -> list[str]:
     """The game's keys that do something now, in the order a player needs them."""
     phase = model.phase
-    if phase == Phase.ROUND_OVER:
-        return [] if ready_for_next_round(model) else ["Enter ready for the next round"]
-    if phase in (Phase.MATCH_OVER, Phase.PAUSED):
-        return []
+    if phase in (Phase.ROUND_OVER, Phase.MATCH_OVER, Phase.PAUSED):
+        return _break_keys(model)
     kinds = {command.TYPE for command in model.legal}
     keys = ["←/→ select"] if model.hand else []
     if model.my_turn:

@@ -187,6 +187,9 @@ class Model:
     spectating: bool = False
     view: View | None = None
     view_at: float = 0.0
+    rematch_at: float | None = None
+    """When (monotonic seconds) the table state saying the host asked for a rematch came;
+    None while no rematch is asked for."""
     view_behind: bool = False
     """Events newer than the view have arrived (its view follows them): act on nothing yet."""
     log: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
@@ -333,6 +336,15 @@ class Model:
             return int(remaining)
         return max(0, int(remaining - (now - self.view_at) * 1000))
 
+    def rematch_ms(self, now: float) -> int | None:
+        """While a rematch is asked for: the round break's clock, counted from when the ask
+        came (the rematch starts when it runs out); None otherwise."""
+        table = self.table
+        if table is None or self.rematch_at is None or not self.connected:
+            return None
+        pause = table.options.round_pause_seconds or 0
+        return max(0, int(pause * 1000 - (now - self.rematch_at) * 1000))
+
     def notify(self, text: str, error: bool = False) -> None:
         """Put a short line on the message bar (see :attr:`shown_message`)."""
         self.message = text
@@ -409,6 +421,7 @@ def clear_table(model: Model) -> None:
     model.seat = None
     model.rebuilt_table = None
     model.view = None
+    model.rematch_at = None
     model.spectating = False
     model.mode = Mode.NORMAL
     model.picker = None

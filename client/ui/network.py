@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 import trio
 
+from client.config import remember_name
 from client.launch import WatchedServer
 from client.session import (
     ClientSession,
@@ -70,7 +71,7 @@ from protocol.messages import (
     TableSummary,
 )
 from protocol.options import TableOptions
-from protocol.version import parse_version
+from protocol.version import speaks
 
 __all__ = ["LEFT_MESSAGES", "Network", "Plan"]
 
@@ -401,13 +402,16 @@ class Network:
             records_refused(model.records, message, reply.code)
 
     async def _rename(self, session: ClientSession, name: str) -> None:
-        """Ask the server (1.3) to call us ``name``; once it agrees, so does the screen."""
+        """Ask the server (1.3) to call us ``name``; once it agrees, so do the screen and the
+        config file."""
         model = self.model
-        if not _speaks_rename(session):
+        welcome = session.welcome
+        if welcome is None or not speaks(welcome.version, Rename.SINCE):
             model.notify("this server is too old to change names: reconnect with --name", True)
         elif await self._request(session, Rename(id=session.next_id(), name=name)):
             model.name = name
             model.name_note = ""
+            remember_name(name)  # the next start uses it too, as a --name would
             model.notify(f"You are {name} now")
         self.redraw()
 
@@ -459,13 +463,6 @@ class Network:
         else:
             message = Join(id=session.next_id(), table_id=table_id, password=password)
         await self._request(session, message)
-
-
-def _speaks_rename(session: ClientSession) -> bool:
-    """Whether the session's protocol has ``rename`` (1.3)."""
-    welcome = session.welcome
-    parsed = None if welcome is None else parse_version(welcome.version)
-    return parsed is not None and parsed >= Rename.SINCE
 
 
 def _show(host: str, port: int) -> str:

@@ -10,6 +10,7 @@ from client.ui.faces import card_label, sort_hand
 from client.ui.layout import Line, text_line
 from client.ui.model import Model
 from protocol.commands import Arrow
+from protocol.messages import TableState
 
 __all__ = ["dance_pane", "is_seat_picker", "picker_pane", "results_pane", "seat_number"]
 
@@ -97,11 +98,23 @@ def results_pane(model: Model, width: int) -> list[Line]:
         leave = "q: quit" if model.solo else "q: leave"
         if model.replaying:
             pass  # the viewer's keys line says what comes next
+        elif (table := model.table) is not None and table.rematch_asked:
+            lines.append(text_line(f" {_rematch_answers(table)} · {leave}", "class:hint"))
         elif model.is_host:
             lines.append(text_line(f" r: rematch with the same seats · {leave}", "class:hint"))
         else:
             lines.append(text_line(f" The host may start a rematch. {leave}", "class:hint"))
     return lines
+
+
+def _rematch_answers(table: TableState) -> str:
+    """Who said ready for the host's rematch, and who is waited for (bots are ready)."""
+    ready = [seat.name for seat in table.seats if seat.name and (seat.ready or seat.bot)]
+    waited = [
+        seat.name for seat in table.seats if seat.name and not (seat.ready or seat.bot or seat.away)
+    ]
+    said = f"Ready for the rematch: {', '.join(ready) or 'nobody yet'}"
+    return f"{said} · waiting for {', '.join(waited)}" if waited else said
 
 
 def _wrap_labels(labels: list[str], room: int) -> list[str]:

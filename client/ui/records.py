@@ -20,9 +20,8 @@ from protocol.messages import (
     Standings,
     StandingsPeriod,
 )
-from protocol.version import parse_version
 
-__all__ = ["Records", "apply_records", "records_refused", "speaks_records"]
+__all__ = ["Records", "apply_records", "records_refused"]
 
 
 @dataclass(slots=True)
@@ -55,12 +54,6 @@ class Records:
         if not self.matches:
             return None
         return self.matches[min(self.match_index, len(self.matches) - 1)]
-
-
-def speaks_records(version: str) -> bool:
-    """Whether a connection of ``version`` has the history messages."""
-    parsed = parse_version(version)
-    return parsed is not None and parsed >= GetStandings.SINCE
 
 
 def apply_records(

@@ -23,7 +23,7 @@ from client.ui.model import (
     clear_table,
     forget_table_lines,
 )
-from client.ui.records import apply_records, speaks_records
+from client.ui.records import apply_records
 from client.ui.sentences import coded, say
 from protocol.messages import (
     ChatMessage,
@@ -31,6 +31,7 @@ from protocol.messages import (
     Error,
     GameEvent,
     GameView,
+    GetStandings,
     Joined,
     Left,
     LeftReason,
@@ -46,6 +47,7 @@ from protocol.messages import (
     TableStatus,
     Welcome,
 )
+from protocol.version import speaks
 
 __all__ = ["LEFT_MESSAGES", "apply", "left_words"]
 
@@ -66,7 +68,7 @@ def apply(model: Model, message: ServerMessage, now: float) -> None:  # noqa: C9
             model.server_name = message.server_name
             model.web_port = message.web_port
             model.table_defaults = message.table_defaults
-            model.records.available = speaks_records(message.version)
+            model.records.available = speaks(message.version, GetStandings.SINCE)
         case TableList():
             apply_table_list(model, list(message.tables))
         case Joined():
@@ -75,6 +77,10 @@ def apply(model: Model, message: ServerMessage, now: float) -> None:  # noqa: C9
             model.seat = message.seat
         case TableState():
             before = model.table
+            if not message.rematch_asked:
+                model.rematch_at = None
+            elif model.rematch_at is None:
+                model.rematch_at = now  # the ask has just come: its clock starts
             apply_table_state(model, message, model.seat)
             if before is not None and before.table_id == message.table_id:
                 moved = describe_host(before, message, model.seat_name)

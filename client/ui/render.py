@@ -137,7 +137,8 @@ def _seats(model: Model) -> list[Line]:  # noqa: C901 (one mark per fact about a
             tags.append("out")
         if seat < len(skip_marks) and skip_marks[seat]:
             tags.append("skip next")
-        if info.ready and table.state in (TableStatus.BETWEEN_ROUNDS, TableStatus.LOBBY):
+        asking = table.state in (TableStatus.BETWEEN_ROUNDS, TableStatus.LOBBY)
+        if info.ready and (asking or table.rematch_asked):
             tags.append("ready")
         line: Line = [
             ("class:turn" if turn else "", " ▶ " if turn else "   "),
@@ -195,6 +196,17 @@ def _discard(view: View, replaying: bool) -> list[Line]:
     return [line]
 
 
+def _match_over_line(model: Model, now: float) -> str:
+    """The match is over; while the host's rematch is asked for, its clock and my answer."""
+    rematch_ms = model.rematch_ms(now)
+    if rematch_ms is None:
+        return " Match over"
+    countdown = f"the rematch starts in {clock_text(rematch_ms) or '0:00'}"
+    if ready_for_next_round(model):
+        return f" Match over · {countdown} · you are ready; waiting for the others"
+    return f" Match over · {countdown} · Enter: ready for the rematch"
+
+
 def _turn_line(model: Model, now: float) -> Line:
     view = model.view
     phase = model.phase
@@ -205,7 +217,7 @@ def _turn_line(model: Model, now: float) -> Line:
     if phase == Phase.PAUSED:
         return text_line(" ⏸ PAUSED by the host, or until everyone is back", "class:exposed")
     if phase == Phase.MATCH_OVER:
-        return [("class:title", " Match over")]
+        return [("class:title", _match_over_line(model, now))]
     if phase == Phase.ROUND_OVER:
         countdown = f" · the next round starts in {clock}" if clock else ""
         if model.replaying:

@@ -27,7 +27,7 @@ from server.settings import LobbySettings
 from server.table.broadcast import Broadcast
 from server.table.refusals import RequestRefused
 from server.table.replay_log import ReplayLog, ReplayStore
-from server.table.seating import Seating
+from server.table.seating import Seat, Seating
 from server.table.stand_in_turns import StandInTurns
 
 __all__ = ["TableGame"]
@@ -70,6 +70,9 @@ class TableGame:
         self._moved_by_owner: set[int] | None = set()
         """The seats whose own player (not a stand-in) sent a move of this match; None
         for a match rebuilt from the journal, whose moves' makers are not known."""
+        self.rematch_due: float | None = None
+        """(Trio time) When the rematch the host proposed starts with whoever is there;
+        None while no rematch waits for its guests."""
         self.arrival_seen: int | None = None
         """Ruling 37: for the game command being handled, the match's event count in the
         last view sent through its seat when it arrived (``TableRequest.seen``)."""
@@ -120,8 +123,27 @@ class TableGame:
             raise RequestRefused(LobbyRejectCode.NOT_ENOUGH_PLAYERS, str(error)) from None
         return self._seating.close_gaps()
 
-    def start(self, cause_peer: int, cause_id: int) -> None:
+    def propose_rematch(self, host: Seat, cause_peer: int, cause_id: int) -> None:
+        """The host asks for a rematch: as between rounds, everyone is asked to say ready
+        (the host and the bots are), and the round break's clock runs; the rematch starts
+        when every connected person is ready or when the clock runs out."""
+        if self.status() is not TableStatus.OVER:
+            raise RequestRefused(
+                LobbyRejectCode.WRONG_TABLE_STATE, "a rematch follows a finished match"
+            )
+        if self.rematch_due is not None:
+            raise RequestRefused(
+                LobbyRejectCode.WRONG_TABLE_STATE, "a rematch is already asked for"
+            )
+        for seat in self._seating:
+            seat.ready = seat.is_bot or seat.bot_client
+        host.ready = True
+        self.rematch_due = trio.current_time() + self.config.round_pause_seconds
+        self.go_on_if_ready(cause_peer, cause_id)
+
+    def start(self, cause_peer: int | None = None, cause_id: int | None = None) -> None:
         """Deal a new match (the first or a rematch); people not connected start away."""
+        self.rematch_due = None
         self.matches_played += 1
         seed = self._settings.match_seed(self.table_id, self.matches_played)
         start_ms = self.now_ms()
@@ -286,7 +308,10 @@ class TableGame:
     # ------------------------------------------------------------------ clocks
 
     def deadline(self) -> float | None:
-        """When (Trio time, seconds) the match's clock runs out, if one runs."""
+        """When (Trio time, seconds) the match's clock (or a proposed rematch's) runs out,
+        if one runs."""
+        if self.rematch_due is not None:
+            return self.rematch_due
         match = self.match
         deadline = match.deadline_ms() if match is not None else None
         if deadline is None or deadline == self._refused_deadline:
@@ -302,6 +327,9 @@ class TableGame:
         due = self.deadline()
         if due is None or trio.current_time() < due:
             return False
+        if self.rematch_due is not None:
+            self.start()  # with whoever is there, as a round break's end goes on
+            return True
         assert self.match is not None
         deadline = self.match.deadline_ms()
         assert deadline is not None
@@ -309,10 +337,19 @@ class TableGame:
             self._refused_deadline = deadline  # never spin on a refused deadline
         return True
 
-    def next_round_if_ready(self) -> None:
-        """Between rounds, go on as soon as every connected person is ready."""
-        if self.status() is not TableStatus.BETWEEN_ROUNDS:
+    def go_on_if_ready(self, cause_peer: int | None = None, cause_id: int | None = None) -> None:
+        """Between rounds, or while a rematch is asked for, go on as soon as every connected
+        person is ready; a connected ``uno-bot`` and a seat the match marks away (its clock
+        ran out three times) count as ready, as bots and people not there do."""
+        status, match = self.status(), self.match
+        asked = status is TableStatus.OVER and self.rematch_due is not None
+        if match is None or (status is not TableStatus.BETWEEN_ROUNDS and not asked):
             return
         present = self._seating.connected()
-        if present and all(seat.ready for seat in present):
+        waited = [s for s in present if not (s.ready or s.bot_client or match.away[s.index])]
+        if not present or waited:
+            return
+        if asked:
+            self.start(cause_peer, cause_id)
+        else:
             self.apply_table(NextRound())

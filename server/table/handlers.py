@@ -44,7 +44,6 @@ from protocol.messages import (
     ResumeTable,
     Spectate,
     Start,
-    TableStatus,
     TakeBotSeat,
 )
 from protocol.rejections import RejectCode
@@ -261,7 +260,7 @@ class RequestHandlers:
         log.info("%s lost the connection to table %s; the seat waits", seat.name, self._label)
         self._game.set_away(seat.index, True)
         self.settle_host()
-        self._game.next_round_if_ready()
+        self._game.go_on_if_ready()
 
     def remove_person(self, seat: Seat, why: str) -> None:
         """A person gives up their seat: emptied before the match, a bot's from then on."""
@@ -272,7 +271,7 @@ class RequestHandlers:
             seat.make_bot(self._settings.bot_strategy, self._seating.bot_name())
             self._game.set_away(seat.index, False)
         self.settle_host()
-        self._game.next_round_if_ready()
+        self._game.go_on_if_ready()
 
     def _vacate(self, index: int) -> None:
         """Empty a chair, sending away the server bot that stood in for it, if any."""
@@ -327,13 +326,9 @@ class RequestHandlers:
             )
 
     def _on_rematch(self, peer: Peer, message: Rematch) -> None:
-        self._seating.require_host(peer)
-        if self._game.status() is not TableStatus.OVER:
-            raise RequestRefused(
-                LobbyRejectCode.WRONG_TABLE_STATE, "a rematch follows a finished match"
-            )
-        self._game.start(peer.peer_id, message.id)
-        log.info("table %s started a rematch", self._label)
+        host = self._seating.require_host(peer)
+        self._game.propose_rematch(host, peer.peer_id, message.id)
+        log.info("table %s: %s asks for a rematch", self._label, host.name)
 
     def _on_add_bot(self, peer: Peer, message: AddBot) -> OkResult:
         self._seating.require_host(peer)
@@ -392,7 +387,7 @@ class RequestHandlers:
     def _on_ready(self, peer: Peer, message: Ready) -> None:
         seat = self._seating.seat_of(peer)
         seat.ready = message.ready
-        self._game.next_round_if_ready()
+        self._game.go_on_if_ready()
 
     def _on_chat(self, peer: Peer, message: Chat) -> None:
         text = clean_text(message.text)[:MAX_CHAT_LEN]

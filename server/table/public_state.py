@@ -63,7 +63,8 @@ class PublicState:
             level = level_of(seat.strategy) if seat.strategy is not None else None
             shown.append((seat.name, level, seat_away, seat.ready))
         host = (seating.host, seating.owner, seating.host_reason)
-        key = (status, tuple(shown), host, len(seating.spectators), config, self._removal)
+        asked = game.rematch_due is not None
+        key = (status, tuple(shown), host, len(seating.spectators), config, self._removal, asked)
         if self._cache is not None and self._cache[0] == key:
             return self._cache[1]
         state = TableState(
@@ -91,6 +92,7 @@ class PublicState:
             bot_think_ms=self._bot_think_ms,
             removed_seat=None if self._removal is None else self._removal[0],
             removed_banned=self._removal is not None and self._removal[1],
+            rematch_asked=asked,
         )
         self._cache = (key, state)
         return state

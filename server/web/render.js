@@ -480,10 +480,21 @@ function matchContent(state, actions) {
   const winners = (result.winners ?? []).map((s) => nameOf(state, s)).join(" and ");
   const host = state.seat !== null && state.tableState?.host_seat === state.seat;
   const last = state.view.round_result;
+  // (1.3) The host asked for a rematch: it waits for everyone's ready, or for the round break.
+  const asked = Boolean(state.tableState?.rematch_asked);
+  const me = state.tableState?.seats?.[state.seat];
+  let answer = null;
+  if (asked && state.seat !== null && !me?.ready) {
+    answer = button("Ready for the rematch", actions.ready, { class: "primary", "data-command": "ready" });
+  } else if (asked) {
+    answer = el("p", { text: "the rematch starts when everyone is ready…" });
+  } else if (host) {
+    answer = button("Rematch", actions.rematch, { class: "primary" });
+  }
   return [
     el("h3", { id: "match-result", text: `Match over: ${winners} won` }),
     last ? resultTable(state, { ...last, scores: result.scores }) : null,
-    el("div", { class: "row" }, host ? button("Rematch", actions.rematch, { class: "primary" }) : null, button("Leave", actions.leave)),
+    el("div", { class: "row" }, answer, button("Leave", actions.leave)),
   ];
 }
 

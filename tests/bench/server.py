@@ -55,11 +55,12 @@ from typing import Any
 import trio
 from load_driver import Client
 
+from protocol.startup import PAGE
+
 ROOT = Path(__file__).resolve().parents[2]
 BENCH = Path(__file__).resolve().parent
 SERVER_LISTENING = "uno-server listening on "
 ECHO_LISTENING = "echo listening on "
-WEB_PAGE = "browser page: "
 START_SECONDS = 30.0
 STEP_SECONDS = 180.0
 """No driver step may take longer than this; the benchmark then fails instead of hanging."""
@@ -627,7 +628,7 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
             await seat_hard_tables(server.port, args.hard_tables)
             websocket: Target | None = None
             if args.websocket:
-                web_port = await server.child.listening_port(WEB_PAGE, search=True)
+                web_port = await server.child.listening_port(PAGE, search=True)
                 drivers = await start_drivers(args, web_port, "game", logs, started, websocket=True)
                 websocket = Target(server.child, drivers, web_port)
                 await all_steps(websocket.drivers, "connect")

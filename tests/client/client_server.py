@@ -10,7 +10,8 @@ from contextlib import contextmanager
 
 import trio
 
-LISTENING = "uno-server listening on "
+from protocol.startup import LISTENING
+
 START_SECONDS = 30.0
 
 

@@ -7,7 +7,7 @@ import typing
 
 from client_builders import engine_view, event, table_state
 
-from client.ui.model import Model, Screen
+from client.ui.model import Model, Screen, clear_table
 from client.ui.reducer import LEFT_MESSAGES, apply
 from protocol.messages import (
     ChatMessage,
@@ -173,3 +173,17 @@ def test_the_log_says_when_the_host_role_moves_and_why() -> None:
         "Host role back with Ann, the table's owner",
         "Host role handed to you for good (Ann left)",
     ]
+
+
+def test_a_rematch_ask_starts_its_clock_when_it_arrives_and_a_table_left_forgets_it() -> None:
+    model = Model(name="Ann", connected=True)
+    over = table_state(status=TableStatus.OVER, options={"round_pause_seconds": 10})
+    apply(model, over, 100.0)
+    assert model.rematch_at is None and model.rematch_ms(101.0) is None
+    asked = dataclasses.replace(over, rematch_asked=True)
+    apply(model, asked, 200.0)
+    apply(model, asked, 203.0)  # a later state of the same ask keeps the clock going
+    assert model.rematch_ms(204.0) == 6000
+    assert model.rematch_ms(230.0) == 0
+    clear_table(model)
+    assert model.rematch_at is None

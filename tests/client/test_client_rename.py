@@ -4,10 +4,13 @@ creates seats it so), and a table checks the new name as it checks a hello's."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 import trio
 from client_server import Watched, running_server
 
+from client.config import default_name, load_config, remember_name
 from client.session import connect
 from client.ui.controller import Controller
 from client.ui.intents import Quit
@@ -19,7 +22,11 @@ from protocol.messages import Join, ListTables, Rename, TableList
 pytestmark = pytest.mark.e2e
 
 
-async def test_a_name_changed_in_the_lobby_is_the_one_a_table_seats() -> None:
+async def test_a_name_changed_in_the_lobby_is_the_one_a_table_seats(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    remember_name("Guest")
     with running_server() as (host, port):
         model = Model(name="Guest")
         watched = Watched()
@@ -35,6 +42,8 @@ async def test_a_name_changed_in_the_lobby_is_the_one_a_table_seats() -> None:
                 keys.submit_text()
                 await watched.until(lambda: model.name != "Guest")
                 assert model.name == "Zoë the Great" and "You are Zoë" in model.message
+                assert default_name() == "Zoë the Great"  # the next start's name, as --name
+                assert load_config()["name"] == "Zoë the Great"
                 keys.lobby.open_form()
                 keys.lobby.submit_form()
                 await watched.until(lambda: model.table is not None)

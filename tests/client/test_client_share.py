@@ -9,11 +9,12 @@ import pytest
 import trio
 
 from client.command import share_from
-from client.solo import SERVE_PORT, lan_server, serve_port
+from client.solo import lan_server, serve_port
 from client.ui.model import Model
 from client.ui.reducer import apply
 from client.ui.render import render
 from protocol.messages import Welcome
+from protocol.startup import DEFAULT_PORT
 
 
 def screen(model: Model, width: int = 80, height: int = 24) -> str:
@@ -68,34 +69,34 @@ def test_a_taken_serve_port_gives_a_free_one_and_says_so() -> None:
     with socket.socket() as holder:
         holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
-            holder.bind(("127.0.0.1", SERVE_PORT))
+            holder.bind(("127.0.0.1", DEFAULT_PORT))
             holder.listen()
         except OSError:
             pass  # taken already: by something else, as the test wants
         port, note = serve_port("127.0.0.1")
     assert port == 0
-    assert note is not None and str(SERVE_PORT) in note
+    assert note is not None and str(DEFAULT_PORT) in note
 
 
 def test_a_free_serve_port_is_the_fixed_one() -> None:
     with socket.socket() as probe:
         try:
-            probe.bind(("127.0.0.1", SERVE_PORT))
+            probe.bind(("127.0.0.1", DEFAULT_PORT))
         except OSError:
-            pytest.skip(f"port {SERVE_PORT} is taken on this machine")
-    assert serve_port("127.0.0.1") == (SERVE_PORT, None)
+            pytest.skip(f"port {DEFAULT_PORT} is taken on this machine")
+    assert serve_port("127.0.0.1") == (DEFAULT_PORT, None)
 
 
 async def test_serve_on_a_taken_port_listens_on_another_and_says_so() -> None:
     with socket.socket() as holder:
         holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
-            holder.bind(("127.0.0.1", SERVE_PORT))
+            holder.bind(("127.0.0.1", DEFAULT_PORT))
             holder.listen()
         except OSError:
             pass  # taken already, as the test wants
         with trio.fail_after(60):
             async with lan_server(host="127.0.0.1", advertise=False) as served:
                 assert served.address is not None
-                assert served.address[1] != SERVE_PORT
-                assert served.port_note is not None and str(SERVE_PORT) in served.port_note
+                assert served.address[1] != DEFAULT_PORT
+                assert served.port_note is not None and str(DEFAULT_PORT) in served.port_note

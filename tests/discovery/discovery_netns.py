@@ -22,8 +22,9 @@ from typing import Any
 
 import trio
 
+from protocol.startup import LISTENING
+
 PROBE = str(Path(__file__).with_name("discovery_probe.py"))
-LISTENING = "uno-server listening on "
 WAIT_SECONDS = 30.0
 _numbers = itertools.count(1)
 

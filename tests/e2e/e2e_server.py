@@ -16,7 +16,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-LISTENING = "uno-server listening on "
+from protocol.startup import LISTENING
+
 START_TIMEOUT = 30.0
 
 

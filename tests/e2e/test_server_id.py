@@ -14,11 +14,11 @@ import pytest
 import trio
 
 from client.session import connect
+from protocol.startup import LISTENING
 from server.journal import Journal
 
 pytestmark = pytest.mark.e2e
 
-LISTENING = "uno-server listening on "
 START_SECONDS = 30.0
 
 

@@ -20,8 +20,7 @@ from e2e_websocket import HandshakeRefused, WebSocketClient, connect_player, htt
 
 from protocol.messages import AddBot, CreateTable, Error, Ping, Pong, Start
 from protocol.options import TableOptions
-
-PAGE = "browser page: "
+from protocol.startup import PAGE
 
 
 def web_port_of(server: ServerProcess) -> int:

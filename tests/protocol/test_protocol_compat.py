@@ -196,3 +196,13 @@ def test_a_left_s_cause_and_a_note_s_code_reach_1_3_peers_only() -> None:
     sent = for_version(MatchList(matches=(record,)), (1, 2))
     assert isinstance(sent, MatchList)
     assert sent.matches[0].note_code is None and sent.matches[0].note == record.note
+
+def test_a_rematch_asked_reaches_1_3_peers_only() -> None:
+    state = TableState(
+        table_id="t1", name="again", state=TableStatus.OVER, seats=(), rematch_asked=True
+    )
+    assert for_version(state, (1, 3)) is state
+    for older in ((1, 2), (1, 0)):
+        sent = for_version(state, older)
+        assert isinstance(sent, TableState) and not sent.rematch_asked
+    assert state.to_data()["rematch_asked"] is True

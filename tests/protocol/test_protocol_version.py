@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from protocol.version import PROTOCOL_VERSION, SUPPORTED_VERSIONS, choose_version, parse_version
+from protocol.version import (
+    PROTOCOL_VERSION,
+    SUPPORTED_VERSIONS,
+    choose_version,
+    parse_version,
+    speaks,
+)
 
 
 @pytest.mark.parametrize(
@@ -44,3 +50,9 @@ def test_choose_version(offered: list[str], supported: list[str], chosen: str | 
 def test_this_release_speaks_1_3_and_still_every_older_minor() -> None:
     assert PROTOCOL_VERSION == "1.3"
     assert SUPPORTED_VERSIONS == ("1.0", "1.1", "1.2", "1.3")
+
+
+def test_speaks_says_whether_a_version_has_what_came_in_since() -> None:
+    assert speaks("1.3", (1, 3)) and speaks("1.3", (1, 2)) and speaks("2.0", (1, 3))
+    assert not speaks("1.2", (1, 3)) and not speaks("1.0", (1, 1))
+    assert not speaks("one.three", (1, 0)) and not speaks("", (1, 0))

@@ -540,3 +540,59 @@ async def test_the_fast_path_answers_a_move_at_once_and_never_overtakes_the_inbo
     )
     moved = next(i for i, m in enumerate(bob.received) if getattr(m, "cause", None) == answer.id)
     assert said < moved
+
+
+async def test_a_rematch_waits_for_the_guests_until_the_round_break_runs_out(
+    nursery: trio.Nursery, autojump_clock: trio.testing.MockClock
+) -> None:
+    lobby, table, ann, bob = await two_players(
+        nursery, turn_seconds=0, round_pause_seconds=30, target_score=1
+    )
+    rigged(table, hands=[["R1"], ["Y4", "Y5", "Y6"]], top="R9", current=0)
+    await play(lobby, ann, Play(card("R1")))
+    last = table.broadcast.last_seq
+    assert await refused(lobby, bob, lambda i: Rematch(id=i)) == LobbyRejectCode.NOT_HOST
+
+    await ok(lobby, ann, lambda i: Rematch(id=i))
+    assert bob.state.state is TableStatus.OVER and bob.state.rematch_asked
+    assert [seat.ready for seat in bob.state.seats] == [True, False]
+    assert kinds_after(bob, last) == []
+    assert await refused(lobby, ann, lambda i: Rematch(id=i)) == "wrong-table-state"
+    await trio.sleep(29)
+    assert kinds_after(bob, last) == []  # the clock still runs
+
+    await bob.wait_for(lambda: bob.state.state is TableStatus.PLAYING)
+    assert kinds_after(bob, last)[0] == "dealer-chosen" and not bob.state.rematch_asked
+    assert table.game.matches_played == 2
+
+
+async def test_a_rematch_starts_once_the_only_guest_not_ready_leaves(
+    nursery: trio.Nursery,
+) -> None:
+    lobby, table, ann, bob = await two_players(
+        nursery, turn_seconds=0, round_pause_seconds=3600, target_score=1
+    )
+    rigged(table, hands=[["R1"], ["Y4", "Y5", "Y6"]], top="R9", current=0)
+    await play(lobby, ann, Play(card("R1")))
+    await ok(lobby, ann, lambda i: Rematch(id=i))
+    assert ann.state.rematch_asked and ann.state.state is TableStatus.OVER
+
+    await ok(lobby, bob, lambda i: Leave(id=i))
+    assert ann.state.state is TableStatus.PLAYING and not ann.state.rematch_asked
+    assert ann.state.seats[1].bot  # the seat plays on as a bot's
+
+
+async def test_a_rematch_does_not_wait_for_a_seat_the_match_marked_away(
+    nursery: trio.Nursery,
+) -> None:
+    lobby, table, ann, bob = await two_players(
+        nursery, turn_seconds=0, round_pause_seconds=3600, target_score=1
+    )
+    rigged(table, hands=[["R1"], ["Y4", "Y5", "Y6"]], top="R9", current=0)
+    await ok(lobby, ann, lambda i: Chat(id=i, text="the rigged deal is in place"))
+    table.game.set_away(1, True)  # as three expired clocks would; Bob is still connected
+    await play(lobby, ann, Play(card("R1")))
+    assert bob.state.seats[1].away and bob.state.state is TableStatus.OVER
+
+    await ok(lobby, ann, lambda i: Rematch(id=i))
+    assert bob.state.state is TableStatus.PLAYING and not bob.state.rematch_asked

@@ -10,6 +10,8 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+from protocol.startup import PAGE
+
 _E2E = str(Path(__file__).parent.parent / "e2e")
 if _E2E not in sys.path:
     sys.path.insert(0, _E2E)
@@ -20,7 +22,6 @@ from playwright.sync_api import Browser, sync_playwright  # noqa: E402
 from web_browser import CHROMIUM, CHROMIUM_ARGS, need_chromium  # noqa: E402
 
 _HERE = Path(__file__).parent
-PAGE = "browser page: "
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

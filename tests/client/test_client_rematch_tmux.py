@@ -1,0 +1,93 @@
+"""A rematch asks the guests (1.3), with two real ``uno-client``s in tmux: the ``--serve``
+host and a guest play a one-round match with a bot; the host's ``r`` asks for a rematch, the
+guest's screen shows the ask, its clock and who is ready, and the guest's Enter starts it."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+
+import pytest
+from test_client_tmux import (
+    DEADLINE,
+    POLL,
+    Terminal,
+    open_terminal,
+    play_a_turn,
+    progress,
+    turn_line,
+)
+
+__all__ = ["open_terminal"]  # the fixture, used by name
+
+pytestmark = [pytest.mark.e2e]
+
+ASKED = re.compile(r"Match over · the rematch starts in \d+:\d\d · Enter: ready for the rematch")
+
+
+def play_until_the_match_ends(host: Terminal, guest: Terminal) -> None:
+    acted: dict[str, object] = {}
+    deadline = time.monotonic() + DEADLINE
+    while True:
+        screens = {"host": host.screen(), "guest": guest.screen()}
+        if all("Match over" in turn_line(s) for s in screens.values()):
+            return
+        for who, terminal in (("host", host), ("guest", guest)):
+            lines = screens[who]
+            now = progress(lines)
+            if "▶" in turn_line(lines) and now is not None and now != acted.get(who):
+                acted[who] = now
+                play_a_turn(terminal, lines)
+        if time.monotonic() > deadline:
+            pytest.fail("the match did not end; the screen:\n" + "\n".join(screens["host"]))
+        time.sleep(POLL)
+
+
+def test_the_guest_says_ready_for_the_hosts_rematch(
+    open_terminal: Callable[..., Terminal],
+) -> None:
+    host = open_terminal(
+        "--serve",
+        "--host",
+        "127.0.0.1",
+        "--no-mdns",
+        "--seats",
+        "3",
+        "--bots",
+        "1",
+        "--name",
+        "Hostess",
+        "--server-arg=--seed=4",
+        "--server-arg=--bot-think-ms=150",
+        "--server-arg=--hand-size=3",
+        "--server-arg=--target-score=1",
+        "--server-arg=--round-pause-seconds=600",
+    )
+    lines = host.wait_for(lambda s: any("Waiting for the match" in x for x in s), "the table")
+    address = re.search(r"connected · (127\.0\.0\.1:\d+)", lines[0])
+    assert address is not None, lines[0]
+    guest = open_terminal(
+        "--server", address.group(1), "--table", "Hostess's table", "--name", "Guest"
+    )
+    host.wait_for(lambda s: any(x.startswith("   Guest") for x in s), "the guest seated")
+    host.keys("s")
+    play_until_the_match_ends(host, guest)
+    screen = guest.wait_for(lambda s: any("The host may start" in x for x in s), "the end")
+    assert not any("rematch starts" in line for line in screen)
+
+    host.keys("r")
+    screen = guest.wait_for(lambda s: ASKED.search(turn_line(s)), "the rematch asked")
+    text = "\n".join(screen)
+    assert "Ready for the rematch: Hostess, Bot 1 · waiting for Guest" in text
+    assert "Enter ready for the rematch" in text  # the keys line
+    hosting = host.wait_for(lambda s: any("waiting for Guest" in x for x in s), "the ask")
+    assert "you are ready; waiting for the others" in turn_line(hosting)
+    assert not any("r rematch" in line for line in hosting)  # asked once
+
+    guest.keys("Enter")
+    for terminal in (guest, host):
+        terminal.wait_for(
+            lambda s: "Match over" not in turn_line(s) and any("Your hand (3)" in x for x in s),
+            "the rematch dealt",
+        )
