@@ -24,10 +24,11 @@ from typing import Any
 
 import trio
 
+from protocol.startup import LISTENING
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "discovery"))
 
 from discovery_netns import (
-    LISTENING,
     child_env,
     loopback_namespace,
     probe_command,

@@ -197,6 +197,7 @@ def test_a_left_s_cause_and_a_note_s_code_reach_1_3_peers_only() -> None:
     assert isinstance(sent, MatchList)
     assert sent.matches[0].note_code is None and sent.matches[0].note == record.note
 
+
 def test_a_rematch_asked_reaches_1_3_peers_only() -> None:
     state = TableState(
         table_id="t1", name="again", state=TableStatus.OVER, seats=(), rematch_asked=True
