@@ -48,6 +48,7 @@ from protocol.views import View
 
 __all__ = [
     "BANNED_SUMMARY_SINCE",
+    "CATCH_UP_SINCE",
     "CURRENT",
     "ERROR_CODES_SINCE",
     "EVENTS_SINCE",
@@ -72,6 +73,9 @@ BANNED_SUMMARY_SINCE: Version = (1, 3)
 REMOVED_SEAT_SINCE: Version = (1, 3)
 """``table-state.removed_seat`` and ``removed_banned``: who the host just kicked or banned
 (an older peer sees only the seat emptied or given to a bot)."""
+CATCH_UP_SINCE: Version = (1, 3)
+"""The version whose spectator, arriving mid-round, is first sent the round's public events
+from its ``round-started`` (an older one gets the view alone)."""
 
 JUMP_IN_SINCE: Version = (1, 2)
 """The version that lets a seat not to act play (a jump-in)."""

@@ -18,6 +18,7 @@ from collections.abc import Callable
 import trio
 
 from protocol.commands import Pause, Resume, SeatCommand
+from protocol.compat import CATCH_UP_SINCE
 from protocol.errors import ErrorCode, LobbyRejectCode
 from protocol.limits import MAX_CHAT_LEN, clean_text
 from protocol.messages import (
@@ -48,6 +49,7 @@ from protocol.messages import (
 )
 from protocol.rejections import RejectCode
 from server.autoplay import known_strategy
+from server.limits import MAX_CATCH_UP_EVENTS
 from server.lobby_budget import LobbyBudget, Spent, cut_for_refusals
 from server.peer import Peer
 from server.settings import LobbySettings
@@ -169,11 +171,25 @@ class RequestHandlers:
         self._seating.check_admitted(admitted)
         self._seating.check_not_banned(peer)
         self._seating.check_not_seated(peer)
-        if self._seating.add_spectator(peer):
+        arrived = self._seating.add_spectator(peer)
+        if arrived:
             log.info("%s watches table %s", peer.name, self._label)
         peer.send(Joined(table_id=self._table_id, seat=None, resume_token=None))
         self._public.tell(peer)
+        if arrived:
+            self._catch_up(peer)
         self._broadcast.owe_view(peer, None)
+
+    def _catch_up(self, peer: Peer) -> None:
+        """A new 1.3 spectator is sent the round so far, from its ``round-started``, as any
+        spectator saw it: its log and discard pile then read as if it had been there. The
+        live events and the view follow with no gap. A round longer than
+        ``MAX_CATCH_UP_EVENTS``, or an older peer, gets the view alone."""
+        if peer.version < CATCH_UP_SINCE:
+            return
+        so_far = self._game.replay_log.round_so_far()
+        if len(so_far) <= MAX_CATCH_UP_EVENTS:
+            peer.send(*(item.public_message() for item in so_far))
 
     def _on_take_bot_seat(self, peer: Peer, message: TakeBotSeat, admitted: bool) -> OkResult:
         seating = self._seating
