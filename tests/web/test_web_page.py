@@ -12,7 +12,7 @@ from e2e_server import ServerProcess
 from playwright.sync_api import Browser, Page
 from web_browser import play_until
 
-from protocol.messages import CreateTable
+from protocol.messages import AddBot, CreateTable, Start
 from protocol.options import TableOptions
 
 ROUND_OVER = "#round-result, #match-result"
@@ -168,4 +168,37 @@ def test_a_server_restarted_with_its_journal_gives_the_page_its_seat_back(
         play_until(page, ROUND_OVER)
     finally:
         again.stop()
+    page.close()
+
+
+def test_a_page_that_starts_watching_mid_round_shows_the_rounds_first_lines(
+    web_server: tuple[ServerProcess, str], browser: Browser
+) -> None:
+    server, url = web_server
+
+    async def start_a_round() -> Player:
+        # Two server bots play up to the host's turn, where the round waits (no clock).
+        host = await Player.connect(server.port, "Host", versions=("1.3",))
+        options = TableOptions.parse({**FAST_OPTIONS, "seats": 3, "turn_seconds": 0})
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(host.read_forever)
+            await host.ok(lambda id_: CreateTable(id=id_, name="lesson", options=options))
+            for _ in range(2):
+                await host.ok(lambda id_: AddBot(id=id_, strategy="normal"))
+            await host.ok(lambda id_: Start(id=id_))
+            await host.hub.until(lambda: host.view is not None and host.legal() != [])
+            nursery.cancel_scope.cancel()
+        return host
+
+    host = trio.run(start_a_round)  # kept connected: its seat is not handed to a bot
+    page = browser.new_page(viewport={"width": 1000, "height": 800})
+    page.goto(url)
+    page.fill("#name-input", "Wes")
+    page.click("#name-form button")
+    page.click(".table-entry button:has-text('Watch')")
+    page.wait_for_selector("#table-screen:not([hidden])")
+    page.wait_for_selector("#log:has-text('first card: ')", timeout=10_000)
+    log = page.inner_text("#log")
+    assert "round 1 begins (dealer: " in log
+    assert host.seat == 0
     page.close()
