@@ -202,3 +202,39 @@ def test_a_page_that_starts_watching_mid_round_shows_the_rounds_first_lines(
     assert "round 1 begins (dealer: " in log
     assert host.seat == 0
     page.close()
+
+
+def test_a_teaching_table_made_on_the_page_shows_its_watchers_every_hand(
+    web_server: tuple[ServerProcess, str], browser: Browser
+) -> None:
+    _server, url = web_server
+    host = browser.new_page(viewport={"width": 1000, "height": 800})
+    host.goto(url)
+    host.fill("#name-input", "Ann")
+    host.click("#name-form button")
+    host.click("#create summary")
+    assert "anyone watching sees all the cards" in host.inner_text("#create-form")
+    host.fill("#create-form [name=name]", "class")
+    host.fill("#create-form [name=seats]", "2")
+    host.fill("#create-form [name=bots]", "1")
+    host.fill("#create-form [name=turn_seconds]", "0")
+    host.check("#create-form [name=spectators_see_hands]")
+    host.click("#create-form button[type=submit]")
+    host.wait_for_selector("#seats .seat >> nth=1")
+    host.wait_for_selector("#seats .seat.empty", state="detached")
+    host.click("#start")
+    host.wait_for_selector("#hand .card")
+    pupil = browser.new_page(viewport={"width": 1000, "height": 800})
+    pupil.goto(url)
+    pupil.fill("#name-input", "Wes")
+    pupil.click("#name-form button")
+    entry = pupil.wait_for_selector(".table-entry:has-text('spectators see every hand')")
+    assert entry is not None
+    pupil.click(".table-entry button:has-text('Watch')")
+    pupil.wait_for_selector("#seats .seat .seen-hand >> nth=1")
+    seen = [len(t.split()) for t in pupil.locator("#seats .seat .seen-hand").all_inner_texts()]
+    counts = pupil.locator("#seats .seat .count").all_inner_texts()
+    assert [f"{n} cards" if n != 1 else "1 card" for n in seen] == counts
+    assert host.locator("#seats .seen-hand").count() == 0  # a player sees no other hand
+    host.close()
+    pupil.close()
