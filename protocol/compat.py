@@ -14,6 +14,9 @@ messages less what its version lacks (docs/protocol.md section 4):
   (only the note's words), and their players no ``stand_in_turns``;
 - a ``rejected`` whose code is newer than its version carries the older code that means
   the most nearly the same (``REJECTIONS_SINCE``);
+- before 1.3 a spectator's ``view`` holds no ``hands`` and a ``table-list`` entry no
+  ``spectators_see_hands``; a 1.0-1.2 ``create-table`` asking for an option newer than
+  its version is refused ``bad-options`` (``server.lobby``);
 - a ``welcome`` says no ``web_port`` and no ``table_defaults`` before 1.3, and a
   ``table-list`` no ``banned``;
 - a ``left`` carries no ``cause``, ``by`` or ``banned`` before 1.3: only its words;
@@ -50,6 +53,7 @@ from protocol.views import View
 
 __all__ = [
     "BANNED_SUMMARY_SINCE",
+    "CATCH_UP_SINCE",
     "CURRENT",
     "ERROR_CODES_SINCE",
     "EVENTS_SINCE",
@@ -61,6 +65,7 @@ __all__ = [
     "REJECTIONS_SINCE",
     "REMATCH_ASKED_SINCE",
     "REMOVED_SEAT_SINCE",
+    "SPECTATORS_SEE_HANDS_SINCE",
     "WEB_PORT_SINCE",
     "for_version",
 ]
@@ -78,6 +83,13 @@ REMATCH_ASKED_SINCE: Version = (1, 3)
 REMOVED_SEAT_SINCE: Version = (1, 3)
 """``table-state.removed_seat`` and ``removed_banned``: who the host just kicked or banned
 (an older peer sees only the seat emptied or given to a bot)."""
+CATCH_UP_SINCE: Version = (1, 3)
+"""The version whose spectator, arriving mid-round, is first sent the round's public events
+from its ``round-started`` (an older one gets the view alone)."""
+
+SPECTATORS_SEE_HANDS_SINCE: Version = (1, 3)
+"""The table option ``spectators_see_hands``, a spectator's ``view.hands`` and
+``table-list``'s ``spectators_see_hands`` (an older peer gets none of them)."""
 
 LEFT_CAUSE_SINCE: Version = (1, 3)
 """``left``'s ``cause``, ``by`` and ``banned``: what happened as a code and fields (an
@@ -105,11 +117,13 @@ OPTIONS_SINCE: dict[str, Version] = {
     "jump_in": (1, 2),
     "draw_until_playable": (1, 2),
     "force_play": (1, 2),
+    "spectators_see_hands": (1, 3),
 }
 """Table options added after 1.0, with the version that added them."""
 
 REJECTIONS_SINCE: dict[str, tuple[Version, LobbyRejectCode]] = {
     LobbyRejectCode.JOURNAL_UNAVAILABLE: ((1, 3), LobbyRejectCode.INTERNAL_ERROR),
+    LobbyRejectCode.WATCHED_HANDS: ((1, 3), LobbyRejectCode.WRONG_TABLE_STATE),
 }
 """Rejection codes added after 1.0 that an older peer is sent as another: the version
 that added each, and the code an older peer gets instead (one that leaves the
@@ -152,7 +166,9 @@ def for_version(message: Message, version: Version) -> Message | None:
     if isinstance(message, TableState):
         return _table_state_for(message, version)
     if isinstance(message, TableList) and version < BANNED_SUMMARY_SINCE:
-        tables = tuple(replace(table, banned=False) for table in message.tables)
+        tables = tuple(
+            replace(table, banned=False, spectators_see_hands=False) for table in message.tables
+        )
         return replace(message, tables=tables)
     if isinstance(message, MatchList) and version < MATCH_RECORD_SINCE:
         return _matches_for(message)
@@ -200,7 +216,10 @@ def _matches_for(page: MatchList) -> MatchList:
 
 
 def _view_for(view: GameView, version: Version) -> GameView:
-    """Before 1.2 nobody plays out of turn: a seat not to act is offered no play."""
+    """Before 1.3 a spectator's view holds no other hands; before 1.2 nobody plays out of
+    turn: a seat not to act is offered no play."""
+    if version < SPECTATORS_SEE_HANDS_SINCE and view.body.hands is not None:
+        view = replace(view, body=replace(view.body, hands=None))
     body = view.body
     legal = body.legal
     if version >= JUMP_IN_SINCE or not legal or body.seat == body.shared.to_act:

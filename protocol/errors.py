@@ -102,6 +102,10 @@ class LobbyRejectCode(StrEnum):
     """(1.3) ``create-table`` while the server cannot write its journal (a full disk): no
     table is made; the tables already open play on. A peer of 1.0 to 1.2 gets
     ``internal-error`` instead (``protocol.compat``)."""
+    WATCHED_HANDS = "watched-hands"
+    """(1.3) ``take-bot-seat`` from someone who watched this match at a
+    ``spectators_see_hands`` table: they saw every hand. A peer of 1.0 to 1.2 gets
+    ``wrong-table-state`` instead (``protocol.compat``)."""
     INTERNAL_ERROR = "internal-error"
     """The server failed on this command (its bug, not the client's); the connection
     stays open and the client is not at the table it tried to enter."""

@@ -691,6 +691,8 @@ class TableSummary(Record):
     banned: bool = False
     """(1.3) The host banned the connection that asked (its address or its name): the
     table would refuse it a seat or a place to watch (``banned``)."""
+    spectators_see_hands: bool = False
+    """(1.3) A teaching table: its spectators see every hand, and may not take a seat."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -197,6 +197,13 @@ class TableConfig(Record):
     round_pause_seconds: int = field(
         default=10, metadata={"doc": "the break between rounds", **number(0, 3600)}
     )
+    spectators_see_hands: bool = field(
+        default=False,
+        metadata={"doc": "spectators see every hand (a teaching table; they may not sit)"},
+    )
+    """(1.3) A teaching table: every spectator's view holds every hand, and nobody who
+    watched the match may take a seat in it. A trust feature: anyone watching sees all
+    the cards. Players never see another's hand."""
 
     def __post_init__(self) -> None:
         try:
@@ -286,6 +293,7 @@ class TableOptions(Record):
     round_pause_seconds: int | None = field(
         default=None, metadata=_limits_of("round_pause_seconds")
     )
+    spectators_see_hands: bool | None = None
 
     @classmethod
     def of(cls, config: TableConfig) -> TableOptions:

@@ -89,7 +89,7 @@ class Replay:
             "version": REPLAY_VERSION,
             "match_id": self.match_id,
             "table": self.table,
-            "options": self.config.to_data(),
+            "options": _options_of(self.config),
             "players": [
                 {"name": player.name, "bot": player.bot, "score": player.score}
                 for player in self.players
@@ -107,6 +107,15 @@ def replay_lines(replay: Replay) -> Iterator[str]:
     yield json.dumps(replay.header(), ensure_ascii=False, separators=(",", ":"))
     for event in replay.events:
         yield json.dumps(event.to_data(), ensure_ascii=False, separators=(",", ":"))
+
+
+def _options_of(config: TableConfig) -> dict[str, Any]:
+    """The header's options: every option, but ``spectators_see_hands`` (1.3) only when
+    on, so that a file of a table without it reads and writes as version 1 always did."""
+    options = config.to_data()
+    if not options["spectators_see_hands"]:
+        del options["spectators_see_hands"]
+    return options
 
 
 _HEADER_FIELDS = {"format", "version", "match_id", "table", "options", "players", "winners"}

@@ -122,6 +122,11 @@ class View(Record):
     legal: tuple[SeatCommand, ...] = field(default=(), metadata=items(MAX_ARRAY_ITEMS))
     """The seat commands this seat may send now (wilds once per colour, targets filled
     in, ``uno`` never set); empty for a spectator."""
+    hands: tuple[tuple[Card, ...], ...] | None = field(
+        default=None, metadata=items(MAX_ARRAY_ITEMS)
+    )
+    """(1.3) Every seat's cards, in seat order: only in a spectator's view of a
+    ``spectators_see_hands`` table; None (left out) otherwise."""
 
     def to_data(self) -> dict[str, Any]:
         """The flat wire map (see the module docstring)."""
@@ -131,6 +136,8 @@ class View(Record):
             data["hand"] = [card.code for card in self.hand]
             data["drawn"] = None if self.drawn is None else self.drawn.code
         data["legal"] = [command.to_data() for command in self.legal]
+        if self.hands is not None:
+            data["hands"] = [[card.code for card in hand] for hand in self.hands]
         return data
 
     @classmethod

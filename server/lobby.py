@@ -37,6 +37,7 @@ import math
 
 import trio
 
+from protocol.compat import SPECTATORS_SEE_HANDS_SINCE
 from protocol.errors import LobbyRejectCode
 from protocol.messages import (
     Chat,
@@ -360,6 +361,12 @@ class Lobby:
             config = message.config(self.settings.table_defaults)
         except (ConfigError, TypeError) as error:
             _refuse(peer, message, LobbyRejectCode.BAD_OPTIONS, str(error))
+            return
+        if config.spectators_see_hands and peer.version < SPECTATORS_SEE_HANDS_SINCE:
+            # Asked for, or the server's default: its client could not say that every
+            # spectator would see the cards.
+            words = "spectators_see_hands needs protocol 1.3; this client speaks an older one"
+            _refuse(peer, message, LobbyRejectCode.BAD_OPTIONS, words)
             return
         password_hash = None
         if message.password is not None:

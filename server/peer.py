@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     from protocol.errors import ErrorCode
     from protocol.messages import Message
+    from protocol.version import Version
 
 __all__ = ["LobbyPort", "Peer"]
 
@@ -29,6 +30,10 @@ class Peer(Protocol):
     """The remote IP address, for logs."""
     bot: bool
     """The hello said the connection is a program playing by itself (1.3 ``hello.bot``)."""
+
+    @property
+    def version(self) -> Version:
+        """The protocol version the hello negotiated (what the peer is sent is judged by it)."""
 
     def send(self, *messages: Message) -> None:
         """Send ``messages`` to the client, in order. Never blocks.

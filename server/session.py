@@ -37,7 +37,7 @@ import math
 
 import trio
 
-from protocol.compat import for_version
+from protocol.compat import CURRENT, for_version
 from protocol.connection import ConnectionState, ServerConnection
 from protocol.errors import ErrorCode, LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.limits import MAX_MESSAGE_LEN
@@ -152,6 +152,11 @@ class Session:
         self._finish(Error(code=code.value, message=reason[:MAX_MESSAGE_LEN]), reason, code)
 
     # --- for the server ------------------------------------------------------------------
+
+    @property
+    def version(self) -> Version:
+        """The version the hello negotiated (the newest before the hello)."""
+        return CURRENT if self._negotiated is None else self._negotiated
 
     @property
     def welcomed(self) -> bool:

@@ -164,6 +164,12 @@ def _seats(model: Model) -> list[Line]:  # noqa: C901 (one mark per fact about a
         if tags:
             line.append(("class:hint", "  " + " · ".join(tags)))
         lines.append(line)
+        hands = view.hands if view is not None else None
+        if hands is not None and seat < len(hands):  # a teaching table's spectator
+            shown: Line = [("", "      ")]
+            for card in hands[seat]:
+                shown += [(_card_style(card.code, True), card_label(card.code)), ("", " ")]
+            lines.append(shown)
     if shared is not None:
         direction = shared.direction
         arrow = "↻ clockwise" if direction == 1 else "↺ counter-clockwise"

@@ -243,6 +243,8 @@ def _table_rows(model: Model, width: int) -> list[Line]:
         elif table.bot_seats:
             plural = "s" if table.bot_seats != 1 else ""
             notes.append(f"{table.bot_seats} bot seat{plural} to take")
+        if table.spectators_see_hands:
+            notes.append("spectators see every hand")
         host = table.host or ""
         row = f" {marker} {table.name:<22} {table.state.value:<15} {seats:<7} {host:<16}"
         said = " · ".join(notes)

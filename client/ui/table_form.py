@@ -181,6 +181,8 @@ def row_text(
             return "server's default (usually official)"
         return form_preset(form) or "(your own mix)"
     option = _option(name)
+    if name == "spectators_see_hands" and form.get(name):
+        return "on: a trust feature, anyone watching sees all the cards (and may not sit)"
     if name not in form:
         if defaults is not None and getattr(defaults, name, None) is not None:
             return f"server's default ({_shown(getattr(defaults, name))})"

@@ -83,6 +83,9 @@ def shared_view(state: MatchState, now_ms: int) -> SharedView:
 def seat_view(state: MatchState, shared: SharedView, seat: int | None) -> View:
     """``shared`` (from ``shared_view``) completed for ``seat``: its hand, the card it
     drew and its legal commands."""
+    if seat is None and state.config.spectators_see_hands:
+        hands = tuple(tuple(hand) for hand in state.hands)
+        return View.trusted(seat=None, shared=shared, hands=hands)
     if seat is None or not 0 <= seat < state.seats:
         return View.trusted(seat=seat, shared=shared)
     drawn = state.drawn if seat == state.current and state.has_drawn else None

@@ -18,6 +18,7 @@ from collections.abc import Callable
 import trio
 
 from protocol.commands import Pause, Resume, SeatCommand
+from protocol.compat import CATCH_UP_SINCE
 from protocol.errors import ErrorCode, LobbyRejectCode
 from protocol.limits import MAX_CHAT_LEN, clean_text
 from protocol.messages import (
@@ -48,6 +49,8 @@ from protocol.messages import (
 )
 from protocol.rejections import RejectCode
 from server.autoplay import known_strategy
+from server.engine import Match
+from server.limits import MAX_CATCH_UP_EVENTS
 from server.lobby_budget import LobbyBudget, Spent, cut_for_refusals
 from server.peer import Peer
 from server.settings import LobbySettings
@@ -92,6 +95,8 @@ class RequestHandlers:
         self._settings = settings
         self._departed = departed
         self._budget = budget
+        self._watchers: set[str] = set()  # who watched at a spectators_see_hands table
+        self._watchers_of: Match | None = None  # the match they watched (None: before one)
 
     def handle(  # noqa: C901 (a dispatch: one case per request)
         self, peer: Peer, message: Request, *, admitted: bool = False
@@ -169,11 +174,27 @@ class RequestHandlers:
         self._seating.check_admitted(admitted)
         self._seating.check_not_banned(peer)
         self._seating.check_not_seated(peer)
-        if self._seating.add_spectator(peer):
+        arrived = self._seating.add_spectator(peer)
+        if self._game.config.spectators_see_hands:
+            self._watchers_now().add(peer.name.casefold())
+        if arrived:
             log.info("%s watches table %s", peer.name, self._label)
         peer.send(Joined(table_id=self._table_id, seat=None, resume_token=None))
         self._public.tell(peer)
+        if arrived:
+            self._catch_up(peer)
         self._broadcast.owe_view(peer, None)
+
+    def _catch_up(self, peer: Peer) -> None:
+        """A new 1.3 spectator is sent the round so far, from its ``round-started``, as any
+        spectator saw it: its log and discard pile then read as if it had been there. The
+        live events and the view follow with no gap. A round longer than
+        ``MAX_CATCH_UP_EVENTS``, or an older peer, gets the view alone."""
+        if peer.version < CATCH_UP_SINCE:
+            return
+        so_far = self._game.replay_log.round_so_far()
+        if len(so_far) <= MAX_CATCH_UP_EVENTS:
+            peer.send(*(item.public_message() for item in so_far))
 
     def _on_take_bot_seat(self, peer: Peer, message: TakeBotSeat, admitted: bool) -> OkResult:
         seating = self._seating
@@ -181,6 +202,7 @@ class RequestHandlers:
         seating.check_not_banned(peer)
         seating.check_not_seated(peer)
         seat = seating.bot_seat(message.seat)
+        self._check_saw_no_hands(peer)
         seating.check_name(peer.name)
         self._vacate(seat.index)
         taken = seating.seat_person(seat.index, peer.name, peer)
@@ -191,6 +213,28 @@ class RequestHandlers:
         log.info("%s took over the bot's seat %d at table %s", peer.name, seat.index, self._label)
         self._welcome(taken)
         return OkResult(seat=taken.index)
+
+    def _watchers_now(self) -> set[str]:
+        """The names of those who watched the current match of a ``spectators_see_hands``
+        table (those who watched before its first match count for it too)."""
+        match = self._game.match
+        if match is not None and match is not self._watchers_of:
+            if self._watchers_of is not None:
+                self._watchers.clear()  # a new match: the old one's hands are gone
+            self._watchers_of = match
+        return self._watchers
+
+    def _check_saw_no_hands(self, peer: Peer) -> None:
+        """A spectator of a ``spectators_see_hands`` table saw every hand: it may not sit
+        in that match, now or after it stopped watching."""
+        if not self._game.config.spectators_see_hands:
+            return
+        watching = peer.peer_id in self._seating.spectators
+        if watching or peer.name.casefold() in self._watchers_now():
+            raise RequestRefused(
+                LobbyRejectCode.WATCHED_HANDS,
+                "you watched this match with every hand showing: you cannot sit in it",
+            )
 
     def _on_resume(self, peer: Peer, message: ResumeSeat) -> OkResult:
         seating = self._seating

@@ -226,6 +226,7 @@ class Table:
             bot_seats=seating.bot_count(),
             house_rules=house_rules(TableOptions.of(self.game.config)),
             banned=seating.bans.bars(peer),
+            spectators_see_hands=self.game.config.spectators_see_hands,
         )
 
     @property

@@ -286,6 +286,7 @@ export const actions = {
     options.turn_seconds = form.turn_seconds;
     if (form.deck) options.deck = form.deck;
     if (form.preset) Object.assign(options, PRESETS[form.preset]);
+    if (form.spectators_see_hands) options.spectators_see_hands = true;
     const fields = { name: form.name, options };
     if (form.password) fields.password = form.password;
     if (!(await ask("create-table", fields))) return;

@@ -63,6 +63,7 @@ function bindForms(actions) {
       target_score: number("target_score"),
       turn_seconds: number("turn_seconds"),
       password: data.get("password"),
+      spectators_see_hands: data.get("spectators_see_hands") === "on",
     });
     $("create").open = false;
   });
@@ -127,6 +128,7 @@ function renderLobby(state, actions) {
       table.host ? `host ${table.host}` : "",
       table.locked ? "🔒 password" : "",
       ...(table.house_rules ?? []),
+      table.spectators_see_hands ? "spectators see every hand" : "",
     ].filter(Boolean);
     add(list, 
       el(
@@ -249,6 +251,7 @@ function renderSeats(state, actions, host) {
         el("span", { class: "seat-name", text: seat.name ? (i === state.seat ? `${seat.name} (you)` : seat.name) : "empty" }),
         count !== undefined ? el("span", { class: "count", text: count === 1 ? "1 card" : `${count} cards` }) : null,
         marks.length ? el("span", { class: "marks", text: marks.join(" ") }) : null,
+        view?.hands?.[i] ? el("span", { class: "seen-hand", text: view.hands[i].map(cardLabel).join(" ") }) : null,
         state.seat === null && seat.bot ? button("Take seat", () => actions.takeSeat(i), { class: "small" }) : null,
         host && lobby && seat.bot ? button("Remove", () => actions.removeBot(i), { class: "small" }) : null,
         host && seat.name && !seat.bot && i !== state.seat ? button("Kick", () => actions.kick(i), { class: "small" }) : null,

@@ -113,7 +113,7 @@ def test_the_form_scrolls_to_the_selected_row_on_a_small_terminal(drive) -> None
     controller.lobby.open_form()
     controller.lobby.form_move(-1)  # wraps to the last row
     lines = screen(model, 60, 20)
-    assert any("round pause seconds" in line and "▶" in line for line in lines)
+    assert any("spectators see hands" in line and "▶" in line for line in lines)
     assert "Enter create" in lines[-1]
     controller.lobby.form_move(1)
     lines = screen(model, 60, 20)

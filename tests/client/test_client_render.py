@@ -9,8 +9,9 @@ from prompt_toolkit.utils import get_cwidth
 
 from client.ui.controller import Controller
 from client.ui.faces import card_label, sort_hand
-from client.ui.model import Mode, Model, apply_event, apply_table_state
+from client.ui.model import Mode, Model, apply_event, apply_table_state, apply_view
 from client.ui.render import MIN_HEIGHT, MIN_WIDTH, render
+from client.ui.table_form import row_text
 from protocol.messages import TableStatus, TableSummary
 
 
@@ -276,3 +277,32 @@ def test_between_rounds_a_ready_player_is_told_the_others_are_waited_for() -> No
     text = "\n".join(screen(model))
     assert "you are ready; waiting for the others" in text
     assert "Enter ready for the next round" not in text and "Enter:" not in text
+
+
+def test_a_teaching_tables_spectator_sees_every_hand_and_a_player_does_not() -> None:
+    watching = Model(name="Pupil", connected=True)
+    apply_table_state(watching, table_state(3), None)
+    shown = engine_view(seat=None, spectators_see_hands=True)  # type: ignore[arg-type]
+    assert shown.hands is not None
+    apply_view(watching, shown, 0.0)
+    text = "\n".join(screen(watching))
+    for hand in shown.hands:
+        assert " ".join(card_label(card.code) for card in hand) in text
+    playing = model_with(engine_view(spectators_see_hands=True))
+    assert playing.view is not None and playing.view.hands is None
+    others = [engine_view(seat=None, spectators_see_hands=True).hands]
+    assert others[0] is not None
+    theirs = " ".join(card_label(card.code) for card in others[0][1])
+    assert theirs not in "\n".join(screen(playing))
+
+
+def test_the_lobby_and_the_form_say_a_teaching_table_shows_every_hand() -> None:
+    teaching = TableSummary(
+        table_id="t1", name="Class", state=TableStatus.PLAYING, seats=2, taken=2,
+        spectators_see_hands=True,
+    )  # fmt: skip
+    model = Model(name="Di", connected=True, tables=[teaching])
+    assert "spectators see every hand" in "\n".join(screen(model))
+    words = row_text({"spectators_see_hands": True}, "spectators_see_hands", False)
+    assert "trust" in words and "anyone watching sees all the cards" in words
+    assert row_text({}, "spectators_see_hands", False) == "server's default (usually off)"

@@ -16,6 +16,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -431,3 +432,32 @@ def test_the_lobby_shows_the_page_and_p_its_qr_code_full_screen(
     assert sum("█" in x for x in code) >= 10  # the code itself, not only its words
     lobby.keys("Escape")
     lobby.wait_for(lambda s: any("Phones: http://" in x for x in s), "the lobby again")
+
+
+def test_a_client_that_starts_watching_mid_round_shows_the_rounds_first_lines(
+    open_terminal: Callable[..., Terminal],
+) -> None:
+    # Ann's table plays its round (two bots, then her turn, where it waits) before the
+    # watcher arrives: the round's first lines reach it only by the 1.3 catch-up.
+    from test_client_late_seat import host_a_table_with_bots
+
+    started, done = threading.Event(), threading.Event()
+    with local_server("--no-web", "--bot-think-ms", "20") as address:
+        host, port = address.rsplit(":", 1)
+        ann = threading.Thread(target=host_a_table_with_bots, args=(host, int(port), started, done))
+        ann.start()
+        try:
+            assert started.wait(DEADLINE)
+            watcher = open_terminal(
+                "--server", address, "--name", "Wes", "--no-mdns",
+                "--table", "Late night", "--spectate",
+            )  # fmt: skip
+            lines = watcher.wait_for(
+                lambda s: any("first card: " in x for x in s), "the round's first lines"
+            )
+        finally:
+            done.set()
+            ann.join(DEADLINE)
+    text = "\n".join(lines)
+    assert "round 1 begins (dealer: " in text
+    assert "watching" in text.lower()

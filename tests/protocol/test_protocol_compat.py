@@ -23,8 +23,10 @@ from protocol.messages import (
     MatchPlayer,
     MatchRecord,
     Rejected,
+    TableList,
     TableState,
     TableStatus,
+    TableSummary,
 )
 from protocol.options import TableConfig, TableOptions, preset_options
 from protocol.version import PROTOCOL_VERSION, parse_version
@@ -72,7 +74,38 @@ def test_older_table_state_options_hold_only_that_version_s_fields() -> None:
     assert set(sent) | set(OPTIONS_SINCE) == set(options.to_data())
     config = TableConfig.from_data(sent)  # what a 1.1 client builds from it
     assert config.stack_draw_two and not config.jump_in
-    assert for_version(state, (1, 2)) is state
+    as_12 = for_version(state, (1, 2))
+    assert isinstance(as_12, TableState)
+    assert set(options.to_data()) - set(as_12.to_data()["options"]) == {"spectators_see_hands"}
+    assert for_version(state, (1, 3)) is state
+
+
+def test_hands_for_spectators_reach_only_a_13_peer() -> None:
+    hands = ((Card.parse("R1"),), (Card.parse("G2"), Card.parse("W")))
+    shared = Match(TableConfig(seats=2), seed=1).shared_view(0)
+    view = GameView(seq=4, body=View(seat=None, shared=shared, hands=hands))
+    assert view.body.to_data()["hands"] == [["R1"], ["G2", "W"]]
+    assert for_version(view, (1, 3)) is view
+    older = for_version(view, (1, 2))
+    assert isinstance(older, GameView) and "hands" not in older.body.to_data()
+    listed = TableList(
+        tables=(
+            TableSummary(
+                table_id="t",
+                name="n",
+                state=TableStatus.PLAYING,
+                seats=2,
+                taken=2,
+                spectators_see_hands=True,
+            ),
+        )
+    )
+    as_12 = for_version(listed, (1, 2))
+    assert isinstance(as_12, TableList) and not as_12.tables[0].spectators_see_hands
+    refusal = Rejected(id=3, code="watched-hands", message="you watched")
+    assert for_version(refusal, (1, 2)) == Rejected(
+        id=3, code="wrong-table-state", message="you watched"
+    )
 
 
 def test_journal_unavailable_reaches_an_older_peer_as_internal_error() -> None:

@@ -26,6 +26,7 @@ import trio.testing
 
 from protocol.cards import Card
 from protocol.commands import SeatCommand
+from protocol.compat import CURRENT
 from protocol.errors import ErrorCode
 from protocol.messages import (
     CreateTable,
@@ -42,6 +43,7 @@ from protocol.messages import (
     TableState,
 )
 from protocol.options import TableOptions
+from protocol.version import Version
 from server.engine import Match, build_deck
 from server.journal import Journal
 from server.lobby import Lobby
@@ -60,6 +62,7 @@ class FakePeer:
     name: str
     address: str = "127.0.0.1"
     bot: bool = False
+    version: Version = CURRENT
     peer_id: int = field(default_factory=lambda: next(_peer_ids))
     received: list[Message] = field(default_factory=list)
     writes: list[list[Message]] = field(default_factory=list)

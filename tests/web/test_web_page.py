@@ -12,7 +12,7 @@ from e2e_server import ServerProcess
 from playwright.sync_api import Browser, Page
 from web_browser import play_until
 
-from protocol.messages import CreateTable
+from protocol.messages import AddBot, CreateTable, Start
 from protocol.options import TableOptions
 
 ROUND_OVER = "#round-result, #match-result"
@@ -169,3 +169,72 @@ def test_a_server_restarted_with_its_journal_gives_the_page_its_seat_back(
     finally:
         again.stop()
     page.close()
+
+
+def test_a_page_that_starts_watching_mid_round_shows_the_rounds_first_lines(
+    web_server: tuple[ServerProcess, str], browser: Browser
+) -> None:
+    server, url = web_server
+
+    async def start_a_round() -> Player:
+        # Two server bots play up to the host's turn, where the round waits (no clock).
+        host = await Player.connect(server.port, "Host", versions=("1.3",))
+        options = TableOptions.parse({**FAST_OPTIONS, "seats": 3, "turn_seconds": 0})
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(host.read_forever)
+            await host.ok(lambda id_: CreateTable(id=id_, name="lesson", options=options))
+            for _ in range(2):
+                await host.ok(lambda id_: AddBot(id=id_, strategy="normal"))
+            await host.ok(lambda id_: Start(id=id_))
+            await host.hub.until(lambda: host.view is not None and host.legal() != [])
+            nursery.cancel_scope.cancel()
+        return host
+
+    host = trio.run(start_a_round)  # kept connected: its seat is not handed to a bot
+    page = browser.new_page(viewport={"width": 1000, "height": 800})
+    page.goto(url)
+    page.fill("#name-input", "Wes")
+    page.click("#name-form button")
+    page.click(".table-entry button:has-text('Watch')")
+    page.wait_for_selector("#table-screen:not([hidden])")
+    page.wait_for_selector("#log:has-text('first card: ')", timeout=10_000)
+    log = page.inner_text("#log")
+    assert "round 1 begins (dealer: " in log
+    assert host.seat == 0
+    page.close()
+
+
+def test_a_teaching_table_made_on_the_page_shows_its_watchers_every_hand(
+    web_server: tuple[ServerProcess, str], browser: Browser
+) -> None:
+    _server, url = web_server
+    host = browser.new_page(viewport={"width": 1000, "height": 800})
+    host.goto(url)
+    host.fill("#name-input", "Ann")
+    host.click("#name-form button")
+    host.click("#create summary")
+    assert "anyone watching sees all the cards" in host.inner_text("#create-form")
+    host.fill("#create-form [name=name]", "class")
+    host.fill("#create-form [name=seats]", "2")
+    host.fill("#create-form [name=bots]", "1")
+    host.fill("#create-form [name=turn_seconds]", "0")
+    host.check("#create-form [name=spectators_see_hands]")
+    host.click("#create-form button[type=submit]")
+    host.wait_for_selector("#seats .seat >> nth=1")
+    host.wait_for_selector("#seats .seat.empty", state="detached")
+    host.click("#start")
+    host.wait_for_selector("#hand .card")
+    pupil = browser.new_page(viewport={"width": 1000, "height": 800})
+    pupil.goto(url)
+    pupil.fill("#name-input", "Wes")
+    pupil.click("#name-form button")
+    entry = pupil.wait_for_selector(".table-entry:has-text('spectators see every hand')")
+    assert entry is not None
+    pupil.click(".table-entry button:has-text('Watch')")
+    pupil.wait_for_selector("#seats .seat .seen-hand >> nth=1")
+    seen = [len(t.split()) for t in pupil.locator("#seats .seat .seen-hand").all_inner_texts()]
+    counts = pupil.locator("#seats .seat .count").all_inner_texts()
+    assert [f"{n} cards" if n != 1 else "1 card" for n in seen] == counts
+    assert host.locator("#seats .seen-hand").count() == 0  # a player sees no other hand
+    host.close()
+    pupil.close()
