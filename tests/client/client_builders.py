@@ -34,7 +34,7 @@ def table_state(
     )
 
 
-def engine_view(seats: int = 3, seed: int = 4, seat: int = 0, **options: Any) -> View:
+def engine_view(seats: int = 3, seed: int = 4, seat: int | None = 0, **options: Any) -> View:
     """A real view from the engine (a fresh match), as the server would send it."""
     match = Match(TableConfig.from_data({"seats": seats, **options}), seed=seed)
     return match.view(seat, 0)

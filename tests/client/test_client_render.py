@@ -282,7 +282,7 @@ def test_between_rounds_a_ready_player_is_told_the_others_are_waited_for() -> No
 def test_a_teaching_tables_spectator_sees_every_hand_and_a_player_does_not() -> None:
     watching = Model(name="Pupil", connected=True)
     apply_table_state(watching, table_state(3), None)
-    shown = engine_view(seat=None, spectators_see_hands=True)  # type: ignore[arg-type]
+    shown = engine_view(seat=None, spectators_see_hands=True)
     assert shown.hands is not None
     apply_view(watching, shown, 0.0)
     text = "\n".join(screen(watching))
