@@ -43,6 +43,7 @@ from protocol.messages import (
     ChatMessage,
     CreateTable,
     Game,
+    GetReplay,
     GetStandings,
     Join,
     ListMatches,
@@ -224,7 +225,7 @@ class Lobby:
                 await self._enter(peer, message, self._tables.get(message.table_id))
             case ResumeSeat():
                 self._resume(peer, message, reply=True)
-            case GetStandings() | ListMatches():
+            case GetStandings() | ListMatches() | GetReplay():
                 await answer_records(self._reader, peer, message)
             case Chat() if peer.peer_id not in self._where:
                 self._lobby_chat(peer, message)

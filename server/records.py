@@ -1,12 +1,13 @@
 """The history and standings as the lobby answers for them (``get-standings``,
-``list-matches``, protocol 1.2).
+``list-matches``, protocol 1.2; a match's replay file, ``get-replay``, 1.3).
 
 Both read what the journal keeps (``server.ledger``) in a worker thread
 (``server.journal_reader``), never on the event loop: the standings, kept as matches
 finish, are cut into pages by position; the match list pages by the matches' ids, so a
 match that finishes between two pages never repeats one, and a cursor names the same
 place after the retention has dropped older matches. A page is bounded by the message's
-limit and the protocol's largest page.
+limit and the protocol's largest page. A replay comes in pages of the file's lines, each
+within one frame (``server.replay_rows.replay_page``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from typing import Any
 
 from protocol.errors import LobbyRejectCode, LocalProtocolError
 from protocol.messages import (
+    MAX_REPLAY_PAGE_BYTES,
+    GetReplay,
     GetStandings,
     ListMatches,
     MatchList,
@@ -27,6 +30,7 @@ from protocol.messages import (
     MatchRecord,
     Ok,
     Rejected,
+    ReplayPage,
     Standing,
     Standings,
     StandingsPeriod,
@@ -35,8 +39,16 @@ from protocol.options import DeckName, TableOptions
 from server.journal_reader import JournalReader
 from server.ledger import match_page, standings_page
 from server.peer import Peer
+from server.replay_rows import ReplayCursorError, replay_page
 
-__all__ = ["RecordsRefused", "answer_records", "match_list", "parse_cursor", "standings"]
+__all__ = [
+    "RecordsRefused",
+    "answer_records",
+    "match_list",
+    "parse_cursor",
+    "replay",
+    "standings",
+]
 
 log = logging.getLogger("uno.server.lobby")
 
@@ -61,14 +73,17 @@ class RecordsRefused(Exception):
 
 
 async def answer_records(
-    reader: JournalReader | None, peer: Peer, request: GetStandings | ListMatches
+    reader: JournalReader | None, peer: Peer, request: GetStandings | ListMatches | GetReplay
 ) -> None:
     """Send ``peer`` the page ``request`` asks for and its ``ok``, or the refusal."""
     try:
+        page: Standings | MatchList | ReplayPage
         if isinstance(request, GetStandings):
-            page: Standings | MatchList = await standings(reader, request)
-        else:
+            page = await standings(reader, request)
+        elif isinstance(request, ListMatches):
             page = await match_list(reader, request)
+        else:
+            page = await replay(reader, request)
     except RecordsRefused as refused:
         peer.send(Rejected(id=request.id, code=refused.code.value, message=refused.message))
         return
@@ -110,6 +125,30 @@ async def match_list(reader: JournalReader | None, request: ListMatches) -> Matc
         matches=tuple(_record(match) for match in page),
         next_cursor=str(page[-1]["match_id"]) if len(found) > request.limit else None,
     )
+
+
+async def replay(reader: JournalReader | None, request: GetReplay) -> ReplayPage:
+    """One page of a finished match's replay file; raises RecordsRefused."""
+    reader = _kept(reader)
+    read = partial(
+        replay_page,
+        match_id=request.match_id,
+        cursor=request.cursor,
+        max_lines=request.limit,
+        max_bytes=MAX_REPLAY_PAGE_BYTES,
+    )
+    try:
+        found = await reader.read(read)
+    except ReplayCursorError:
+        raise RecordsRefused(LobbyRejectCode.BAD_CURSOR, "that cursor is not one of ours") from None
+    if found is None:
+        raise RecordsRefused(
+            LobbyRejectCode.NO_REPLAY,
+            f"this server keeps no replay of match {request.match_id}"
+            " (no such match, not finished, or past its keeping)",
+        )
+    lines, next_cursor = found
+    return ReplayPage(match_id=request.match_id, lines=tuple(lines), next_cursor=next_cursor)
 
 
 def _kept(reader: JournalReader | None) -> JournalReader:

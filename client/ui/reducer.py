@@ -38,6 +38,7 @@ from protocol.messages import (
     Ping,
     Pong,
     Rejected,
+    ReplayPage,
     ServerMessage,
     Standings,
     TableList,
@@ -100,6 +101,8 @@ def apply(model: Model, message: ServerMessage, now: float) -> None:  # noqa: C9
             apply_records(model.records, None, message)
         case Ok() | Rejected() | Ping() | Pong() | Error() | Closing():
             pass
+        case ReplayPage():
+            pass  # a fetch of a replay file collects its pages (client.replay_fetch)
         case _:
             assert_never(message)
 
