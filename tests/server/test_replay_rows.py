@@ -167,3 +167,43 @@ def test_a_bad_cursor_or_an_unkept_match_reads_no_page(journal: Journal) -> None
     assert replay_page(db, match_id + 1, None, max_lines=10, max_bytes=48_000) is None
     db.execute("DELETE FROM replay_parts WHERE match_id = ? AND part = 0", (match_id,))
     assert replay_page(db, match_id, None, max_lines=10, max_bytes=48_000) is None
+
+
+def test_a_long_match_that_finishes_late_loses_its_record_like_the_others(
+    journal: Journal,
+) -> None:
+    """A match begun first and finished after the cleaning passed its id still goes."""
+    long = journal.for_table("1")
+    long.opened("long", CONFIG, None, "10.0.0.2")
+    long.match_started(1, 1, 0, 1, CONFIG)
+    long.replay_part(0, STRETCHES[0])
+    later = [finished(journal, str(n), people=False) for n in range(2, 6)]
+    retention = Retention(bot_replays=2, people_replays=1_000)
+    while journal.clean(retention, time.time()):
+        pass
+    long.match_finished({"deck": "classic", "players": [], "winners": []}, people=False)
+    (long_id,) = journal.connection.execute(
+        "SELECT match_id FROM matches WHERE table_id = '1'"
+    ).fetchone()
+    assert journal.replay(long_id) is not None
+    while journal.clean(retention, time.time()):
+        pass
+    with_record = {m for m in [long_id, *later] if journal.replay(m) is not None}
+    assert with_record == set(later[-2:])
+
+
+def test_a_clean_journal_reads_no_kept_record_again(journal: Journal) -> None:
+    """Once the cleaning is done, a step does not walk the records it keeps."""
+    for n in range(1, 6):
+        finished(journal, str(n), people=True)
+    retention = Retention(bot_replays=2, people_replays=3)
+    while journal.clean(retention, time.time()):
+        pass
+    statements: list[str] = []
+    journal.connection.set_trace_callback(statements.append)
+    try:
+        assert not journal.clean(retention, time.time())
+    finally:
+        journal.connection.set_trace_callback(None)
+    assert statements, "the trace saw nothing: the check would prove nothing"
+    assert not [sql for sql in statements if "replay_parts" in sql]
