@@ -46,6 +46,7 @@ KEY_HINTS: list[tuple[str, str]] = [
     ("", "a table in play with bots: Enter watches, Enter again takes a bot's seat"),
     ("", "s spectate · n new table (type its name and password) · r refresh"),
     ("", "h standings: w this week / all time, ↑/↓ and Enter a match's final table"),
+    ("", "  e saves the chosen match's replay to a file; the line below says where"),
     ("", "t chat with everyone in the lobby (their lines show under the tables)"),
     ("", "c change your name (for this server, until you quit)"),
     ("find", "↑/↓ choose a server found on the network · Enter join · a type an address"),
@@ -213,6 +214,7 @@ def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:  # 
     bind(["down", "j"], lambda: c.records.move(1), standings)
     bind(["enter"], c.records.toggle_match, standings)
     bind(["r"], c.records.refresh, standings)
+    bind(["e"], c.records.export, standings)
 
     # the new-table form
     form = mode_is(Mode.CREATE)
