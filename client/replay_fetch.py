@@ -28,24 +28,33 @@ class ReplayFetchError(SessionError):
 
 
 async def fetch_replay(
-    session: ClientSession, match_id: int, *, lines_per_page: int = MAX_REPLAY_LINES_PER_PAGE
-) -> str:
-    """The replay file of match ``match_id``, as text, asking for pages of at most
-    ``lines_per_page`` lines; raises ReplayFetchError (or the session's error, if the
-    connection ends)."""
+    session: ClientSession,
+    match_id: int | None = None,
+    *,
+    table_id: str | None = None,
+    lines_per_page: int = MAX_REPLAY_LINES_PER_PAGE,
+) -> tuple[int, str]:
+    """The replay file of match ``match_id`` (or of the latest finished at ``table_id``),
+    its match's id and its text, asking for pages of at most ``lines_per_page`` lines;
+    raises ReplayFetchError (or the session's error, if the connection ends)."""
     lines: list[str] = []
     cursor: str | None = None
     for _ in range(MAX_REPLAY_PAGES):
         session.replay_page = None
         request = GetReplay(
-            id=session.next_id(), match_id=match_id, cursor=cursor, limit=lines_per_page
+            id=session.next_id(),
+            match_id=match_id,
+            table_id=table_id if match_id is None else None,
+            cursor=cursor,
+            limit=lines_per_page,
         )
         reply = await session.request(request)
         if not reply.ok:
             raise ReplayFetchError(reply.message or "the server sent no replay", reply.code)
         page = session.replay_page
-        if page is None or page.match_id != match_id:
+        if page is None or match_id not in (None, page.match_id):
             raise ReplayFetchError("the server answered with no page of that replay")
+        match_id = page.match_id
         lines.extend(page.lines)
         if page.next_cursor is None:
             text = "".join(line + "\n" for line in lines)
@@ -53,7 +62,7 @@ async def fetch_replay(
                 read_replay(lines)
             except ReplayFileError as error:
                 raise ReplayFetchError(f"the server's replay does not read: {error}") from None
-            return text
+            return match_id, text
         if page.next_cursor == cursor:
             raise ReplayFetchError("the server sent the same page again")
         cursor = page.next_cursor

@@ -546,15 +546,20 @@ class ListMatches(Request):
 @dataclass(frozen=True, slots=True)
 class GetReplay(Request):
     """(1.3) Ask for one page of a finished match's replay file (docs/replays.md): its
-    lines in order, the header first. The server answers with a ``replay-page`` and an
-    ``ok``, or ``no-replay`` (no record kept of that match), ``bad-cursor``, ``no-history``."""
+    lines in order, the header first. The match is ``match_id``, or the latest finished
+    at ``table_id`` (the match a table has just played). The server answers with a
+    ``replay-page`` and an ``ok``, or ``no-replay`` (no record kept of that match, or
+    neither or both of the two named), ``bad-cursor``."""
 
     TYPE: ClassVar[str] = "get-replay"
     SINCE: ClassVar[Version] = (1, 3)
-    match_id: int = field(metadata=_SEQ)
-    """The match's id (``match-list``'s ``match_id``)."""
+    match_id: int | None = field(default=None, metadata=_SEQ)
+    """The match's id (``match-list``'s ``match_id``, or a first page's)."""
+    table_id: str | None = field(default=None, metadata=_TOKEN)
+    """Instead of ``match_id``: the table whose latest finished match is wanted."""
     cursor: str | None = field(default=None, metadata=_TOKEN)
-    """``next_cursor`` of the previous page; None for the first page."""
+    """``next_cursor`` of the previous page (with that page's ``match_id``); None for the
+    first page."""
     limit: int = field(
         default=MAX_REPLAY_LINES_PER_PAGE, metadata=number(1, MAX_REPLAY_LINES_PER_PAGE)
     )
@@ -921,7 +926,7 @@ class ReplayPage(Message):
     TYPE: ClassVar[str] = "replay-page"
     SINCE: ClassVar[Version] = (1, 3)
     match_id: int = field(metadata=_SEQ)
-    """The match asked for."""
+    """The match asked for (the one ``table_id`` named, on its first page)."""
     lines: tuple[str, ...] = field(
         metadata=items(MAX_REPLAY_LINES_PER_PAGE, item=text(MAX_REPLAY_PAGE_BYTES))
     )

@@ -39,7 +39,8 @@ from protocol.options import DeckName, TableOptions
 from server.journal_reader import JournalReader
 from server.ledger import match_page, standings_page
 from server.peer import Peer
-from server.replay_rows import ReplayCursorError, replay_page
+from server.recent_replays import RecentReplays
+from server.replay_rows import ReplayCursorError, latest_of_table, replay_page
 
 __all__ = [
     "RecordsRefused",
@@ -73,9 +74,14 @@ class RecordsRefused(Exception):
 
 
 async def answer_records(
-    reader: JournalReader | None, peer: Peer, request: GetStandings | ListMatches | GetReplay
+    reader: JournalReader | None,
+    peer: Peer,
+    request: GetStandings | ListMatches | GetReplay,
+    *,
+    recent: RecentReplays | None = None,
 ) -> None:
-    """Send ``peer`` the page ``request`` asks for and its ``ok``, or the refusal."""
+    """Send ``peer`` the page ``request`` asks for and its ``ok``, or the refusal;
+    ``recent``: a server without a journal's latest records (for ``get-replay``)."""
     try:
         page: Standings | MatchList | ReplayPage
         if isinstance(request, GetStandings):
@@ -83,7 +89,7 @@ async def answer_records(
         elif isinstance(request, ListMatches):
             page = await match_list(reader, request)
         else:
-            page = await replay(reader, request)
+            page = await replay(reader, recent, request)
     except RecordsRefused as refused:
         peer.send(Rejected(id=request.id, code=refused.code.value, message=refused.message))
         return
@@ -127,28 +133,61 @@ async def match_list(reader: JournalReader | None, request: ListMatches) -> Matc
     )
 
 
-async def replay(reader: JournalReader | None, request: GetReplay) -> ReplayPage:
-    """One page of a finished match's replay file; raises RecordsRefused."""
-    reader = _kept(reader)
-    read = partial(
-        replay_page,
-        match_id=request.match_id,
-        cursor=request.cursor,
-        max_lines=request.limit,
-        max_bytes=MAX_REPLAY_PAGE_BYTES,
-    )
+async def replay(
+    reader: JournalReader | None, recent: RecentReplays | None, request: GetReplay
+) -> ReplayPage:
+    """One page of a finished match's replay file, from the journal or, on a server
+    without one, from the latest matches' records in memory; raises RecordsRefused."""
+    if (request.match_id is None) == (request.table_id is None):
+        raise RecordsRefused(LobbyRejectCode.NO_REPLAY, "name a match_id or a table_id")
+    if request.table_id is not None and request.cursor is not None:
+        raise RecordsRefused(LobbyRejectCode.BAD_CURSOR, "a later page names its match_id")
     try:
-        found = await reader.read(read)
+        if reader is None and recent is not None:
+            match_id = request.match_id
+            if request.table_id is not None:
+                match_id = recent.latest_of_table(request.table_id)
+            page = _recent_page(recent, match_id, request)
+        else:
+            match_id, page = await _journal_page(_kept(reader), request)
     except ReplayCursorError:
         raise RecordsRefused(LobbyRejectCode.BAD_CURSOR, "that cursor is not one of ours") from None
-    if found is None:
+    if match_id is None or page is None:
+        asked = f"match {match_id}" if match_id is not None else "that table's latest match"
         raise RecordsRefused(
             LobbyRejectCode.NO_REPLAY,
-            f"this server keeps no replay of match {request.match_id}"
-            " (no such match, not finished, or past its keeping)",
+            f"this server keeps no replay of {asked} (not finished, or past its keeping)",
         )
-    lines, next_cursor = found
-    return ReplayPage(match_id=request.match_id, lines=tuple(lines), next_cursor=next_cursor)
+    lines, next_cursor = page
+    return ReplayPage(match_id=match_id, lines=tuple(lines), next_cursor=next_cursor)
+
+
+_Page = tuple[list[str], str | None]
+
+
+def _recent_page(recent: RecentReplays, match_id: int | None, request: GetReplay) -> _Page | None:
+    if match_id is None:
+        return None
+    return recent.page(
+        match_id, request.cursor, max_lines=request.limit, max_bytes=MAX_REPLAY_PAGE_BYTES
+    )
+
+
+async def _journal_page(
+    reader: JournalReader, request: GetReplay
+) -> tuple[int | None, _Page | None]:
+    def read(db: sqlite3.Connection) -> tuple[int | None, _Page | None]:
+        match_id = request.match_id
+        if request.table_id is not None:
+            match_id = latest_of_table(db, request.table_id)
+        if match_id is None:
+            return None, None
+        page = replay_page(
+            db, match_id, request.cursor, max_lines=request.limit, max_bytes=MAX_REPLAY_PAGE_BYTES
+        )
+        return match_id, page
+
+    return await reader.read(read)
 
 
 def _kept(reader: JournalReader | None) -> JournalReader:

@@ -101,10 +101,12 @@ class RestartServer:
 
 @dataclass(frozen=True, slots=True)
 class SaveReplay:
-    """(1.3) Fetch finished match ``match_id``'s replay and save it to a file of its own
-    (``client.replay_save``); the message line says where."""
+    """(1.3) Fetch finished match ``match_id``'s replay (or that of the latest finished at
+    ``table_id``) and save it to a file of its own (``client.replay_save``); the message
+    line says where."""
 
-    match_id: int
+    match_id: int | None = None
+    table_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,6 +40,7 @@ KEY_HINTS: list[tuple[str, str]] = [
     ("k / K / P / r", "host: kick / ban a person (asks first) / pause or go on / rematch"),
     ("C", "host, after a server restart, while the table waits: close it (asks first)"),
     ("R", "--serve, when your server stopped: start it again (every seat comes back)"),
+    ("e", "after the match: save its replay to a file (the message line says where)"),
     ("?", "this help, with the table's rule card; ↑/↓ scroll it"),
     ("q", "leave the table (asks first during a match); Ctrl-C quits"),
     ("lobby", "↑/↓ choose a table · Enter join (asks a locked table's password)"),
@@ -121,6 +122,7 @@ def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:  # 
     bind(["P"], c.host.pause, table)
     bind(["r"], c.host.rematch, table)
     bind(["C"], c.host.close_rebuilt, table)
+    bind(["e"], c.save_replay, table)
 
     # while the server is away: the keys above that need it say so and do nothing
     def refuse(key: str) -> Callable[[], None]:

@@ -383,7 +383,7 @@ class Network:
         elif isinstance(intent, ChangeName):
             await self._rename(session, intent.name)
         elif isinstance(intent, SaveReplay):
-            await self._save_replay(session, intent.match_id)
+            await self._save_replay(session, intent)
         elif isinstance(intent, Connect):
             model.notify("already connected", error=True)
             self.redraw()
@@ -404,14 +404,14 @@ class Network:
         else:
             records_refused(model.records, message, reply.code)
 
-    async def _save_replay(self, session: ClientSession, match_id: int) -> None:
+    async def _save_replay(self, session: ClientSession, intent: SaveReplay) -> None:
         """Fetch the match's replay in pages and write it to a new file; the message line
         says where, or why not."""
         model = self.model
-        model.notify(f"saving the replay of match {match_id}...")
+        model.notify("saving the replay...")
         self.redraw()
         try:
-            text = await fetch_replay(session, match_id)
+            match_id, text = await fetch_replay(session, intent.match_id, table_id=intent.table_id)
             path = await trio.to_thread.run_sync(save_replay, text, match_id, time.time())
         except ReplayFetchError as error:
             model.notify(f"no replay saved: {error}", error=True)

@@ -95,6 +95,8 @@ def results_pane(model: Model, width: int) -> list[Line]:
         winners = " and ".join(model.seat_name(s) for s in match.winners)
         lines.append(text_line(f" {winners} won the match!", "class:myturn"))
         leave = "q: quit" if model.solo else "q: leave"
+        if model.records.replays:
+            leave = f"e: save the replay · {leave}"
         if model.is_host:
             lines.append(text_line(f" r: rematch with the same seats · {leave}", "class:hint"))
         else:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from protocol.messages import (
+    GetReplay,
     GetStandings,
     ListMatches,
     MatchList,
@@ -22,7 +23,7 @@ from protocol.messages import (
 )
 from protocol.version import parse_version
 
-__all__ = ["Records", "apply_records", "records_refused", "speaks_records"]
+__all__ = ["Records", "apply_records", "records_refused", "speaks_records", "speaks_replays"]
 
 
 @dataclass(slots=True)
@@ -31,6 +32,8 @@ class Records:
 
     available: bool = False
     """The server's protocol has the history messages (1.2 and later)."""
+    replays: bool = False
+    """The server's protocol has ``get-replay`` (1.3 and later)."""
     period: StandingsPeriod = StandingsPeriod.WEEK
     """This week or all time."""
     players: tuple[Standing, ...] = ()
@@ -61,6 +64,12 @@ def speaks_records(version: str) -> bool:
     """Whether a connection of ``version`` has the history messages."""
     parsed = parse_version(version)
     return parsed is not None and parsed >= GetStandings.SINCE
+
+
+def speaks_replays(version: str) -> bool:
+    """Whether a connection of ``version`` has ``get-replay``."""
+    parsed = parse_version(version)
+    return parsed is not None and parsed >= GetReplay.SINCE
 
 
 def apply_records(

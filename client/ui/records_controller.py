@@ -68,7 +68,7 @@ class RecordsController:
         chosen = model.records.chosen
         if chosen is None:
             model.notify("no match chosen", error=True)
-        elif chosen.match_id is None:
+        elif chosen.match_id is None or not model.records.replays:
             model.notify("this server keeps no replays (its protocol is older)", error=True)
         else:
             self.emit(SaveReplay(chosen.match_id))

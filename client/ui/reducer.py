@@ -23,7 +23,7 @@ from client.ui.model import (
     clear_table,
     forget_table_lines,
 )
-from client.ui.records import apply_records, speaks_records
+from client.ui.records import apply_records, speaks_records, speaks_replays
 from protocol.messages import (
     ChatMessage,
     Closing,
@@ -70,6 +70,7 @@ def apply(model: Model, message: ServerMessage, now: float) -> None:  # noqa: C9
             model.web_port = message.web_port
             model.table_defaults = message.table_defaults
             model.records.available = speaks_records(message.version)
+            model.records.replays = speaks_replays(message.version)
         case TableList():
             apply_table_list(model, list(message.tables))
         case Joined():

@@ -52,8 +52,9 @@ async def test_the_fetched_pages_are_the_file_uno_server_replay_writes(tmp_path:
                 (match,) = session.match_list.matches
                 assert match.match_id is not None
                 match_id = match.match_id
-                whole = await fetch_replay(session, match_id)
-                paged = await fetch_replay(session, match_id, lines_per_page=7)
+                fetched_id, whole = await fetch_replay(session, match_id)
+                paged_id, paged = await fetch_replay(session, match_id, lines_per_page=7)
+                table_id, by_table = await fetch_replay(session, table_id=match.table_id)
                 unkept = await session.request(GetReplay(id=session.next_id(), match_id=999))
                 bad = await session.request(
                     GetReplay(id=session.next_id(), match_id=match_id, cursor="99.0")
@@ -69,7 +70,8 @@ async def test_the_fetched_pages_are_the_file_uno_server_replay_writes(tmp_path:
         server.stop()
 
     assert whole.encode("utf-8") == file_bytes
-    assert paged == whole
+    assert paged == whole == by_table
+    assert fetched_id == paged_id == table_id == match_id
     lines = whole.splitlines()
     assert len(lines) > 3 * 7  # the small pages were many
     replay = read_replay(lines)
