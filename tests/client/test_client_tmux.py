@@ -277,7 +277,9 @@ def play_a_turn(terminal: Terminal, lines: list[str]) -> None:
             terminal.keys("u")
 
 
-def test_a_whole_solo_match_to_its_final_scores(open_terminal: Callable[..., Terminal]) -> None:
+def test_a_whole_solo_match_to_its_final_scores_and_its_replay(
+    open_terminal: Callable[..., Terminal], tmp_path: Path
+) -> None:
     terminal = open_terminal(
         "--solo",
         "--bots",
@@ -319,6 +321,18 @@ def test_a_whole_solo_match_to_its_final_scores(open_terminal: Callable[..., Ter
     assert any("r: rematch" in line for line in lines)  # the solo player hosts
     for earlier, later in zip(rounds_seen, [*rounds_seen[1:], totals], strict=True):
         assert all(later[name] >= earlier[name] for name in earlier)
+    # The --no-state server behind --solo kept the match's record: e saves it.
+    assert any("e: save the replay" in line for line in lines)
+    terminal.keys("e")
+    saved_line = terminal.wait_for(lambda s: any("Replay saved as" in x for x in s), "the save")
+    (saved,) = (tmp_path / "data" / "uno-lan" / "replays").iterdir()
+    assert any(f"saved as {saved.name} in " in line for line in saved_line)
+    replay = read_replay(saved.read_text(encoding="utf-8").splitlines())
+    assert [player.name for player in replay.players] == ["Tester", "Bot 1"]
+    assert [player.score for player in replay.players] == [totals["you"], totals["Bot 1"]]
+    assert replay.config.target_score == 100 and replay.config.hand_size == 3
+    assert len(replay.rounds()) == len(rounds_seen) + 1
+    assert replay.events[-1].kind == "match-over"
     terminal.keys("q")  # the match is over: nothing to abandon, so no question
     terminal.wait_until_closed()
 
