@@ -45,6 +45,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="HOST:PORT",
         help="join the server at this address (default: list the servers found on the network)",
     )
+    where.add_argument(
+        "--replay",
+        metavar="FILE",
+        type=Path,
+        help="watch a replay file (uno-server replay MATCH_ID --out FILE) in the table screen",
+    )
     parser.add_argument("--name", help="your name at the table (remembered for next time)")
     parser.add_argument("--table", metavar="NAME", help="with --server: join this table")
     parser.add_argument(
@@ -123,6 +129,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``uno-client``; 0 after a normal quit."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.replay is not None:
+        from client.replay_command import watch  # noqa: PLC0415 (as below)
+
+        return watch(args.replay)
     from client.command import play  # noqa: PLC0415 (--help never loads the client)
 
     return play(parser, args)

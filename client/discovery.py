@@ -53,7 +53,11 @@ __all__ = [
 log = logging.getLogger("uno.client.discovery")
 
 RESOLVE_MS = 3000
-"""How long one service's details are looked up for before it is skipped."""
+"""How long one look-up of a service's details waits for an answer."""
+
+RESOLVE_TRIES = 3
+"""Look-ups of a newly seen service before it is skipped until it changes: a server
+that was slow to answer once (a busy machine, a lost packet) is still listed."""
 
 
 class DiscoveryUnavailableError(OSError):
@@ -251,19 +255,29 @@ class _Listener(zeroconf.ServiceListener):
         self._deliver(name, None)
 
     def _resolve(self, zc: zeroconf.Zeroconf, type_: str, name: str) -> None:
-        try:
-            info = zc.get_service_info(type_, name, timeout=RESOLVE_MS)
-        except (zeroconf.Error, OSError, ValueError) as error:
-            log.debug("cannot resolve %s: %s", name, error)
-            return
+        info = _look_up(zc, type_, name)
         if info is None or info.port is None:
-            log.debug("%s did not answer with its details", name)
             return
         found = server_from_record(
             name, info.decoded_properties, info.parsed_addresses(), info.port, self._versions
         )
         if found is not None:
             self._deliver(name, found)
+
+
+def _look_up(zc: zeroconf.Zeroconf, type_: str, name: str) -> zeroconf.ServiceInfo | None:
+    """A service's details, asked for up to ``RESOLVE_TRIES`` times; None if it never
+    answered with them."""
+    for _ in range(RESOLVE_TRIES):
+        try:
+            info = zc.get_service_info(type_, name, timeout=RESOLVE_MS)
+        except (zeroconf.Error, OSError, ValueError) as error:
+            log.debug("cannot resolve %s: %s", name, error)
+            return None
+        if info is not None and info.port is not None:
+            return info
+        log.debug("%s did not answer with its details", name)
+    return None
 
 
 @asynccontextmanager

@@ -38,6 +38,7 @@ from protocol.messages import (
 from protocol.options import DeckName, TableOptions
 from server.journal_reader import JournalReader
 from server.ledger import match_page, standings_page
+from server.match_notes import note_code
 from server.peer import Peer
 from server.recent_replays import RecentReplays
 from server.replay_rows import ReplayCursorError, latest_of_table, replay_page
@@ -227,5 +228,6 @@ def _record(match: dict[str, Any]) -> MatchRecord:
         ),
         winners=tuple(match.get("winners", [])),
         note=str(match.get("note") or ""),
+        note_code=note_code(str(match.get("note") or "")),
         match_id=match["match_id"],
     )

@@ -1,5 +1,6 @@
-"""``uno-server replay MATCH_ID --out FILE``: a finished match's replay file, read from the
-journal (beside a running server, as ``uno-server history`` reads it; docs/replays.md)."""
+"""``uno-server replay MATCH_ID --out FILE [--html]``: a finished match's replay file (or,
+with ``--html``, its self-contained HTML page), read from the journal (beside a running
+server, as ``uno-server history`` reads it; docs/replays.md)."""
 
 from __future__ import annotations
 
@@ -11,17 +12,21 @@ from pathlib import Path
 
 from protocol.replay_file import replay_lines
 from server.journal import Journal, JournalLocked, JournalUnwritable
+from server.replay_page import replay_page
 
 __all__ = ["replay_main"]
 
 
 def replay_main(argv: Sequence[str], default_state: Path) -> int:
-    """``uno-server replay MATCH_ID --out FILE [--state PATH]``; the exit status."""
+    """``uno-server replay MATCH_ID --out FILE [--html] [--state PATH]``; the exit status."""
     parser = argparse.ArgumentParser(
         prog="uno-server replay", description="write a finished match's replay file"
     )
     parser.add_argument("match_id", type=int, help="the match's id (uno-server history)")
     parser.add_argument("--out", type=Path, required=True, help="the file to write (a new one)")
+    parser.add_argument(
+        "--html", action="store_true", help="write one self-contained HTML page that plays it"
+    )
     parser.add_argument("--state", type=Path, default=default_state, help="the journal file")
     args = parser.parse_args(argv)
     if args.out.exists():
@@ -48,10 +53,15 @@ def replay_main(argv: Sequence[str], default_state: Path) -> int:
         return 1
     try:
         with args.out.open("x", encoding="utf-8") as file:
-            for line in replay_lines(replay):
-                file.write(line + "\n")
+            if args.html:
+                file.write(replay_page(replay_lines(replay)))
+            else:
+                for line in replay_lines(replay):
+                    file.write(line + "\n")
     except OSError as error:
         print(f"uno-server replay: cannot write {args.out}: {error}", file=sys.stderr)
         return 1
-    print(f"uno-server replay: match {args.match_id}, {len(replay.events)} events, in {args.out}")
+    page = " (an HTML page)" if args.html else ""
+    events = len(replay.events)
+    print(f"uno-server replay: match {args.match_id}, {events} events, in {args.out}{page}")
     return 0

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from client.ui.describe import describe_event, describe_removal, describe_seats, stack_after
 from client.ui.faces import sort_hand
 from client.ui.records import Records
+from client.ui.sentences import coded
 from protocol.commands import Dance, Play, SeatCommand
 from protocol.events import SeenEvent
 from protocol.messages import TableState, TableStatus, TableSummary
@@ -221,6 +222,8 @@ class Model:
     message_context: tuple[Any, ...] = ()
     message_turn: int = 0
     """The event logged last (a UNO said with a play is not logged twice)."""
+    replay_keys: str = ""
+    """``uno-client --replay``: the viewer's keys, shown in place of the keys line."""
 
     # -- derived -------------------------------------------------------------------------
 
@@ -290,6 +293,11 @@ class Model:
             TableStatus.PAUSED,
             TableStatus.BETWEEN_ROUNDS,
         )
+
+    @property
+    def replaying(self) -> bool:
+        """True in ``uno-client --replay``: a record played back, no server, no seat."""
+        return bool(self.replay_keys)
 
     def legal_of(self, kind: str) -> list[SeatCommand]:
         """The legal commands of one type (``play``, ``draw``, ``catch``...)."""
@@ -515,10 +523,11 @@ def apply_reply(model: Model, what: str, ok: bool, code: str | None, message: st
     """The server answered a command; a rejection becomes a short message line."""
     if ok:
         return
+    why = coded("rejected", code, message)
     if code == RejectCode.LOST_RACE:
-        model.notify(f"too late: {message or what}", error=True)
+        model.notify(f"too late: {why or what}", error=True)
         return
-    model.notify(f"{refusal_words(what)}: {message or code}", error=True)
+    model.notify(f"{refusal_words(what)}: {why}", error=True)
 
 
 def refusal_words(what: str) -> str:

@@ -97,7 +97,9 @@ def results_pane(model: Model, width: int) -> list[Line]:
         leave = "q: quit" if model.solo else "q: leave"
         if model.records.replays:
             leave = f"e: save the replay · {leave}"
-        if model.is_host:
+        if model.replaying:
+            pass  # the viewer's keys line says what comes next
+        elif model.is_host:
             lines.append(text_line(f" r: rematch with the same seats · {leave}", "class:hint"))
         else:
             lines.append(text_line(f" The host may start a rematch. {leave}", "class:hint"))

@@ -96,7 +96,7 @@ def _table(
     lines += _seats(model)
     lines.append(rule())
     if view is not None:
-        lines += _discard(view)
+        lines += _discard(view, model.replaying)
         lines.append(_turn_line(model, now))
     else:
         lines += _waiting(model)
@@ -177,7 +177,7 @@ def _card_style(code: str, usable: bool) -> str:
     return f"class:card-{letter.lower()}" + ("" if usable else "-off")
 
 
-def _discard(view: View) -> list[Line]:
+def _discard(view: View, replaying: bool) -> list[Line]:
     shared = view.shared
     line: Line = [("", " Discard: ")]
     if shared.top is not None:
@@ -187,7 +187,8 @@ def _discard(view: View) -> list[Line]:
         line.append(("class:hint", " none "))
     color = None if shared.color is None else shared.color.value
     line.append(("", f"   colour in force: {color_name(color).upper()}"))
-    line.append(("class:hint", f"   draw pile {shared.draw_count}"))
+    if not replaying:  # a replay's events do not say how many cards the deck had
+        line.append(("class:hint", f"   draw pile {shared.draw_count}"))
     pending_draw = shared.pending_draw
     if pending_draw:
         line.append(("class:exposed", f"   +{pending_draw} waiting"))
@@ -207,6 +208,8 @@ def _turn_line(model: Model, now: float) -> Line:
         return [("class:title", " Match over")]
     if phase == Phase.ROUND_OVER:
         countdown = f" · the next round starts in {clock}" if clock else ""
+        if model.replaying:
+            return [("class:title", " Round over")]
         if ready_for_next_round(model):
             return [
                 ("class:title", f" Round over{countdown} · you are ready; waiting for the others")
@@ -282,7 +285,7 @@ def _middle(model: Model, width: int, room: int) -> list[Line]:
         lines = [text_line(question, "class:error")]
     elif model.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER):
         lines = results_pane(model, width)
-    elif model.spectating and model.table and any(seat.bot for seat in model.table.seats):
+    elif model.spectating and not model.replaying and _bot_seat(model):
         offer = " You are watching. Enter takes a bot's seat, with its cards and points."
         lines = [text_line(offer, "class:hint")]
     else:
@@ -306,6 +309,10 @@ def _middle(model: Model, width: int, room: int) -> list[Line]:
     return lines[-room:]
 
 
+def _bot_seat(model: Model) -> bool:
+    return model.table is not None and any(seat.bot for seat in model.table.seats)
+
+
 def _bottom(model: Model, width: int, on_card: CardClick | None) -> list[Line]:
     lines: list[Line] = []
     if model.view and not model.spectating:
@@ -315,7 +322,8 @@ def _bottom(model: Model, width: int, on_card: CardClick | None) -> list[Line]:
     else:
         style = "class:error" if model.message_is_error else "class:message"
         lines.append(text_line(f" {model.shown_message}", style))
-    lines += [text_line(line, "class:keys") for line in wrap_keys(keys_hint(model), width)]
+    keys = model.replay_keys or keys_hint(model)
+    lines += [text_line(line, "class:keys") for line in wrap_keys(keys, width)]
     return lines
 
 

@@ -106,7 +106,7 @@ def header(model: Model, title: str) -> Line:
     where = model.address or "no server"
     if model.friends_at is not None:  # --serve: what the host gives friends
         where = f"friends join {model.friends_at}"
-    state = "connected" if model.connected else model.status
+    state = "connected" if model.connected and not model.replaying else model.status
     return [("class:title", f" UNO · {title} "), ("class:hint", f"  {state} · {where}")]
 
 

@@ -14,6 +14,7 @@ import time
 from client.ui.layout import Line, rule, text_line
 from client.ui.model import Model
 from client.ui.screens import footer, header
+from client.ui.sentences import coded
 from protocol.errors import LobbyRejectCode
 from protocol.messages import MatchRecord, Standing, StandingsPeriod
 from protocol.options import TableConfig
@@ -103,8 +104,9 @@ def _final_table(match: MatchRecord | None) -> list[Line]:
         name = player.name + (" (bot)" if player.bot else "")
         won = "  winner" if player.name in match.winners else ""
         rows.append(text_line(f" {mark} {name:<24} {player.score:>7}{won}"))
-    if match.note:
-        rows.append(text_line(f"  {match.note}", "class:hint"))
+    note = coded("note", match.note_code, match.note)
+    if note:
+        rows.append(text_line(f"  {note}", "class:hint"))
     return rows
 
 

@@ -6,14 +6,17 @@ Rules are drawn long on purpose and cut by the layout."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from client_builders import engine_view, found_server, hand_view, model_with, table_state
 from prompt_toolkit.utils import get_cwidth
 
+from client.replay_command import load_replay
 from client.ui.layout import Line
 from client.ui.model import Mode, Model, Picker, apply_chat, apply_table_state
 from client.ui.render import render, screen_lines
+from client.ui.replay_app import ReplayViewer
 from client.ui.table_form import new_form
 from protocol.messages import TableStatus, TableSummary
 
@@ -129,6 +132,18 @@ def _round_over() -> Model:
     return model_with(view)
 
 
+def _replay(count: int) -> Callable[[], Model]:
+    """``uno-client --replay`` of the committed fixture after ``count`` events (-1: all)."""
+
+    def build() -> Model:
+        replay = load_replay(Path(__file__).parents[1] / "fixtures" / "replay-v1.jsonl")
+        viewer = ReplayViewer(replay)
+        viewer.cursor.position = len(replay.events) if count < 0 else count
+        return viewer.refresh()
+
+    return build
+
+
 SCREENS: dict[str, Callable[[], Model]] = {
     "find": _find,
     "lobby": _lobby,
@@ -143,6 +158,8 @@ SCREENS: dict[str, Callable[[], Model]] = {
     "seat picker": _picking_a_seat,
     "help and house rules": _help,
     "round over": _round_over,
+    "replay mid-round": _replay(400),
+    "replay at the end": _replay(-1),
 }
 
 

@@ -6,8 +6,17 @@ import dataclasses
 from typing import Any
 
 import trio
+import zeroconf
 
-from client.discovery import ChangeKind, FoundServer, ServerBrowser, describe, server_from_record
+from client.discovery import (
+    RESOLVE_TRIES,
+    ChangeKind,
+    FoundServer,
+    ServerBrowser,
+    _Listener,
+    describe,
+    server_from_record,
+)
 from protocol.discovery import SERVICE_TYPE, TXT_KEYS
 from protocol.version import SUPPORTED_VERSIONS, parse_version
 from server.advertise import (
@@ -190,3 +199,44 @@ async def test_a_full_channel_drops_changes_but_never_the_snapshot() -> None:
     with trio.move_on_after(1):
         change = await browser.next_change()
     assert change.server.key == "a"
+
+
+class SlowToAnswer:
+    """Stands in for ``zeroconf.Zeroconf.get_service_info``: no details for the first
+    ``silent`` look-ups, then the server's."""
+
+    def __init__(self, silent: int) -> None:
+        self.silent = silent
+        self.asked = 0
+
+    def get_service_info(self, type_: str, name: str, timeout: int) -> Any:
+        self.asked += 1
+        if self.asked <= self.silent:
+            return None
+        return zeroconf.ServiceInfo(
+            type_,
+            name,
+            port=7531,
+            properties=txt_properties(IDENTITY, BUSY),
+            server="uno-den.local.",
+            addresses=[bytes([192, 168, 1, 20])],
+        )
+
+
+def test_a_server_slow_to_answer_once_is_still_listed() -> None:
+    delivered: list[FoundServer | None] = []
+    listener = _Listener(lambda _key, server: delivered.append(server), SUPPORTED_VERSIONS)
+    zc = SlowToAnswer(silent=RESOLVE_TRIES - 1)
+    listener.add_service(zc, SERVICE_TYPE, KEY)  # type: ignore[arg-type]
+    assert zc.asked == RESOLVE_TRIES
+    (server,) = delivered
+    assert server is not None and (server.name, server.port) == ("Kitchen table", 7531)
+
+
+def test_a_server_that_never_answers_is_skipped_after_its_tries() -> None:
+    delivered: list[FoundServer | None] = []
+    listener = _Listener(lambda _key, server: delivered.append(server), SUPPORTED_VERSIONS)
+    zc = SlowToAnswer(silent=RESOLVE_TRIES)
+    listener.add_service(zc, SERVICE_TYPE, KEY)  # type: ignore[arg-type]
+    assert zc.asked == RESOLVE_TRIES
+    assert delivered == []

@@ -1,0 +1,222 @@
+// The HTML replay (uno-server replay --html): a finished match's public record played in
+// the page's table view, as a spectator saw it. The record is inlined in the page (the
+// #replay-record script); nothing is fetched. A position is a count of events: the state
+// at it is always folded from the first event on, so stepping back shows exactly what
+// stepping forward did, and never more than a spectator was sent.
+
+import { cardColor } from "./cards.js";
+import { describeEvent, stackAfter } from "./log.js";
+import { render } from "./render.js";
+
+const SPEEDS = [0.5, 1, 2, 4, 8];
+const EVENT_MS = 700;
+
+// The view a spectator's table would draw after one event: the public facts only.
+function nextView(view, e) {
+  const v = { ...view, counts: [...view.counts] };
+  switch (e.kind) {
+    case "round-started":
+      return {
+        ...v, counts: [...e.counts], top: null, color: null, direction: 1, to_act: null,
+        phase: "turn", round: e.round, round_result: null, pending_draw: 0,
+      };
+    case "first-card":
+      return { ...v, top: e.card, color: e.color ?? cardColor(e.card) };
+    case "turn":
+      return { ...v, to_act: e.seat, direction: e.direction, phase: e.phase };
+    case "played":
+      v.counts[e.seat] = e.count;
+      return { ...v, top: e.card, color: e.color ?? cardColor(e.card) };
+    case "color-chosen":
+      return { ...v, color: e.color };
+    case "drew":
+      v.counts[e.seat] = (v.counts[e.seat] ?? 0) + e.count;
+      return v;
+    case "direction":
+      return { ...v, direction: e.direction };
+    case "hands-swapped":
+    case "hands-shuffled":
+    case "hands-passed":
+      return { ...v, counts: [...e.counts] };
+    case "round-over":
+      return { ...v, to_act: null, phase: "round-over", round_result: e, scores: [...e.scores] };
+    case "match-over":
+      return {
+        ...v, to_act: null, phase: "match-over", scores: [...e.scores],
+        match_result: { winners: e.winners, scores: e.scores },
+      };
+    default:
+      return v;
+  }
+}
+
+function emptyView(seats) {
+  return {
+    seat: null, counts: seats.map(() => 0), top: null, color: null, direction: 1,
+    to_act: null, phase: "lobby", draw_count: "—", scores: seats.map(() => 0),
+    legal: [], hand: null, round_result: null, match_result: null, remaining_ms: null,
+  };
+}
+
+// The page's state after the first `upto` events of the record.
+export function stateAt(record, upto) {
+  const { header, events } = record;
+  const seats = header.players.map((p, i) => ({ seat: i, name: p.name, bot: p.bot }));
+  const nameOf = (seat) => header.players[seat]?.name ?? `seat ${seat + 1}`;
+  const tableState = {
+    table_id: "replay", name: header.table, state: "playing", seats, host_seat: null,
+    options: header.options,
+  };
+  let view = emptyView(seats);
+  let lastEvent = null;
+  let stack = [];
+  const log = [];
+  for (const e of events.slice(0, upto)) {
+    const line = describeEvent(e, nameOf, lastEvent, stack);
+    if (line) log.push(line);
+    lastEvent = e;
+    stack = stackAfter(stack, e);
+    view = nextView(view, e);
+  }
+  if (view.phase === "match-over") tableState.state = "over";
+  return {
+    name: "", screen: "table", status: "replay", statusReason: "", serverName: "uno-lan replay",
+    sound: false, notice: "", seat: null, tableId: "replay", tableState, view, viewAt: 0,
+    log, chat: [], tab: "log", picker: null, danceSteps: [],
+    standings: { period: "week", players: [], matches: [] }, tables: [],
+  };
+}
+
+// The positions the buttons step to: after each turn event, after each round's start.
+function marks(events, kind) {
+  const found = [];
+  events.forEach((e, i) => {
+    if (e.kind === kind) found.push(i + 1);
+  });
+  return found;
+}
+
+const nothing = () => null;
+const noActions = new Proxy({}, { get: () => nothing });
+
+function el(tag, props = {}, text = "") {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) node.setAttribute(key, value);
+  node.textContent = text;
+  return node;
+}
+
+function about(header) {
+  const when = new Date(header.finished_at * 1000).toLocaleString([], {
+    weekday: "short", day: "2-digit", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit",
+  });
+  const won = header.winners.length ? `won by ${header.winners.join(" and ")}` : header.note || "cut short";
+  const scores = header.players.map((p) => `${p.name}${p.bot ? " (bot)" : ""} ${p.score}`).join(" · ");
+  const box = el("section", { id: "replay-about", class: "pane" });
+  box.append(
+    el("h1", {}, `Replay: ${header.table}`),
+    el("p", { class: "facts" }, `match ${header.match_id} · ${when} · ${won}`),
+    el("p", { class: "facts", id: "replay-scores" }, `final scores: ${scores}`),
+  );
+  return box;
+}
+
+function start() {
+  const record = JSON.parse(document.getElementById("replay-record").textContent);
+  const { events } = record;
+  const turns = marks(events, "turn");
+  const rounds = marks(events, "round-started");
+  let at = 0;
+  let timer = null;
+  let speed = 1;
+
+  const bar = el("nav", { id: "replay-controls", "aria-label": "replay controls" });
+  const position = el("span", { id: "replay-position", role: "status" });
+  const roundPick = el("select", { id: "replay-round", "aria-label": "jump to round" });
+  rounds.forEach((_, i) => roundPick.append(el("option", { value: String(i) }, `round ${i + 1}`)));
+  const speedPick = el("select", { id: "replay-speed", "aria-label": "speed" });
+  for (const s of SPEEDS) speedPick.append(el("option", { value: String(s) }, `${s}×`));
+  speedPick.value = "1";
+  const playButton = el("button", { type: "button", id: "replay-play", class: "primary" }, "▶ play");
+
+  const show = () => {
+    render(stateAt(record, at), noActions);
+    position.textContent = `event ${at} / ${events.length}`;
+    const round = rounds.filter((r) => r <= at).length - 1;
+    if (round >= 0) roundPick.value = String(round);
+    playButton.textContent = timer ? "⏸ pause" : "▶ play";
+  };
+  const go = (to) => {
+    at = Math.max(0, Math.min(events.length, to));
+    if (at === events.length) pause();
+    show();
+  };
+  const after = (list) => list.find((p) => p > at) ?? events.length;
+  const before = (list) => [...list].reverse().find((p) => p < at) ?? 0;
+  const pause = () => {
+    clearInterval(timer);
+    timer = null;
+  };
+  const toggle = () => {
+    if (timer) pause();
+    else {
+      if (at === events.length) at = 0;
+      timer = setInterval(() => go(at + 1), EVENT_MS / speed);
+    }
+    show();
+  };
+  const steps = {
+    start: () => go(0),
+    "round-back": () => go(before(rounds)),
+    "turn-back": () => go(before(turns)),
+    back: () => go(at - 1),
+    forward: () => go(at + 1),
+    "turn-forward": () => go(after(turns)),
+    "round-forward": () => go(after(rounds)),
+    end: () => go(events.length),
+  };
+  const labels = {
+    start: "start", "round-back": "« round", "turn-back": "‹ turn", back: "‹",
+    forward: "›", "turn-forward": "turn ›", "round-forward": "round »", end: "end",
+  };
+  const buttons = Object.keys(steps).map((name) => {
+    const b = el("button", { type: "button", "data-replay": name, "aria-label": name }, labels[name]);
+    b.addEventListener("click", steps[name]);
+    return b;
+  });
+  playButton.addEventListener("click", toggle);
+  roundPick.addEventListener("change", () => go(rounds[Number(roundPick.value)]));
+  speedPick.addEventListener("change", () => {
+    speed = Number(speedPick.value);
+    if (timer) {
+      pause();
+      toggle();
+    }
+  });
+  bar.append(...buttons.slice(0, 4), playButton, ...buttons.slice(4), roundPick, speedPick, position);
+
+  // Keys on a laptop: arrows step an event, with Shift a turn; PageUp/PageDown a round;
+  // Home/End; Space plays or pauses.
+  document.addEventListener("keydown", (event) => {
+    if (event.target.closest("select")) return;
+    const key = {
+      ArrowLeft: event.shiftKey ? "turn-back" : "back",
+      ArrowRight: event.shiftKey ? "turn-forward" : "forward",
+      PageUp: "round-back", PageDown: "round-forward", Home: "start", End: "end",
+    }[event.key];
+    if (key) {
+      event.preventDefault();
+      steps[key]();
+    } else if (event.key === " ") {
+      event.preventDefault();
+      toggle();
+    }
+  });
+
+  document.body.classList.add("replay");
+  document.querySelector("main").prepend(about(record.header));
+  document.body.append(bar);
+  show();
+}
+
+start();

@@ -1,0 +1,89 @@
+"""Jump-in from the page (issue 25): at a party table (jump-in on) against two server bots
+that think for most of a second, the player taps a card the page marks playable while a
+bot is to act; the page shows the jump-in in its log, the card on top and one card fewer
+in the hand."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import page_url
+from e2e_server import ServerProcess
+from playwright.sync_api import Browser, Page
+from playwright.sync_api import Error as PlaywrightError
+from web_browser import play_until
+
+# Long enough for a tap between a bot's play and the next bot's move.
+BOT_THINK_MS = "900"
+MAX_STEPS = 1500
+YOURS = "#prompt.yours"
+JUMPED = "#log li:has-text('you jumped in ahead of')"
+
+
+def sit_at_a_party_table(page: Page, url: str) -> None:
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.goto(url)
+    page.fill("#name-input", "Ann")
+    page.click("#name-form button")
+    page.wait_for_selector("#lobby-screen:not([hidden])")
+    page.click("#create summary")
+    page.fill("#create-form [name=name]", "jumpers")
+    page.select_option("#create-form [name=preset]", "party")
+    page.fill("#create-form [name=seats]", "3")
+    page.fill("#create-form [name=bots]", "2")
+    page.click("#create-form button[type=submit]")
+    page.wait_for_selector("#seats .seat >> nth=2")
+    page.wait_for_selector("#seats .seat.empty", state="detached")
+    page.click("#start")
+    page.wait_for_selector("#hand .card")
+
+
+def off_turn_card(page: Page) -> tuple[str, str] | None:
+    """A card the page marks playable while someone else is to act (a jump-in): its code
+    and its name as the page says it."""
+    if page.query_selector(YOURS) is not None or page.is_visible("#dialog"):
+        return None
+    card = page.query_selector("#hand .card.playable")
+    if card is None:
+        return None
+    code = card.get_attribute("data-card") or ""
+    label = card.get_attribute("aria-label") or ""
+    return code, label.removesuffix(", playable")
+
+
+def test_a_player_jumps_in_from_the_page(tmp_path: Path, browser: Browser) -> None:
+    server = ServerProcess.start(tmp_path, "--bot-think-ms", BOT_THINK_MS)
+    errors: list[str] = []
+    page = browser.new_page(viewport={"width": 1000, "height": 800})
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        sit_at_a_party_table(page, page_url(server))
+        jumped = None
+        for _ in range(MAX_STEPS):
+            chance = off_turn_card(page)
+            if chance is not None:
+                before = page.locator("#hand .card").count()
+                try:
+                    page.click(f"#hand .card.playable[data-card='{chance[0]}']", timeout=1000)
+                    page.wait_for_selector(JUMPED, timeout=3000)
+                except PlaywrightError:
+                    continue  # a bot moved first: the card is no jump-in any more
+                jumped = (chance[1], before)
+                break
+            if page.query_selector(YOURS) is not None:
+                play_until(page, "#never", stop_after=1)
+            elif page.is_visible("#dialog [data-command=ready]"):
+                page.click("#dialog [data-command=ready]")
+            else:
+                page.wait_for_timeout(50)
+        assert jumped is not None, "no jump-in chance came in the steps given"
+        name, before = jumped
+        assert page.locator("#hand .card").count() == before - 1
+        lines = page.locator("#log li").all_inner_texts()
+        at = next(i for i, line in enumerate(lines) if line.startswith("you jumped in ahead of"))
+        assert lines[at].startswith("you jumped in ahead of Bot ")
+        assert lines[at + 1].startswith(f"you played {name}")
+    finally:
+        page.close()
+        server.stop()
+    assert errors == []
