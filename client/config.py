@@ -2,7 +2,8 @@
 
 The config file is ``$XDG_CONFIG_HOME/uno-lan/config.json`` (``~/.config`` when the
 variable is unset; ``%APPDATA%`` on Windows); the log is ``$XDG_STATE_HOME/uno-lan/
-client.log`` (``~/.local/state``). A missing or broken config file is treated as empty.
+client.log`` (``~/.local/state``); saved replays go to ``$XDG_DATA_HOME/uno-lan/replays``
+(``~/.local/share``). A missing or broken config file is treated as empty.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ __all__ = [
     "log_path",
     "remember",
     "remember_name",
+    "replays_dir",
 ]
 
 APP_DIR = "uno-lan"
@@ -45,6 +47,11 @@ def config_path() -> Path:
 def log_path() -> Path:
     """Where the client writes its log (never to the screen)."""
     return _base("XDG_STATE_HOME", ".local/state") / APP_DIR / "client.log"
+
+
+def replays_dir() -> Path:
+    """Where the client saves replay files (``client.replay_save``)."""
+    return _base("XDG_DATA_HOME", ".local/share") / APP_DIR / "replays"
 
 
 def load_config() -> dict[str, Any]:

@@ -52,6 +52,7 @@ from protocol.messages import (
     Ping,
     Pong,
     Rejected,
+    ReplayPage,
     Request,
     ResumeSeat,
     ServerMessage,
@@ -197,6 +198,8 @@ class ClientSession:
         self.table_list: TableList | None = None
         self.standings: Standings | None = None
         self.match_list: MatchList | None = None
+        self.replay_page: ReplayPage | None = None
+        """The latest page of a replay file (``client.replay_fetch`` asks for them)."""
         self.table_id: str | None = None
         self.seat: int | None = None
         self.resume_token: str | None = None
@@ -376,6 +379,8 @@ class ClientSession:
             self.standings = message
         elif isinstance(message, MatchList):
             self.match_list = message
+        elif isinstance(message, ReplayPage):
+            self.replay_page = message
         elif isinstance(message, Joined):
             self.table_id = message.table_id
             self.seat = message.seat

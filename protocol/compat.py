@@ -22,6 +22,8 @@ messages less what its version lacks (docs/protocol.md section 4):
 - a ``left`` carries no ``cause``, ``by`` or ``banned`` before 1.3: only its words;
 - an ``error`` whose code its version lacks carries the older code that means the
   nearest thing (``ERROR_CODES_SINCE``).
+- a message newer than its version (``replay-page``, 1.3) is never sent: such a peer
+  cannot ask for one.
 
 ``for_version`` is pure and leaves a message of the current version untouched.
 """

@@ -98,6 +98,9 @@ class LobbyRejectCode(StrEnum):
     """(1.2) The host has banned this address or name from the table."""
     NO_HISTORY = "no-history"
     """(1.2) The server keeps no history (it runs with ``--no-state``)."""
+    NO_REPLAY = "no-replay"
+    """(1.3) ``get-replay`` of a match the server keeps no record of (no such match, not
+    finished, or past the record's keeping). A peer of 1.0 to 1.2 never asks."""
     JOURNAL_UNAVAILABLE = "journal-unavailable"
     """(1.3) ``create-table`` while the server cannot write its journal (a full disk): no
     table is made; the tables already open play on. A peer of 1.0 to 1.2 gets

@@ -59,6 +59,8 @@ from protocol.views import View
 __all__ = [
     "MAX_BOT_THINK_MS",
     "MAX_MATCHES_PER_PAGE",
+    "MAX_REPLAY_LINES_PER_PAGE",
+    "MAX_REPLAY_PAGE_BYTES",
     "MAX_STANDINGS_PER_PAGE",
     "MAX_TABLES_PER_PAGE",
     "AddBot",
@@ -73,6 +75,7 @@ __all__ = [
     "Game",
     "GameEvent",
     "GameView",
+    "GetReplay",
     "GetStandings",
     "Hello",
     "HostReason",
@@ -100,6 +103,7 @@ __all__ = [
     "Rematch",
     "RemoveBot",
     "Rename",
+    "ReplayPage",
     "Request",
     "ResumeSeat",
     "ResumeTable",
@@ -126,6 +130,11 @@ MAX_STANDINGS_PER_PAGE = 100
 """Most players one standings page holds."""
 MAX_MATCHES_PER_PAGE = 50
 """Most finished matches one match-list page holds."""
+MAX_REPLAY_LINES_PER_PAGE = 1000
+"""Most lines of a replay file one replay-page holds."""
+MAX_REPLAY_PAGE_BYTES = 48_000
+"""Most bytes (UTF-8) of lines one replay-page holds, all lines together (a frame holds
+64 KiB)."""
 
 _SEAT = number(0, MAX_SEATS - 1)
 _SEQ = number(0, 2**63 - 1)
@@ -567,6 +576,29 @@ class ListMatches(Request):
 
 
 @dataclass(frozen=True, slots=True)
+class GetReplay(Request):
+    """(1.3) Ask for one page of a finished match's replay file (docs/replays.md): its
+    lines in order, the header first. The match is ``match_id``, or the latest finished
+    at ``table_id`` (the match a table has just played). The server answers with a
+    ``replay-page`` and an ``ok``, or ``no-replay`` (no record kept of that match, or
+    neither or both of the two named), ``bad-cursor``."""
+
+    TYPE: ClassVar[str] = "get-replay"
+    SINCE: ClassVar[Version] = (1, 3)
+    match_id: int | None = field(default=None, metadata=_SEQ)
+    """The match's id (``match-list``'s ``match_id``, or a first page's)."""
+    table_id: str | None = field(default=None, metadata=_TOKEN)
+    """Instead of ``match_id``: the table whose latest finished match is wanted."""
+    cursor: str | None = field(default=None, metadata=_TOKEN)
+    """``next_cursor`` of the previous page (with that page's ``match_id``); None for the
+    first page."""
+    limit: int = field(
+        default=MAX_REPLAY_LINES_PER_PAGE, metadata=number(1, MAX_REPLAY_LINES_PER_PAGE)
+    )
+    """Most lines wanted on this page (a page also stops before 48,000 bytes of lines)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Bye(Message):
     """The client is leaving; the server closes the connection (a seat goes away)."""
 
@@ -933,6 +965,24 @@ class MatchList(Message):
     """Pass it to list-matches for the next page; None on the last page."""
 
 
+@dataclass(frozen=True, slots=True)
+class ReplayPage(Message):
+    """(1.3) One page of a replay file, in answer to get-replay (sent before its Ok). The
+    pages' lines, in order and each followed by a newline, are the file ``uno-server
+    replay`` writes."""
+
+    TYPE: ClassVar[str] = "replay-page"
+    SINCE: ClassVar[Version] = (1, 3)
+    match_id: int = field(metadata=_SEQ)
+    """The match asked for (the one ``table_id`` named, on its first page)."""
+    lines: tuple[str, ...] = field(
+        metadata=items(MAX_REPLAY_LINES_PER_PAGE, item=text(MAX_REPLAY_PAGE_BYTES))
+    )
+    """The file's next lines, without their newlines (the first page starts with the header)."""
+    next_cursor: str | None = field(default=None, metadata=_TOKEN)
+    """Pass it to get-replay for the next page; None on the last page."""
+
+
 ClientMessage: TypeAlias = (
     Hello
     | ListTables
@@ -954,6 +1004,7 @@ ClientMessage: TypeAlias = (
     | Game
     | GetStandings
     | ListMatches
+    | GetReplay
     | CloseTable
     | Rename
     | Ping
@@ -976,6 +1027,7 @@ ServerMessage: TypeAlias = (
     | Left
     | Standings
     | MatchList
+    | ReplayPage
     | Ping
     | Pong
     | Closing

@@ -27,6 +27,8 @@ __all__ = [
     "Replay",
     "ReplayFileError",
     "ReplayPlayer",
+    "event_line",
+    "header_line",
     "read_events",
     "read_replay",
     "replay_lines",
@@ -104,9 +106,19 @@ class Replay:
 
 def replay_lines(replay: Replay) -> Iterator[str]:
     """The file's lines, each without its newline."""
-    yield json.dumps(replay.header(), ensure_ascii=False, separators=(",", ":"))
+    yield header_line(replay)
     for event in replay.events:
-        yield json.dumps(event.to_data(), ensure_ascii=False, separators=(",", ":"))
+        yield event_line(event)
+
+
+def header_line(replay: Replay) -> str:
+    """The file's first line (without its newline)."""
+    return json.dumps(replay.header(), ensure_ascii=False, separators=(",", ":"))
+
+
+def event_line(event: SeenEvent) -> str:
+    """One event's line of the file (without its newline)."""
+    return json.dumps(event.to_data(), ensure_ascii=False, separators=(",", ":"))
 
 
 def _options_of(config: TableConfig) -> dict[str, Any]:

@@ -231,11 +231,12 @@ def tune_garbage_collector() -> None:
     """Make the cyclic garbage collector rare and cheap for a long-running server.
 
     Nearly everything the server allocates is freed by reference counting; with the
-    default thresholds, under load the collector still ran a full collection every few
-    seconds, each walking every live object (all modules, every table and session) for
-    60-425 ms and freeing nothing, which showed as the worst latencies. Freezing moves what
-    exists after start-up (modules, classes, configuration) out of the collector's sight
-    for good, and the higher thresholds let far more allocations pass between collections.
+    default thresholds, under load the collector still ran full collections that walked
+    every live object (all modules, every table and session) and freed nothing, which
+    showed as the worst latencies (docs/performance.md, "Where the server's time goes").
+    Freezing moves what exists after start-up (modules, classes, configuration) out of the
+    collector's sight for good, and the higher thresholds let far more allocations pass
+    between collections.
     """
     gc.collect()
     gc.freeze()

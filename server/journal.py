@@ -61,7 +61,7 @@ from server.journal_schema import SCHEMA_VERSION, prepare, schema_of, scrub_plai
 from server.ledger import count_history, count_match, forget_standings, match_page
 from server.match_notes import NOTE_WORDS
 from server.replay_rows import read_match_replay, write_part
-from server.retention import Retention, clean_step, give_pages_back
+from server.retention import Retention, clean_step, finished_late, give_pages_back
 
 __all__ = [
     "ENGINE_VERSION",
@@ -525,6 +525,7 @@ class Journal:
                     " WHERE table_id = ? AND number = ?",
                     (finished_at, json.dumps(result), int(people), table_id, number),
                 )
+                _finished_late(db, table_id, number, people)
                 count_match(db, result, finished_at)
             _close_table(db, table_id)
 
@@ -782,6 +783,7 @@ class TableJournal:
                     " WHERE table_id = ? AND number = ?",
                     (finished_at, json.dumps(result), int(people), table_id, number),
                 )
+                _finished_late(db, table_id, number, people)
                 count_match(db, result, finished_at)
 
         self._journal._attempt(write)
@@ -814,6 +816,16 @@ class TableJournal:
     def _write(self, sql: str, row: tuple[Any, ...]) -> None:
         journal = self._journal
         journal._attempt(lambda: journal._write(sql, row))
+
+
+def _finished_late(db: sqlite3.Connection, table_id: str, number: int, people: bool) -> None:
+    """The table's match ``number`` just got its result: the retention learns of a long
+    one (``server.retention.finished_late``), inside the caller's transaction."""
+    found = db.execute(
+        "SELECT match_id FROM matches WHERE table_id = ? AND number = ?", (table_id, number)
+    ).fetchone()
+    if found is not None:
+        finished_late(db, int(found[0]), people)
 
 
 def _close_table(db: sqlite3.Connection, table_id: str) -> None:

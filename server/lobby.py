@@ -44,6 +44,7 @@ from protocol.messages import (
     ChatMessage,
     CreateTable,
     Game,
+    GetReplay,
     GetStandings,
     Join,
     ListMatches,
@@ -68,6 +69,7 @@ from server.memory import collect_after_closes
 from server.own_addresses import OwnAddresses
 from server.passwords import AT_ONCE, hash_password, password_matches
 from server.peer import Peer
+from server.recent_replays import RecentReplays
 from server.records import answer_records, parse_cursor
 from server.retention import keep_tidy
 from server.settings import LobbySettings, LobbySummary
@@ -111,6 +113,8 @@ class Lobby:
         if journal is not None:
             journal.on_failure = self._journal_failed
         self._reader = JournalReader(journal) if journal is not None else None
+        self._recent = RecentReplays() if journal is None else None
+        """Without a journal, the records of the latest finished matches (issue 28)."""
         """The history's reads, off the event loop."""
         self._table_numbers = journal.next_table_number() if journal is not None else 0
         self._hashing = trio.CapacityLimiter(AT_ONCE)
@@ -194,6 +198,7 @@ class Lobby:
             saved=saved,
             bot_think_ms=self.settings.bot_pace(bot_think_ms, guest=guest),
             own_addresses=self.own_addresses,
+            recent=self._recent,
         )
         self._tables[table.table_id] = table
         return table
@@ -225,8 +230,8 @@ class Lobby:
                 await self._enter(peer, message, self._tables.get(message.table_id))
             case ResumeSeat():
                 self._resume(peer, message, reply=True)
-            case GetStandings() | ListMatches():
-                await answer_records(self._reader, peer, message)
+            case GetStandings() | ListMatches() | GetReplay():
+                await answer_records(self._reader, peer, message, recent=self._recent)
             case Chat() if peer.peer_id not in self._where:
                 self._lobby_chat(peer, message)
             case Rename():

@@ -28,6 +28,7 @@ from enum import Enum
 from protocol.errors import ErrorCode
 from protocol.messages import (
     CreateTable,
+    GetReplay,
     GetStandings,
     Join,
     ListMatches,
@@ -56,6 +57,7 @@ ACTION_COSTS: dict[type[Request], int] = {
     ResumeSeat: ENTRY_COST,
     GetStandings: 5,
     ListMatches: 5,
+    GetReplay: 5,
     ListTables: 1,
     Rename: 5,
 }

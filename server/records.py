@@ -1,12 +1,13 @@
 """The history and standings as the lobby answers for them (``get-standings``,
-``list-matches``, protocol 1.2).
+``list-matches``, protocol 1.2; a match's replay file, ``get-replay``, 1.3).
 
 Both read what the journal keeps (``server.ledger``) in a worker thread
 (``server.journal_reader``), never on the event loop: the standings, kept as matches
 finish, are cut into pages by position; the match list pages by the matches' ids, so a
 match that finishes between two pages never repeats one, and a cursor names the same
 place after the retention has dropped older matches. A page is bounded by the message's
-limit and the protocol's largest page.
+limit and the protocol's largest page. A replay comes in pages of the file's lines, each
+within one frame (``server.replay_rows.replay_page``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from typing import Any
 
 from protocol.errors import LobbyRejectCode, LocalProtocolError
 from protocol.messages import (
+    MAX_REPLAY_PAGE_BYTES,
+    GetReplay,
     GetStandings,
     ListMatches,
     MatchList,
@@ -27,6 +30,7 @@ from protocol.messages import (
     MatchRecord,
     Ok,
     Rejected,
+    ReplayPage,
     Standing,
     Standings,
     StandingsPeriod,
@@ -36,8 +40,17 @@ from server.journal_reader import JournalReader
 from server.ledger import match_page, standings_page
 from server.match_notes import note_code
 from server.peer import Peer
+from server.recent_replays import RecentReplays
+from server.replay_rows import ReplayCursorError, latest_of_table, replay_page
 
-__all__ = ["RecordsRefused", "answer_records", "match_list", "parse_cursor", "standings"]
+__all__ = [
+    "RecordsRefused",
+    "answer_records",
+    "match_list",
+    "parse_cursor",
+    "replay",
+    "standings",
+]
 
 log = logging.getLogger("uno.server.lobby")
 
@@ -62,14 +75,22 @@ class RecordsRefused(Exception):
 
 
 async def answer_records(
-    reader: JournalReader | None, peer: Peer, request: GetStandings | ListMatches
+    reader: JournalReader | None,
+    peer: Peer,
+    request: GetStandings | ListMatches | GetReplay,
+    *,
+    recent: RecentReplays | None = None,
 ) -> None:
-    """Send ``peer`` the page ``request`` asks for and its ``ok``, or the refusal."""
+    """Send ``peer`` the page ``request`` asks for and its ``ok``, or the refusal;
+    ``recent``: a server without a journal's latest records (for ``get-replay``)."""
     try:
+        page: Standings | MatchList | ReplayPage
         if isinstance(request, GetStandings):
-            page: Standings | MatchList = await standings(reader, request)
-        else:
+            page = await standings(reader, request)
+        elif isinstance(request, ListMatches):
             page = await match_list(reader, request)
+        else:
+            page = await replay(reader, recent, request)
     except RecordsRefused as refused:
         peer.send(Rejected(id=request.id, code=refused.code.value, message=refused.message))
         return
@@ -111,6 +132,63 @@ async def match_list(reader: JournalReader | None, request: ListMatches) -> Matc
         matches=tuple(_record(match) for match in page),
         next_cursor=str(page[-1]["match_id"]) if len(found) > request.limit else None,
     )
+
+
+async def replay(
+    reader: JournalReader | None, recent: RecentReplays | None, request: GetReplay
+) -> ReplayPage:
+    """One page of a finished match's replay file, from the journal or, on a server
+    without one, from the latest matches' records in memory; raises RecordsRefused."""
+    if (request.match_id is None) == (request.table_id is None):
+        raise RecordsRefused(LobbyRejectCode.NO_REPLAY, "name a match_id or a table_id")
+    if request.table_id is not None and request.cursor is not None:
+        raise RecordsRefused(LobbyRejectCode.BAD_CURSOR, "a later page names its match_id")
+    try:
+        if reader is None and recent is not None:
+            match_id = request.match_id
+            if request.table_id is not None:
+                match_id = recent.latest_of_table(request.table_id)
+            page = _recent_page(recent, match_id, request)
+        else:
+            match_id, page = await _journal_page(_kept(reader), request)
+    except ReplayCursorError:
+        raise RecordsRefused(LobbyRejectCode.BAD_CURSOR, "that cursor is not one of ours") from None
+    if match_id is None or page is None:
+        asked = f"match {match_id}" if match_id is not None else "that table's latest match"
+        raise RecordsRefused(
+            LobbyRejectCode.NO_REPLAY,
+            f"this server keeps no replay of {asked} (not finished, or past its keeping)",
+        )
+    lines, next_cursor = page
+    return ReplayPage(match_id=match_id, lines=tuple(lines), next_cursor=next_cursor)
+
+
+_Page = tuple[list[str], str | None]
+
+
+def _recent_page(recent: RecentReplays, match_id: int | None, request: GetReplay) -> _Page | None:
+    if match_id is None:
+        return None
+    return recent.page(
+        match_id, request.cursor, max_lines=request.limit, max_bytes=MAX_REPLAY_PAGE_BYTES
+    )
+
+
+async def _journal_page(
+    reader: JournalReader, request: GetReplay
+) -> tuple[int | None, _Page | None]:
+    def read(db: sqlite3.Connection) -> tuple[int | None, _Page | None]:
+        match_id = request.match_id
+        if request.table_id is not None:
+            match_id = latest_of_table(db, request.table_id)
+        if match_id is None:
+            return None, None
+        page = replay_page(
+            db, match_id, request.cursor, max_lines=request.limit, max_bytes=MAX_REPLAY_PAGE_BYTES
+        )
+        return match_id, page
+
+    return await reader.read(read)
 
 
 def _kept(reader: JournalReader | None) -> JournalReader:

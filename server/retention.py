@@ -50,6 +50,7 @@ __all__ = [
     "RetentionError",
     "add_retention_flags",
     "clean_step",
+    "finished_late",
     "give_pages_back",
     "keep_tidy",
     "retention_from_args",
@@ -192,21 +193,41 @@ def _drop_matches(db: sqlite3.Connection, matches: list[tuple[str, int, int]]) -
     return bool(matches)
 
 
+_REPLAYS_FROM = {0: "replays_from_bots", 1: "replays_from_people"}
+"""``meta`` keys: for each kind of match, the id from which its records may still be kept
+(below it, every finished match's record of that kind has been dropped)."""
+
+
 def _drop_replays(db: sqlite3.Connection, people: int, kept: int) -> bool:
     """Drop the records of finished matches of the kind ``people`` older than the latest
-    ``kept``, a step's worth (the oldest first; few are ever kept, so the scan is short)."""
+    ``kept``, a step's worth, walking that kind's matches up from where the last step
+    stopped (``_REPLAYS_FROM``): the kept records are never read again."""
     beyond = _newest_beyond(db, people, kept)
-    if beyond == 0:
+    key = _REPLAYS_FROM[people]
+    row = db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+    start = int(row[0]) if row is not None else 0
+    if beyond < start:
         return False
     rows = db.execute(
-        "SELECT DISTINCT r.match_id FROM replay_parts r JOIN matches m USING (match_id)"
-        " WHERE r.match_id <= ? AND m.people = ? AND m.result IS NOT NULL"
-        " ORDER BY r.match_id LIMIT ?",
-        (beyond, people, MATCHES_PER_STEP),
+        "SELECT match_id FROM matches WHERE result IS NOT NULL AND people = ?"
+        " AND match_id >= ? AND match_id <= ? ORDER BY match_id LIMIT ?",
+        (people, start, beyond, MATCHES_PER_STEP),
     ).fetchall()
     for (match_id,) in rows:
         db.execute("DELETE FROM replay_parts WHERE match_id = ?", (match_id,))
-    return bool(rows)
+    last = rows[-1][0] if len(rows) == MATCHES_PER_STEP else beyond
+    db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, str(last + 1)))
+    return True
+
+
+def finished_late(db: sqlite3.Connection, match_id: int, people: bool) -> None:
+    """Match ``match_id`` just finished: if it began before the matches of its kind whose
+    records the cleaning has dropped up to (a long match), the cleaning walks back to it,
+    so its record goes like the others' (inside the caller's transaction)."""
+    db.execute(
+        "UPDATE meta SET value = ? WHERE key = ? AND CAST(value AS INTEGER) > ?",
+        (str(match_id), _REPLAYS_FROM[int(people)], match_id),
+    )
 
 
 def _drop_logs(db: sqlite3.Connection, retention: Retention) -> bool:

@@ -19,7 +19,15 @@ from typing import Any
 from client.ui.faces import card_label, color_name
 from client.ui.hints import refused_while_away, why_not_playable
 from client.ui.host_controller import BAN, HostController
-from client.ui.intents import GameIntent, Intent, LeaveTable, Quit, RememberSetting, TableRequest
+from client.ui.intents import (
+    GameIntent,
+    Intent,
+    LeaveTable,
+    Quit,
+    RememberSetting,
+    SaveReplay,
+    TableRequest,
+)
 from client.ui.lobby_controller import LobbyController
 from client.ui.model import Mode, Model, Picker, Screen
 from client.ui.picker_start import sensible_start
@@ -387,6 +395,18 @@ class Controller:
             model.log_scroll = 0
             return
         model.log_scroll = max(0, min(model.log_scroll + lines, len(model.log) - 1))
+
+    # -- the replay ------------------------------------------------------------------------
+
+    def save_replay(self) -> None:
+        """e, after the match: save the match's replay to a file (``SaveReplay``)."""
+        model = self.model
+        if model.table is None or model.phase != Phase.MATCH_OVER:
+            model.notify("the replay can be saved once the match is over", error=True)
+        elif not model.records.replays:
+            model.notify("this server keeps no replays (its protocol is older)", error=True)
+        else:
+            self.emit(SaveReplay(table_id=model.table.table_id))
 
     # -- help, leaving ---------------------------------------------------------------------
 

@@ -110,11 +110,17 @@ def _jump_in_key(model: Model, kinds: set[str]) -> list[str]:
     return [f"j jump in with the {card_label(top.code)}" if top else "j jump in"]
 
 
+def _after_match_keys(model: Model) -> list[str]:
+    """Over or paused: nothing to play; a match over may have its replay saved."""
+    over = model.phase == Phase.MATCH_OVER
+    return ["e save replay"] if over and model.records.replays else []
+
+
 def _game_keys(model: Model) -> list[str]:
     """The game's keys that do something now, in the order a player needs them."""
     phase = model.phase
     if phase in (Phase.ROUND_OVER, Phase.MATCH_OVER, Phase.PAUSED):
-        return _break_keys(model)
+        return _break_keys(model) + _after_match_keys(model)
     kinds = {command.TYPE for command in model.legal}
     keys = ["←/→ select"] if model.hand else []
     if model.my_turn:

@@ -23,6 +23,7 @@ __all__ = [
     "Quit",
     "RememberSetting",
     "RestartServer",
+    "SaveReplay",
     "TableRequest",
     "TakeBackSeat",
 ]
@@ -99,6 +100,16 @@ class RestartServer:
 
 
 @dataclass(frozen=True, slots=True)
+class SaveReplay:
+    """(1.3) Fetch finished match ``match_id``'s replay (or that of the latest finished at
+    ``table_id``) and save it to a file of its own (``client.replay_save``); the message
+    line says where."""
+
+    match_id: int | None = None
+    table_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Quit:
     """Say bye and end the program."""
 
@@ -112,5 +123,6 @@ Intent = (
     | ChangeName
     | RememberSetting
     | RestartServer
+    | SaveReplay
     | Quit
 )

@@ -40,12 +40,14 @@ KEY_HINTS: list[tuple[str, str]] = [
     ("k / K / P / r", "host: kick / ban a person (asks first) / pause or go on / rematch"),
     ("C", "host, after a server restart, while the table waits: close it (asks first)"),
     ("R", "--serve, when your server stopped: start it again (every seat comes back)"),
+    ("e", "after the match: save its replay to a file (the message line says where)"),
     ("?", "this help, with the table's rule card; ↑/↓ scroll it"),
     ("q", "leave the table (asks first during a match); Ctrl-C quits"),
     ("lobby", "↑/↓ choose a table · Enter join (asks a locked table's password)"),
     ("", "a table in play with bots: Enter watches, Enter again takes a bot's seat"),
     ("", "s spectate · n new table (type its name and password) · r refresh"),
     ("", "h standings: w this week / all time, ↑/↓ and Enter a match's final table"),
+    ("", "  e saves the chosen match's replay to a file; the line below says where"),
     ("", "t chat with everyone in the lobby (their lines show under the tables)"),
     ("", "c change your name (for this server, until you quit)"),
     ("find", "↑/↓ choose a server found on the network · Enter join · a type an address"),
@@ -120,6 +122,7 @@ def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:  # 
     bind(["P"], c.host.pause, table)
     bind(["r"], c.host.rematch, table)
     bind(["C"], c.host.close_rebuilt, table)
+    bind(["e"], c.save_replay, table)
 
     # while the server is away: the keys above that need it say so and do nothing
     def refuse(key: str) -> Callable[[], None]:
@@ -213,6 +216,7 @@ def build_key_bindings(model: Model, controller: Controller) -> KeyBindings:  # 
     bind(["down", "j"], lambda: c.records.move(1), standings)
     bind(["enter"], c.records.toggle_match, standings)
     bind(["r"], c.records.refresh, standings)
+    bind(["e"], c.records.export, standings)
 
     # the new-table form
     form = mode_is(Mode.CREATE)

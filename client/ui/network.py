@@ -19,6 +19,7 @@ the others' state.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
@@ -26,6 +27,8 @@ import trio
 
 from client.config import remember_name
 from client.launch import WatchedServer
+from client.replay_fetch import ReplayFetchError, fetch_replay
+from client.replay_save import save_replay, shown_path
 from client.session import (
     ClientSession,
     InvalidLocalCommandError,
@@ -43,6 +46,7 @@ from client.ui.intents import (
     LeaveTable,
     Quit,
     RestartServer,
+    SaveReplay,
     TableRequest,
     TakeBackSeat,
 )
@@ -381,6 +385,8 @@ class Network:
                 await self._request(session, ListTables(id=session.next_id(), limit=100))
         elif isinstance(intent, ChangeName):
             await self._rename(session, intent.name)
+        elif isinstance(intent, SaveReplay):
+            await self._save_replay(session, intent)
         elif isinstance(intent, Connect):
             model.notify("already connected", error=True)
             self.redraw()
@@ -400,6 +406,25 @@ class Network:
                 await self._execute(session, follow)
         else:
             records_refused(model.records, message, reply.code)
+
+    async def _save_replay(self, session: ClientSession, intent: SaveReplay) -> None:
+        """Fetch the match's replay in pages and write it to a new file; the message line
+        says where, or why not."""
+        model = self.model
+        model.notify("saving the replay...")
+        self.redraw()
+        try:
+            match_id, text = await fetch_replay(session, intent.match_id, table_id=intent.table_id)
+            path = await trio.to_thread.run_sync(save_replay, text, match_id, time.time())
+        except ReplayFetchError as error:
+            model.notify(f"no replay saved: {error}", error=True)
+        except OSError as error:
+            model.notify(f"no replay saved: cannot write it ({error})", error=True)
+        else:
+            log.info("replay of match %d saved in %s", match_id, path)
+            # The name first: a long folder is what the message line cuts off.
+            model.notify(f"Replay saved as {path.name} in {shown_path(path.parent)}")
+        self.redraw()
 
     async def _rename(self, session: ClientSession, name: str) -> None:
         """Ask the server (1.3) to call us ``name``; once it agrees, so do the screen and the

@@ -96,6 +96,8 @@ def results_pane(model: Model, width: int) -> list[Line]:
         winners = " and ".join(model.seat_name(s) for s in match.winners)
         lines.append(text_line(f" {winners} won the match!", "class:myturn"))
         leave = "q: quit" if model.solo else "q: leave"
+        if model.records.replays:
+            leave = f"e: save the replay · {leave}"
         if model.replaying:
             pass  # the viewer's keys line says what comes next
         elif (table := model.table) is not None and table.rematch_asked:

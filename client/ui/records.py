@@ -30,6 +30,8 @@ class Records:
 
     available: bool = False
     """The server's protocol has the history messages (1.2 and later)."""
+    replays: bool = False
+    """The server's protocol has ``get-replay`` (1.3 and later)."""
     period: StandingsPeriod = StandingsPeriod.WEEK
     """This week or all time."""
     players: tuple[Standing, ...] = ()

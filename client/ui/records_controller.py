@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from client.ui.intents import Intent, TableRequest
+from client.ui.intents import Intent, SaveReplay, TableRequest
 from client.ui.model import Mode, Model
 from protocol.messages import GetStandings, ListMatches, StandingsPeriod
 
@@ -61,3 +61,14 @@ class RecordsController:
         """Enter: the chosen match's final table, or back to the list."""
         records = self.model.records
         records.showing_match = not records.showing_match and records.chosen is not None
+
+    def export(self) -> None:
+        """e: save the chosen match's replay to a file (``SaveReplay``)."""
+        model = self.model
+        chosen = model.records.chosen
+        if chosen is None:
+            model.notify("no match chosen", error=True)
+        elif chosen.match_id is None or not model.records.replays:
+            model.notify("this server keeps no replays (its protocol is older)", error=True)
+        else:
+            self.emit(SaveReplay(chosen.match_id))

@@ -31,6 +31,7 @@ from protocol.messages import (
     Error,
     GameEvent,
     GameView,
+    GetReplay,
     GetStandings,
     Joined,
     Left,
@@ -40,6 +41,7 @@ from protocol.messages import (
     Ping,
     Pong,
     Rejected,
+    ReplayPage,
     ServerMessage,
     Standings,
     TableList,
@@ -69,6 +71,7 @@ def apply(model: Model, message: ServerMessage, now: float) -> None:  # noqa: C9
             model.web_port = message.web_port
             model.table_defaults = message.table_defaults
             model.records.available = speaks(message.version, GetStandings.SINCE)
+            model.records.replays = speaks(message.version, GetReplay.SINCE)
         case TableList():
             apply_table_list(model, list(message.tables))
         case Joined():
@@ -104,6 +107,8 @@ def apply(model: Model, message: ServerMessage, now: float) -> None:  # noqa: C9
             apply_records(model.records, None, message)
         case Ok() | Rejected() | Ping() | Pong() | Error() | Closing():
             pass
+        case ReplayPage():
+            pass  # a fetch of a replay file collects its pages (client.replay_fetch)
         case _:
             assert_never(message)
 

@@ -21,7 +21,9 @@ from protocol.options import TableConfig
 
 __all__ = ["STANDINGS_KEYS", "standings_screen"]
 
-STANDINGS_KEYS = "w this week / all time · ↑/↓ match · Enter final table · r refresh · Esc back"
+STANDINGS_KEYS = (
+    "w this week / all time · ↑/↓ match · Enter final table · e save replay · r refresh · Esc back"
+)
 
 _PERIOD_TITLES = {StandingsPeriod.WEEK: "this week", StandingsPeriod.ALL: "all time"}
 

@@ -23,6 +23,7 @@ from protocol.messages import TableStatus
 from protocol.options import ConfigError, TableConfig
 from server.engine import Accepted, Match, Phase
 from server.journal import SavedMatch, TableJournal
+from server.recent_replays import TableReplays
 from server.settings import LobbySettings
 from server.table.broadcast import Broadcast
 from server.table.refusals import RequestRefused
@@ -47,11 +48,11 @@ class TableGame:
         broadcast: Broadcast,
         *,
         journal: TableJournal | None = None,
-        replays: ReplayStore | None = None,
+        recent: TableReplays | None = None,
     ) -> None:
         """``journal``: where accepted commands are written before anyone hears of them
-        (None keeps the table in memory only); ``replays``: where the public record of
-        each match goes (the journal by default)."""
+        (None keeps the table in memory only); ``recent``: where the public record of
+        each match goes on a server without a journal (``server.recent_replays``)."""
         self.table_id = table_id
         self.config = config
         """The table's options; its ``seats`` shrink to the players when a match starts."""
@@ -61,7 +62,9 @@ class TableGame:
         self._seating = seating
         self._broadcast = broadcast
         self._journal = journal
-        self.replay_log = ReplayLog(replays if replays is not None else journal)
+        self._recent = recent
+        store: ReplayStore | None = recent if recent is not None else journal
+        self.replay_log = ReplayLog(store)
         """The match's public record, a stretch at a time; the round being played."""
         self._last_ms = 0
         self._offset_ms = 0  # engine time minus Trio time (a match rebuilt goes on in time)
@@ -273,9 +276,12 @@ class TableGame:
         round_over = any(event.kind is EventKind.ROUND_OVER for event in outcome.events)
         if journal is not None and match is not None and round_over:
             journal.round_scores(list(match.scores))
-        if journal is not None and match is not None and match.is_over:
+        if match is not None and match.is_over and (journal or self._recent) is not None:
             result = self._result(match)
-            journal.match_finished(result, people=self._people_played(result))
+            if journal is not None:
+                journal.match_finished(result, people=self._people_played(result))
+            if self._recent is not None:
+                self._recent.match_finished(result, self.config)
 
     def _result(self, match: Match) -> dict[str, Any]:
         """A finished match as the history keeps it."""

@@ -60,6 +60,7 @@ from server.lobby_budget import LobbyBudget
 from server.match_notes import NOTE_WORDS
 from server.own_addresses import OwnAddresses
 from server.peer import Peer
+from server.recent_replays import RecentReplays
 from server.settings import LobbySettings
 from server.table.broadcast import Broadcast
 from server.table.empty_clock import EmptyTableClock
@@ -117,12 +118,14 @@ class Table:
         saved: SavedTable | None = None,
         bot_think_ms: int | None = None,
         own_addresses: OwnAddresses | None = None,
+        recent: RecentReplays | None = None,
     ) -> None:
         """``created_from`` is the address of whoever created it (for the lobby's
         per-address quota); ``budget`` is the lobby's (a table of its own without).
         With a ``journal`` (already ``opened``, or the one ``saved`` came from) the table
         is written to it as it goes; ``saved`` rebuilds it as the journal held it
-        (``config`` is then the saved one). ``password_hash`` is the stored hash of its
+        (``config`` is then the saved one); without one, ``recent`` keeps its finished
+        matches' records (a ``--no-state`` server's). ``password_hash`` is the stored hash of its
         password (``server.passwords``). ``bot_think_ms`` is the pace of the server bots
         (the lobby's choice: server/settings.py ``bot_pace``); None for the server's
         ``bot_think_ms``. ``own_addresses`` are the server machine's, which a ban never
@@ -137,7 +140,13 @@ class Table:
         self.seating = Seating(config.seats, settings.max_spectators, password_hash, own_addresses)
         self.broadcast = Broadcast(self.seating, settings.history_limit)
         self.game = TableGame(
-            table_id, config, settings, self.seating, self.broadcast, journal=journal
+            table_id,
+            config,
+            settings,
+            self.seating,
+            self.broadcast,
+            journal=journal,
+            recent=recent.for_table(table_id, name) if recent is not None else None,
         )
         think_ms = settings.bot_think_ms if bot_think_ms is None else bot_think_ms
         self.public = PublicState(table_id, name, self.seating, self.game, think_ms)

@@ -25,6 +25,8 @@ from pathlib import Path
 
 import pytest
 
+from protocol.replay_file import read_replay
+
 pytestmark = [pytest.mark.e2e]
 
 
@@ -109,6 +111,7 @@ def open_terminal(tmp_path: Path) -> Iterator[Callable[..., Terminal]]:
     env = {
         "XDG_CONFIG_HOME": str(tmp_path / "config"),
         "XDG_STATE_HOME": str(tmp_path / "state"),
+        "XDG_DATA_HOME": str(tmp_path / "data"),
     }
     count = 0
 
@@ -275,7 +278,9 @@ def play_a_turn(terminal: Terminal, lines: list[str]) -> None:
             terminal.keys("u")
 
 
-def test_a_whole_solo_match_to_its_final_scores(open_terminal: Callable[..., Terminal]) -> None:
+def test_a_whole_solo_match_to_its_final_scores_and_its_replay(
+    open_terminal: Callable[..., Terminal], tmp_path: Path
+) -> None:
     terminal = open_terminal(
         "--solo",
         "--bots",
@@ -317,6 +322,18 @@ def test_a_whole_solo_match_to_its_final_scores(open_terminal: Callable[..., Ter
     assert any("r: rematch" in line for line in lines)  # the solo player hosts
     for earlier, later in zip(rounds_seen, [*rounds_seen[1:], totals], strict=True):
         assert all(later[name] >= earlier[name] for name in earlier)
+    # The --no-state server behind --solo kept the match's record: e saves it.
+    assert any("e: save the replay" in line for line in lines)
+    terminal.keys("e")
+    saved_line = terminal.wait_for(lambda s: any("Replay saved as" in x for x in s), "the save")
+    (saved,) = (tmp_path / "data" / "uno-lan" / "replays").iterdir()
+    assert any(f"saved as {saved.name} in " in line for line in saved_line)
+    replay = read_replay(saved.read_text(encoding="utf-8").splitlines())
+    assert [player.name for player in replay.players] == ["Tester", "Bot 1"]
+    assert [player.score for player in replay.players] == [totals["you"], totals["Bot 1"]]
+    assert replay.config.target_score == 100 and replay.config.hand_size == 3
+    assert len(replay.rounds()) == len(rounds_seen) + 1
+    assert replay.events[-1].kind == "match-over"
     terminal.keys("q")  # the match is over: nothing to abandon, so no question
     terminal.wait_until_closed()
 
@@ -461,3 +478,53 @@ def test_a_client_that_starts_watching_mid_round_shows_the_rounds_first_lines(
     text = "\n".join(lines)
     assert "round 1 begins (dealer: " in text
     assert "watching" in text.lower()
+
+
+@contextmanager
+def journal_server(state: Path) -> Iterator[str]:
+    """A real ``uno-server`` keeping its journal in ``state``, on a free port of 127.0.0.1
+    (no mDNS, no page); yields its ``host:port``."""
+    command = [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0"]
+    command += ["--no-mdns", "--no-web", "--state", str(state)]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        first = server.stdout.readline()
+        assert first.startswith("uno-server listening on "), first
+        yield first.removeprefix("uno-server listening on ").strip()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_the_standings_screen_saves_the_chosen_matchs_replay(
+    open_terminal: Callable[..., Terminal], tmp_path: Path
+) -> None:
+    """Real bots play a match on a server with a journal; in the client's standings ``e``
+    saves that match's replay, and the file is the one ``uno-server replay`` writes."""
+    state = tmp_path / "server.sqlite3"
+    with journal_server(state) as address:
+        bots = [sys.executable, "-m", "client.bots", "--server", address, "--create"]
+        bots += ["--table", "Bots", "--bots", "2", "--games", "1", "--target-score", "60"]
+        bots += ["--seed", "4", "--timeout", "90"]
+        done = subprocess.run(bots, capture_output=True, text=True, timeout=120, check=False)
+        assert done.returncode == 0, done.stderr
+        lobby = open_terminal("--server", address, "--name", "Ann", "--no-mdns")
+        lobby.wait_for(lambda s: any("h standings" in x for x in s), "the lobby")
+        lobby.keys("h")
+        lobby.wait_for(lambda s: any("e save replay" in x for x in s), "the standings")
+        lobby.keys("e")
+        lines = lobby.wait_for(lambda s: any("Replay saved as" in x for x in s), "the saved line")
+    saved = list((tmp_path / "data" / "uno-lan" / "replays").iterdir())
+    assert len(saved) == 1 and re.fullmatch(r"uno-\d+-\d{4}-\d\d-\d\d\.jsonl", saved[0].name)
+    shown = next(x for x in lines if "Replay saved as" in x)
+    assert f"saved as {saved[0].name} in " in shown
+    replay = read_replay(saved[0].read_text(encoding="utf-8").splitlines())
+    assert replay.table == "Bots" and replay.events[-1].kind == "match-over"
+    out = tmp_path / "written.jsonl"
+    command = [sys.executable, "-m", "server", "replay", str(replay.match_id), "--out", str(out)]
+    written = subprocess.run(
+        [*command, "--state", str(state)], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert written.returncode == 0, written.stderr
+    assert saved[0].read_bytes() == out.read_bytes()

@@ -13,8 +13,10 @@ import pytest
 from test_journal import a_schema_4_file
 
 from protocol.options import TableConfig
+from protocol.replay_file import replay_lines
 from server.journal import Journal, TableJournal
 from server.journal_schema import SCHEMA_VERSION
+from server.replay_rows import ReplayCursorError, replay_page
 from server.retention import Retention
 
 CONFIG = TableConfig(seats=2)
@@ -117,3 +119,91 @@ def test_a_schema_4_file_gains_the_replays(tmp_path: Path) -> None:
         assert journal.replay(match_id) is not None
     finally:
         journal.close()
+
+
+def test_the_pages_of_a_record_are_its_file_line_by_line(journal: Journal) -> None:
+    """Pages of every size, from the first to the last, join into ``replay_lines``."""
+    match_id = finished(journal, "1", people=True)
+    replay = journal.replay(match_id)
+    assert replay is not None
+    whole = list(replay_lines(replay))
+    assert len(whole) == 6  # the header and five events
+    for max_lines in range(1, 8):
+        lines: list[str] = []
+        cursor: str | None = None
+        pages = 0
+        while True:
+            found = replay_page(
+                journal.connection, match_id, cursor, max_lines=max_lines, max_bytes=48_000
+            )
+            assert found is not None
+            page, cursor = found
+            assert 1 <= len(page) <= max_lines
+            lines.extend(page)
+            pages += 1
+            if cursor is None:
+                break
+        assert lines == whole
+        assert pages == -(-len(whole) // max_lines)
+
+
+def test_a_page_stops_before_its_bytes_run_over(journal: Journal) -> None:
+    match_id = finished(journal, "1", people=True)
+    found = replay_page(journal.connection, match_id, None, max_lines=100, max_bytes=1)
+    assert found is not None
+    page, cursor = found
+    assert len(page) == 1 and page[0].startswith('{"format":"uno-lan-replay"')
+    assert cursor == "0.0"
+    found = replay_page(journal.connection, match_id, cursor, max_lines=100, max_bytes=1)
+    assert found is not None and found[1] == "1.0"  # the single event of stretch 0
+
+
+def test_a_bad_cursor_or_an_unkept_match_reads_no_page(journal: Journal) -> None:
+    match_id = finished(journal, "1", people=True)
+    db = journal.connection
+    for cursor in ("x", "2.0", "1.5", "0.-1", "1", "٣.0"):
+        with pytest.raises(ReplayCursorError):
+            replay_page(db, match_id, cursor, max_lines=10, max_bytes=48_000)
+    assert replay_page(db, match_id + 1, None, max_lines=10, max_bytes=48_000) is None
+    db.execute("DELETE FROM replay_parts WHERE match_id = ? AND part = 0", (match_id,))
+    assert replay_page(db, match_id, None, max_lines=10, max_bytes=48_000) is None
+
+
+def test_a_long_match_that_finishes_late_loses_its_record_like_the_others(
+    journal: Journal,
+) -> None:
+    """A match begun first and finished after the cleaning passed its id still goes."""
+    long = journal.for_table("1")
+    long.opened("long", CONFIG, None, "10.0.0.2")
+    long.match_started(1, 1, 0, 1, CONFIG)
+    long.replay_part(0, STRETCHES[0])
+    later = [finished(journal, str(n), people=False) for n in range(2, 6)]
+    retention = Retention(bot_replays=2, people_replays=1_000)
+    while journal.clean(retention, time.time()):
+        pass
+    long.match_finished({"deck": "classic", "players": [], "winners": []}, people=False)
+    (long_id,) = journal.connection.execute(
+        "SELECT match_id FROM matches WHERE table_id = '1'"
+    ).fetchone()
+    assert journal.replay(long_id) is not None
+    while journal.clean(retention, time.time()):
+        pass
+    with_record = {m for m in [long_id, *later] if journal.replay(m) is not None}
+    assert with_record == set(later[-2:])
+
+
+def test_a_clean_journal_reads_no_kept_record_again(journal: Journal) -> None:
+    """Once the cleaning is done, a step does not walk the records it keeps."""
+    for n in range(1, 6):
+        finished(journal, str(n), people=True)
+    retention = Retention(bot_replays=2, people_replays=3)
+    while journal.clean(retention, time.time()):
+        pass
+    statements: list[str] = []
+    journal.connection.set_trace_callback(statements.append)
+    try:
+        assert not journal.clean(retention, time.time())
+    finally:
+        journal.connection.set_trace_callback(None)
+    assert statements, "the trace saw nothing: the check would prove nothing"
+    assert not [sql for sql in statements if "replay_parts" in sql]
