@@ -9,12 +9,15 @@ the round up to it. Three things in them narrow down the hidden cards:
   could play on the card in force then: no card of that colour, none of that rank and
   no wild. The cards it held then still avoid those, except the ones it has played
   since; the cards it drew since are free. A drawn card passed on avoids them too.
+  When it draws again with no card drawn since the last void, the old void's colour and
+  rank go on as a lack (below), so its old cards avoid both voids' colours.
 - **Plays read as ``normal`` plays.** A seat that played another colour on the colour in
   force (by rank, or with a wild) held none of that colour: a player who can follow the
   colour does. One that followed it held none of it worth more (the costliest first);
-  one that played a wild held no coloured card that played (nor the top card's rank).
-  Wilds it may still hold, and the cards it draws since are free again. The colour a
-  wild names is the one the seat held most after it, until it plays or draws again.
+  one that played a wild held no coloured card that played (nor the top card's rank),
+  and one that played a Wild Draw Four no plain wild. Other wilds it may still hold,
+  and the cards it draws since are free again. The colour a wild names is the one the
+  seat held most after it, until it plays or draws again.
 
 Only what the seat's own events say is used: the memory is fed the redacted events a
 client of that seat receives (``Event.seen_by``), never the match itself. A void is a
@@ -72,7 +75,8 @@ class Void:
 class Lack:
     """What a seat held none of when it last played, except the ``fresh`` cards it has
     drawn since: no card of a colour worth more than its ``ceilings`` entry (-1: none of
-    that colour at all), and no coloured card of ``ranks``. Wilds it may hold."""
+    that colour at all), and no card of ``ranks`` (a plain wild among them after a Wild
+    Draw Four). Other wilds it may hold."""
 
     ceilings: dict[Color, int]
     ranks: set[Rank]
@@ -85,10 +89,10 @@ class Lack:
 
     def allows(self, card: Card) -> bool:
         """Whether an old card of that seat may be ``card``."""
-        if card.color is None:
-            return True
         if card.rank in self.ranks:
             return False
+        if card.color is None:
+            return True
         ceiling = self.ceilings.get(card.color)
         return ceiling is None or card_points(card) <= ceiling
 
@@ -253,6 +257,8 @@ class RoundMemory:
         void = self.voids.get(seat)
         self.favourites.pop(seat, None)
         if reason is DrewReason.DRAW and drawing != seat:
+            if void is not None and void.fresh == 0:
+                self._keep_old_void(seat, void)
             self._void(seat, fresh=count)
         elif void is not None:
             void.fresh += count
@@ -261,6 +267,18 @@ class RoundMemory:
             lack.fresh += count
         if reason is DrewReason.DRAW:
             self._drawing = seat
+
+    def _keep_old_void(self, seat: int, void: Void) -> None:
+        """Keep what a void that the new one replaces says, as a lack: every card the seat
+        holds is an old card of both (none drawn since), so it held none of either's
+        colour or rank. Wilds the new void rules out already."""
+        ceilings = {void.color: -1} if void.color is not None else {}
+        reading = Lack(ceilings, {void.rank} if void.rank is not None else set(), 0)
+        lack = self.lacks.get(seat)
+        if lack is not None and lack.fresh == 0:
+            lack.narrow(reading)
+        else:
+            self.lacks[seat] = reading
 
     def _void(self, seat: int, fresh: int) -> None:
         top = self._top
@@ -272,11 +290,14 @@ def _reading(card: Card, in_force: Color, top: Card | None) -> Lack | None:
     """What a play of ``card`` on ``in_force`` (and ``top``) says the player held none
     of, read as ``normal`` plays: the colour in force first, its costliest card first
     (so nothing of it worth more); another colour by rank only without the colour in
-    force; a wild only with no coloured card that plays (none of that colour or rank)."""
+    force; a wild only with no coloured card that plays (none of that colour or rank),
+    and a Wild Draw Four only without a plain wild."""
     if card.color is None:
         if card.rank not in (Rank.WILD, Rank.WILD_DRAW_FOUR):
             return None
         ranks = {top.rank} if top is not None and top.color is not None else set()
+        if card.rank is Rank.WILD_DRAW_FOUR:
+            ranks.add(Rank.WILD)  # normal plays a plain wild before a Wild Draw Four
         return Lack({in_force: -1}, ranks, 0)
     if card.color == in_force:
         return Lack({in_force: card_points(card)}, set(), 0)

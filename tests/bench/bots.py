@@ -83,17 +83,22 @@ class Series:
 @dataclass
 class Tally:
     """What one series of rounds came to. ``deals`` is, for each decision the search
-    weighed, the number of deals it played out (at a budget: how many fit in it)."""
+    weighed, the number of deals it played out (at a budget: how many fit in it).
+    ``won`` is the index of every round the strong seat won: two variants of the search
+    run on the same seed play the same deals, so their rounds can be compared pair by
+    pair (``paired``)."""
 
     seats: int
     rounds: int = 0
     wins: int = 0
     decision_ms: list[float] = field(default_factory=list)
     deals: list[int] = field(default_factory=list)
+    won: list[int] = field(default_factory=list)
 
     def add(self, other: Tally) -> None:
         self.rounds += other.rounds
         self.wins += other.wins
+        self.won.extend(other.won)
         self.decision_ms.extend(other.decision_ms)
         self.deals.extend(other.deals)
 
@@ -168,16 +173,16 @@ def _rounds(job: tuple[Series, str, str, int, list[int]]) -> Tally:
     knobs = series.knobs()
     tally = Tally(series.seats)
     for index in indices:
-        tally.add(
-            play_round(
-                config,
-                seed=seed + index,
-                strong=index % series.seats,
-                level=level,
-                against=against,
-                knobs=knobs,
-            )
+        one = play_round(
+            config,
+            seed=seed + index,
+            strong=index % series.seats,
+            level=level,
+            against=against,
+            knobs=knobs,
         )
+        one.won = [index] * one.wins
+        tally.add(one)
     return tally
 
 
@@ -254,7 +259,23 @@ def report(series: Series, tally: Tally, elapsed: float) -> dict[str, Any]:
         "searched": len(tally.deals),
         "deals_p50": statistics.median(tally.deals) if tally.deals else 0,
         "seconds": round(elapsed, 1),
+        "won_rounds": sorted(tally.won),
     }
+
+
+def paired(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """Two reports of one series on the same seed compared round by round: the rounds only
+    ``after`` won, the rounds only ``before`` won, and McNemar's two-sided p-value (exact,
+    binomial over the rounds where they differ). Rounds both won or both lost say nothing
+    about the difference, so this sees a change of two points in far fewer rounds than two
+    intervals side by side."""
+    rounds = min(before["rounds"], after["rounds"])
+    old = {i for i in before["won_rounds"] if i < rounds}
+    new = {i for i in after["won_rounds"] if i < rounds}
+    gained, lost = len(new - old), len(old - new)
+    n, k = gained + lost, min(gained, lost)
+    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2**n if n else 1.0
+    return {"rounds": rounds, "gained": gained, "lost": lost, "p": round(min(1.0, 2 * tail), 4)}
 
 
 def plan(args: argparse.Namespace) -> list[Series]:
@@ -287,7 +308,16 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=multiprocessing.cpu_count())
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--compare",
+        nargs=2,
+        metavar=("BEFORE", "AFTER"),
+        help="two --json outputs of the same series and seed: compare them round by round",
+    )
     args = parser.parse_args()
+    if args.compare:
+        _compare(*args.compare)
+        return
     results = []
     pool = multiprocessing.Pool(args.jobs) if args.jobs > 1 else None
     try:
@@ -312,6 +342,21 @@ def main() -> None:
         print(json.dumps({"level": args.level, "against": args.against, "series": results, **rate}))
     else:
         print(f"simulator: {rate['playouts_per_s']} playouts/s (restore, fork, play out)")
+
+
+def _compare(before_path: str, after_path: str) -> None:
+    """Print ``paired`` for every series the two --json files both ran."""
+    before, after = (json.loads(Path(p).read_text())["series"] for p in (before_path, after_path))
+    theirs = {r["series"]: r for r in after}
+    for mine in before:
+        other = theirs.get(mine["series"])
+        if other is None:
+            continue
+        pair = paired(mine, other)
+        print(
+            f"{mine['series']}: {mine['wins']} -> {other['wins']} of {pair['rounds']}; "
+            f"won only after {pair['gained']}, only before {pair['lost']}; p {pair['p']}"
+        )
 
 
 def _print(r: dict[str, Any], level: str, against: str) -> None:

@@ -69,3 +69,14 @@ def test_a_bench_round_hands_every_seat_knobs_without_traits(level: str, monkeyp
     assert tally.rounds == 1
     assert {strategy for strategy, _ in handed} == {level, "normal"}
     assert all(k.forget_uno == 0.0 and k.catch_delay_ms == 0 for _, k in handed)
+
+
+def test_two_runs_are_compared_round_by_round() -> None:
+    bench = load_bench()
+    before = {"rounds": 10, "won_rounds": [0, 1, 2, 3]}
+    after = {"rounds": 10, "won_rounds": [0, 1, 4, 5, 6, 7, 8, 9]}
+    pair = bench.paired(before, after)
+    # Rounds both won (0, 1) say nothing; 6 gained, 2 lost: p = 2 * P(X <= 2 | n=8) = 0.2891.
+    assert (pair["gained"], pair["lost"]) == (6, 2)
+    assert pair["p"] == 0.2891
+    assert bench.paired(before, before) == {"rounds": 10, "gained": 0, "lost": 0, "p": 1.0}

@@ -13,7 +13,15 @@ from client.bots.memory import RoundMemory
 from client.bots.strategies import Knobs, choose
 from protocol.cards import Card, Color
 from protocol.commands import Draw, Play, SeatCommand
-from protocol.events import Drew, DrewReason, FirstCard, Played, RoundStarted, SeenEvent
+from protocol.events import (
+    Drew,
+    DrewReason,
+    FirstCard,
+    Passed,
+    Played,
+    RoundStarted,
+    SeenEvent,
+)
 from protocol.options import TableConfig
 from protocol.phase import Phase
 from protocol.views import View
@@ -97,6 +105,49 @@ def test_the_memory_sees_a_seat_leave_a_colour_and_hard_names_it() -> None:
     default = play("W", color="G")
     assert steer(view, default, memory) == play("W", color="R")
     assert steer(view, default, RoundMemory()) is None
+
+
+def test_a_second_void_keeps_the_first_one_on_the_old_cards() -> None:
+    # Seat 1 draws on red and passes the card it drew, then draws again on blue: its old
+    # cards hold neither red nor blue (nor a 5, nor a wild); its new card may be anything.
+    memory = RoundMemory()
+    bodies = [
+        RoundStarted(round=1, dealer=1, counts=(7, 7)),
+        FirstCard(card=Card.parse("R5"), color=Color.RED),
+        Drew(seat=1, count=1, reason=DrewReason.DRAW),
+        Passed(seat=1, stuck=False),
+        played(0, "B5"),
+        Drew(seat=1, count=1, reason=DrewReason.DRAW),
+    ]
+    memory.catch_up(SeenEvent(seq, body) for seq, body in enumerate(bodies, 1))
+    void, lack = memory.voids[1], memory.lacks[1]
+    assert (void.color, void.fresh) == (Color.BLUE, 1)
+    assert lack.colors == {Color.RED} and lack.fresh == 1
+    old = [Card.parse(code) for code in ("R2", "B3", "G5", "W")]
+    assert [lack.allows(c) and void.allows(c) for c in old] == [False] * 4
+    assert lack.allows(Card.parse("G2")) and void.allows(Card.parse("G2"))
+    # Without the pass the drawn card is fresh: nothing is known of which cards are old.
+    memory = RoundMemory()
+    memory.catch_up(SeenEvent(seq, body) for seq, body in enumerate(bodies[:3], 1))
+    memory.catch_up([SeenEvent(4, played(0, "B5")), SeenEvent(5, bodies[5])])
+    assert 1 not in memory.lacks and memory.voids[1].color == Color.BLUE
+
+
+def test_a_wild_draw_four_says_the_seat_held_no_plain_wild() -> None:
+    # normal plays a plain wild before a Wild Draw Four; after a plain wild nothing is
+    # known of its other wilds.
+    memory = RoundMemory()
+    bodies = [
+        RoundStarted(round=1, dealer=2, counts=(7, 7, 7)),
+        FirstCard(card=Card.parse("R5"), color=Color.RED),
+        played(0, "W+4", Color.BLUE),
+        played(1, "W", Color.GREEN),
+    ]
+    memory.catch_up(SeenEvent(seq, body) for seq, body in enumerate(bodies, 1))
+    four, plain = memory.lacks[0], memory.lacks[1]
+    assert not four.allows(Card.parse("W")) and four.allows(Card.parse("W+4"))
+    assert plain.allows(Card.parse("W")) and plain.allows(Card.parse("W+4"))
+    assert not four.allows(Card.parse("G5")) and four.allows(Card.parse("G6"))
 
 
 def test_lacks_hold_on_real_rounds_of_normal_players_and_deals_keep_them() -> None:
