@@ -169,6 +169,7 @@ SENTENCES: dict[str, str] = {
     "rejected.banned": "the host has banned you from this table",
     "rejected.no-history": "this server keeps no history",
     "rejected.no-replay": "the server keeps no replay of that match",
+    "rejected.watched-hands": "you watched this match seeing every hand; you cannot sit in it",
     "rejected.journal-unavailable": "the server cannot save tables now; try later",
     "rejected.internal-error": "the server failed on this request",
     "error.malformed-frame": "the server could not read what we sent",
