@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from client.ui.describe import describe_event, describe_removal, describe_seats, stack_after
 from client.ui.faces import sort_hand
 from client.ui.records import Records
+from client.ui.sentences import say
 from protocol.commands import Dance, Play, SeatCommand
 from protocol.events import SeenEvent
 from protocol.messages import TableState, TableStatus, TableSummary
@@ -302,14 +303,14 @@ class Model:
     def seat_name(self, seat: int | None) -> str:
         """A seat's name as the log says it: ``you`` for my own seat."""
         if seat is None:
-            return "someone"
+            return say("someone")
         if seat == self.seat and not self.spectating:
-            return "you"
+            return say("you")
         if self.table is not None and 0 <= seat < len(self.table.seats):
             name = self.table.seats[seat].name
             if name:
                 return name
-        return f"seat {seat}"
+        return say("seat.number", seat=seat)
 
     def remaining_ms(self, now: float) -> int | None:
         """The clock now: the view's remaining time less the time since it arrived; None

@@ -6,10 +6,12 @@ name, ``{player}``; ``say(key, **fields)`` fills one in. The terminal's log
 ``server/web/sentences.js``, which ``make web-sentences`` writes from it (``page_module``);
 a test fails when the page's copy is not current.
 
-Kept simple for translations (gettext catalogues may replace the table later): a
+The table's English is the source of the gettext catalogues (``client.i18n``): each
+entry's key is its context (``msgctxt``), so ``say`` reads the chosen language. A
 placeholder is ``{name}``, nothing else inside the braces; a sentence whose words change
-with a number has one entry per form (``cards.one``, ``cards.other``), and ``plural``
-picks the key.
+with a number has one entry per English form (``cards.one``, ``cards.other``), one plural
+entry in the catalogue, read by ``say_count`` through ``npgettext``. The page's copy holds
+every shipped language.
 """
 
 from __future__ import annotations
@@ -17,7 +19,9 @@ from __future__ import annotations
 import json
 import re
 
-__all__ = ["SENTENCES", "page_module", "plural", "say"]
+from client.i18n import LANGUAGES, npgettext, pgettext, translations
+
+__all__ = ["SENTENCES", "page_module", "plural", "say", "say_count"]
 
 SENTENCES: dict[str, str] = {
     "cards.one": "1 card",
@@ -31,6 +35,9 @@ SENTENCES: dict[str, str] = {
     "number.8": "eight",
     "number.9": "nine",
     "number.10": "ten",
+    "you": "you",
+    "someone": "someone",
+    "seat.number": "seat {seat}",
     "whose.you": "your",
     "whose.other": "{player}'s",
     "nobody": "nobody",
@@ -124,7 +131,17 @@ def say(key: str, **fields: object) -> str:
     A placeholder without a field stays as written, so a missing one shows instead of
     failing (the page's ``say`` does the same).
     """
-    text = SENTENCES[key]
+    return _fill(pgettext(key, SENTENCES[key]), fields)
+
+
+def say_count(key: str, count: int, **fields: object) -> str:
+    """The form of the sentence ``key`` for ``count`` (``cards``: "1 card", "2 cards"),
+    with ``{count}`` and ``fields`` filled in."""
+    text = npgettext(key, SENTENCES[f"{key}.one"], SENTENCES[f"{key}.other"], count)
+    return _fill(text, {"count": count, **fields})
+
+
+def _fill(text: str, fields: dict[str, object]) -> str:
     return _PLACEHOLDER.sub(lambda m: str(fields.get(m[1], m[0])), text)
 
 
@@ -138,11 +155,22 @@ _PAGE_MODULE = """\
 // edit: the terminal's log and this page's read the same table, and a test fails when
 // this copy is not current.
 
-export const SENTENCES = {table};
+// Every shipped language's sentences, by key; English is the code's own.
+export const CATALOGUES = {table};
+
+export const LANGUAGES = Object.keys(CATALOGUES);
+export const SENTENCES = CATALOGUES.en;
+let chosen = "en";
+
+// Read every later sentence in `lang` (a shipped one; anything else reads English).
+export function setLanguage(lang) {{
+  chosen = lang in CATALOGUES ? lang : "en";
+}}
 
 // The sentence `key` with its {{placeholders}} filled in from `fields`.
 export function say(key, fields = {{}}) {{
-  return SENTENCES[key].replace(/\\{{(\\w+)\\}}/g, (all, name) =>
+  const text = CATALOGUES[chosen][key] ?? CATALOGUES.en[key];
+  return text.replace(/\\{{(\\w+)\\}}/g, (all, name) =>
     name in fields ? String(fields[name]) : all,
   );
 }}
@@ -154,7 +182,22 @@ export function plural(key, count) {{
 """
 
 
+def language_table(lang: str) -> dict[str, str]:
+    """Every sentence of the table in ``lang``, by key (a plural's two English forms are
+    its forms for 1 and for 2: the shipped languages have those two)."""
+    catalogue = translations(lang)
+    table: dict[str, str] = {}
+    for key, english in SENTENCES.items():
+        base, _, form = key.rpartition(".")
+        if form in ("one", "other") and f"{base}.one" in SENTENCES:
+            one, other = SENTENCES[f"{base}.one"], SENTENCES[f"{base}.other"]
+            table[key] = catalogue.npgettext(base, one, other, 1 if form == "one" else 2)
+        else:
+            table[key] = catalogue.pgettext(key, english)
+    return table
+
+
 def page_module() -> str:
-    """The text of the page's ``sentences.js``: the table and its ``say``."""
-    table = json.dumps(SENTENCES, indent=2, ensure_ascii=False)
-    return _PAGE_MODULE.format(table=table)
+    """The text of the page's ``sentences.js``: every language's table and its ``say``."""
+    tables = {lang: language_table(lang) for lang in LANGUAGES}
+    return _PAGE_MODULE.format(table=json.dumps(tables, indent=2, ensure_ascii=False))

@@ -13,7 +13,7 @@ const cards = (count) => say(plural("cards", count), { count });
 const labels = (codes) => codes.map(cardLabel).join(" ");
 const whose = (name) => (name === "you" ? say("whose.you") : say("whose.other", { player: name }));
 const colorName = (letter) => COLOR_NAMES[letter] ?? say("color.none");
-const number = (count) => SENTENCES[`number.${count}`] ?? String(count);
+const number = (count) => (`number.${count}` in SENTENCES ? say(`number.${count}`) : String(count));
 const isDrawCard = (code) => code === "W+4" || (!isWild(code) && code.endsWith("+2"));
 
 // The draw cards played in a row and not yet drawn for, after body: the stack a penalty
