@@ -17,6 +17,8 @@ __all__ = [
     "DOMAIN",
     "LANGUAGES",
     "LOCALE_DIR",
+    "PSEUDO",
+    "Pseudo",
     "_",
     "active",
     "choose",
@@ -32,6 +34,9 @@ DOMAIN = "uno-lan"
 LOCALE_DIR = Path(__file__).parent / "locale"
 LANGUAGES: tuple[str, ...] = ("en", "de", "es")
 """The shipped languages, English first (the code's own words)."""
+PSEUDO = "x-pseudo"
+"""A check, not a language: every sentence from the catalogue shows inside ``⟦ ⟧``, so a
+line with words outside the marks names a sentence that bypasses the catalogue."""
 
 _ENV_ORDER = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 
@@ -56,6 +61,22 @@ def _short(value: str) -> str:
     return "en" if code in ("c", "posix", "") else code
 
 
+class Pseudo(gettext.NullTranslations):
+    """The pseudo-locale's catalogue: the English, marked (see ``PSEUDO``)."""
+
+    def gettext(self, message: str) -> str:
+        return f"⟦{message}⟧"
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        return f"⟦{msgid1 if n == 1 else msgid2}⟧"
+
+    def pgettext(self, context: str, message: str) -> str:
+        return f"⟦{message}⟧"
+
+    def npgettext(self, context: str, msgid1: str, msgid2: str, n: int) -> str:
+        return f"⟦{msgid1 if n == 1 else msgid2}⟧"
+
+
 def language_from(flag: str | None, setting: object, environ: Mapping[str, str]) -> str:
     """The language to use: ``--lang`` first, then the config's ``lang``, then the
     environment (``LANGUAGE`` may list several, ``de:en``); the first shipped one wins,
@@ -71,6 +92,8 @@ def language_from(flag: str | None, setting: object, environ: Mapping[str, str])
             wanted.extend(value.split(":") if variable == "LANGUAGE" else [value])
             break
     for value in wanted:
+        if value == PSEUDO:
+            return PSEUDO
         if _short(value) in LANGUAGES:
             return _short(value)
     return "en"
@@ -80,6 +103,8 @@ def translations(lang: str) -> gettext.NullTranslations:
     """The catalogue for ``lang`` (English: none, the code's words as they are)."""
     if lang == "en":
         return gettext.NullTranslations()
+    if lang == PSEUDO:
+        return Pseudo()
     return gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang])
 
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 import trio
 
+from client.i18n import _
 from client.launch import WatchedServer
 from client.session import (
     ClientSession,
@@ -132,7 +133,7 @@ class Network:
         try:
             self._intents_in.send_nowait(intent)
         except trio.WouldBlock:
-            self.model.notify("too many commands at once; slow down", error=True)
+            self.model.notify(_("too many commands at once; slow down"), error=True)
 
     # -- the connection loop -------------------------------------------------------------
 
@@ -169,7 +170,7 @@ class Network:
                         self.seats.forget()
                         self._seat_gone()
                     elif resume is not None:
-                        self.model.notify("Reconnected: your seat is back")
+                        self.model.notify(_("Reconnected: your seat is back"))
                         self._note_restart()
                     self.seats.claim_for(session)
                     first, planned = not planned, True
@@ -185,8 +186,8 @@ class Network:
                 self.session = None
                 resume = None
                 clear_table(self.model)
-                apply_connection(self.model, False, "the seat moved to another connection")
-                self.model.notify("Your seat was taken over by another connection", error=True)
+                apply_connection(self.model, False, _("the seat moved to another connection"))
+                self.model.notify(_("Your seat was taken over by another connection"), error=True)
                 self.address = None
                 self.redraw()
                 continue
@@ -194,14 +195,22 @@ class Network:
                 # None after a ``left``: that seat is gone, there is nothing to resume.
                 resume = self.session.resume_state()
             if resume is None and self.session is None:
-                apply_connection(self.model, False, f"cannot connect: {reason}")
-                self.model.notify(f"cannot reach {host}:{port}", error=True)
+                apply_connection(
+                    self.model, False, _("cannot connect: {reason}").format(reason=reason)
+                )
+                self.model.notify(
+                    _("cannot reach {address}").format(address=f"{host}:{port}"), error=True
+                )
                 self.address = None
                 self.redraw()
                 continue
             delay = RESUME_DELAYS[min(failures, len(RESUME_DELAYS) - 1)]
             failures += 1
-            apply_connection(self.model, False, f"connection lost; reconnecting in {delay:g}s")
+            apply_connection(
+                self.model,
+                False,
+                _("connection lost; reconnecting in {seconds}s").format(seconds=f"{delay:g}"),
+            )
             self.redraw()
             if await self._pause(delay):
                 return
@@ -209,10 +218,12 @@ class Network:
     def _show_trying(self, failures: int) -> None:
         """The connection line while a connection is being made (or made again)."""
         if self.session is None:
-            apply_connection(self.model, False, "connecting…")
+            apply_connection(self.model, False, _("connecting…"))
         elif failures:
             apply_connection(
-                self.model, False, f"connection lost; reconnecting (try {failures + 1})…"
+                self.model,
+                False,
+                _("connection lost; reconnecting (try {count})…").format(count=failures + 1),
             )
         self.redraw()
 
@@ -229,9 +240,9 @@ class Network:
         tables, or the table closed meanwhile): say so and show its lobby."""
         if self.model.table is not None:
             clear_table(self.model)
-            apply_connection(self.model, True, "connected")
+            apply_connection(self.model, True, _("connected"))
             self.model.notify(
-                "The server came back without your table (it restarted and did not keep it)",
+                _("The server came back without your table (it restarted and did not keep it)"),
                 error=True,
             )
 
@@ -260,7 +271,7 @@ class Network:
         """
         self.session = session
         if not self.model.connected:
-            apply_connection(self.model, True, "connected")
+            apply_connection(self.model, True, _("connected"))
         for message in early:
             self._reduce(message)
         session.listener = self._reduce
@@ -284,7 +295,7 @@ class Network:
                 try:
                     work_in.send_nowait(intent)
                 except trio.WouldBlock:
-                    self.model.notify("too many commands at once; slow down", error=True)
+                    self.model.notify(_("too many commands at once; slow down"), error=True)
                     self.redraw()
         return False
 
@@ -379,7 +390,7 @@ class Network:
         elif isinstance(intent, ChangeName):
             await self._rename(session, intent.name)
         elif isinstance(intent, Connect):
-            model.notify("already connected", error=True)
+            model.notify(_("already connected"), error=True)
             self.redraw()
 
     async def _table_request(self, session: ClientSession, intent: TableRequest) -> None:
@@ -402,11 +413,11 @@ class Network:
         """Ask the server (1.3) to call us ``name``; once it agrees, so does the screen."""
         model = self.model
         if not _speaks_rename(session):
-            model.notify("this server is too old to change names: reconnect with --name", True)
+            model.notify(_("this server is too old to change names: reconnect with --name"), True)
         elif await self._request(session, Rename(id=session.next_id(), name=name)):
             model.name = name
             model.name_note = ""
-            model.notify(f"You are {name} now")
+            model.notify(_("You are {name} now").format(name=name))
         self.redraw()
 
     async def _carry_out_plan(self, session: ClientSession) -> None:
@@ -446,7 +457,10 @@ class Network:
         elif plan.spectate:
             tables.sort(key=lambda t: t.state is not TableStatus.PLAYING)
         if not tables:
-            self.model.notify(f"no table called {plan.join!r} on this server", error=True)
+            self.model.notify(
+                _("no table called {table} on this server").format(table=repr(plan.join)),
+                error=True,
+            )
             self.redraw()
             return
         table_id = tables[0].table_id

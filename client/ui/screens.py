@@ -14,7 +14,7 @@ from client.ui.model import Mode, Model
 from client.ui.page_code import page_url
 from client.ui.rule_card import rule_card
 from client.ui.table_form import form_rows, row_text
-from client.ui.words import state_word
+from client.ui.words import row_word, state_word
 from protocol.options import house_rule_words
 
 if TYPE_CHECKING:
@@ -306,7 +306,7 @@ def _form(model: Model, room: int) -> list[Line]:
         marker = "▶" if selected else " "
         style = "class:picked" if selected else ""
         value = row_text(model.form, name, selected, model.table_defaults)
-        lines.append(text_line(f"  {marker} {name.replace('_', ' '):<22} {value}", style))
+        lines.append(text_line(f"  {marker} {row_word(name):<22} {value}", style))
     below = len(rows) - first - len(shown)
     if below:
         lines.append(
