@@ -7,6 +7,8 @@ import { Connection } from "./wire.js";
 import { describeEvent, stackAfter } from "./log.js";
 import { render, renderClock } from "./render.js";
 import { play, soundOn, toggleSound } from "./sound.js";
+import { setUpLanguage } from "./language.js";
+import { say } from "./sentences.js";
 
 const NAME_KEY = "uno-lan:name";
 const seatKey = (serverId) => `uno-lan:seat:${serverId}`;
@@ -198,7 +200,7 @@ function stillLegal(options) {
 
 export function nameOf(seat) {
   if (seat === null || seat === undefined) return "nobody";
-  if (seat === state.seat) return "you";
+  if (seat === state.seat) return say("you");
   return state.tableState?.seats?.[seat]?.name ?? `seat ${seat + 1}`;
 }
 
@@ -393,6 +395,8 @@ window.addEventListener("beforeunload", (event) => {
   event.preventDefault();
   event.returnValue = "";
 });
+
+setUpLanguage(document.getElementById("lang"), () => update());
 
 setInterval(() => renderClock(state), 250);
 // The lobby's table list is asked for, not pushed: asked again every few seconds.
