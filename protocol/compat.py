@@ -10,12 +10,13 @@ messages less what its version lacks (docs/protocol.md section 4):
 - ``table-state.options`` holds only its version's options (``stack_draw_two`` says
   whether a Draw Two answers a Draw Two), and before 1.3 it names no owner, no
   ``host_reason`` and no ``removed_seat`` (a kick or ban reads as the seat emptied);
-- before 1.3 a ``match-list``'s records carry no ``match_id`` and their players no
-  ``stand_in_turns``;
+- before 1.3 a ``match-list``'s records carry no ``match_id`` and no ``note_code``
+  (only the note's words), and their players no ``stand_in_turns``;
 - a ``rejected`` whose code is newer than its version carries the older code that means
   the most nearly the same (``REJECTIONS_SINCE``);
 - a ``welcome`` says no ``web_port`` and no ``table_defaults`` before 1.3, and a
   ``table-list`` no ``banned``;
+- a ``left`` carries no ``cause``, ``by`` or ``banned`` before 1.3: only its words;
 - an ``error`` whose code its version lacks carries the older code that means the
   nearest thing (``ERROR_CODES_SINCE``).
 
@@ -36,6 +37,7 @@ from protocol.messages import (
     Error,
     GameEvent,
     GameView,
+    Left,
     MatchList,
     Message,
     Rejected,
@@ -53,6 +55,7 @@ __all__ = [
     "EVENTS_SINCE",
     "HOST_OWNER_SINCE",
     "JUMP_IN_SINCE",
+    "LEFT_CAUSE_SINCE",
     "MATCH_RECORD_SINCE",
     "OPTIONS_SINCE",
     "REJECTIONS_SINCE",
@@ -72,6 +75,10 @@ BANNED_SUMMARY_SINCE: Version = (1, 3)
 REMOVED_SEAT_SINCE: Version = (1, 3)
 """``table-state.removed_seat`` and ``removed_banned``: who the host just kicked or banned
 (an older peer sees only the seat emptied or given to a bot)."""
+
+LEFT_CAUSE_SINCE: Version = (1, 3)
+"""``left``'s ``cause``, ``by`` and ``banned``: what happened as a code and fields (an
+older peer reads only ``message``)."""
 
 JUMP_IN_SINCE: Version = (1, 2)
 """The version that lets a seat not to act play (a jump-in)."""
@@ -112,6 +119,14 @@ ERROR_CODES_SINCE: dict[str, tuple[Version, ErrorCode]] = {
 is sent instead."""
 
 
+_NEWER_FIELDS: dict[type[Message], tuple[Version, dict[str, object]]] = {
+    Welcome: (WEB_PORT_SINCE, {"web_port": None, "table_defaults": None}),
+    Left: (LEFT_CAUSE_SINCE, {"cause": None, "by": None, "banned": False}),
+}
+"""Messages whose newer fields an older peer is sent empty: the version that added them,
+and each field's empty value."""
+
+
 def for_version(message: Message, version: Version) -> Message | None:
     """``message`` as a peer of ``version`` is sent it; None when it is withheld (a message
     newer than ``version``, such as ``left`` to 1.0, or a 1.2 event kind to 1.1)."""
@@ -122,14 +137,13 @@ def for_version(message: Message, version: Version) -> Message | None:
     if isinstance(message, GameEvent):
         since = EVENTS_SINCE.get(message.body.kind)
         return None if since is not None and version < since else message
+    since, cleared = _NEWER_FIELDS.get(type(message), (version, {}))
+    if version < since:
+        return replace(message, **cleared)
     if isinstance(message, GameView):
         return _view_for(message, version)
     if isinstance(message, Rejected):
         return _with_code(message, REJECTIONS_SINCE, version)
-    if isinstance(message, Welcome):
-        if version < WEB_PORT_SINCE:  # the web port and the table defaults came in 1.3
-            return replace(message, web_port=None, table_defaults=None)
-        return message
     if isinstance(message, Error):
         return _with_code(message, ERROR_CODES_SINCE, version)
     if isinstance(message, TableState):
@@ -166,12 +180,13 @@ def _table_state_for(state: TableState, version: Version) -> TableState:
 
 
 def _matches_for(page: MatchList) -> MatchList:
-    """Before 1.3 a match record names no id, and its players carry no count of the turns
-    a stand-in played."""
+    """Before 1.3 a match record names no id and no note code, and its players carry no
+    count of the turns a stand-in played."""
     matches = tuple(
         replace(
             match,
             match_id=None,
+            note_code=None,
             players=tuple(replace(player, stand_in_turns=0) for player in match.players),
         )
         for match in page.matches

@@ -81,10 +81,12 @@ __all__ = [
     "Kick",
     "Leave",
     "Left",
+    "LeftCause",
     "LeftReason",
     "ListMatches",
     "ListTables",
     "MatchList",
+    "MatchNote",
     "MatchPlayer",
     "MatchRecord",
     "Message",
@@ -165,6 +167,36 @@ class LeftReason(StrEnum):
     """The host removed the client from its seat (a bot plays it from now on)."""
     TABLE_CLOSED = "table-closed"
     """The table closed (its last player left, nobody came back, or the server stops)."""
+
+
+class LeftCause(StrEnum):
+    """(1.3) What happened, more closely than ``LeftReason`` (``left.cause``), so a client
+    can say it in its own words."""
+
+    LEFT = "left"
+    """The client asked to leave."""
+    ASKED_TO_LEAVE = "asked-to-leave"
+    """The host removed the client from the lobby of a table."""
+    SEAT_TO_BOT = "seat-to-bot"
+    """The host gave the client's seat to a bot during a match."""
+    TABLE_CLOSED = "table-closed"
+    """The table closed: its last player left, nobody came back, or the server stops."""
+    MADE_ROOM = "made-room"
+    """The table closed to make room for a new one: nobody had moved at it."""
+
+
+class MatchNote(StrEnum):
+    """(1.3) Why a match of the history is unusual (``match-list``'s ``note_code``): each
+    names a way a match ends without a winner."""
+
+    HOST_CLOSED_AFTER_RESTART = "host-closed-after-restart"
+    """Its host closed the table during the grace after a server restart."""
+    CLOSED_FOR_NEW_TABLE = "closed-for-new-table"
+    """The table closed to make room for a new one: nobody had moved for a while."""
+    JOURNAL_UNWRITTEN = "journal-unwritten"
+    """The server could not write its journal; the scores are those it last wrote."""
+    SERVER_UPGRADED = "server-upgraded"
+    """The server was upgraded to an engine that cannot replay the match."""
 
 
 class HostReason(StrEnum):
@@ -798,7 +830,15 @@ class Left(Message):
     reason: LeftReason
     """``left``, ``kicked`` or ``table-closed``."""
     message: str = field(default="", metadata=_SENTENCE)
-    """The same in words, for people (who kicked, why the table closed)."""
+    """The same in words, for people (who kicked, why the table closed): the fallback of
+    a client that does not know ``cause``."""
+    cause: str | None = field(default=None, metadata=_CODE)
+    """(1.3) What happened, as a LeftCause value (a string, so that a newer server's cause
+    reaches an older client, which then shows ``message``); nil from an older server."""
+    by: str | None = field(default=None, metadata=_NAME)
+    """(1.3) With ``kicked``: the name of the host who removed the client."""
+    banned: bool = field(default=False, metadata=wire(sparse=True))
+    """(1.3) With ``kicked``: the host also banned the client from the table."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -867,6 +907,9 @@ class MatchRecord(Record):
     """The winners' names (a team match has several); empty if the match was cut short."""
     note: str = field(default="", metadata=_SENTENCE)
     """Why the match is unusual, for people: empty for one played to its end."""
+    note_code: str | None = field(default=None, metadata=_CODE)
+    """(1.3) ``note`` as a MatchNote value, for a client to say in its own words; nil for
+    a match played to its end, or a note this server has no code for."""
     match_id: int | None = field(default=None, metadata=_SEQ)
     """(1.3) The match's id in the server's journal, for good: no other match gets it,
     and the history shows it (``uno-server history``); nil from an older server."""

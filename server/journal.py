@@ -51,6 +51,7 @@ from pathlib import Path
 from typing import Any
 
 from protocol.commands import Command, command_from_data
+from protocol.messages import MatchNote
 from protocol.options import TableConfig
 from protocol.replay_file import Replay
 from server.defaults import default_state_path
@@ -58,6 +59,7 @@ from server.journal_lock import JournalLocked, create_private, hold_lock
 from server.journal_reserve import JournalReserve
 from server.journal_schema import SCHEMA_VERSION, prepare, schema_of, scrub_plaintext
 from server.ledger import count_history, count_match, forget_standings, match_page
+from server.match_notes import NOTE_WORDS
 from server.replay_rows import read_match_replay, write_part
 from server.retention import Retention, clean_step, give_pages_back
 
@@ -83,8 +85,8 @@ matches written by another engine version are closed on start, not replayed."""
 
 
 UNWRITTEN_NOTE = (
-    "not finished: the server could not write its journal (a full disk?);"
-    " the scores are those after the last finished round it wrote"
+    NOTE_WORDS[MatchNote.JOURNAL_UNWRITTEN]
+    + " (a full disk?); the scores are those after the last finished round it wrote"
 )
 """The history's note on a table closed on start because its journal writes failed."""
 
@@ -476,7 +478,7 @@ class Journal:
             "SELECT engine FROM tables WHERE table_id = ?", (table_id,)
         ).fetchone()[0]
         note = (
-            f"not finished: the server was upgraded (engine {engine} to {ENGINE_VERSION});"
+            f"{NOTE_WORDS[MatchNote.SERVER_UPGRADED]} (engine {engine} to {ENGINE_VERSION});"
             " the scores are those after the last finished round"
         )
         self.close_unfinished(table_id, note)

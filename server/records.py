@@ -34,6 +34,7 @@ from protocol.messages import (
 from protocol.options import DeckName, TableOptions
 from server.journal_reader import JournalReader
 from server.ledger import match_page, standings_page
+from server.match_notes import note_code
 from server.peer import Peer
 
 __all__ = ["RecordsRefused", "answer_records", "match_list", "parse_cursor", "standings"]
@@ -149,5 +150,6 @@ def _record(match: dict[str, Any]) -> MatchRecord:
         ),
         winners=tuple(match.get("winners", [])),
         note=str(match.get("note") or ""),
+        note_code=note_code(str(match.get("note") or "")),
         match_id=match["match_id"],
     )

@@ -21,7 +21,7 @@ from client.i18n import _, mark, pgettext
 from client.ui.describe import describe_event, describe_removal, describe_seats, stack_after
 from client.ui.faces import sort_hand
 from client.ui.records import Records
-from client.ui.sentences import say
+from client.ui.sentences import coded, say
 from protocol.commands import Dance, Play, SeatCommand
 from protocol.events import SeenEvent
 from protocol.messages import TableState, TableStatus, TableSummary
@@ -517,10 +517,11 @@ def apply_reply(model: Model, what: str, ok: bool, code: str | None, message: st
     """The server answered a command; a rejection becomes a short message line."""
     if ok:
         return
+    why = coded("rejected", code, message)
     if code == RejectCode.LOST_RACE:
-        model.notify(_("too late: {why}").format(why=message or what), error=True)
+        model.notify(_("too late: {why}").format(why=why or what), error=True)
         return
-    model.notify(f"{refusal_words(what)}: {message or code}", error=True)
+    model.notify(f"{refusal_words(what)}: {why}", error=True)
 
 
 def refusal_words(what: str) -> str:

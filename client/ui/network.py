@@ -50,10 +50,12 @@ from client.ui.model import Model, apply_connection, apply_reply, clear_table, r
 from client.ui.records import records_refused
 from client.ui.reducer import LEFT_MESSAGES, apply
 from client.ui.seat_keeper import SeatKeeper
+from client.ui.sentences import coded, say
 from client.ui.table_form import DEFAULT_LEVEL
 from protocol.errors import ErrorCode, RemoteProtocolError
 from protocol.messages import (
     AddBot,
+    Closing,
     CreateTable,
     Join,
     Leave,
@@ -196,7 +198,9 @@ class Network:
                 resume = self.session.resume_state()
             if resume is None and self.session is None:
                 apply_connection(
-                    self.model, False, _("cannot connect: {reason}").format(reason=reason)
+                    self.model,
+                    False,
+                    _("cannot connect: {reason}").format(reason=_in_words(reason)),
                 )
                 self.model.notify(
                     _("cannot reach {address}").format(address=f"{host}:{port}"), error=True
@@ -482,3 +486,14 @@ def _speaks_rename(session: ClientSession) -> bool:
 
 def _show(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def _in_words(reason: object) -> str:
+    """Why a connection ended, for the connection line: a server's ``error`` or
+    ``closing`` said from its code through the sentence table (its own words only for a
+    code this release does not know); anything else as it describes itself."""
+    if not isinstance(reason, ServerClosedError):
+        return str(reason)
+    if reason.code == Closing.TYPE:
+        return say("closing")
+    return coded("error", reason.code, reason.message)

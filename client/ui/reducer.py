@@ -24,6 +24,7 @@ from client.ui.model import (
     forget_table_lines,
 )
 from client.ui.records import apply_records, speaks_records
+from client.ui.sentences import coded, say
 from protocol.messages import (
     ChatMessage,
     Closing,
@@ -46,14 +47,11 @@ from protocol.messages import (
     Welcome,
 )
 
-__all__ = ["LEFT_MESSAGES", "apply"]
+__all__ = ["LEFT_MESSAGES", "apply", "left_words"]
 
-LEFT_MESSAGES = {
-    LeftReason.KICKED: "You were removed from the table by the host",
-    LeftReason.TABLE_CLOSED: "The table closed",
-    LeftReason.LEFT: "You left the table",
-}
-"""What the message line says when the server tells us we are no longer at a table."""
+LEFT_MESSAGES = {reason: say(f"left.{reason.value}") for reason in LeftReason}
+"""What the message line says when an older server (one that sends no ``cause``) tells us
+we are no longer at a table; its words follow."""
 
 FITS = 78
 """The longest message line that shows whole at 80 columns (a space either side)."""
@@ -109,11 +107,22 @@ def _apply_left(model: Model, message: Left) -> None:
     if model.table is None or model.table.table_id != message.table_id:
         return  # a stale one, for a table we are no longer at
     clear_table(model)
-    text = LEFT_MESSAGES.get(message.reason, "You are no longer at the table")
-    if message.message and message.message.lower() not in text.lower():
-        text += f": {message.message}"
-        if len(text) > FITS and message.reason is LeftReason.KICKED:
-            # The server's sentence names who did it and whether it is a ban: alone, it
-            # fits ("Hostess asked you to leave and banned you from this table").
-            text = message.message[:1].upper() + message.message[1:]
-    model.notify(text, error=message.reason is not LeftReason.LEFT)
+    model.notify(left_words(message), error=message.reason is not LeftReason.LEFT)
+
+
+def left_words(message: Left) -> str:
+    """What the message line says for a ``left``: its cause's sentence with the host's name
+    (1.3); from an older server, the reason's sentence and the server's words."""
+    if message.cause is not None:
+        text = coded("left", message.cause, message.message, host=message.by or "")
+        if message.banned:
+            text = say("left.banned", line=text)
+    else:
+        text = LEFT_MESSAGES.get(message.reason, "You are no longer at the table")
+        if message.message and message.message.lower() not in text.lower():
+            text += f": {message.message}"
+            if len(text) > FITS and message.reason is LeftReason.KICKED:
+                # The server's sentence names who did it and whether it is a ban: alone,
+                # it fits ("Hostess asked you to leave and banned you from this table").
+                text = message.message[:1].upper() + message.message[1:]
+    return text

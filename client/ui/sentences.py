@@ -1,4 +1,10 @@
-"""The log's sentences: one table for the terminal and the page.
+"""The clients' sentences: one table for the terminal and the page.
+
+It holds the log's sentences and the ones said for a server's codes: a ``rejected`` or
+``error`` code (``rejected.<code>``, ``error.<code>``), a ``left`` cause (``left.<cause>``,
+with ``{host}`` from its ``by``) and a match's ``note_code`` (``note.<code>``); ``coded``
+picks one, and falls back to the server's words only for a code it does not know (a
+newer server's).
 
 ``SENTENCES`` maps a key to an English sentence (or a part of one) with placeholders by
 name, ``{player}``; ``say(key, **fields)`` fills one in. The terminal's log
@@ -21,7 +27,7 @@ import re
 
 from client.i18n import LANGUAGES, npgettext, pgettext, translations
 
-__all__ = ["SENTENCES", "page_module", "plural", "say", "say_count"]
+__all__ = ["SENTENCES", "coded", "page_module", "plural", "say", "say_count"]
 
 SENTENCES: dict[str, str] = {
     "cards.one": "1 card",
@@ -119,6 +125,90 @@ SENTENCES: dict[str, str] = {
     "removed.kicked": "{host} removed {player} from the table",
     "removed.banned": "{host} banned {player} from the table",
     "removed.bot-plays": "{line}; a bot plays the seat",
+    "rejected.not-your-turn": "it is not your move",
+    "rejected.not-now": "that is not possible now",
+    "rejected.card-not-in-hand": "that card is not in your hand",
+    "rejected.card-does-not-match": "that card does not match the top card",
+    "rejected.colour-required": "a wild needs a colour",
+    "rejected.colour-not-allowed": "only a wild takes a colour",
+    "rejected.target-required": "that card needs a target seat",
+    "rejected.invalid-target": "that seat cannot be the target",
+    "rejected.dance-required": "name a dance for the Dancing Wild",
+    "rejected.dance-not-allowed": "only a Dancing Wild names a dance",
+    "rejected.uno-not-allowed": "you cannot say UNO with that play",
+    "rejected.only-drawn-card": "only the card you drew may be played now",
+    "rejected.already-drew": "you already drew this turn",
+    "rejected.nothing-to-draw": "both piles are empty; pass instead",
+    "rejected.cannot-pass": "you cannot pass now",
+    "rejected.must-answer-draw-two": "answer the Draw Two with a Draw Two, or draw",
+    "rejected.not-exposed": "that player owes no UNO",
+    "rejected.catch-too-late": "the catch window has closed",
+    "rejected.lost-race": "someone else was quicker",
+    "rejected.wild-draw-four-not-allowed": "a Wild Draw Four is not allowed now",
+    "rejected.not-due": "the deadline has not passed yet",
+    "rejected.invalid-seat": "there is no such seat",
+    "rejected.eliminated": "this seat is out of the match",
+    "rejected.table-only": "only the table may do that",
+    "rejected.seat-only": "only a seated player may do that",
+    "rejected.paused": "the table is paused",
+    "rejected.not-paused": "the table is not paused",
+    "rejected.round-over": "the round is over; wait for the next one",
+    "rejected.match-over": "the match is over",
+    "rejected.table-not-found": "there is no such table",
+    "rejected.table-full": "the table is full",
+    "rejected.wrong-password": "wrong password",
+    "rejected.not-host": "only the host may do that",
+    "rejected.bad-token": "that seat can no longer be resumed",
+    "rejected.name-taken": "that name is taken at this table",
+    "rejected.bad-options": "the table's options do not go together",
+    "rejected.bad-seat": "there is no such seat at this table",
+    "rejected.seat-taken": "that seat is taken",
+    "rejected.not-a-bot": "that seat is not a bot's",
+    "rejected.unknown-strategy": "the server has no bot of that kind",
+    "rejected.not-at-table": "you are not at a table",
+    "rejected.already-at-table": "you are already at a table",
+    "rejected.not-seated": "you do not hold a seat",
+    "rejected.not-enough-players": "not enough players to start",
+    "rejected.wrong-table-state": "the table cannot do that now",
+    "rejected.bad-cursor": "that page of the list is gone; start again",
+    "rejected.too-many-tables": "the server has as many tables as it takes",
+    "rejected.slow-down": "too many requests; wait a little",
+    "rejected.banned": "the host has banned you from this table",
+    "rejected.no-history": "this server keeps no history",
+    "rejected.journal-unavailable": "the server cannot save tables now; try later",
+    "rejected.internal-error": "the server failed on this request",
+    "error.malformed-frame": "the server could not read what we sent",
+    "error.frame-too-large": "we sent the server too much at once",
+    "error.bad-message": "the server could not read a message we sent",
+    "error.unknown-message": "the server does not know a message we sent",
+    "error.unsupported-version": "the server speaks another version of the protocol",
+    "error.hello-required": "the server expected a hello first",
+    "error.duplicate-hello": "we said hello twice",
+    "error.unexpected-message": "we sent a message the server did not expect now",
+    "error.duplicate-id": "we reused a request number",
+    "error.unknown-id": "we answered a request that was not asked",
+    "error.rate-limited": "we sent the server too much, too fast",
+    "error.handshake-timeout": "the hello took too long",
+    "error.idle-timeout": "the server heard nothing from us for too long",
+    "error.too-slow": "we read too slowly and fell behind",
+    "error.server-full": "the server is full",
+    "error.server-shutdown": "the server is stopping",
+    "error.internal-error": "the server failed",
+    "error.replaced": "the seat moved to another connection",
+    "error.too-many-refusals": "we kept asking for what the server refused",
+    "note.host-closed-after-restart": "not finished: its host closed it after a server restart",
+    "note.closed-for-new-table": "not finished: closed to make room for a new table",
+    "note.journal-unwritten": "not finished: the server could not save it (scores as last saved)",
+    "note.server-upgraded": "not finished: the server was upgraded (scores of the last round)",
+    "table.default-name": "{player}'s table",
+    "closing": "the server is stopping; it may be back",
+    "left.left": "You left the table",
+    "left.asked-to-leave": "{host} asked you to leave",
+    "left.seat-to-bot": "{host} gave your seat to a bot",
+    "left.banned": "{line} and banned you from this table",
+    "left.table-closed": "The table closed",
+    "left.kicked": "You were removed from the table by the host",
+    "left.made-room": "The table closed to make room for a new one: nobody had moved",
 }
 """Every sentence of the log, by key (see the module docstring)."""
 
@@ -143,6 +233,16 @@ def say_count(key: str, count: int, **fields: object) -> str:
 
 def _fill(text: str, fields: dict[str, object]) -> str:
     return _PLACEHOLDER.sub(lambda m: str(fields.get(m[1], m[0])), text)
+
+
+def coded(prefix: str, code: str | None, fallback: str, **fields: object) -> str:
+    """The sentence for a server's ``code`` under ``prefix`` (``rejected``, ``error``,
+    ``left``, ``note``), or the server's own words ``fallback`` (else the code itself) for
+    a code this release does not know: a newer server's."""
+    key = f"{prefix}.{code}"
+    if code is not None and key in SENTENCES:
+        return say(key, **fields)
+    return fallback or str(code or "")
 
 
 def plural(key: str, count: int) -> str:
@@ -173,6 +273,13 @@ export function say(key, fields = {{}}) {{
   return text.replace(/\\{{(\\w+)\\}}/g, (all, name) =>
     name in fields ? String(fields[name]) : all,
   );
+}}
+
+// The sentence for a server's `code` under `prefix` ("rejected", "error", "left"), or the
+// server's own words `fallback` (then the code) for a code this page does not know.
+export function coded(prefix, code, fallback, fields = {{}}) {{
+  const key = `${{prefix}}.${{code}}`;
+  return code != null && key in SENTENCES ? say(key, fields) : fallback || String(code ?? "");
 }}
 
 // The key of the form of `key` for `count`: `key.one` for 1, else `key.other`.

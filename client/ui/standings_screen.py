@@ -15,6 +15,7 @@ from client.i18n import _, mark, pgettext
 from client.ui.layout import Line, rule, text_line
 from client.ui.model import Model
 from client.ui.screens import footer, header
+from client.ui.sentences import coded
 from client.ui.words import deck_word
 from protocol.errors import LobbyRejectCode
 from protocol.messages import MatchRecord, Standing, StandingsPeriod
@@ -126,8 +127,9 @@ def _final_table(match: MatchRecord | None) -> list[Line]:
         name = player.name + (" " + _("(bot)") if player.bot else "")
         won = "  " + _("winner") if player.name in match.winners else ""
         rows.append(text_line(f" {mark} {name:<24} {player.score:>7}{won}"))
-    if match.note:
-        rows.append(text_line(f"  {match.note}", "class:hint"))
+    note = coded("note", match.note_code, match.note)
+    if note:
+        rows.append(text_line(f"  {note}", "class:hint"))
     return rows
 
 

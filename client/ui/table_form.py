@@ -21,6 +21,7 @@ from typing import Any
 from client.bots.choices import DEFAULT_LEVEL, LEVEL_CHOICES
 from client.i18n import _
 from client.ui.intents import TableRequest
+from client.ui.sentences import say
 from client.ui.words import level_word, option_word, preset_word
 from protocol.limits import MAX_PASSWORD_LEN, MAX_TABLE_NAME_LEN
 from protocol.messages import MAX_BOT_THINK_MS, AddBot
@@ -85,7 +86,7 @@ def form_rows() -> list[str]:
 def new_form(player: str) -> dict[str, Any]:
     """A fresh form: the table named after ``player``, open, no bots, no option set."""
     return {
-        "name": _("{player}'s table").format(player=player)[:MAX_TABLE_NAME_LEN],
+        "name": say("table.default-name", player=player)[:MAX_TABLE_NAME_LEN],
         "password": "",
         "bots": 0,
         "bot_level": DEFAULT_LEVEL,

@@ -32,6 +32,7 @@ from protocol.messages import (
     Kick,
     Leave,
     Left,
+    LeftCause,
     LeftReason,
     OkResult,
     PauseTable,
@@ -241,7 +242,9 @@ class RequestHandlers:
             seat = self._seating.seat_of(peer)
             self.remove_person(seat, "left")
         self._departed(peer)
-        peer.send(Left(table_id=self._table_id, reason=LeftReason.LEFT, message="you left"))
+        table_id, cause = self._table_id, LeftCause.LEFT
+        left = Left(table_id=table_id, reason=LeftReason.LEFT, message="you left", cause=str(cause))
+        peer.send(left)
 
     def lost(self, peer: Peer) -> None:
         """A connection is gone: its seat goes away (a bot plays it) or it stops watching."""
@@ -369,14 +372,20 @@ class RequestHandlers:
         if kicked is not None:
             self._departed(kicked)
             kicked.send(self._public.current())
-            why = (
-                f"{host.name} gave your seat to a bot"
-                if self._game.match is not None
-                else f"{host.name} asked you to leave"
-            )
+            to_bot = self._game.match is not None
+            done = "gave your seat to a bot" if to_bot else "asked you to leave"
+            why = f"{host.name} {done}"
             if message.ban:
                 why += " and banned you from this table"
-            kicked.send(Left(table_id=self._table_id, reason=LeftReason.KICKED, message=why))
+            left = Left(
+                table_id=self._table_id,
+                reason=LeftReason.KICKED,
+                message=why,
+                cause=str(LeftCause.SEAT_TO_BOT if to_bot else LeftCause.ASKED_TO_LEAVE),
+                by=host.name,
+                banned=message.ban,
+            )
+            kicked.send(left)
 
     # ------------------------------------------------------------------ playing
 

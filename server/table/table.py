@@ -43,7 +43,9 @@ from protocol.messages import (
     CloseTable,
     Game,
     Left,
+    LeftCause,
     LeftReason,
+    MatchNote,
     Ok,
     Rejected,
     Request,
@@ -55,6 +57,7 @@ from server.autoplay import BotLauncher, StandIn
 from server.engine import Match
 from server.journal import SavedTable, TableJournal
 from server.lobby_budget import LobbyBudget
+from server.match_notes import NOTE_WORDS
 from server.own_addresses import OwnAddresses
 from server.peer import Peer
 from server.settings import LobbySettings
@@ -172,7 +175,7 @@ class Table:
         self._empty_clock = EmptyTableClock(settings.empty_table_seconds)
         self.last_move = trio.current_time()
         """When (Trio time) a person last moved here (made it, joined, played ...)."""
-        self._farewell = "the table closed"
+        self._farewell = ("the table closed", LeftCause.TABLE_CLOSED)
         self._journal = journal
         self._grace: RestartGrace | None = None
         self._closable_until = -math.inf  # the host may close a rebuilt table until then
@@ -435,7 +438,7 @@ class Table:
             )
         log.info("table %s: closed by its host after the restart", self._label)
         if self._journal is not None and self.game.running() is not None:
-            self._journal.abandoned("not finished: its host closed it after a server restart")
+            self._journal.abandoned(NOTE_WORDS[MatchNote.HOST_CLOSED_AFTER_RESTART])
         self._grace = None
         self._closing = True
 
@@ -443,8 +446,9 @@ class Table:
         minutes = (trio.current_time() - self.last_move) / 60
         log.info("table %s: no move for %.0f min; closed to make room", self._label, minutes)
         if self._journal is not None and self.game.running() is not None:
-            self._journal.abandoned("not finished: closed for a new table after no move")
-        self._farewell = "the table closed to make room for a new one: nobody had moved"
+            self._journal.abandoned(NOTE_WORDS[MatchNote.CLOSED_FOR_NEW_TABLE])
+        words = "the table closed to make room for a new one: nobody had moved"
+        self._farewell = (words, LeftCause.MADE_ROOM)
         self._closing = True
 
     async def _deliver(self, reply: Reply | None) -> None:
@@ -511,8 +515,9 @@ class Table:
                     rejected(item.message, LobbyRejectCode.TABLE_NOT_FOUND, "the table closed")
                 )
             self._departed(item.peer)
+        words, cause = self._farewell
         farewell = Left(
-            table_id=self.table_id, reason=LeftReason.TABLE_CLOSED, message=self._farewell
+            table_id=self.table_id, reason=LeftReason.TABLE_CLOSED, message=words, cause=str(cause)
         )
         # A server that stops keeps a journaled table for its next start: its seated people
         # hear only ``closing``, and their tokens take the seats back once it is up again.

@@ -4,7 +4,8 @@
 // per server id, so a reload (or a phone that slept) resumes the same seat.
 
 import { Connection } from "./wire.js";
-import { describeEvent, stackAfter } from "./log.js";
+import { describeEvent, leftWords, stackAfter } from "./log.js";
+import { coded, say } from "./sentences.js";
 import { render, renderClock } from "./render.js";
 import { play, soundOn, toggleSound } from "./sound.js";
 import { setUpLanguage } from "./language.js";
@@ -179,12 +180,12 @@ const handlers = {
   left: (m) => {
     forgetSeat();
     state.screen = "lobby";
-    notice(m.message || `you left the table (${m.reason})`);
+    notice(leftWords(m));
     refreshTables();
   },
-  closing: (m) => notice(`the server is stopping: ${m.reason || "it will be back"}`),
-  error: (m) => notice(`${m.message || m.code}`),
-  rejected: (m) => notice(m.message || m.code),
+  closing: () => notice(say("closing")),
+  error: (m) => notice(coded("error", m.code, m.message)),
+  rejected: (m) => notice(coded("rejected", m.code, m.message)),
 };
 
 function received(message) {

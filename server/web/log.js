@@ -4,7 +4,7 @@
 // match. name(seat) gives a seat's name, "you" for one's own.
 
 import { cardLabel, cardName, COLOR_NAMES, isWild } from "./cards.js";
-import { plural, say, SENTENCES } from "./sentences.js";
+import { coded, plural, say, SENTENCES } from "./sentences.js";
 
 const ARROWS = { up: "↑", down: "↓", left: "←", right: "→" };
 const STACK_REASONS = ["draw-two", "wild-draw-four"];
@@ -130,3 +130,19 @@ export function describeEvent(body, name, previous, stack = []) {
 }
 
 export { ARROWS };
+
+// Why we are no longer at the table, as the terminal says it (client/ui/reducer.py's
+// left_words): the `left`'s cause (1.3) with the host's name; from an older server, which
+// sends no cause, the reason's sentence followed by the server's words.
+export function leftWords(m) {
+  if (m.cause) {
+    const line = coded("left", m.cause, m.message, { host: m.by || "" });
+    return m.banned ? say("left.banned", { line }) : line;
+  }
+  const key = `left.${m.reason}`;
+  const line = key in SENTENCES ? say(key) : "You are no longer at the table";
+  if (!m.message || line.toLowerCase().includes(m.message.toLowerCase())) return line;
+  const both = `${line}: ${m.message}`;
+  if (both.length > 78 && m.reason === "kicked") return m.message[0].toUpperCase() + m.message.slice(1);
+  return both;
+}

@@ -3,7 +3,7 @@
 
 import { cardColor, cardLabel, cardName, COLOR_NAMES, COLORS, sortHand } from "./cards.js";
 import { ARROWS } from "./log.js";
-import { say } from "./sentences.js";
+import { coded, say } from "./sentences.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -169,7 +169,7 @@ function renderStandings(state) {
       const when = new Date(m.finished_at * 1000).toLocaleString([], {
         weekday: "short", day: "2-digit", month: "short", hour: "2-digit", minute: "2-digit",
       });
-      const won = m.winners.length ? `won by ${m.winners.join(" and ")}` : m.note || "cut short";
+      const won = m.winners.length ? `won by ${m.winners.join(" and ")}` : coded("note", m.note_code, m.note) || "cut short";
       const scores = m.players.map((p) => `${p.name} ${p.score}`).join(" · ");
       return el("li", { class: "table-entry" },
         el("div", { class: "row" }, el("strong", { text: m.table }), el("span", { class: "tag", text: m.deck })),

@@ -3,6 +3,7 @@
 // big-endian length and one msgpack map. This module frames, says hello, answers pings,
 // matches replies to commands, and reconnects after a lost connection.
 
+import { coded } from "./sentences.js";
 import { decode, encode } from "./msgpack.js";
 
 const MAX_BODY = 65536;
@@ -113,7 +114,7 @@ export class Connection {
       case "error":
         this.onMessage(message);
         if (["replaced", "unsupported-version", "banned"].includes(message.code)) {
-          this.finish(message.message || message.code);
+          this.finish(coded("error", message.code, message.message));
         }
         return;
       default:

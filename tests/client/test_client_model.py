@@ -163,7 +163,10 @@ def test_rejections_are_short_message_lines() -> None:
     apply_reply(model, "play", True, None, "")
     assert model.message == ""
     apply_reply(model, "play", False, "not-your-turn", "it is seat 1's turn")
-    assert model.message == "cannot play that: it is seat 1's turn" and model.message_is_error
+    # A code this client knows is said from the sentence table, not in the server's words.
+    assert model.message == "cannot play that: it is not your move" and model.message_is_error
+    apply_reply(model, "play", False, "a-newer-code", "it is seat 1's turn")
+    assert model.message == "cannot play that: it is seat 1's turn"
     apply_reply(model, "catch", False, "lost-race", "UNO was called first")
     assert model.message.startswith("too late")
 

@@ -85,6 +85,26 @@ def test_a_session_s_messages_reduce_into_the_model_in_the_order_they_came() -> 
     assert [table.name for table in model.tables] == ["Later"]
 
 
+def test_a_left_with_a_cause_is_said_from_its_code_and_fields() -> None:
+    model = Model(name="Bob")
+    apply(model, _welcome(), 0.0)
+    apply(model, Joined(table_id="t1", seat=1), 1.0)
+    apply(model, table_state(), 1.0)
+    words = "Ann asked you to leave and banned you from this table, in words"
+    left = Left(
+        table_id="t1", reason=LeftReason.KICKED, message=words, cause="asked-to-leave",
+        by="Ann", banned=True,
+    )  # fmt: skip
+    apply(model, left, 2.0)
+    assert model.screen is Screen.LOBBY
+    assert model.message == "Ann asked you to leave and banned you from this table"
+    # A cause of a newer server: its words stand in.
+    apply(model, Joined(table_id="t1", seat=1), 3.0)
+    apply(model, table_state(), 3.0)
+    apply(model, Left(table_id="t1", reason=LeftReason.KICKED, message=words, cause="x"), 4.0)
+    assert model.message == words
+
+
 def test_standings_of_another_period_than_the_one_shown_are_left_aside() -> None:
     model = Model(name="Ann")
     model.records.period = StandingsPeriod.ALL

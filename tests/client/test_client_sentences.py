@@ -3,6 +3,7 @@ page's copy is current, and a stack of draw cards is named as a stack (issue 26 
 
 from __future__ import annotations
 
+from enum import StrEnum
 from importlib.resources import files
 from typing import Any
 
@@ -10,7 +11,10 @@ from client_builders import NAMES, engine_view, event, model_with
 
 from client.ui.describe import describe_event
 from client.ui.model import apply_event
-from client.ui.sentences import SENTENCES, page_module, plural, say
+from client.ui.sentences import SENTENCES, coded, page_module, plural, say
+from protocol.errors import ErrorCode, LobbyRejectCode
+from protocol.messages import LeftCause, LeftReason, MatchNote
+from protocol.rejections import RejectCode
 
 
 def test_the_pages_copy_of_the_sentences_is_current() -> None:
@@ -91,3 +95,28 @@ def test_a_catch_in_the_middle_of_a_stack_does_not_end_it() -> None:
 def test_describe_event_without_a_stack_reads_as_before() -> None:
     body = event({"kind": "drew", "seat": 1, "count": 2, "reason": "draw-two"})
     assert describe_event(body, lambda s: "Bob") == "Bob drew 2 cards (Draw Two)"
+
+
+def test_every_code_a_server_can_send_has_a_sentence() -> None:
+    coded_enums: dict[str, list[type[StrEnum]]] = {
+        "rejected": [RejectCode, LobbyRejectCode],
+        "error": [ErrorCode],
+        "left": [LeftCause, LeftReason],
+        "note": [MatchNote],
+    }
+    missing = [
+        f"{prefix}.{code.value}"
+        for prefix, enums in coded_enums.items()
+        for enum in enums
+        for code in enum
+        if f"{prefix}.{code.value}" not in SENTENCES
+    ]
+    assert missing == []
+
+
+def test_a_code_is_said_from_the_table_and_only_an_unknown_one_in_the_servers_words() -> None:
+    assert coded("rejected", "table-full", "no room at Den") == "the table is full"
+    assert coded("left", "seat-to-bot", "", host="Ann") == "Ann gave your seat to a bot"
+    assert coded("rejected", "a-newer-code", "no, because") == "no, because"
+    assert coded("error", "a-newer-code", "") == "a-newer-code"
+    assert coded("note", None, "") == ""

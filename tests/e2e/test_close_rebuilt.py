@@ -12,7 +12,15 @@ import trio
 from e2e_client import Hub, Player, drive, seat_table, settle
 from e2e_server import ServerProcess
 
-from protocol.messages import CloseTable, Left, ListMatches, ListTables, MatchList, Rejected
+from protocol.messages import (
+    CloseTable,
+    Left,
+    ListMatches,
+    ListTables,
+    MatchList,
+    MatchNote,
+    Rejected,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -78,7 +86,15 @@ async def test_the_host_closes_a_rebuilt_table_and_its_match_is_kept(tmp_path: P
                 await back["bob"].ok(lambda id_: ListMatches(id=id_))
                 (match,) = [f for f in back["bob"].frames if isinstance(f, MatchList)][-1].matches
                 assert match.winners == () and "its host closed it" in match.note
+                assert match.note_code is None  # bob speaks 1.2: the words alone
                 assert [p.name for p in match.players] == ["ann", "bob"]
+                # A 1.3 peer reads the note's code as well, and the clients say it.
+                cy = await Player.connect(again.port, "cy", hub, versions=("1.3",))
+                nursery.start_soon(cy.read_forever)
+                await cy.ok(lambda id_: ListMatches(id=id_))
+                (coded,) = [f for f in cy.frames if isinstance(f, MatchList)][-1].matches
+                assert coded.note_code == MatchNote.HOST_CLOSED_AFTER_RESTART
+                assert coded.note == match.note
                 nursery.cancel_scope.cancel()
     finally:
         again.stop()

@@ -15,7 +15,11 @@ from protocol.messages import (
     GameView,
     Hello,
     HostReason,
+    Left,
+    LeftCause,
+    LeftReason,
     MatchList,
+    MatchNote,
     MatchPlayer,
     MatchRecord,
     Rejected,
@@ -170,3 +174,25 @@ def test_the_welcomes_table_defaults_go_only_to_a_1_3_peer() -> None:
     older = for_version(welcome, (1, 2))
     assert isinstance(older, Welcome)
     assert older.table_defaults is None and older.web_port is None
+
+
+def test_a_left_s_cause_and_a_note_s_code_reach_1_3_peers_only() -> None:
+    left = Left(
+        table_id="1", reason=LeftReason.KICKED, message="Ann asked you to leave",
+        cause=LeftCause.ASKED_TO_LEAVE.value, by="Ann", banned=True,
+    )  # fmt: skip
+    assert for_version(left, (1, 3)) is left
+    for version in ((1, 1), (1, 2)):
+        older = for_version(left, version)
+        assert older == Left(table_id="1", reason=LeftReason.KICKED, message=left.message)
+        assert isinstance(older, Left)
+        assert sorted(older.to_data()) == ["message", "reason", "table_id", "type"]
+    assert for_version(left, (1, 0)) is None  # ``left`` itself came in 1.1
+    record = MatchRecord(
+        finished_at=1, table_id="1", table="Den", deck="classic", options=TableOptions(),
+        players=(MatchPlayer(name="Ann", score=5),), note="not finished: closed",
+        note_code=MatchNote.CLOSED_FOR_NEW_TABLE.value,
+    )  # fmt: skip
+    sent = for_version(MatchList(matches=(record,)), (1, 2))
+    assert isinstance(sent, MatchList)
+    assert sent.matches[0].note_code is None and sent.matches[0].note == record.note

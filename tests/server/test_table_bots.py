@@ -19,6 +19,7 @@ from protocol.messages import (
     Kick,
     Leave,
     Left,
+    LeftCause,
     LeftReason,
     RemoveBot,
     ResumeSeat,
@@ -129,15 +130,20 @@ async def test_the_kicked_the_leaving_and_a_closing_tables_watchers_are_told_lef
 
     await ok(lobby, ann, lambda i: Kick(id=i, seat=1))
     assert bob.last(Left) == Left(
-        table_id=table.table_id, reason=LeftReason.KICKED, message="Ann asked you to leave"
+        table_id=table.table_id,
+        reason=LeftReason.KICKED,
+        message="Ann asked you to leave",
+        cause=LeftCause.ASKED_TO_LEAVE,
+        by="Ann",
     )
     reply = await ok(lobby, cat, lambda i: Leave(id=i))
-    assert cat.last(Left).reason is LeftReason.LEFT
+    assert cat.last(Left).reason is LeftReason.LEFT and cat.last(Left).cause == LeftCause.LEFT
     assert cat.received.index(cat.last(Left)) < cat.received.index(reply)  # Left, then ok
 
     await ok(lobby, ann, lambda i: Leave(id=i))  # the last player leaves: the table closes
     await sue.wait_for(lambda: bool(sue.of(Left)))
     assert sue.last(Left).reason is LeftReason.TABLE_CLOSED
+    assert sue.last(Left).cause == LeftCause.TABLE_CLOSED
     assert ann.last(Left).reason is LeftReason.LEFT
     assert lobby.location(sue) is None and not ann.of(Left)[1:]
 
