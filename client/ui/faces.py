@@ -7,6 +7,8 @@ tell red from green, reads the same hand as everyone else.
 
 from __future__ import annotations
 
+import gettext
+
 from client.i18n import mark, pgettext
 from protocol.cards import COLORS, Card, Color, InvalidCardError, Rank
 
@@ -17,6 +19,7 @@ __all__ = [
     "card_name",
     "color_name",
     "hand_order",
+    "rank_name",
     "sort_hand",
 ]
 
@@ -80,14 +83,23 @@ def card_name(code: str) -> str:
     card = _parse(code)
     if card is None:
         return code
-    if card.rank.number is not None:
-        rank = str(card.rank.number)
-    else:
-        rank = pgettext("rank", _RANK_NAMES[card.rank])
+    rank = rank_name(code)
     if card.color is None:
         return rank
     color = pgettext("color", COLOR_NAMES[card.color.value])
     return pgettext("card", "{color} {rank}").format(color=color, rank=rank)
+
+
+def rank_name(code: str, catalogue: gettext.NullTranslations | None = None) -> str:
+    """The words for a card's rank (``Skip``, ``Wild Draw Four``), from ``catalogue`` (the
+    chosen language's when None); a number card's is its number."""
+    card = _parse(code)
+    if card is None:
+        return code
+    if card.rank.number is not None:
+        return str(card.rank.number)
+    english = _RANK_NAMES[card.rank]
+    return pgettext("rank", english) if catalogue is None else catalogue.pgettext("rank", english)
 
 
 def color_name(letter: str | None) -> str:

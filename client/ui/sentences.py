@@ -27,7 +27,7 @@ import re
 
 from client.i18n import LANGUAGES, npgettext, pgettext, translations
 
-__all__ = ["SENTENCES", "coded", "page_module", "plural", "say", "say_count"]
+__all__ = ["SENTENCES", "card_words", "coded", "page_module", "plural", "say", "say_count"]
 
 SENTENCES: dict[str, str] = {
     "cards.one": "1 card",
@@ -304,7 +304,26 @@ def language_table(lang: str) -> dict[str, str]:
     return table
 
 
+_PAGE_CARDS = ("RS", "RR", "R+2", "W", "W+4", "WSWAP", "WSHUF", "WCUST", "WDANCE", "WCREEP")
+"""A card of every kind the page names: its rank's words go to the page by code part."""
+
+
+def card_words(lang: str) -> dict[str, str]:
+    """The page's card names in ``lang``, by key: a colour by letter (``card-color.R``), a
+    rank by the rest of its code (``card-rank.S``, ``card-rank.W+4``), and ``card-name``,
+    the order of the two."""
+    from client.ui.faces import COLOR_NAMES, rank_name  # noqa: PLC0415 (faces reads sentences' i18n)
+
+    catalogue = translations(lang)
+    words = {f"card-color.{c}": catalogue.pgettext("color", n) for c, n in COLOR_NAMES.items()}
+    for code in _PAGE_CARDS:
+        part = code if code.startswith("W") else code[1:]
+        words[f"card-rank.{part}"] = rank_name(code, catalogue)
+    words["card-name"] = catalogue.pgettext("card", "{color} {rank}")
+    return words
+
+
 def page_module() -> str:
     """The text of the page's ``sentences.js``: every language's table and its ``say``."""
-    tables = {lang: language_table(lang) for lang in LANGUAGES}
+    tables = {lang: {**language_table(lang), **card_words(lang)} for lang in LANGUAGES}
     return _PAGE_MODULE.format(table=json.dumps(tables, indent=2, ensure_ascii=False))

@@ -183,7 +183,22 @@ export const CATALOGUES = {
     "left.banned": "{line} and banned you from this table",
     "left.table-closed": "The table closed",
     "left.kicked": "You were removed from the table by the host",
-    "left.made-room": "The table closed to make room for a new one: nobody had moved"
+    "left.made-room": "The table closed to make room for a new one: nobody had moved",
+    "card-color.R": "red",
+    "card-color.Y": "yellow",
+    "card-color.G": "green",
+    "card-color.B": "blue",
+    "card-rank.S": "Skip",
+    "card-rank.R": "Reverse",
+    "card-rank.+2": "Draw Two",
+    "card-rank.W": "Wild",
+    "card-rank.W+4": "Wild Draw Four",
+    "card-rank.WSWAP": "Wild Swap Hands",
+    "card-rank.WSHUF": "Wild Shuffle Hands",
+    "card-rank.WCUST": "Wild Customizable",
+    "card-rank.WDANCE": "Dancing Wild",
+    "card-rank.WCREEP": "Creeper",
+    "card-name": "{color} {rank}"
   },
   "de": {
     "cards.one": "1 Karte",
@@ -364,7 +379,22 @@ export const CATALOGUES = {
     "left.banned": "{line} und hat dich von diesem Tisch gesperrt",
     "left.table-closed": "Der Tisch wurde geschlossen",
     "left.kicked": "Der Gastgeber hat dich vom Tisch entfernt",
-    "left.made-room": "Der Tisch wurde für einen neuen geschlossen: niemand hatte sich bewegt"
+    "left.made-room": "Der Tisch wurde für einen neuen geschlossen: niemand hatte sich bewegt",
+    "card-color.R": "Rot",
+    "card-color.Y": "Gelb",
+    "card-color.G": "Grün",
+    "card-color.B": "Blau",
+    "card-rank.S": "Aussetzen",
+    "card-rank.R": "Richtungswechsel",
+    "card-rank.+2": "Zieh Zwei",
+    "card-rank.W": "Farbenwahl",
+    "card-rank.W+4": "Zieh Vier Farbenwahl",
+    "card-rank.WSWAP": "Farbenwahl Hände tauschen",
+    "card-rank.WSHUF": "Farbenwahl Hände mischen",
+    "card-rank.WCUST": "Wunschkarte",
+    "card-rank.WDANCE": "Tanz-Farbenwahl",
+    "card-rank.WCREEP": "Creeper",
+    "card-name": "{color} {rank}"
   },
   "es": {
     "cards.one": "1 carta",
@@ -545,7 +575,22 @@ export const CATALOGUES = {
     "left.banned": "{line} y te vetó en esta mesa",
     "left.table-closed": "La mesa se cerró",
     "left.kicked": "El anfitrión te sacó de la mesa",
-    "left.made-room": "La mesa se cerró para hacer sitio a una nueva: nadie se había movido"
+    "left.made-room": "La mesa se cerró para hacer sitio a una nueva: nadie se había movido",
+    "card-color.R": "rojo",
+    "card-color.Y": "amarillo",
+    "card-color.G": "verde",
+    "card-color.B": "azul",
+    "card-rank.S": "Salta",
+    "card-rank.R": "Cambio de sentido",
+    "card-rank.+2": "Roba Dos",
+    "card-rank.W": "Comodín",
+    "card-rank.W+4": "Comodín Roba Cuatro",
+    "card-rank.WSWAP": "Comodín Cambia Manos",
+    "card-rank.WSHUF": "Comodín Baraja Manos",
+    "card-rank.WCUST": "Comodín Personalizable",
+    "card-rank.WDANCE": "Comodín de Baile",
+    "card-rank.WCREEP": "Creeper",
+    "card-name": "{rank} {color}"
   }
 };
 
