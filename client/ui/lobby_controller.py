@@ -306,11 +306,13 @@ def address_problem(text: str) -> str | None:
     """What is wrong with a typed server address, in words; None when it is usable."""
     host, sep, port = text.strip().rpartition(":")
     if not sep or not port:
-        return f"{text!r} has no port: type HOST:PORT, e.g. 192.168.1.20:7531"
+        return _("{text} has no port: type HOST:PORT, e.g. 192.168.1.20:7531").format(
+            text=repr(text)
+        )
     if not (port.isascii() and port.isdigit()):
-        return f"the port must be a number, not {port!r}"
+        return _("the port must be a number, not {port}").format(port=repr(port))
     if not 0 < int(port) < 65536:
-        return f"the port {port} is out of range: ports go from 1 to 65535"
+        return _("the port {port} is out of range: ports go from 1 to 65535").format(port=port)
     if ":" in host and not host.startswith("["):
-        return "write an IPv6 address in brackets: [v6addr]:port"
+        return _("write an IPv6 address in brackets: [v6addr]:port")
     return None
