@@ -9,7 +9,6 @@ import { coded, say } from "./sentences.js";
 import { render, renderClock } from "./render.js";
 import { play, soundOn, toggleSound } from "./sound.js";
 import { setUpLanguage } from "./language.js";
-import { say } from "./sentences.js";
 
 const NAME_KEY = "uno-lan:name";
 const seatKey = (serverId) => `uno-lan:seat:${serverId}`;
