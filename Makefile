@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-test
 BENCH_STAMP := $(VENV)/.installed-bench
 
-.PHONY: test lint typecheck imports pytest tools play bench soak clean web-screenshot web-sentences
+.PHONY: test lint typecheck imports pytest tools play bench soak clean web-screenshot web-sentences catalogues
 
 # setuptools boxes a notice into every editable install of a flat layout ("Editable
 # installation ... folders ... with the same name as your package"): design.md chose the
@@ -73,11 +73,13 @@ web-screenshot: $(STAMP) tools
 	UNO_WEB_SCREENSHOT=$(CURDIR)/docs/web-table.png $(BIN)/python -m pytest -q \
 		tests/web/test_web_page.py -k phone_viewport
 
-# The page's copy of the log's sentences, written from client/ui/sentences.py (a test
-# fails when it is not current).
-web-sentences: $(STAMP)
-	$(BIN)/python -c 'from client.ui.sentences import page_module; print(page_module(), end="")' \
-		> server/web/sentences.js
+# The catalogues (docs/translating.md): Babel brings every .po file up to the code's
+# sentences, compiles the .mo files the wheel ships and writes the page's copy of the
+# log's sentences, server/web/sentences.js (a test fails when any of them is not current).
+catalogues: $(STAMP)
+	$(BIN)/python -m client.catalogues
+
+web-sentences: catalogues
 
 play: $(STAMP)
 	$(BIN)/uno-client --solo

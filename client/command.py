@@ -23,11 +23,13 @@ import trio
 from client.cli import OWN_FLAGS
 from client.config import bell_wanted, default_name, log_path, remember_name
 from client.discovery import FoundServer, keep_listed
+from client.i18n import _
 from client.solo import lan_server, solo_server
 from client.ui.app import ClientApp
 from client.ui.lobby_controller import address_problem, parse_address
 from client.ui.model import Model, apply_discovered
 from client.ui.network import Network, Plan
+from client.ui.sentences import say
 from protocol.limits import MAX_NAME_LEN, MAX_TABLE_NAME_LEN, clean_text
 from protocol.options import ConfigError, TableConfig, TableOptions
 from protocol.startup import PAGE, REACHABLE
@@ -123,14 +125,15 @@ def serve_options(args: argparse.Namespace) -> dict[str, Any]:
 def discovery_text(args: argparse.Namespace) -> str:
     """What the find screen says discovery does (``--no-mdns``: nothing)."""
     if args.no_mdns:
-        return "not looking, as --no-mdns asks"
-    where = ", ".join(args.mdns_interface) if args.mdns_interface else "every interface"
-    return f"looking on {where}…"
+        return _("not looking, as --no-mdns asks")
+    if not args.mdns_interface:
+        return _("looking on every interface…")
+    return _("looking on {interfaces}…").format(interfaces=", ".join(args.mdns_interface))
 
 
 def start_plan(args: argparse.Namespace, name: str) -> Plan:
     """What the network does once connected, from the command line."""
-    table_name = f"{name}'s table"[:MAX_TABLE_NAME_LEN]
+    table_name = say("table.default-name", player=name)[:MAX_TABLE_NAME_LEN]
     if args.solo:
         bots = 3 if args.bots is None else args.bots
         options = TableOptions.parse({"deck": args.deck, "seats": bots + 1})
@@ -269,5 +272,7 @@ def name_note(typed: str, name: str) -> str:
     if cleaned == typed.strip() and len(cleaned) <= MAX_NAME_LEN:
         return ""
     if len(cleaned) > MAX_NAME_LEN:
-        return f"Your name is cut to {MAX_NAME_LEN} characters: you are {name}."
-    return f"Your name had characters that cannot be shown: you are {name}."
+        return _("Your name is cut to {count} characters: you are {name}.").format(
+            count=MAX_NAME_LEN, name=name
+        )
+    return _("Your name had characters that cannot be shown: you are {name}.").format(name=name)

@@ -28,6 +28,7 @@ from prompt_toolkit.output import ColorDepth, Output
 from prompt_toolkit.styles import Style
 
 from client.config import remember
+from client.i18n import _
 from client.ui.controller import Controller
 from client.ui.intents import Intent, Quit, RememberSetting
 from client.ui.keys import build_key_bindings
@@ -192,7 +193,7 @@ class ClientApp:
         self._trio_done.set()
         if isinstance(result, outcome.Error):
             log.error("the network side failed", exc_info=result.error)
-            self.model.notify(f"network failure: {result.error}", error=True)
+            self.model.notify(_("network failure: {error}").format(error=result.error), error=True)
         self._exit()
 
     def _exit(self) -> None:

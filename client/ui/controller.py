@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from client.i18n import _, mark, pgettext
 from client.ui.faces import card_label, color_name
 from client.ui.hints import refused_while_away, why_not_playable
 from client.ui.host_controller import BAN, HostController
@@ -32,6 +33,7 @@ from client.ui.lobby_controller import LobbyController
 from client.ui.model import Mode, Model, Picker, Screen
 from client.ui.picker_start import sensible_start
 from client.ui.records_controller import RecordsController
+from client.ui.sentences import say_count
 from protocol.commands import (
     Accept,
     Arrow,
@@ -65,9 +67,9 @@ DRAFT_FIELDS = ("color", "target", "dance")
 """The fields a play (or a first-card colour choice) is narrowed by, in the asking order."""
 
 _FIELD_TITLES = {
-    "color": "Choose the colour",
-    "target": "Choose a player",
-    "dance": "Choose the dance",
+    "color": mark("picker", "Choose the colour"),
+    "target": mark("picker", "Choose a player"),
+    "dance": mark("picker", "Choose the dance"),
 }
 
 
@@ -132,7 +134,10 @@ class Controller:
         plays = model.plays_of(code)
         if not plays:
             model.notify(
-                f"{card_label(code)} cannot be played now: {why_not_playable(model, code)}", True
+                _("{card} cannot be played now: {why}").format(
+                    card=card_label(code), why=why_not_playable(model, code)
+                ),
+                True,
             )
             return
         self._start_draft(plays)
@@ -143,7 +148,7 @@ class Controller:
         model = self.model
         jumps = [] if model.my_turn else model.legal_of(Play.TYPE)
         if not jumps:
-            model.notify("no jump-in now: it needs a card identical to the top card", True)
+            model.notify(_("no jump-in now: it needs a card identical to the top card"), True)
             return
         plays = [c for c in jumps if isinstance(c, Play)]
         code = plays[0].card.code
@@ -162,7 +167,9 @@ class Controller:
             values = list(dict.fromkeys(getattr(c, name, None) for c in model.draft))
             if len(values) > 1:
                 picker = Picker(
-                    _FIELD_TITLES[name], name, [(v, self._label(name, v)) for v in values]
+                    pgettext("picker", _FIELD_TITLES[name]),
+                    name,
+                    [(v, self._label(name, v)) for v in values],
                 )
                 picker.index = sensible_start(name, values, model.view, model.seat, model.hand)
                 model.picker = picker
@@ -178,7 +185,7 @@ class Controller:
             if self.model.view is not None and isinstance(value, int):
                 counts = self.model.view.shared.counts
                 if value < len(counts):
-                    count = f" ({counts[value]} cards)"
+                    count = " (" + say_count("cards", counts[value]) + ")"
             return self.model.seat_name(value) + count
         return str(value)
 
@@ -207,7 +214,7 @@ class Controller:
         picker = self.model.picker
         if picker is None:
             return
-        for index, (option, _) in enumerate(picker.options):
+        for index, (option, _words) in enumerate(picker.options):
             if option == value:
                 picker.index = index
                 if confirm:
@@ -278,22 +285,22 @@ class Controller:
             return
         if any(_says_uno(c) for c in model.legal_of(Play.TYPE)):
             model.uno_armed = not model.uno_armed
-            model.notify("UNO will be said with your play" if model.uno_armed else "UNO unarmed")
+            model.notify(_("UNO will be said with your play") if model.uno_armed else "UNO unarmed")
             return
-        model.notify("nothing to declare: UNO is for your last card but one", error=True)
+        model.notify(_("nothing to declare: UNO is for your last card but one"), error=True)
 
     def catch(self) -> None:
         """c: catch the one exposed player, or choose whom when several are exposed."""
         catches = self.model.legal_of(Catch.TYPE)
         if not catches:
-            self.model.notify("nobody to catch", error=True)
+            self.model.notify(_("nobody to catch"), error=True)
             return
         if len(catches) == 1:
             self.emit(GameIntent(catches[0]))
             return
         targets = [c.target for c in catches if isinstance(c, Catch)]
         self.model.picker = Picker(
-            "Catch whom?", Catch.TYPE, [(t, self.model.seat_name(t)) for t in targets]
+            _("Catch whom?"), Catch.TYPE, [(t, self.model.seat_name(t)) for t in targets]
         )
         self.model.mode = Mode.PICK
 
@@ -316,7 +323,7 @@ class Controller:
     def dance_submit(self) -> None:
         model = self.model
         if not model.legal_of(Dance.TYPE):
-            model.notify("there is no dance to answer", error=True)
+            model.notify(_("there is no dance to answer"), error=True)
             return
         steps = tuple(Arrow(step) for step in model.dance_steps)
         model.dance_steps = []
@@ -334,10 +341,10 @@ class Controller:
         model = self.model
         table = model.table
         if table is not None and table.state is TableStatus.BETWEEN_ROUNDS:
-            model.notify("ready for the next round")
+            model.notify(_("ready for the next round"))
             self.emit(TableRequest(Ready.TYPE, {"ready": True}))
         elif table is not None and table.state is TableStatus.OVER and table.rematch_asked:
-            model.notify("ready for the rematch")
+            model.notify(_("ready for the rematch"))
             self.emit(TableRequest(Ready.TYPE, {"ready": True}))
 
     # -- typing: chat and host:port --------------------------------------------------------
@@ -384,7 +391,7 @@ class Controller:
         model = self.model
         model.bell = not model.bell
         self.emit(RememberSetting("bell", model.bell))
-        model.notify("the bell rings when it is your turn" if model.bell else "bell off")
+        model.notify(_("the bell rings when it is your turn") if model.bell else "bell off")
 
     # -- the log ---------------------------------------------------------------------------
 

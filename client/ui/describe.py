@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from client.ui.faces import card_label, card_name, color_name
-from client.ui.sentences import SENTENCES, plural, say
+from client.ui.sentences import SENTENCES, say, say_count
 from protocol.cards import Card, Rank
 from protocol.commands import Arrow
 from protocol.events import (
@@ -67,7 +67,7 @@ _STACK_REASONS = frozenset({DrewReason.DRAW_TWO, DrewReason.WILD_DRAW_FOUR})
 
 
 def _cards(count: int) -> str:
-    return say(plural("cards", count), count=count)
+    return say_count("cards", count)
 
 
 def _labels(cards: Sequence[Card]) -> str:
@@ -76,7 +76,7 @@ def _labels(cards: Sequence[Card]) -> str:
 
 def _whose(name: str) -> str:
     """A name as an owner: ``your`` for ``you``, else ``Bob's``."""
-    return say("whose.you") if name == "you" else say("whose.other", player=name)
+    return say("whose.you") if name == say("you") else say("whose.other", player=name)
 
 
 def _color(letter: str | None) -> str:
@@ -85,7 +85,7 @@ def _color(letter: str | None) -> str:
 
 def _number(count: int) -> str:
     key = f"number.{count}"
-    return SENTENCES[key] if key in SENTENCES else str(count)
+    return say(key) if key in SENTENCES else str(count)
 
 
 def stack_after(stack: tuple[str, ...], body: EventBody) -> tuple[str, ...]:
@@ -142,7 +142,7 @@ def _drew(e: Drew, secret: SecretCards | None, name: NameOf, stack: Sequence[str
 
 def _exposed(e: Exposed, name: NameOf) -> str:
     who = name(e.seat)
-    return say("exposed.you") if who == "you" else say("exposed.other", player=who)
+    return say("exposed.you") if who == say("you") else say("exposed.other", player=who)
 
 
 def _round_over(e: RoundOver, name: NameOf) -> str:

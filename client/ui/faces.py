@@ -7,6 +7,9 @@ tell red from green, reads the same hand as everyone else.
 
 from __future__ import annotations
 
+import gettext
+
+from client.i18n import mark, pgettext
 from protocol.cards import COLORS, Card, Color, InvalidCardError, Rank
 
 __all__ = [
@@ -16,6 +19,7 @@ __all__ = [
     "card_name",
     "color_name",
     "hand_order",
+    "rank_name",
     "sort_hand",
 ]
 
@@ -34,23 +38,23 @@ RANK_SYMBOLS: dict[Rank, str] = {
 """The symbol after the colour letter for every rank that is not a number."""
 
 _RANK_NAMES: dict[Rank, str] = {
-    Rank.SKIP: "Skip",
-    Rank.REVERSE: "Reverse",
-    Rank.DRAW_TWO: "Draw Two",
-    Rank.WILD: "Wild",
-    Rank.WILD_DRAW_FOUR: "Wild Draw Four",
-    Rank.SWAP_HANDS: "Wild Swap Hands",
-    Rank.SHUFFLE_HANDS: "Wild Shuffle Hands",
-    Rank.CUSTOM: "Wild Customizable",
-    Rank.DANCE: "Dancing Wild",
-    Rank.CREEPER: "Creeper",
+    Rank.SKIP: mark("rank", "Skip"),
+    Rank.REVERSE: mark("rank", "Reverse"),
+    Rank.DRAW_TWO: mark("rank", "Draw Two"),
+    Rank.WILD: mark("rank", "Wild"),
+    Rank.WILD_DRAW_FOUR: mark("rank", "Wild Draw Four"),
+    Rank.SWAP_HANDS: mark("rank", "Wild Swap Hands"),
+    Rank.SHUFFLE_HANDS: mark("rank", "Wild Shuffle Hands"),
+    Rank.CUSTOM: mark("rank", "Wild Customizable"),
+    Rank.DANCE: mark("rank", "Dancing Wild"),
+    Rank.CREEPER: mark("rank", "Creeper"),
 }
 
 COLOR_NAMES: dict[str, str] = {
-    Color.RED.value: "red",
-    Color.YELLOW.value: "yellow",
-    Color.GREEN.value: "green",
-    Color.BLUE.value: "blue",
+    Color.RED.value: mark("color", "red"),
+    Color.YELLOW.value: mark("color", "yellow"),
+    Color.GREEN.value: mark("color", "green"),
+    Color.BLUE.value: mark("color", "blue"),
 }
 
 _RANK_ORDER = {rank: index for index, rank in enumerate(Rank)}
@@ -79,17 +83,30 @@ def card_name(code: str) -> str:
     card = _parse(code)
     if card is None:
         return code
-    rank = str(card.rank.number) if card.rank.number is not None else _RANK_NAMES[card.rank]
+    rank = rank_name(code)
     if card.color is None:
         return rank
-    return f"{COLOR_NAMES[card.color.value]} {rank}"
+    color = pgettext("color", COLOR_NAMES[card.color.value])
+    return pgettext("card", "{color} {rank}").format(color=color, rank=rank)
+
+
+def rank_name(code: str, catalogue: gettext.NullTranslations | None = None) -> str:
+    """The words for a card's rank (``Skip``, ``Wild Draw Four``), from ``catalogue`` (the
+    chosen language's when None); a number card's is its number."""
+    card = _parse(code)
+    if card is None:
+        return code
+    if card.rank.number is not None:
+        return str(card.rank.number)
+    english = _RANK_NAMES[card.rank]
+    return pgettext("rank", english) if catalogue is None else catalogue.pgettext("rank", english)
 
 
 def color_name(letter: str | None) -> str:
     """``R`` -> ``red``; None (no colour in force yet) -> ``none``."""
     if letter is None:
-        return "none"
-    return COLOR_NAMES.get(letter, letter)
+        return pgettext("color", "none")
+    return pgettext("color", COLOR_NAMES[letter]) if letter in COLOR_NAMES else letter
 
 
 def hand_order(code: str) -> tuple[int, int, str]:

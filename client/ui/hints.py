@@ -3,6 +3,7 @@ that needs the server says while the server is away, and why a card cannot be pl
 
 from __future__ import annotations
 
+from client.i18n import _
 from client.ui.faces import card_label, color_name
 from client.ui.host_controller import can_close_rebuilt
 from client.ui.model import REFUSED, REFUSED_PLAY, Mode, Model, refusal_words
@@ -26,7 +27,9 @@ def refused_while_away(model: Model, what: str) -> bool:
         return False
     if what in REFUSED or what in REFUSED_PLAY:
         what = refusal_words(what)  # a request's wire name is no word for a person
-    model.notify(f"{what}: not sent, the server is away (reconnecting…)", error=True)
+    model.notify(
+        _("{what}: not sent, the server is away (reconnecting…)").format(what=what), error=True
+    )
     return True
 
 
@@ -48,43 +51,53 @@ def _break_keys(model: Model) -> list[str]:
     if ready_for_next_round(model):
         return []
     if model.phase == Phase.ROUND_OVER:
-        return ["Enter ready for the next round"]
+        return [_("Enter ready for the next round")]
     if model.phase == Phase.MATCH_OVER and rematch_asked(model):
-        return ["Enter ready for the rematch"]
+        return [_("Enter ready for the rematch")]
     return []
 
 
 def _away_hint(model: Model) -> str:
     """The keys line while the server is away (and why, if it is ours and it stopped)."""
     if model.server_down is not None:
-        return f"{model.server_down}: R start it again · ? help · Ctrl-C quit"
-    return "server away: ←/→ look at your cards · PgUp log · ? help · Ctrl-C quit"
+        return _("{problem}: R start it again · ? help · Ctrl-C quit").format(
+            problem=model.server_down
+        )
+    return _("server away: ←/→ look at your cards · PgUp log · ? help · Ctrl-C quit")
+
+
+def _waiting_hint(model: Model) -> str:
+    """The keys line at a table before its match starts."""
+    waiting = _("t chat · ? help · q leave")
+    if model.is_host:
+        return _("b bot · x remove bot · s start · k kick · K ban") + " · " + waiting
+    return waiting
 
 
 def keys_hint(model: Model) -> str:
     """The keys line: the keys that work now, separated by ``·``."""
     if model.mode is Mode.CHAT:
-        return "Enter send · Esc cancel"
+        return _("Enter send · Esc cancel")
     if model.mode is Mode.CONFIRM_LEAVE:
-        return "y quit · n stay" if model.solo else "y leave · n stay"
+        return _("y quit · n stay") if model.solo else _("y leave · n stay")
     if model.mode is Mode.CONFIRM:
-        return "y yes · n no"
+        return _("y yes · n no")
     if model.mode is Mode.PICK:
-        return "←/→ choose · Enter confirm · Esc cancel"
+        return _("←/→ choose · Enter confirm · Esc cancel")
     if model.mode is Mode.DANCE:
-        return "←↑↓→ steps · Backspace undo · Enter send · x refuse · Esc clear"
+        return _("←↑↓→ steps · Backspace undo · Enter send · x refuse · Esc clear")
     if not model.connected:
         return _away_hint(model)
     if model.spectating:
         bots = model.table is not None and any(seat.bot for seat in model.table.seats)
-        take = "Enter take a bot's seat · " if bots else ""
-        return f"{take}PgUp log · t chat · ? help · q leave"
+        watching = _("PgUp log · t chat · ? help · q leave")
+        return _("Enter take a bot's seat") + " · " + watching if bots else watching
     if model.view is None:
-        host = "b bot · x remove bot · s start · k kick · K ban · " if model.is_host else ""
-        return f"{host}t chat · ? help · q leave"
+        return _waiting_hint(model)
     keys = _game_keys(model)
-    keys += ["PgUp log", "m bell off" if model.bell else "m bell on", "t chat", "? help"]
-    keys.append("q quit" if model.solo else "q leave")
+    keys += [_("PgUp log"), _("m bell off") if model.bell else _("m bell on")]
+    keys += [_("t chat"), _("? help")]
+    keys.append(_("q quit") if model.solo else _("q leave"))
     if model.is_host:
         keys += _host_keys(model)
     return " · ".join(keys)
@@ -94,11 +107,11 @@ def _host_keys(model: Model) -> list[str]:
     """The host's keys during a match and at its end."""
     keys = []
     if model.phase != Phase.MATCH_OVER:
-        keys.append("P go on" if model.phase == Phase.PAUSED else "P pause")
+        keys.append(_("P go on") if model.phase == Phase.PAUSED else _("P pause"))
     elif not rematch_asked(model):
-        keys.append("r rematch")
+        keys.append(_("r rematch"))
     if can_close_rebuilt(model):
-        keys.append("C close the table")
+        keys.append(_("C close the table"))
     return keys
 
 
@@ -107,13 +120,15 @@ def _jump_in_key(model: Model, kinds: set[str]) -> list[str]:
     if Play.TYPE not in kinds:
         return []
     top = None if model.view is None else model.view.shared.top
-    return [f"j jump in with the {card_label(top.code)}" if top else "j jump in"]
+    if top is None:
+        return [_("j jump in")]
+    return [_("j jump in with the {card}").format(card=card_label(top.code))]
 
 
 def _after_match_keys(model: Model) -> list[str]:
     """Over or paused: nothing to play; a match over may have its replay saved."""
     over = model.phase == Phase.MATCH_OVER
-    return ["e save replay"] if over and model.records.replays else []
+    return [_("e save replay")] if over and model.records.replays else []
 
 
 def _game_keys(model: Model) -> list[str]:
@@ -122,28 +137,28 @@ def _game_keys(model: Model) -> list[str]:
     if phase in (Phase.ROUND_OVER, Phase.MATCH_OVER, Phase.PAUSED):
         return _break_keys(model) + _after_match_keys(model)
     kinds = {command.TYPE for command in model.legal}
-    keys = ["←/→ select"] if model.hand else []
+    keys = [_("←/→ select")] if model.hand else []
     if model.my_turn:
         view = model.view
         drawn = None if view is None or view.drawn is None else view.drawn.code
         if ChooseColor.TYPE in kinds:
-            keys.append("Enter choose the colour")
+            keys.append(_("Enter choose the colour"))
         elif drawn and Play.TYPE in kinds:
-            keys.append(f"Enter play the drawn {card_label(drawn)}")
+            keys.append(_("Enter play the drawn {card}").format(card=card_label(drawn)))
         elif Play.TYPE in kinds:
-            keys.append("Enter play")
+            keys.append(_("Enter play"))
         if Draw.TYPE in kinds:
-            keys.append("d draw")
+            keys.append(_("d draw"))
         if Pass.TYPE in kinds:
-            keys.append("p pass")
+            keys.append(_("p pass"))
         if Challenge.TYPE in kinds or Accept.TYPE in kinds:
-            keys.append("y challenge · n accept")
+            keys.append(_("y challenge · n accept"))
     else:
         keys += _jump_in_key(model, kinds)
     if CallUno.TYPE in kinds or any(isinstance(c, Play) and c.uno for c in model.legal):
-        keys.append("u UNO")
+        keys.append(_("u UNO"))
     if Catch.TYPE in kinds:
-        keys.append("c catch")
+        keys.append(_("c catch"))
     return keys
 
 
@@ -151,28 +166,33 @@ def why_not_playable(model: Model, code: str) -> str:
     """The rule that keeps ``code`` from being played now, in words."""
     view = model.view
     if model.spectating or view is None:
-        return "you are watching"
+        return _("you are watching")
     if not model.my_turn:
-        return (
-            f"it is {model.seat_name(model.to_act)}'s turn"
-            if model.to_act is not None
-            else "it is nobody's turn"
-        )
+        if model.to_act is None:
+            return _("it is nobody's turn")
+        return _("it is {player}'s turn").format(player=model.seat_name(model.to_act))
     if view.drawn is not None:
         drawn = card_label(view.drawn.code)
-        return f"only the drawn {drawn} may be played now (or p to pass)"
+        return _("only the drawn {card} may be played now (or p to pass)").format(card=drawn)
     phase = model.phase
     if phase == Phase.CHALLENGE:
-        return "first answer the Wild Draw Four: y challenge, n accept"
+        return _("first answer the Wild Draw Four: y challenge, n accept")
     if phase == Phase.STACK:
-        return "only a Draw Two answers the Draw Two (or d to draw)"
+        return _("only a Draw Two answers the Draw Two (or d to draw)")
     if phase == Phase.DANCE:
-        return "you must dance first"
+        return _("you must dance first")
     if not model.legal_of(Play.TYPE):
-        return "no play is open to you now"
+        return _("no play is open to you now")
     top = None if view.shared.top is None else view.shared.top.code
     colour = color_name(None if view.shared.color is None else view.shared.color.value)
     if top and code.startswith("W") and "+4" in card_label(code):
-        return f"a Wild Draw Four needs a hand without {colour} (bluffing is off)"
-    on = f"the {card_label(top)}" if top else "the discard"
-    return f"it matches neither the colour in force ({colour}) nor {on}"
+        return _("a Wild Draw Four needs a hand without {color} (bluffing is off)").format(
+            color=colour
+        )
+    if top is None:
+        return _("it matches neither the colour in force ({color}) nor the discard").format(
+            color=colour
+        )
+    return _("it matches neither the colour in force ({color}) nor the {card}").format(
+        color=colour, card=card_label(top)
+    )

@@ -11,9 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from client.i18n import _
 from client.ui.intents import Intent, RestartServer, TableRequest
 from client.ui.model import Mode, Model, Picker
 from client.ui.table_form import DEFAULT_LEVEL, LEVEL_CHOICES
+from client.ui.words import level_word
 from protocol.messages import (
     AddBot,
     CloseTable,
@@ -55,48 +57,48 @@ class HostController:
         """R, once the server ``--serve`` started has stopped: start it again."""
         if self.model.server_down is None:
             return
-        self.model.notify("starting your server again…")
+        self.model.notify(_("starting your server again…"))
         self.emit(RestartServer())
 
     def start(self) -> None:
-        if self._host_only("start the match"):
+        if self._host_only(_("start the match")):
             self.emit(TableRequest(Start.TYPE))
 
     def add_bot(self) -> None:
         """b: a picker of the bot levels (normal first chosen); Enter adds one."""
-        if not self._host_only("add a bot"):
+        if not self._host_only(_("add a bot")):
             return
-        options: list[tuple[object, str]] = [(level, level) for level in LEVEL_CHOICES]
-        picker = Picker("Add a bot of which level?", AddBot.TYPE, options)
+        options: list[tuple[object, str]] = [(level, level_word(level)) for level in LEVEL_CHOICES]
+        picker = Picker(_("Add a bot of which level?"), AddBot.TYPE, options)
         picker.index = LEVEL_CHOICES.index(DEFAULT_LEVEL)
         self.model.picker = picker
         self.model.mode = Mode.PICK
 
     def remove_bot(self) -> None:
         table = self.model.table
-        if table is None or not self._host_only("remove a bot"):
+        if table is None or not self._host_only(_("remove a bot")):
             return
         bots = [s.seat for s in table.seats if s.bot]
         if not bots:
-            self.model.notify("there is no bot to remove", error=True)
+            self.model.notify(_("there is no bot to remove"), error=True)
         elif len(bots) == 1:
             self.emit(TableRequest(RemoveBot.TYPE, {"seat": bots[0]}))
         else:
-            self._seat_picker("Remove which bot?", RemoveBot.TYPE, bots)
+            self._seat_picker(_("Remove which bot?"), RemoveBot.TYPE, bots)
 
     def kick(self, ban: bool = False) -> None:
         """k (K: ban): choose the person (a picker when there are several), then confirm."""
         table = self.model.table
-        if table is None or not self._host_only("ban a player" if ban else "kick a player"):
+        if table is None or not self._host_only(_("ban a player") if ban else _("kick a player")):
             return
         people = [s.seat for s in table.seats if s.name and not s.bot and s.seat != self.model.seat]
         if not people:
-            self.model.notify("no other person is seated", error=True)
+            self.model.notify(_("no other person is seated"), error=True)
         elif len(people) == 1:
             self.ask_kick(people[0], ban)
         else:
             self._seat_picker(
-                "Ban whom?" if ban else "Kick whom?", BAN if ban else Kick.TYPE, people
+                _("Ban whom?") if ban else _("Kick whom?"), BAN if ban else Kick.TYPE, people
             )
 
     def ask_kick(self, seat: int, ban: bool) -> None:
@@ -104,26 +106,27 @@ class HostController:
         model = self.model
         name = model.seat_name(seat)
         if ban:
-            question = f"Ban {name}? They leave and may not come back to this table."
+            question = _("Ban {player}? They leave and may not come back to this table.")
         elif model.match_running:
-            question = f"Kick {name}? A bot takes their seat."
+            question = _("Kick {player}? A bot takes their seat.")
         else:
-            question = f"Kick {name}? They go back to the lobby."
+            question = _("Kick {player}? They go back to the lobby.")
+        question = question.format(player=name)
         model.picker = Picker(question, BAN if ban else Kick.TYPE, [(seat, name)])
         model.mode = Mode.CONFIRM
 
     def close_rebuilt(self) -> None:
         """C: after a server restart, while the rebuilt table waits, ask to close it."""
-        if not self._host_only("close the table"):
+        if not self._host_only(_("close the table")):
             return
         if not can_close_rebuilt(self.model):
             self.model.notify(
-                "only a table the server rebuilt after a restart, while it waits, can be closed",
+                _("only a table the server rebuilt after a restart, while it waits, can be closed"),
                 error=True,
             )
             return
-        question = "Close this table for good? The match so far goes into the history."
-        self.model.picker = Picker(question, CloseTable.TYPE, [(None, "close")])
+        question = _("Close this table for good? The match so far goes into the history.")
+        self.model.picker = Picker(question, CloseTable.TYPE, [(None, _("close"))])
         self.model.mode = Mode.CONFIRM
 
     def confirm(self, yes: bool) -> None:
@@ -160,6 +163,6 @@ class HostController:
 
     def _host_only(self, what: str) -> bool:
         if not self.model.is_host:
-            self.model.notify(f"only the host can {what}", error=True)
+            self.model.notify(_("only the host can {what}").format(what=what), error=True)
             return False
         return True

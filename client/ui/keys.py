@@ -2,7 +2,8 @@
 
 Each group of keys is active under a filter that reads the model (which screen, which
 mode), so the same arrow key selects a card, moves a picker or adds a dance step. The
-handlers only call the controller; ``KEY_HINTS`` is the help screen's list.
+handlers only call the controller; ``KEY_HINTS`` is the help screen's list (its words marked
+for the catalogue, read with ``pgettext("key", ...)``).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from prompt_toolkit.filters import Condition, Filter
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
 
+from client.i18n import mark
 from client.ui.controller import Controller
 from client.ui.hints import refused_while_away
 from client.ui.model import Mode, Model, Screen
@@ -22,35 +24,56 @@ from protocol.commands import Arrow
 __all__ = ["KEY_HINTS", "build_key_bindings"]
 
 KEY_HINTS: list[tuple[str, str]] = [
-    ("← → or h l", "select a card"),
-    ("Enter", "play the selected card, confirm a choice; between rounds: ready"),
-    ("d", "draw a card"),
-    ("p", "pass after drawing"),
-    ("u", "say UNO (before your play, with it, or right after)"),
-    ("j", "jump in out of turn with the card identical to the top card (jump_in tables)"),
-    ("c", "catch a player who forgot to say UNO"),
-    ("y / n", "challenge / accept a Wild Draw Four"),
-    ("r y g b", "pick a colour in the colour picker"),
-    ("1-9, 0", "pick a seat by the number the picker shows beside it (0: seat 10)"),
-    ("arrows", "dance steps when you must dance; Backspace undoes, x refuses"),
-    ("PgUp / PgDn", "scroll the match log back and forward; End shows the newest"),
-    ("m", "the bell on your turn: on / off (remembered)"),
-    ("t", "chat"),
-    ("b / x / s", "host, before the match: add a bot (of a level) / remove a bot / start"),
-    ("k / K / P / r", "host: kick / ban a person (asks first) / pause or go on / rematch"),
-    ("C", "host, after a server restart, while the table waits: close it (asks first)"),
-    ("R", "--serve, when your server stopped: start it again (every seat comes back)"),
-    ("e", "after the match: save its replay to a file (the message line says where)"),
-    ("?", "this help, with the table's rule card; ↑/↓ scroll it"),
-    ("q", "leave the table (asks first during a match); Ctrl-C quits"),
-    ("lobby", "↑/↓ choose a table · Enter join (asks a locked table's password)"),
-    ("", "a table in play with bots: Enter watches, Enter again takes a bot's seat"),
-    ("", "s spectate · n new table (type its name and password) · r refresh"),
-    ("", "h standings: w this week / all time, ↑/↓ and Enter a match's final table"),
-    ("", "  e saves the chosen match's replay to a file; the line below says where"),
-    ("", "t chat with everyone in the lobby (their lines show under the tables)"),
-    ("", "c change your name (for this server, until you quit)"),
-    ("find", "↑/↓ choose a server found on the network · Enter join · a type an address"),
+    (mark("key", "← → or h l"), mark("key", "select a card")),
+    ("Enter", mark("key", "play the selected card, confirm a choice; between rounds: ready")),
+    ("d", mark("key", "draw a card")),
+    ("p", mark("key", "pass after drawing")),
+    ("u", mark("key", "say UNO (before your play, with it, or right after)")),
+    (
+        "j",
+        mark("key", "jump in out of turn with the card identical to the top card (jump_in tables)"),
+    ),
+    ("c", mark("key", "catch a player who forgot to say UNO")),
+    ("y / n", mark("key", "challenge / accept a Wild Draw Four")),
+    ("r y g b", mark("key", "pick a colour in the colour picker")),
+    ("1-9, 0", mark("key", "pick a seat by the number the picker shows beside it (0: seat 10)")),
+    (
+        mark("key", "arrows"),
+        mark("key", "dance steps when you must dance; Backspace undoes, x refuses"),
+    ),
+    ("PgUp / PgDn", mark("key", "scroll the match log back and forward; End shows the newest")),
+    ("m", mark("key", "the bell on your turn: on / off (remembered)")),
+    ("t", mark("key", "chat")),
+    (
+        "b / x / s",
+        mark("key", "host, before the match: add a bot (of a level) / remove a bot / start"),
+    ),
+    (
+        "k / K / P / r",
+        mark("key", "host: kick / ban a person (asks first) / pause or go on / rematch"),
+    ),
+    (
+        "C",
+        mark("key", "host, after a server restart, while the table waits: close it (asks first)"),
+    ),
+    ("R", mark("key", "--serve, when your server stopped: start it again (every seat comes back)")),
+    ("e", mark("key", "after the match: save its replay to a file (the message line says where)")),
+    ("?", mark("key", "this help, with the table's rule card; ↑/↓ scroll it")),
+    ("q", mark("key", "leave the table (asks first during a match); Ctrl-C quits")),
+    (
+        mark("key", "lobby"),
+        mark("key", "↑/↓ choose a table · Enter join (asks a locked table's password)"),
+    ),
+    ("", mark("key", "a table in play with bots: Enter watches, Enter again takes a bot's seat")),
+    ("", mark("key", "s spectate · n new table (type its name and password) · r refresh")),
+    ("", mark("key", "h standings: w this week / all time, ↑/↓ and Enter a match's final table")),
+    ("", mark("key", "  e saves the chosen match's replay to a file; the line below says where")),
+    ("", mark("key", "t chat with everyone in the lobby (their lines show under the tables)")),
+    ("", mark("key", "c change your name (remembered for next time)")),
+    (
+        mark("key", "find"),
+        mark("key", "↑/↓ choose a server found on the network · Enter join · a type an address"),
+    ),
 ]
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from client.i18n import _
 from client.ui.intents import ChangeName, Connect, Intent, TableRequest, TakeBackSeat
 from client.ui.model import Mode, Model, Picker
 from client.ui.page_code import page_url
@@ -73,20 +74,22 @@ class LobbyController:
         model = self.model
         server = model.chosen_server
         if server is None:
-            model.notify("no server found yet: press a to type its address", error=True)
+            model.notify(_("no server found yet: press a to type its address"), error=True)
             return
         if not server.compatible:
-            theirs = ", ".join(server.protocols) or "an unknown version"
+            theirs = ", ".join(server.protocols) or _("an unknown version")
             ours = ", ".join(SUPPORTED_VERSIONS)
             model.notify(
-                f"cannot join {server.name}: it speaks protocol {theirs}, this client {ours}; "
-                "update the older one",
+                _(
+                    "cannot join {server}: it speaks protocol {theirs}, this client {ours}; "
+                    "update the older one"
+                ).format(server=server.name, theirs=theirs, ours=ours),
                 error=True,
             )
             return
         host = f"[{server.host}]" if ":" in server.host else server.host
         model.address = f"{host}:{server.port}"
-        model.notify(f"joining {server.name}…")
+        model.notify(_("joining {server}…").format(server=server.name))
         self.emit(Connect(server.host, server.port))
 
     # -- the lobby -----------------------------------------------------------------------
@@ -102,11 +105,14 @@ class LobbyController:
         model = self.model
         tables = model.tables
         if not tables:
-            model.notify("no table yet: press n to create one", error=True)
+            model.notify(_("no table yet: press n to create one"), error=True)
             return
         table = tables[min(model.table_index, len(tables) - 1)]
         if table.banned:
-            model.notify(f"the host of {table.name} banned you: choose another table", error=True)
+            model.notify(
+                _("the host of {table} banned you: choose another table").format(table=table.name),
+                error=True,
+            )
             return
         if not spectate and table.table_id == model.kept_seat:
             self.emit(TakeBackSeat(table.table_id))
@@ -114,7 +120,9 @@ class LobbyController:
         if not spectate and _late(table):
             if not table.bot_seats and table.state is not TableStatus.LOBBY:
                 model.notify(
-                    f"{table.name}'s match has begun and people hold every seat: s to watch",
+                    _("{table}'s match has begun and people hold every seat: s to watch").format(
+                        table=table.name
+                    ),
                     error=True,
                 )
                 return
@@ -134,7 +142,7 @@ class LobbyController:
         if entering is None:
             return
         if not password:
-            model.notify("no password typed: nothing sent", error=True)
+            model.notify(_("no password typed: nothing sent"), error=True)
             return
         table_id, _name, spectate = entering
         self._passwords[table_id] = password
@@ -150,10 +158,10 @@ class LobbyController:
         table = model.table
         bots = [seat for seat in table.seats if seat.bot] if table is not None else []
         if not bots:
-            model.notify("no bot holds a seat here: you can only watch", error=True)
+            model.notify(_("no bot holds a seat here: you can only watch"), error=True)
             return
         options = [(seat.seat, self._bot_label(seat)) for seat in bots]
-        model.picker = Picker("Take which bot's seat?", TakeBotSeat.TYPE, options)
+        model.picker = Picker(_("Take which bot's seat?"), TakeBotSeat.TYPE, options)
         model.mode = Mode.PICK
 
     def _bot_label(self, seat: SeatInfo) -> str:
@@ -190,10 +198,10 @@ class LobbyController:
         nothing printable in it is refused here."""
         name = clean_text(typed)[:MAX_NAME_LEN]
         if not name:
-            self.model.notify("a name needs something printable: nothing sent", error=True)
+            self.model.notify(_("a name needs something printable: nothing sent"), error=True)
             return
         if name == self.model.name:
-            self.model.notify(f"you are already {name}")
+            self.model.notify(_("you are already {name}").format(name=name))
             return
         self.emit(ChangeName(name))
 
@@ -206,7 +214,7 @@ class LobbyController:
         if model.mode is Mode.PAGE_CODE:
             model.mode = Mode.NORMAL
         elif page_url(model) is None:
-            model.notify("This server serves no browser page.", error=True)
+            model.notify(_("This server serves no browser page."), error=True)
         else:
             model.mode = Mode.PAGE_CODE
 
@@ -253,17 +261,19 @@ class LobbyController:
         options = table_options(form)
         name = str(form.get("name", "")).strip()
         if not name:
-            model.notify("cannot create: the table needs a name", error=True)
+            model.notify(_("cannot create: the table needs a name"), error=True)
             return
         try:
             config = TableConfig.from_data(options)
         except ValueError as error:
-            model.notify(f"cannot create: {error}", error=True)
+            model.notify(_("cannot create: {why}").format(why=error), error=True)
             return
         bots = bot_requests(form)
         if "seats" in options and len(bots) >= config.seats:
             model.notify(
-                f"cannot create: {len(bots)} bots leave no seat of {config.seats} for you",
+                _("cannot create: {count} bots leave no seat of {seats} for you").format(
+                    count=len(bots), seats=config.seats
+                ),
                 error=True,
             )
             return
@@ -296,11 +306,13 @@ def address_problem(text: str) -> str | None:
     """What is wrong with a typed server address, in words; None when it is usable."""
     host, sep, port = text.strip().rpartition(":")
     if not sep or not port:
-        return f"{text!r} has no port: type HOST:PORT, e.g. 192.168.1.20:7531"
+        return _("{text} has no port: type HOST:PORT, e.g. 192.168.1.20:7531").format(
+            text=repr(text)
+        )
     if not (port.isascii() and port.isdigit()):
-        return f"the port must be a number, not {port!r}"
+        return _("the port must be a number, not {port}").format(port=repr(port))
     if not 0 < int(port) < 65536:
-        return f"the port {port} is out of range: ports go from 1 to 65535"
+        return _("the port {port} is out of range: ports go from 1 to 65535").format(port=port)
     if ":" in host and not host.startswith("["):
-        return "write an IPv6 address in brackets: [v6addr]:port"
+        return _("write an IPv6 address in brackets: [v6addr]:port")
     return None

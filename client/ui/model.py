@@ -17,10 +17,11 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from client.i18n import _, mark, pgettext
 from client.ui.describe import describe_event, describe_removal, describe_seats, stack_after
 from client.ui.faces import sort_hand
 from client.ui.records import Records
-from client.ui.sentences import coded
+from client.ui.sentences import coded, say
 from protocol.commands import Dance, Play, SeatCommand
 from protocol.events import SeenEvent
 from protocol.messages import TableState, TableStatus, TableSummary
@@ -54,43 +55,43 @@ __all__ = [
 LOG_LINES = 200
 
 REFUSED = {
-    "join": "cannot join",
-    "spectate": "cannot watch the table",
-    "take-bot-seat": "cannot take the seat",
-    "create-table": "cannot create the table",
-    "list-tables": "cannot list the tables",
-    "leave": "cannot leave the table",
-    "ready": "cannot say you are ready",
-    "start": "cannot start the match",
-    "add-bot": "cannot add a bot",
-    "remove-bot": "cannot remove the bot",
-    "chat": "not said",
-    "kick": "cannot remove the player",
-    "pause": "cannot pause",
-    "unpause": "cannot go on",
-    "rematch": "cannot start a rematch",
-    "resume": "cannot take the seat back",
-    "close-table": "cannot close the table",
-    "get-standings": "cannot show the standings",
-    "list-matches": "cannot show the latest matches",
-    "rename": "cannot change your name",
+    "join": mark("refusal", "cannot join"),
+    "spectate": mark("refusal", "cannot watch the table"),
+    "take-bot-seat": mark("refusal", "cannot take the seat"),
+    "create-table": mark("refusal", "cannot create the table"),
+    "list-tables": mark("refusal", "cannot list the tables"),
+    "leave": mark("refusal", "cannot leave the table"),
+    "ready": mark("refusal", "cannot say you are ready"),
+    "start": mark("refusal", "cannot start the match"),
+    "add-bot": mark("refusal", "cannot add a bot"),
+    "remove-bot": mark("refusal", "cannot remove the bot"),
+    "chat": mark("refusal", "not said"),
+    "kick": mark("refusal", "cannot remove the player"),
+    "pause": mark("refusal", "cannot pause"),
+    "unpause": mark("refusal", "cannot go on"),
+    "rematch": mark("refusal", "cannot start a rematch"),
+    "resume": mark("refusal", "cannot take the seat back"),
+    "close-table": mark("refusal", "cannot close the table"),
+    "get-standings": mark("refusal", "cannot show the standings"),
+    "list-matches": mark("refusal", "cannot show the latest matches"),
+    "rename": mark("refusal", "cannot change your name"),
 }
 """How the refusal of each request begins on the message line, in words (never the
 request's wire name); Enter on a table in play watches it first, so "spectate" would
 puzzle. A request missing here (a newer one) reads "the server said no"."""
 
 REFUSED_PLAY = {
-    "play": "cannot play that",
-    "draw": "cannot draw",
-    "pass": "cannot pass",
-    "call-uno": "cannot say UNO",
-    "catch": "cannot catch",
-    "challenge": "cannot challenge",
-    "accept": "cannot accept",
-    "choose-color": "cannot choose the colour",
-    "dance": "the dance was not taken",
-    "refuse-dance": "cannot refuse the dance",
-    "next-round": "cannot start the next round",
+    "play": mark("refusal", "cannot play that"),
+    "draw": mark("refusal", "cannot draw"),
+    "pass": mark("refusal", "cannot pass"),
+    "call-uno": mark("refusal", "cannot say UNO"),
+    "catch": mark("refusal", "cannot catch"),
+    "challenge": mark("refusal", "cannot challenge"),
+    "accept": mark("refusal", "cannot accept"),
+    "choose-color": mark("refusal", "cannot choose the colour"),
+    "dance": mark("refusal", "the dance was not taken"),
+    "refuse-dance": mark("refusal", "cannot refuse the dance"),
+    "next-round": mark("refusal", "cannot start the next round"),
 }
 """The same for the game's own commands (their ``kind``)."""
 
@@ -148,7 +149,7 @@ class Model:
     solo: bool = False
     no_color: bool = False
     connected: bool = False
-    status: str = "not connected"
+    status: str = field(default_factory=lambda: _("not connected"))
     server_name: str = ""
     message: str = ""
     message_is_error: bool = False
@@ -313,14 +314,14 @@ class Model:
     def seat_name(self, seat: int | None) -> str:
         """A seat's name as the log says it: ``you`` for my own seat."""
         if seat is None:
-            return "someone"
+            return say("someone")
         if seat == self.seat and not self.spectating:
-            return "you"
+            return say("you")
         if self.table is not None and 0 <= seat < len(self.table.seats):
             name = self.table.seats[seat].name
             if name:
                 return name
-        return f"seat {seat}"
+        return say("seat.number", seat=seat)
 
     def remaining_ms(self, now: float) -> int | None:
         """The clock now: the view's remaining time less the time since it arrived; None
@@ -538,11 +539,12 @@ def apply_reply(model: Model, what: str, ok: bool, code: str | None, message: st
         return
     why = coded("rejected", code, message)
     if code == RejectCode.LOST_RACE:
-        model.notify(f"too late: {why or what}", error=True)
+        model.notify(_("too late: {why}").format(why=why or what), error=True)
         return
     model.notify(f"{refusal_words(what)}: {why}", error=True)
 
 
 def refusal_words(what: str) -> str:
     """How a refusal of the request or command ``what`` begins, in words."""
-    return REFUSED.get(what) or REFUSED_PLAY.get(what) or "the server said no"
+    words = REFUSED.get(what) or REFUSED_PLAY.get(what)
+    return pgettext("refusal", words) if words else _("the server said no")

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 import trio
 
 from client.config import remember_name
+from client.i18n import _
 from client.launch import WatchedServer
 from client.replay_fetch import ReplayFetchError, fetch_replay
 from client.replay_save import save_replay, shown_path
@@ -139,7 +140,7 @@ class Network:
         try:
             self._intents_in.send_nowait(intent)
         except trio.WouldBlock:
-            self.model.notify("too many commands at once; slow down", error=True)
+            self.model.notify(_("too many commands at once; slow down"), error=True)
 
     # -- the connection loop -------------------------------------------------------------
 
@@ -176,7 +177,7 @@ class Network:
                         self.seats.forget()
                         self._seat_gone()
                     elif resume is not None:
-                        self.model.notify("Reconnected: your seat is back")
+                        self.model.notify(_("Reconnected: your seat is back"))
                         self._note_restart()
                     self.seats.claim_for(session)
                     first, planned = not planned, True
@@ -192,8 +193,8 @@ class Network:
                 self.session = None
                 resume = None
                 clear_table(self.model)
-                apply_connection(self.model, False, "the seat moved to another connection")
-                self.model.notify("Your seat was taken over by another connection", error=True)
+                apply_connection(self.model, False, _("the seat moved to another connection"))
+                self.model.notify(_("Your seat was taken over by another connection"), error=True)
                 self.address = None
                 self.redraw()
                 continue
@@ -201,14 +202,24 @@ class Network:
                 # None after a ``left``: that seat is gone, there is nothing to resume.
                 resume = self.session.resume_state()
             if resume is None and self.session is None:
-                apply_connection(self.model, False, f"cannot connect: {_in_words(reason)}")
-                self.model.notify(f"cannot reach {host}:{port}", error=True)
+                apply_connection(
+                    self.model,
+                    False,
+                    _("cannot connect: {reason}").format(reason=_in_words(reason)),
+                )
+                self.model.notify(
+                    _("cannot reach {address}").format(address=f"{host}:{port}"), error=True
+                )
                 self.address = None
                 self.redraw()
                 continue
             delay = RESUME_DELAYS[min(failures, len(RESUME_DELAYS) - 1)]
             failures += 1
-            apply_connection(self.model, False, f"connection lost; reconnecting in {delay:g}s")
+            apply_connection(
+                self.model,
+                False,
+                _("connection lost; reconnecting in {seconds}s").format(seconds=f"{delay:g}"),
+            )
             self.redraw()
             if await self._pause(delay):
                 return
@@ -216,10 +227,12 @@ class Network:
     def _show_trying(self, failures: int) -> None:
         """The connection line while a connection is being made (or made again)."""
         if self.session is None:
-            apply_connection(self.model, False, "connecting…")
+            apply_connection(self.model, False, _("connecting…"))
         elif failures:
             apply_connection(
-                self.model, False, f"connection lost; reconnecting (try {failures + 1})…"
+                self.model,
+                False,
+                _("connection lost; reconnecting (try {count})…").format(count=failures + 1),
             )
         self.redraw()
 
@@ -236,9 +249,9 @@ class Network:
         tables, or the table closed meanwhile): say so and show its lobby."""
         if self.model.table is not None:
             clear_table(self.model)
-            apply_connection(self.model, True, "connected")
+            apply_connection(self.model, True, _("connected"))
             self.model.notify(
-                "The server came back without your table (it restarted and did not keep it)",
+                _("The server came back without your table (it restarted and did not keep it)"),
                 error=True,
             )
 
@@ -267,7 +280,7 @@ class Network:
         """
         self.session = session
         if not self.model.connected:
-            apply_connection(self.model, True, "connected")
+            apply_connection(self.model, True, _("connected"))
         for message in early:
             self._reduce(message)
         session.listener = self._reduce
@@ -291,7 +304,7 @@ class Network:
                 try:
                     work_in.send_nowait(intent)
                 except trio.WouldBlock:
-                    self.model.notify("too many commands at once; slow down", error=True)
+                    self.model.notify(_("too many commands at once; slow down"), error=True)
                     self.redraw()
         return False
 
@@ -388,7 +401,7 @@ class Network:
         elif isinstance(intent, SaveReplay):
             await self._save_replay(session, intent)
         elif isinstance(intent, Connect):
-            model.notify("already connected", error=True)
+            model.notify(_("already connected"), error=True)
             self.redraw()
 
     async def _table_request(self, session: ClientSession, intent: TableRequest) -> None:
@@ -411,19 +424,25 @@ class Network:
         """Fetch the match's replay in pages and write it to a new file; the message line
         says where, or why not."""
         model = self.model
-        model.notify("saving the replay...")
+        model.notify(_("saving the replay..."))
         self.redraw()
         try:
             match_id, text = await fetch_replay(session, intent.match_id, table_id=intent.table_id)
             path = await trio.to_thread.run_sync(save_replay, text, match_id, time.time())
         except ReplayFetchError as error:
-            model.notify(f"no replay saved: {error}", error=True)
+            model.notify(_("no replay saved: {why}").format(why=error), error=True)
         except OSError as error:
-            model.notify(f"no replay saved: cannot write it ({error})", error=True)
+            model.notify(
+                _("no replay saved: cannot write it ({why})").format(why=error), error=True
+            )
         else:
             log.info("replay of match %d saved in %s", match_id, path)
             # The name first: a long folder is what the message line cuts off.
-            model.notify(f"Replay saved as {path.name} in {shown_path(path.parent)}")
+            model.notify(
+                _("Replay saved as {name} in {folder}").format(
+                    name=path.name, folder=shown_path(path.parent)
+                )
+            )
         self.redraw()
 
     async def _rename(self, session: ClientSession, name: str) -> None:
@@ -432,12 +451,12 @@ class Network:
         model = self.model
         welcome = session.welcome
         if welcome is None or not speaks(welcome.version, Rename.SINCE):
-            model.notify("this server is too old to change names: reconnect with --name", True)
+            model.notify(_("this server is too old to change names: reconnect with --name"), True)
         elif await self._request(session, Rename(id=session.next_id(), name=name)):
             model.name = name
             model.name_note = ""
             remember_name(name)  # the next start uses it too, as a --name would
-            model.notify(f"You are {name} now")
+            model.notify(_("You are {name} now").format(name=name))
         self.redraw()
 
     async def _carry_out_plan(self, session: ClientSession) -> None:
@@ -477,7 +496,10 @@ class Network:
         elif plan.spectate:
             tables.sort(key=lambda t: t.state is not TableStatus.PLAYING)
         if not tables:
-            self.model.notify(f"no table called {plan.join!r} on this server", error=True)
+            self.model.notify(
+                _("no table called {table} on this server").format(table=repr(plan.join)),
+                error=True,
+            )
             self.redraw()
             return
         table_id = tables[0].table_id

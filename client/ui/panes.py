@@ -6,9 +6,11 @@ from typing import Any
 
 from prompt_toolkit.utils import get_cwidth
 
+from client.i18n import _
 from client.ui.faces import card_label, sort_hand
 from client.ui.layout import Line, text_line
 from client.ui.model import Model
+from client.ui.sentences import say
 from protocol.commands import Arrow
 from protocol.messages import TableState
 
@@ -31,11 +33,11 @@ def picker_pane(model: Model) -> list[Line]:
             style += f" class:card-{str(value).lower()}"
         line.append((style, text))
         line.append(("", " "))
-    hint = "←/→ choose · Enter confirm · Esc cancel"
+    hint = _("←/→ choose · Enter confirm · Esc cancel")
     if picker.purpose == "color":
-        hint = "r/y/g/b or ←/→ and Enter · Esc cancel"
+        hint = _("r/y/g/b or ←/→ and Enter · Esc cancel")
     elif seats:
-        hint = "←/→ or the seat's number, then Enter confirm · Esc cancel"
+        hint = _("←/→ or the seat's number, then Enter confirm · Esc cancel")
     return [line, text_line(f" {hint}", "class:hint")]
 
 
@@ -54,17 +56,20 @@ def dance_pane(model: Model) -> list[Line]:
     """The dance to enter: the steps the server drew and the ones typed so far."""
     dance = None if model.view is None else model.view.shared.dance
     steps = None if dance is None else dance.steps
-    name = (dance.dance if dance is not None else None) or "the dance"
+    name = (dance.dance if dance is not None else None) or _("the dance")
     if steps is None:
-        return [
-            text_line(f" Dance {name}! (honour rule) Enter: I danced · x refuse", "class:myturn"),
-        ]
+        honour = _("Dance {dance}! (honour rule) Enter: I danced · x refuse").format(dance=name)
+        return [text_line(f" {honour}", "class:myturn")]
     wanted = " ".join(_ARROWS.get(step, step) for step in steps)
     typed = " ".join(_ARROWS.get(step, step) for step in model.dance_steps)
     return [
-        text_line(f" Dance {name}: {wanted}", "class:myturn"),
-        text_line(f" Your steps:   {typed}▏"),
-        text_line(" arrows add a step · Backspace undo · Enter send · x refuse", "class:hint"),
+        text_line(
+            " " + _("Dance {dance}: {steps}").format(dance=name, steps=wanted), "class:myturn"
+        ),
+        text_line(" " + _("Your steps:") + f"   {typed}▏"),
+        text_line(
+            " " + _("arrows add a step · Backspace undo · Enter send · x refuse"), "class:hint"
+        ),
     ]
 
 
@@ -76,7 +81,13 @@ def results_pane(model: Model, width: int) -> list[Line]:
     lines: list[Line] = []
     if result is not None:
         lines.append(
-            text_line(f" {model.seat_name(result.winner)} won round {result.round}!", "class:title")
+            text_line(
+                " "
+                + _("{player} won round {round}!").format(
+                    player=model.seat_name(result.winner), round=result.round
+                ),
+                "class:title",
+            )
         )
     hands = [[card.code for card in hand] for hand in result.hands] if result else []
     points = list(result.points) if result else []
@@ -84,28 +95,30 @@ def results_pane(model: Model, width: int) -> list[Line]:
     scores = list(result.scores if result else shared.scores if shared else ())
     for seat, hand in enumerate(hands):
         start = (
-            f"   {model.seat_name(seat):<16} {_at(points, seat):>4} in hand "
+            f"   {model.seat_name(seat):<16} {_at(points, seat):>4} {_('in hand')} "
             f"{'+' + str(_at(gained, seat)) if _at(gained, seat) else '':>6} "
-            f"total {_at(scores, seat):>5}   "
+            f"{_('total')} {_at(scores, seat):>5}   "
         )
-        labels = [card_label(code) for code in sort_hand(hand)] or ["(out)"]
+        labels = [card_label(code) for code in sort_hand(hand)] or [_("(out)")]
         rows = _wrap_labels(labels, width - get_cwidth(start) - 1)
         lines.append(text_line(start + rows[0]))
         lines += [text_line(" " * get_cwidth(start) + row) for row in rows[1:]]
     if match:
-        winners = " and ".join(model.seat_name(s) for s in match.winners)
-        lines.append(text_line(f" {winners} won the match!", "class:myturn"))
-        leave = "q: quit" if model.solo else "q: leave"
+        winners = say("and").join(model.seat_name(s) for s in match.winners)
+        won = _("{players} won the match!").format(players=winners)
+        lines.append(text_line(f" {won}", "class:myturn"))
+        leave = _("q: quit") if model.solo else _("q: leave")
         if model.records.replays:
-            leave = f"e: save the replay · {leave}"
+            leave = _("e: save the replay · {leave}").format(leave=leave)
         if model.replaying:
             pass  # the viewer's keys line says what comes next
         elif (table := model.table) is not None and table.rematch_asked:
             lines.append(text_line(f" {_rematch_answers(table)} · {leave}", "class:hint"))
         elif model.is_host:
-            lines.append(text_line(f" r: rematch with the same seats · {leave}", "class:hint"))
+            rematch = _("r: rematch with the same seats")
+            lines.append(text_line(f" {rematch} · {leave}", "class:hint"))
         else:
-            lines.append(text_line(f" The host may start a rematch. {leave}", "class:hint"))
+            lines.append(text_line(f" {_('The host may start a rematch.')} {leave}", "class:hint"))
     return lines
 
 
@@ -115,8 +128,10 @@ def _rematch_answers(table: TableState) -> str:
     waited = [
         seat.name for seat in table.seats if seat.name and not (seat.ready or seat.bot or seat.away)
     ]
-    said = f"Ready for the rematch: {', '.join(ready) or 'nobody yet'}"
-    return f"{said} · waiting for {', '.join(waited)}" if waited else said
+    said = _("Ready for the rematch: {names}").format(names=", ".join(ready) or _("nobody yet"))
+    if not waited:
+        return said
+    return _("{ready} · waiting for {names}").format(ready=said, names=", ".join(waited))
 
 
 def _wrap_labels(labels: list[str], room: int) -> list[str]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from client.i18n import _
 from client.ui.intents import Intent, SaveReplay, TableRequest
 from client.ui.model import Mode, Model
 from protocol.messages import GetStandings, ListMatches, StandingsPeriod
@@ -29,7 +30,7 @@ class RecordsController:
         """h in the lobby: show the standings, asking the server for fresh ones."""
         model = self.model
         if not model.records.available:
-            model.notify("this server keeps no standings (its protocol is older)", error=True)
+            model.notify(_("this server keeps no standings (its protocol is older)"), error=True)
             return
         model.mode = Mode.STANDINGS
         model.records.showing_match = False

@@ -14,6 +14,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.utils import get_cwidth
 
+from client.i18n import _, ngettext
 from client.ui.faces import card_label, color_name
 from client.ui.hints import keys_hint, ready_for_next_round
 from client.ui.layout import Line, assemble, clock_text, rule, text_line, wrap_keys
@@ -30,6 +31,7 @@ from client.ui.screens import (
     too_small_screen,
 )
 from client.ui.standings_screen import standings_screen
+from client.ui.words import deck_word, level_word
 from protocol.commands import (
     Play,
 )
@@ -83,16 +85,17 @@ def _table(
     options = table.options
     view = model.view
     round_no = None if view is None else view.shared.round
-    title = f"{table.name} · {(options.deck or DeckName.CLASSIC).value}"
+    title = f"{table.name} · {deck_word((options.deck or DeckName.CLASSIC).value)}"
     if round_no:
-        title += f" · round {round_no}"
+        title += " · " + _("round {round}").format(round=round_no)
     if model.spectating:
-        title += " · watching"
+        title += " · " + _("watching")
     lines: list[Line] = [header(model, title)]
     rules = house_rules(options)
     if rules:
-        lines.append(text_line(f" house rules: {house_rule_words(rules)}", "class:hint"))
-    lines.append(rule("players"))
+        said = _("house rules: {rules}").format(rules=house_rule_words(rules))
+        lines.append(text_line(f" {said}", "class:hint"))
+    lines.append(rule(_("players")))
     lines += _seats(model)
     lines.append(rule())
     if view is not None:
@@ -123,42 +126,43 @@ def _seats(model: Model) -> list[Line]:  # noqa: C901 (one mark per fact about a
     for info in table.seats:
         seat = info.seat
         turn = to_act == seat
-        name = info.name or "(empty)"
+        name = info.name or _("(empty)")
         if seat == model.seat and not model.spectating:
-            name += " (you)"
+            name += " " + _("(you)")
         tags = []
         if table.host_seat == seat:
-            tags.append("host")
+            tags.append(_("host"))
         if info.bot:
-            tags.append(f"bot · {info.level}" if info.level else "bot")
+            tags.append(_("bot") + (f" · {level_word(info.level)}" if info.level else ""))
         if info.away or seat in away:
-            tags.append("away")
+            tags.append(_("away"))
         if seat in eliminated:
-            tags.append("out")
+            tags.append(_("out"))
         if seat < len(skip_marks) and skip_marks[seat]:
-            tags.append("skip next")
+            tags.append(_("skip next"))
         asking = table.state in (TableStatus.BETWEEN_ROUNDS, TableStatus.LOBBY)
         if info.ready and (asking or table.rematch_asked):
-            tags.append("ready")
+            tags.append(_("ready"))
         line: Line = [
             ("class:turn" if turn else "", " ▶ " if turn else "   "),
             ("class:me" if seat == model.seat else "", f"{name:<24}"),
         ]
         if seat < len(counts):
             count = counts[seat]
-            line.append(("", f"{count:>3} card{'s' if count != 1 else ' '}"))
+            word = ngettext("card", "cards", count)
+            line.append(("", f"{count:>3} {word:<5}"))
         else:
             line.append(("", " " * 9))
         if seat < len(scores):
-            line.append(("", f"{scores[seat]:>6} pts"))
+            line.append(("", f"{scores[seat]:>6} " + _("pts")))
         if seat < len(counts) and counts[seat] == 1:
-            line.append(("class:uno", "  UNO!"))
+            line.append(("class:uno", "  " + _("UNO!")))
         if seat in exposed:
             mine = seat == model.seat and not model.spectating
             line.append(
                 (
                     "class:exposed",
-                    "  FORGOT UNO (u: say it!)" if mine else "  FORGOT UNO (c: catch)",
+                    "  " + (_("FORGOT UNO (u: say it!)") if mine else _("FORGOT UNO (c: catch)")),
                 )
             )
         if tags:
@@ -172,8 +176,8 @@ def _seats(model: Model) -> list[Line]:  # noqa: C901 (one mark per fact about a
             lines.append(shown)
     if shared is not None:
         direction = shared.direction
-        arrow = "↻ clockwise" if direction == 1 else "↺ counter-clockwise"
-        lines.append(text_line(f"   play goes {arrow}", "class:hint"))
+        goes = _("play goes ↻ clockwise") if direction == 1 else _("play goes ↺ counter-clockwise")
+        lines.append(text_line(f"   {goes}", "class:hint"))
     return lines
 
 
@@ -186,31 +190,35 @@ def _card_style(code: str, usable: bool) -> str:
 
 def _discard(view: View, replaying: bool) -> list[Line]:
     shared = view.shared
-    line: Line = [("", " Discard: ")]
+    line: Line = [("", " " + _("Discard:") + " ")]
     if shared.top is not None:
         top = shared.top.code
         line.append((_card_style(top, True), f" {card_label(top)} "))
     else:
-        line.append(("class:hint", " none "))
+        line.append(("class:hint", " " + _("none") + " "))
     color = None if shared.color is None else shared.color.value
-    line.append(("", f"   colour in force: {color_name(color).upper()}"))
+    in_force = _("colour in force: {color}").format(color=color_name(color).upper())
+    line.append(("", f"   {in_force}"))
     if not replaying:  # a replay's events do not say how many cards the deck had
-        line.append(("class:hint", f"   draw pile {shared.draw_count}"))
+        pile = _("draw pile {count}").format(count=shared.draw_count)
+        line.append(("class:hint", f"   {pile}"))
     pending_draw = shared.pending_draw
     if pending_draw:
-        line.append(("class:exposed", f"   +{pending_draw} waiting"))
+        line.append(("class:exposed", "   " + _("+{count} waiting").format(count=pending_draw)))
     return [line]
 
 
 def _match_over_line(model: Model, now: float) -> str:
     """The match is over; while the host's rematch is asked for, its clock and my answer."""
     rematch_ms = model.rematch_ms(now)
+    over = _("Match over")
     if rematch_ms is None:
-        return " Match over"
-    countdown = f"the rematch starts in {clock_text(rematch_ms) or '0:00'}"
+        return f" {over}"
+    clock = clock_text(rematch_ms) or "0:00"
+    countdown = _("the rematch starts in {clock}").format(clock=clock)
     if ready_for_next_round(model):
-        return f" Match over · {countdown} · you are ready; waiting for the others"
-    return f" Match over · {countdown} · Enter: ready for the rematch"
+        return f" {over} · {countdown} · " + _("you are ready; waiting for the others")
+    return f" {over} · {countdown} · " + _("Enter: ready for the rematch")
 
 
 def _turn_line(model: Model, now: float) -> Line:
@@ -219,42 +227,45 @@ def _turn_line(model: Model, now: float) -> Line:
     clock = clock_text(model.remaining_ms(now))
     clock_part: Line = [("class:clock", f"  ⏱ {clock}")] if clock else []
     if not model.connected:
-        return text_line(f" ⚠ THE SERVER IS AWAY: {model.status}", "class:exposed")
+        away = _("⚠ THE SERVER IS AWAY: {status}").format(status=model.status)
+        return text_line(f" {away}", "class:exposed")
     if phase == Phase.PAUSED:
-        return text_line(" ⏸ PAUSED by the host, or until everyone is back", "class:exposed")
+        return text_line(
+            " " + _("⏸ PAUSED by the host, or until everyone is back"), "class:exposed"
+        )
     if phase == Phase.MATCH_OVER:
         return [("class:title", _match_over_line(model, now))]
     if phase == Phase.ROUND_OVER:
-        countdown = f" · the next round starts in {clock}" if clock else ""
+        over = _("Round over")
         if model.replaying:
-            return [("class:title", " Round over")]
+            return [("class:title", f" {over}")]
+        if clock:
+            over += " · " + _("the next round starts in {clock}").format(clock=clock)
         if ready_for_next_round(model):
-            return [
-                ("class:title", f" Round over{countdown} · you are ready; waiting for the others")
-            ]
-        return [("class:title", f" Round over{countdown} · Enter: ready for the next round")]
+            return [("class:title", f" {over} · " + _("you are ready; waiting for the others"))]
+        return [("class:title", f" {over} · " + _("Enter: ready for the next round"))]
     to_act = model.to_act
     if model.my_turn:
         prompts: dict[str, str] = {
-            Phase.TURN: "YOUR TURN: play a card (Enter) or draw (d)",
-            Phase.CHOOSE_COLOR: "YOUR TURN: choose the colour for the first card (Enter)",
-            Phase.CHALLENGE: "A Wild Draw Four on you: y challenge · n accept",
-            Phase.DANCE: "DANCE! enter the steps with the arrows, Enter to send, x to refuse",
-            Phase.STACK: "A Draw Two on you: answer with a +2 (Enter) or d to draw",
+            Phase.TURN: _("YOUR TURN: play a card (Enter) or draw (d)"),
+            Phase.CHOOSE_COLOR: _("YOUR TURN: choose the colour for the first card (Enter)"),
+            Phase.CHALLENGE: _("A Wild Draw Four on you: y challenge · n accept"),
+            Phase.DANCE: _("DANCE! enter the steps with the arrows, Enter to send, x to refuse"),
+            Phase.STACK: _("A Draw Two on you: answer with a +2 (Enter) or d to draw"),
         }
-        text = prompts.get(str(phase), "YOUR TURN")
+        text = prompts.get(str(phase), _("YOUR TURN"))
         if view is not None and view.drawn is not None:
             drawn = card_label(view.drawn.code)
-            text = f"YOUR TURN: play the drawn {drawn} (Enter) or pass (p)"
+            text = _("YOUR TURN: play the drawn {card} (Enter) or pass (p)").format(card=drawn)
         return [("class:myturn", f" ▶ {text}"), *clock_part]
     who = model.seat_name(to_act)
     waiting_for: dict[str, str] = {
-        Phase.CHALLENGE: f"{who} decides whether to challenge",
-        Phase.DANCE: f"{who} must dance",
-        Phase.CHOOSE_COLOR: f"{who} chooses the colour",
-        Phase.STACK: f"{who} answers the Draw Two",
+        Phase.CHALLENGE: _("{player} decides whether to challenge"),
+        Phase.DANCE: _("{player} must dance"),
+        Phase.CHOOSE_COLOR: _("{player} chooses the colour"),
+        Phase.STACK: _("{player} answers the Draw Two"),
     }
-    waiting = waiting_for.get(str(phase), f"{who}'s turn")
+    waiting = waiting_for.get(str(phase), _("{player}'s turn")).format(player=who)
     return [("", f"   {waiting}"), *clock_part]
 
 
@@ -262,16 +273,17 @@ def _waiting(model: Model) -> list[Line]:
     table = model.table
     assert table is not None
     taken = sum(1 for s in table.seats if s.name)
-    lines = [text_line(f" Waiting for the match to start: {taken}/{len(table.seats)} seats taken.")]
+    wait = _("Waiting for the match to start: {taken}/{seats} seats taken.")
+    lines = [text_line(" " + wait.format(taken=taken, seats=len(table.seats)))]
     if model.is_host:
         lines.append(
             text_line(
-                " You host: b add a bot · x remove one · s start · k kick · K ban",
+                " " + _("You host: b add a bot · x remove one · s start · k kick · K ban"),
                 "class:hint",
             )
         )
     else:
-        lines.append(text_line(" The host starts the match.", "class:hint"))
+        lines.append(text_line(" " + _("The host starts the match."), "class:hint"))
     return lines
 
 
@@ -279,10 +291,10 @@ def _middle_title(model: Model) -> str:
     if model.mode is Mode.PICK and model.picker is not None:
         return model.picker.title
     if model.mode is Mode.DANCE:
-        return "the dance"
+        return _("the dance")
     if model.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER):
-        return "results"
-    return "what happened"
+        return _("results")
+    return _("what happened")
 
 
 def _middle(model: Model, width: int, room: int) -> list[Line]:
@@ -293,18 +305,18 @@ def _middle(model: Model, width: int, room: int) -> list[Line]:
     elif model.mode is Mode.DANCE:
         lines = dance_pane(model)
     elif model.mode is Mode.CONFIRM and model.picker is not None:
-        lines = [text_line(f" {model.picker.title} y yes · n no", "class:error")]
+        lines = [text_line(f" {model.picker.title} " + _("y yes · n no"), "class:error")]
     elif model.mode is Mode.CONFIRM_LEAVE:
         question = (
-            " Quit the game? The private server stops with it. y yes · n no"
+            " " + _("Quit the game? The private server stops with it. y yes · n no")
             if model.solo
-            else " Leave the match? A bot will play your seat. y yes · n no"
+            else " " + _("Leave the match? A bot will play your seat. y yes · n no")
         )
         lines = [text_line(question, "class:error")]
     elif model.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER):
         lines = results_pane(model, width)
     elif model.spectating and not model.replaying and _bot_seat(model):
-        offer = " You are watching. Enter takes a bot's seat, with its cards and points."
+        offer = " " + _("You are watching. Enter takes a bot's seat, with its cards and points.")
         lines = [text_line(offer, "class:hint")]
     else:
         lines = []
@@ -320,7 +332,11 @@ def _middle(model: Model, width: int, room: int) -> list[Line]:
         shown = entries[-log_room:] if log_room > 0 else []
         log = [text_line(f" {entry}", "class:log") for entry in shown]
         if scroll:
-            more = f" ↓ {scroll} newer line{'s' if scroll != 1 else ''} below · PgDn / End"
+            more = " " + ngettext(
+                "↓ {count} newer line below · PgDn / End",
+                "↓ {count} newer lines below · PgDn / End",
+                scroll,
+            ).format(count=scroll)
             log.append(text_line(more, "class:hint"))
         lines = log + lines
         lines = [[] for _ in range(room - len(lines))] + lines
@@ -336,7 +352,7 @@ def _bottom(model: Model, width: int, on_card: CardClick | None) -> list[Line]:
     if model.view and not model.spectating:
         lines += _hand(model, width, on_card)
     if model.mode is Mode.CHAT:
-        lines.append(text_line(f" say: {model.text}▏", "class:input"))
+        lines.append(text_line(f" {_('say:')} {model.text}▏", "class:input"))
     else:
         style = "class:error" if model.message_is_error else "class:message"
         lines.append(text_line(f" {model.shown_message}", style))
@@ -349,9 +365,9 @@ def _hand(model: Model, width: int, on_card: CardClick | None) -> list[Line]:
     hand = model.hand
     playable = {c.card.code for c in model.legal if isinstance(c, Play)}
     selected = min(model.selected, max(len(hand) - 1, 0))
-    title = f" Your hand ({len(hand)})"
+    title = " " + _("Your hand ({count})").format(count=len(hand))
     if model.uno_armed:
-        title += "  · UNO armed: you will say UNO with your play"
+        title += "  · " + _("UNO armed: you will say UNO with your play")
     lines: list[Line] = [text_line(title, "class:title")]
     cards: Line = [("", " ")]
     marks: Line = [("", " ")]

@@ -21,20 +21,15 @@ from prompt_toolkit.layout import Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.output import ColorDepth, Output
 
+from client.i18n import pgettext
 from client.ui.app import STYLE
 from client.ui.layout import Line, assemble, text_line, wrap_keys
 from client.ui.model import Model
 from client.ui.render import screen_lines
 from client.ui.replay_cursor import ReplayCursor
 from client.ui.replay_state import ReplayTable
-from client.ui.replay_words import (
-    HELP_LINES,
-    HELP_TITLE,
-    KEYS,
-    NO_SUCH_ROUND,
-    TYPING_ROUND,
-    status,
-)
+from client.ui.replay_words import help_lines as help_sentences
+from client.ui.replay_words import help_title, keys, no_such_round, status, typing_round
 from protocol.replay_file import Replay
 
 __all__ = ["ReplayViewer", "help_lines", "run_viewer"]
@@ -58,7 +53,7 @@ class ReplayViewer:
         """Bring the model to the cursor and put the status and keys on it."""
         cursor = self.cursor
         model = self.table.show(cursor.position)
-        model.replay_keys = TYPING_ROUND.format(typed=self.typed) if self.typed else KEYS
+        model.replay_keys = typing_round(self.typed) if self.typed else keys()
         line = self.note or status(
             round_no=cursor.round,
             rounds=cursor.rounds,
@@ -123,7 +118,7 @@ class ReplayViewer:
         elif key == "enter":
             number, self.typed = int(self.typed), ""
             if not self.cursor.go_to_round(number):
-                self.note = NO_SUCH_ROUND.format(number=number, rounds=self.cursor.rounds)
+                self.note = no_such_round(number, self.cursor.rounds)
 
     def tick(self) -> None:
         """One beat of play."""
@@ -140,10 +135,13 @@ class ReplayViewer:
 
 def help_lines(width: int, height: int) -> list[Line]:
     """The viewer's help page: every key, one a line, cut to the screen's height."""
-    body = [text_line(f" {line}") for line in HELP_LINES]
-    keys = [text_line(line, "class:keys") for line in wrap_keys("? or Esc back · q quit", width)]
+    body = [text_line(f" {line}") for line in help_sentences()]
+    keys = [
+        text_line(line, "class:keys")
+        for line in wrap_keys(pgettext("replay", "? or Esc back · q quit"), width)
+    ]
     room = max(0, height - 1 - len(keys))
-    return [text_line(HELP_TITLE, "class:title"), *body[:room], *keys]
+    return [text_line(help_title(), "class:title"), *body[:room], *keys]
 
 
 _KEY_NAMES = {

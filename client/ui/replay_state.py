@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from client.i18n import pgettext
 from client.ui.model import Model
 from client.ui.reducer import apply
-from client.ui.replay_words import KEYS, where
+from client.ui.replay_words import keys, where
 from protocol.cards import Card, Color
 from protocol.events import (
     Away,
@@ -192,9 +193,9 @@ class ReplayTable:
 
     def _restart(self) -> None:
         model = Model(name=self._name)
-        model.connected, model.status = True, "replay"
+        model.connected, model.status = True, pgettext("replay", "replay")
         model.address = where(self.replay.match_id)
-        model.replay_keys = KEYS
+        model.replay_keys = keys()
         apply(model, replay_table_state(self.replay, TableStatus.PLAYING), 0.0)
         self.model, self.shown = model, 0
         self._table = SpectatorTable(seats=len(self.replay.players))

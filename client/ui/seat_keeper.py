@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
+from client.i18n import _
 from client.kept_seats import KeptSeat, SeatClaim
 from client.session import ClientSession, ResumeState
 from client.ui.model import Model, apply_reply
@@ -89,7 +90,9 @@ class SeatKeeper:
             return False
         if offer and table.state in MOVED_ON:
             self.model.kept_seat = table.table_id
-            self.model.notify(f"{kept_seat_words(table)} is kept: Enter on it takes it back")
+            self.model.notify(
+                _("{seat} is kept: Enter on it takes it back").format(seat=kept_seat_words(table))
+            )
             self.redraw()
             return True
         return await self._resume(session, kept)

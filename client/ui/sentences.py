@@ -12,10 +12,12 @@ name, ``{player}``; ``say(key, **fields)`` fills one in. The terminal's log
 ``server/web/sentences.js``, which ``make web-sentences`` writes from it (``page_module``);
 a test fails when the page's copy is not current.
 
-Kept simple for translations (gettext catalogues may replace the table later): a
+The table's English is the source of the gettext catalogues (``client.i18n``): each
+entry's key is its context (``msgctxt``), so ``say`` reads the chosen language. A
 placeholder is ``{name}``, nothing else inside the braces; a sentence whose words change
-with a number has one entry per form (``cards.one``, ``cards.other``), and ``plural``
-picks the key.
+with a number has one entry per English form (``cards.one``, ``cards.other``), one plural
+entry in the catalogue, read by ``say_count`` through ``npgettext``. The page's copy holds
+every shipped language.
 """
 
 from __future__ import annotations
@@ -23,7 +25,9 @@ from __future__ import annotations
 import json
 import re
 
-__all__ = ["SENTENCES", "coded", "page_module", "plural", "say"]
+from client.i18n import LANGUAGES, npgettext, pgettext, translations
+
+__all__ = ["SENTENCES", "card_words", "coded", "page_module", "plural", "say", "say_count"]
 
 SENTENCES: dict[str, str] = {
     "cards.one": "1 card",
@@ -37,6 +41,9 @@ SENTENCES: dict[str, str] = {
     "number.8": "eight",
     "number.9": "nine",
     "number.10": "ten",
+    "you": "you",
+    "someone": "someone",
+    "seat.number": "seat {seat}",
     "whose.you": "your",
     "whose.other": "{player}'s",
     "nobody": "nobody",
@@ -216,7 +223,17 @@ def say(key: str, **fields: object) -> str:
     A placeholder without a field stays as written, so a missing one shows instead of
     failing (the page's ``say`` does the same).
     """
-    text = SENTENCES[key]
+    return _fill(pgettext(key, SENTENCES[key]), fields)
+
+
+def say_count(key: str, count: int, **fields: object) -> str:
+    """The form of the sentence ``key`` for ``count`` (``cards``: "1 card", "2 cards"),
+    with ``{count}`` and ``fields`` filled in."""
+    text = npgettext(key, SENTENCES[f"{key}.one"], SENTENCES[f"{key}.other"], count)
+    return _fill(text, {"count": count, **fields})
+
+
+def _fill(text: str, fields: dict[str, object]) -> str:
     return _PLACEHOLDER.sub(lambda m: str(fields.get(m[1], m[0])), text)
 
 
@@ -240,11 +257,22 @@ _PAGE_MODULE = """\
 // edit: the terminal's log and this page's read the same table, and a test fails when
 // this copy is not current.
 
-export const SENTENCES = {table};
+// Every shipped language's sentences, by key; English is the code's own.
+export const CATALOGUES = {table};
+
+export const LANGUAGES = Object.keys(CATALOGUES);
+export const SENTENCES = CATALOGUES.en;
+let chosen = "en";
+
+// Read every later sentence in `lang` (a shipped one; anything else reads English).
+export function setLanguage(lang) {{
+  chosen = lang in CATALOGUES ? lang : "en";
+}}
 
 // The sentence `key` with its {{placeholders}} filled in from `fields`.
 export function say(key, fields = {{}}) {{
-  return SENTENCES[key].replace(/\\{{(\\w+)\\}}/g, (all, name) =>
+  const text = CATALOGUES[chosen][key] ?? CATALOGUES.en[key];
+  return text.replace(/\\{{(\\w+)\\}}/g, (all, name) =>
     name in fields ? String(fields[name]) : all,
   );
 }}
@@ -263,7 +291,41 @@ export function plural(key, count) {{
 """
 
 
+def language_table(lang: str) -> dict[str, str]:
+    """Every sentence of the table in ``lang``, by key (a plural's two English forms are
+    its forms for 1 and for 2: the shipped languages have those two)."""
+    catalogue = translations(lang)
+    table: dict[str, str] = {}
+    for key, english in SENTENCES.items():
+        base, _, form = key.rpartition(".")
+        if form in ("one", "other") and f"{base}.one" in SENTENCES:
+            one, other = SENTENCES[f"{base}.one"], SENTENCES[f"{base}.other"]
+            table[key] = catalogue.npgettext(base, one, other, 1 if form == "one" else 2)
+        else:
+            table[key] = catalogue.pgettext(key, english)
+    return table
+
+
+_PAGE_CARDS = ("RS", "RR", "R+2", "W", "W+4", "WSWAP", "WSHUF", "WCUST", "WDANCE", "WCREEP")
+"""A card of every kind the page names: its rank's words go to the page by code part."""
+
+
+def card_words(lang: str) -> dict[str, str]:
+    """The page's card names in ``lang``, by key: a colour by letter (``card-color.R``), a
+    rank by the rest of its code (``card-rank.S``, ``card-rank.W+4``), and ``card-name``,
+    the order of the two."""
+    from client.ui.faces import COLOR_NAMES, rank_name  # noqa: PLC0415 (faces reads sentences' i18n)
+
+    catalogue = translations(lang)
+    words = {f"card-color.{c}": catalogue.pgettext("color", n) for c, n in COLOR_NAMES.items()}
+    for code in _PAGE_CARDS:
+        part = code if code.startswith("W") else code[1:]
+        words[f"card-rank.{part}"] = rank_name(code, catalogue)
+    words["card-name"] = catalogue.pgettext("card", "{color} {rank}")
+    return words
+
+
 def page_module() -> str:
-    """The text of the page's ``sentences.js``: the table and its ``say``."""
-    table = json.dumps(SENTENCES, indent=2, ensure_ascii=False)
-    return _PAGE_MODULE.format(table=table)
+    """The text of the page's ``sentences.js``: every language's table and its ``say``."""
+    tables = {lang: {**language_table(lang), **card_words(lang)} for lang in LANGUAGES}
+    return _PAGE_MODULE.format(table=json.dumps(tables, indent=2, ensure_ascii=False))

@@ -19,8 +19,10 @@ from enum import StrEnum
 from typing import Any
 
 from client.bots.choices import DEFAULT_LEVEL, LEVEL_CHOICES
+from client.i18n import _
 from client.ui.intents import TableRequest
 from client.ui.sentences import say
+from client.ui.words import level_word, option_word, preset_word
 from protocol.limits import MAX_PASSWORD_LEN, MAX_TABLE_NAME_LEN
 from protocol.messages import MAX_BOT_THINK_MS, AddBot
 from protocol.options import PRESET_OPTIONS, PRESETS, TableConfig, TableOptions, preset_options
@@ -168,26 +170,29 @@ def row_text(
     if name == "bots":
         return str(form.get("bots", 0))
     if name == "bot_level":
-        return str(form.get("bot_level", DEFAULT_LEVEL))
+        return level_word(str(form.get("bot_level", DEFAULT_LEVEL)))
     if name == "bot_speed":
         if "bot_speed" not in form:
-            return f"server's default (usually {USUAL_BOT_THINK_MS} ms a move)"
-        return f"{form['bot_speed']} ms a move"
+            usual = _("{ms} ms a move").format(ms=USUAL_BOT_THINK_MS)
+            return _("server's default (usually {value})").format(value=usual)
+        return _("{ms} ms a move").format(ms=form["bot_speed"])
     if name == PRESET_ROW:
         if not any(key in form for key in PRESET_OPTIONS):
             if defaults is not None:
                 preset = form_preset({key: getattr(defaults, key) for key in PRESET_OPTIONS})
-                return f"server's default ({preset or 'its own mix'})"
-            return "server's default (usually official)"
-        return form_preset(form) or "(your own mix)"
+                said = preset_word(preset) if preset else _("its own mix")
+                return _("server's default ({value})").format(value=said)
+            return _("server's default (usually {value})").format(value=preset_word("official"))
+        preset = form_preset(form)
+        return preset_word(preset) if preset else _("(your own mix)")
     option = _option(name)
     if name == "spectators_see_hands" and form.get(name):
         return "on: a trust feature, anyone watching sees all the cards (and may not sit)"
     if name not in form:
         if defaults is not None and getattr(defaults, name, None) is not None:
-            return f"server's default ({_shown(getattr(defaults, name))})"
+            return _("server's default ({value})").format(value=_shown(getattr(defaults, name)))
         usual = _shown(option.default) if option is not None else "?"
-        return f"server's default (usually {usual})"
+        return _("server's default (usually {value})").format(value=usual)
     return _shown(form[name])
 
 
@@ -195,7 +200,7 @@ def _typed_text(form: Mapping[str, Any], name: str, selected: bool) -> str:
     """A row typed into (the name, the password), with the cursor when selected."""
     value = str(form.get(name, ""))
     if name == "password" and not value:
-        return "(none: anyone may join)" + (" type one▏" if selected else "")
+        return _("(none: anyone may join)") + (" " + _("type one") + "▏" if selected else "")
     if name == "password":
         value = "•" * len(value)  # masked, as the join prompt does
     return value + ("▏" if selected else "")
@@ -203,8 +208,8 @@ def _typed_text(form: Mapping[str, Any], name: str, selected: bool) -> str:
 
 def _shown(value: Any) -> str:
     if isinstance(value, bool):
-        return "on" if value else "off"
-    return str(value.value if isinstance(value, StrEnum) else value)
+        return _("on") if value else _("off")
+    return option_word(str(value.value)) if isinstance(value, StrEnum) else str(value)
 
 
 def table_options(form: Mapping[str, Any]) -> dict[str, Any]:

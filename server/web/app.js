@@ -8,6 +8,7 @@ import { describeEvent, leftWords, stackAfter } from "./log.js";
 import { coded, say } from "./sentences.js";
 import { render, renderClock } from "./render.js";
 import { play, soundOn, toggleSound } from "./sound.js";
+import { setUpLanguage } from "./language.js";
 
 const NAME_KEY = "uno-lan:name";
 const seatKey = (serverId) => `uno-lan:seat:${serverId}`;
@@ -199,7 +200,7 @@ function stillLegal(options) {
 
 export function nameOf(seat) {
   if (seat === null || seat === undefined) return "nobody";
-  if (seat === state.seat) return "you";
+  if (seat === state.seat) return say("you");
   return state.tableState?.seats?.[seat]?.name ?? `seat ${seat + 1}`;
 }
 
@@ -395,6 +396,8 @@ window.addEventListener("beforeunload", (event) => {
   event.preventDefault();
   event.returnValue = "";
 });
+
+setUpLanguage(document.getElementById("lang"), () => update());
 
 setInterval(() => renderClock(state), 250);
 // The lobby's table list is asked for, not pushed: asked again every few seconds.

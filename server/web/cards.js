@@ -1,6 +1,8 @@
 // Cards as the terminal shows them (client/ui/faces.py): a label that reads without
 // colour, the colour letter first (R7, G+2, B⟲, Y⊘) or W for a wild (W, W+4, W♪...).
 
+import { say, SENTENCES } from "./sentences.js";
+
 export const COLORS = ["R", "Y", "G", "B"];
 export const COLOR_NAMES = { R: "red", Y: "yellow", G: "green", B: "blue" };
 
@@ -14,7 +16,6 @@ const WILDS = {
   WDANCE: ["W♪", "Dancing Wild"],
   WCREEP: ["W✸", "Creeper"],
 };
-const RANK_NAMES = { S: "Skip", R: "Reverse", "+2": "Draw Two" };
 const RANK_ORDER = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "S", "R", "+2"];
 const WILD_ORDER = Object.keys(WILDS);
 
@@ -32,10 +33,20 @@ export function cardLabel(code) {
   return code[0] + (SYMBOLS[rank] ?? rank);
 }
 
+// A card in words in the chosen language (sentences.js's card-word entries), as the
+// terminal names it.
 export function cardName(code) {
-  if (isWild(code)) return WILDS[code][1];
+  if (isWild(code)) return say(`card-rank.${code}`);
   const rank = code.slice(1);
-  return `${COLOR_NAMES[code[0]] ?? code[0]} ${RANK_NAMES[rank] ?? rank}`;
+  return say("card-name", {
+    color: colorWord(code[0]),
+    rank: `card-rank.${rank}` in SENTENCES ? say(`card-rank.${rank}`) : rank,
+  });
+}
+
+// A colour's name in the chosen language.
+export function colorWord(letter) {
+  return `card-color.${letter}` in SENTENCES ? say(`card-color.${letter}`) : letter;
 }
 
 function order(code) {

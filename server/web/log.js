@@ -3,7 +3,7 @@
 // client/ui/sentences.py). tests/web/test_web_log.py holds the two logs equal over a real
 // match. name(seat) gives a seat's name, "you" for one's own.
 
-import { cardLabel, cardName, COLOR_NAMES, isWild } from "./cards.js";
+import { cardLabel, cardName, COLOR_NAMES, colorWord, isWild } from "./cards.js";
 import { coded, plural, say, SENTENCES } from "./sentences.js";
 
 const ARROWS = { up: "↑", down: "↓", left: "←", right: "→" };
@@ -11,9 +11,9 @@ const STACK_REASONS = ["draw-two", "wild-draw-four"];
 
 const cards = (count) => say(plural("cards", count), { count });
 const labels = (codes) => codes.map(cardLabel).join(" ");
-const whose = (name) => (name === "you" ? say("whose.you") : say("whose.other", { player: name }));
-const colorName = (letter) => COLOR_NAMES[letter] ?? say("color.none");
-const number = (count) => SENTENCES[`number.${count}`] ?? String(count);
+const whose = (name) => (name === say("you") ? say("whose.you") : say("whose.other", { player: name }));
+const colorName = (letter) => (letter in COLOR_NAMES ? colorWord(letter) : say("color.none"));
+const number = (count) => (`number.${count}` in SENTENCES ? say(`number.${count}`) : String(count));
 const isDrawCard = (code) => code === "W+4" || (!isWild(code) && code.endsWith("+2"));
 
 // The draw cards played in a row and not yet drawn for, after body: the stack a penalty
@@ -79,7 +79,7 @@ const LINES = {
   direction: (e) =>
     say("direction", { direction: say(e.direction === 1 ? "direction.1" : "direction.-1") }),
   exposed: (e, n) =>
-    n(e.seat) === "you" ? say("exposed.you") : say("exposed.other", { player: n(e.seat) }),
+    n(e.seat) === say("you") ? say("exposed.you") : say("exposed.other", { player: n(e.seat) }),
   caught: (e, n) => say("caught", { by: n(e.by), player: n(e.seat), penalty: e.penalty }),
   "false-catch": (e, n) =>
     say("false-catch", { player: n(e.seat), target: n(e.target), penalty: e.penalty }),

@@ -3,7 +3,7 @@
 
 import { cardColor, cardLabel, cardName, COLOR_NAMES, COLORS, sortHand } from "./cards.js";
 import { ARROWS } from "./log.js";
-import { coded } from "./sentences.js";
+import { coded, say } from "./sentences.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -325,7 +325,7 @@ function yourPrompt(view) {
 }
 
 function nameOf(state, seat) {
-  if (seat === state.seat) return "you";
+  if (seat === state.seat) return say("you");
   return state.tableState?.seats?.[seat]?.name ?? `seat ${seat + 1}`;
 }
 

@@ -5,13 +5,14 @@ Rules are drawn long on purpose and cut by the layout."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from client_builders import engine_view, found_server, hand_view, model_with, table_state
 from prompt_toolkit.utils import get_cwidth
 
+from client.i18n import LANGUAGES, choose
 from client.replay_command import load_replay
 from client.ui.layout import Line
 from client.ui.model import Mode, Model, Picker, apply_chat, apply_table_state
@@ -21,6 +22,14 @@ from client.ui.table_form import new_form
 from protocol.messages import TableStatus, TableSummary
 
 SIZES = ((80, 24), (60, 20))
+
+
+@pytest.fixture(params=LANGUAGES)
+def lang(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Every screen in every shipped language (issue 29); English again after."""
+    choose(request.param)
+    yield request.param
+    choose("en")
 
 
 def _lobby() -> Model:
@@ -168,24 +177,26 @@ def _text(line: Line) -> str:
 
 
 @pytest.mark.parametrize("name", list(SCREENS))
-def test_no_line_is_wider_than_80_columns(name: str) -> None:
+def test_no_line_is_wider_than_80_columns(name: str, lang: str) -> None:
     width, height = 80, 24
     model = SCREENS[name]()
     lines = screen_lines(model, width, height, 0.0)
     for line in lines:
         shown = _text(line).rstrip()
-        assert get_cwidth(shown) <= width, f"{name} at {width}x{height}: {shown!r} is cut"
+        assert get_cwidth(shown) <= width, f"{lang} {name} at {width}x{height}: {shown!r} is cut"
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
 @pytest.mark.parametrize("name", list(SCREENS))
-def test_every_key_hint_shows_whole_and_the_screen_fits(name: str, size: tuple[int, int]) -> None:
+def test_every_key_hint_shows_whole_and_the_screen_fits(
+    name: str, size: tuple[int, int], lang: str
+) -> None:
     width, height = size
     model = SCREENS[name]()
     lines = screen_lines(model, width, height, 0.0)
-    assert len(lines) <= height, f"{name}: {len(lines)} lines on a screen of {height}"
+    assert len(lines) <= height, f"{lang} {name}: {len(lines)} lines on a screen of {height}"
     keys = [_text(line) for line in lines if any("class:keys" in f[0] for f in line)]
     assert keys, f"{name} shows no keys line"
     shown = "".join(fragment[1] for fragment in render(model, width, height, 0.0))
     for line in keys:
-        assert line.strip() in shown, f"{name}: the keys line {line!r} does not show whole"
+        assert line.strip() in shown, f"{lang} {name}: the keys line {line!r} does not show whole"

@@ -6,21 +6,27 @@ from __future__ import annotations
 
 import random
 
+import pytest
 import trio
 from e2e_client import FAST_OPTIONS, Player, drive
 from e2e_server import ServerProcess
 from playwright.sync_api import Browser
 
+from client.i18n import LANGUAGES, choose
 from client.ui.describe import describe_event, stack_after
+from client.ui.sentences import say
 from protocol.events import SeenEvent
 from protocol.messages import AddBot, CreateTable, GameEvent, Start
 from protocol.options import TableOptions
 
 NAMES = ["Ann", "Bot 1", "Bot 2"]
 
-DESCRIBE = """async ([bodies, seat, names]) => {
+DESCRIBE = """async ([bodies, seat, names, lang]) => {
   const log = await import("/log.js");
-  const name = (s) => (s === seat ? "you" : names[s] ?? `seat ${s + 1}`);
+  const sentences = await import("/sentences.js");
+  sentences.setLanguage(lang);
+  const you = sentences.say("you");
+  const name = (s) => (s === seat ? you : names[s] ?? `seat ${s + 1}`);
   let stack = [];
   return bodies.map((body, i) => {
     const line = log.describeEvent(body, name, i ? bodies[i - 1] : null, stack);
@@ -48,36 +54,42 @@ async def a_match(port: int) -> tuple[list[SeenEvent], int]:
     return events, player.seat
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_event_reads_the_same_on_the_page_as_in_the_terminal(
-    web_server: tuple[ServerProcess, str], browser: Browser
+    web_server: tuple[ServerProcess, str], browser: Browser, lang: str
 ) -> None:
     server, url = web_server
     events, seat = trio.run(a_match, server.port)
     kinds = {event.to_data()["kind"] for event in events}
     assert {"played", "drew", "round-over", "match-over"} <= kinds
 
-    terminal, on_page = _both_logs(events, seat, url, browser)
+    terminal, on_page = _both_logs(events, seat, url, browser, lang)
     assert len(on_page) == len(terminal)
     differ = [(t, p) for t, p in zip(terminal, on_page, strict=True) if t != p]
     assert differ == []
 
 
 def _both_logs(
-    events: list[SeenEvent], seat: int, url: str, browser: Browser
+    events: list[SeenEvent], seat: int, url: str, browser: Browser, lang: str = "en"
 ) -> tuple[list[str], list[str]]:
-    """The terminal's log lines for ``events`` at ``seat``, and the page's."""
+    """The terminal's log lines for ``events`` at ``seat`` in ``lang``, and the page's."""
 
     def name_of(index: int | None) -> str:
-        return "you" if index == seat else NAMES[index] if index is not None else "nobody"
+        return say("you") if index == seat else NAMES[index] if index is not None else "nobody"
 
     terminal = []
     stack: tuple[str, ...] = ()
-    for n, event in enumerate(events):
-        terminal.append(describe_event(event, name_of, events[n - 1] if n else None, stack))
-        stack = stack_after(stack, event.body)
+    choose(lang)
+    try:
+        for n, event in enumerate(events):
+            terminal.append(describe_event(event, name_of, events[n - 1] if n else None, stack))
+            stack = stack_after(stack, event.body)
+    finally:
+        choose("en")
     page = browser.new_page()
     page.goto(url)
-    on_page = page.evaluate(DESCRIBE, [[event.to_data() for event in events], seat, NAMES])
+    bodies = [event.to_data() for event in events]
+    on_page = page.evaluate(DESCRIBE, [bodies, seat, NAMES, lang])
     page.close()
     return terminal, on_page
 

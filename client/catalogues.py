@@ -1,0 +1,128 @@
+"""The catalogues' upkeep, a development tool (``make catalogues``; Babel, in the test
+extras): build the template from the code, bring every ``.po`` file up to it, compile the
+``.mo`` files the wheel ships and write the page's copy (``server/web/sentences.js``).
+
+The template holds the log's table (``client.ui.sentences.SENTENCES``, each key its
+context) and every ``_``/``ngettext``/``pgettext``/``npgettext`` call in ``client/``.
+``problems(lang)`` lists what keeps a catalogue from being complete and current; a test
+runs it for every shipped language.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from babel.messages.catalog import Catalog, Message
+from babel.messages.extract import extract_from_dir
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po, write_po
+
+from client.i18n import DOMAIN, LANGUAGES, LOCALE_DIR
+from client.ui.sentences import SENTENCES, page_module
+
+__all__ = ["compiled", "po_path", "problems", "template", "update"]
+
+_KEYWORDS = {
+    "_": None,
+    "ngettext": (1, 2),
+    "pgettext": ((1, "c"), 2),
+    "npgettext": ((1, "c"), 2, 3),
+    "mark": ((1, "c"), 2),
+}
+_CLIENT = Path(__file__).parent
+PAGE_COPY = _CLIENT.parent / "server" / "web" / "sentences.js"
+
+
+def template() -> Catalog:
+    """Every sentence the code asks the catalogue for, in English."""
+    catalog = Catalog(domain=DOMAIN, project="uno-lan", fuzzy=False)
+    for key, english in SENTENCES.items():
+        base, _, form = key.rpartition(".")
+        if form == "one" and f"{base}.other" in SENTENCES:
+            catalog.add((english, SENTENCES[f"{base}.other"]), context=base)
+        elif not (form == "other" and f"{base}.one" in SENTENCES):
+            catalog.add(english, context=key)
+    found = extract_from_dir(
+        str(_CLIENT), [("**.py", "python")], keywords=_KEYWORDS, strip_comment_tags=True
+    )
+    for filename, lineno, message, _comments, context in found:
+        if "locale" in Path(filename).parts:
+            continue
+        catalog.add(message, locations=[(f"client/{filename}", lineno)], context=context)
+    return catalog
+
+
+def po_path(lang: str) -> Path:
+    """Where ``lang``'s ``.po`` file lives (its ``.mo`` beside it)."""
+    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def _read(lang: str) -> Catalog:
+    with po_path(lang).open("rb") as file:
+        return read_po(file, locale=lang, domain=DOMAIN)
+
+
+def compiled(lang: str) -> bytes:
+    """The ``.mo`` bytes ``lang``'s ``.po`` file compiles to."""
+    buffer = io.BytesIO()
+    write_mo(buffer, _read(lang))
+    return buffer.getvalue()
+
+
+def _key(message: Message) -> tuple[object, object]:
+    return (message.id, message.context)
+
+
+def _missing(message: Message) -> bool:
+    strings = message.string if isinstance(message.string, tuple) else (message.string,)
+    return not all(strings)
+
+
+def problems(lang: str) -> list[str]:
+    """Why ``lang``'s catalogue is not complete and current (empty when it is)."""
+    catalog = _read(lang)
+    wanted = {_key(message) for message in template() if message.id}
+    have = {_key(message) for message in catalog if message.id}
+    found = [f"{lang}: not in the catalogue: {key!r}" for key in wanted - have]
+    found += [f"{lang}: no longer in the code: {key!r}" for key in have - wanted]
+    found += [f"{lang}: obsolete entry: {key!r}" for key in catalog.obsolete]
+    for message in catalog:
+        if message.id and message.fuzzy:
+            found.append(f"{lang}: fuzzy: {_key(message)!r}")
+        if message.id and _missing(message):
+            found.append(f"{lang}: untranslated: {_key(message)!r}")
+    mo_file = po_path(lang).with_suffix(".mo")
+    if not mo_file.exists() or mo_file.read_bytes() != compiled(lang):
+        found.append(f"{lang}: {mo_file.name} is not compiled from the .po file")
+    return found
+
+
+def _new(lang: str) -> Catalog:
+    return Catalog(
+        locale=lang,
+        domain=DOMAIN,
+        project="uno-lan",
+        copyright_holder="the uno-lan authors",
+        header_comment=f"# uno-lan in {lang} (docs/translating.md).",
+        fuzzy=False,
+    )
+
+
+def update() -> None:
+    """Bring every ``.po`` file up to the template, compile it, write the page's copy."""
+    current = template()
+    for lang in LANGUAGES[1:]:
+        path = po_path(lang)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        catalog = _read(lang) if path.exists() else _new(lang)
+        catalog.update(current, update_header_comment=False)
+        catalog.obsolete.clear()
+        with path.open("wb") as file:
+            write_po(file, catalog, width=100, omit_header=False, sort_output=False)
+        path.with_suffix(".mo").write_bytes(compiled(lang))
+    PAGE_COPY.write_text(page_module(), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    update()

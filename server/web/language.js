@@ -1,0 +1,42 @@
+// The page's language (issue 29): the one picked before (kept in localStorage), else the
+// browser's first shipped one, else English. Each player's own: nothing goes to the
+// server. The picker in the bar changes it for every later sentence.
+
+import { LANGUAGES, setLanguage } from "./sentences.js";
+
+const LANG_KEY = "uno-lan:lang";
+const NAMES = { en: "English", de: "Deutsch", es: "Español" };
+
+// The language to start in: remembered, else the browser's, else English.
+export function startingLanguage(remembered, browser) {
+  if (LANGUAGES.includes(remembered)) return remembered;
+  for (const tag of browser) {
+    const short = String(tag).toLowerCase().split("-")[0];
+    if (LANGUAGES.includes(short)) return short;
+  }
+  return "en";
+}
+
+// Choose the starting language and fill the picker; `changed` redraws after a pick.
+export function setUpLanguage(picker, changed) {
+  const lang = startingLanguage(
+    localStorage.getItem(LANG_KEY),
+    navigator.languages?.length ? navigator.languages : [navigator.language || "en"],
+  );
+  setLanguage(lang);
+  document.documentElement.lang = lang;
+  if (!picker) return;
+  for (const code of LANGUAGES) {
+    const option = document.createElement("option");
+    option.value = code;
+    option.textContent = NAMES[code] ?? code;
+    picker.append(option);
+  }
+  picker.value = lang;
+  picker.addEventListener("change", () => {
+    setLanguage(picker.value);
+    document.documentElement.lang = picker.value;
+    localStorage.setItem(LANG_KEY, picker.value);
+    changed();
+  });
+}

@@ -1,0 +1,164 @@
+"""Play in your own language (issue 29): the catalogues are complete and current, every
+event kind reads in every shipped language, the language is chosen the usual ways, and
+the pseudo-locale shows that every visible line of every screen comes from the catalogue
+(but names, card labels and numbers)."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterator
+from enum import StrEnum
+
+import pytest
+from test_client_model import _sample
+from test_client_width import SCREENS, _text
+
+from client import i18n
+from client.catalogues import problems
+from client.cli import build_parser
+from client.ui.describe import describe_event
+from client.ui.render import screen_lines
+from client.ui.sentences import SENTENCES, language_table, say, say_count
+from protocol.events import EVENT_TYPES, EventBody, EventKind, SeenEvent
+
+
+@pytest.fixture
+def language() -> Iterator[None]:
+    """Whatever a test chooses, the next one starts in English."""
+    yield
+    i18n.choose("en")
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES[1:])
+def test_every_shipped_catalogue_is_complete_and_current(lang: str) -> None:
+    # No entry missing, untranslated, fuzzy or obsolete; the .mo compiled from the .po.
+    assert problems(lang) == [], "run `make catalogues` and translate what it lists"
+
+
+def _variants(kind: EventKind) -> list[EventBody]:
+    """An event of ``kind`` for every value of each of its enum fields (every reason)."""
+    plain = _sample(EVENT_TYPES[kind])
+    found = [plain]
+    for spec in dataclasses.fields(plain):
+        value = getattr(plain, spec.name)
+        if isinstance(value, StrEnum):
+            found += [dataclasses.replace(plain, **{spec.name: v}) for v in type(value)]
+    return found
+
+
+@pytest.mark.usefixtures("language")
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_every_event_kind_reads_in_every_language(lang: str) -> None:
+    i18n.choose("en")
+    english = {k: [describe_event(SeenEvent(1, b), str) for b in _variants(k)] for k in EventKind}
+    i18n.choose(lang)
+    for kind in EventKind:
+        for body, in_english in zip(_variants(kind), english[kind], strict=True):
+            line = describe_event(SeenEvent(1, body), str)
+            assert line or kind is EventKind.TURN, (lang, kind)
+            assert "{" not in line and "}" not in line, (lang, kind, line)
+            if lang != "en" and line:
+                assert line != in_english, f"{lang}: {kind} reads in English: {line!r}"
+
+
+@pytest.mark.usefixtures("language")
+def test_plural_forms_come_from_the_catalogue() -> None:
+    expected = {"en": ("1 card", "2 cards"), "de": ("1 Karte", "2 Karten")}
+    expected["es"] = ("1 carta", "2 cartas")
+    for lang, (one, two) in expected.items():
+        i18n.choose(lang)
+        assert (say_count("cards", 1), say_count("cards", 2)) == (one, two)
+
+
+@pytest.mark.usefixtures("language")
+def test_names_and_card_labels_are_never_translated() -> None:
+    i18n.choose("de")
+    line = say("played", player="Rot", card="W+4")
+    assert line == "Rot: W+4 gelegt"
+
+
+def test_the_language_is_chosen_by_flag_then_config_then_environment() -> None:
+    env = {"LANGUAGE": "fr:es", "LANG": "de_DE.UTF-8"}
+    assert i18n.language_from("de", "es", env) == "de"
+    assert i18n.language_from(None, "es", {"LANG": "de_DE.UTF-8"}) == "es"
+    assert i18n.language_from(None, None, env) == "es"  # the first shipped one listed
+    assert i18n.language_from(None, None, {"LC_ALL": "de_AT.UTF-8"}) == "de"
+    assert i18n.language_from(None, None, {"LANG": "C"}) == "en"
+    assert i18n.language_from(None, 42, {"LANG": "ja_JP.UTF-8"}) == "en"
+
+
+@pytest.mark.usefixtures("language")
+def test_help_reads_in_the_chosen_language() -> None:
+    i18n.choose("es")
+    assert "jugar solo: un servidor privado con bots" in build_parser().format_help()
+    i18n.choose("en")
+    assert "play alone: a private server with bots" in build_parser().format_help()
+
+
+def test_the_pages_tables_hold_every_sentence_in_every_language() -> None:
+    for lang in i18n.LANGUAGES:
+        table = language_table(lang)
+        assert table.keys() == SENTENCES.keys()
+        assert all(table.values()), lang
+    assert language_table("de")["cards.other"] == "{count} Karten"
+
+
+# -- the pseudo-locale ---------------------------------------------------------------------
+
+_MARKED = re.compile(r"⟦[^⟦⟧]*⟧")
+_LABEL = re.compile(r"(?<!\w)[RYGBW][0-9]?[+⊘⟲⇄≋✱♪✸0-9]*(?!\w)")
+_NAMES = (
+    "Annabelle", "Ann", "Bob", "Cy", "Kitchen", "Garage", "Friday night", "Friday", "Late",
+    "192.168.1.20", "127.0.0.1", "UNO", "uno-lan", "HOST:PORT",
+    "Bot 1", "ann", "bob", "cy",  # the players of tests/fixtures/replay-v1.jsonl
+)  # fmt: skip
+_CHAT = re.compile(r"line \d+ of what the lobby said")
+_FIXTURE_WORDS = ("(5 cards)", "(6 cards)")  # test_client_width's picker writes its own words
+
+
+def _unmark(text: str) -> str:
+    """``text`` with every marked span blanked, lines kept: a sentence wrapped over lines
+    opens its mark on one line and closes it on a later one."""
+
+    def blank(found: re.Match[str]) -> str:
+        return " " + "\n" * found[0].count("\n")
+
+    while _MARKED.search(text):
+        text = _MARKED.sub(blank, text)
+    # A page scrolled or cut mid-sentence: a mark open at the end, or closed at the start.
+    return re.sub(r"\A[^⟦⟧]*⟧|⟦[^⟦⟧]*\Z", blank, text)
+
+
+def unmarked(text: str) -> str:
+    """What is left of a line once the pseudo-locale's marks, names, chat, card labels,
+    numbers and symbols are taken out: words that bypassed the catalogue."""
+    text = _CHAT.sub(" ", _unmark(text))
+    for name in (*_FIXTURE_WORDS, *_NAMES):
+        text = text.replace(name, " ")
+    text = _LABEL.sub(" ", text)
+    return " ".join(re.findall(r"[^\W\d_]{2,}", text))
+
+
+def test_the_checker_sees_words_outside_the_marks() -> None:
+    assert unmarked("⟦Your hand (3)⟧  R7 W+4 [B⟲]  Bob 12") == ""
+    assert unmarked("⟦a ⟦nested⟧ one⟧ · seat 3") == "seat"
+    assert _unmark("⟦one sentence\nwrapped⟧ here").split("\n")[1].strip() == "here"
+
+
+@pytest.mark.usefixtures("language")
+@pytest.mark.parametrize("size", ((80, 24), (60, 20)), ids=lambda s: f"{s[0]}x{s[1]}")
+def test_every_visible_line_of_every_screen_comes_from_the_catalogue(
+    size: tuple[int, int],
+) -> None:
+    i18n.choose(i18n.PSEUDO)
+    width, height = size
+    found = []
+    for name, build in SCREENS.items():
+        texts = [_text(line) for line in screen_lines(build(), width, height, 0.0)]
+        blanked = _unmark("\n".join(texts)).split("\n")
+        for number, (text, left) in enumerate(zip(texts, blanked, strict=True), start=1):
+            words = unmarked(left)
+            if words:
+                found.append(f"{name}, line {number}: {words!r} in {text.strip()!r}")
+    assert not found, "words that bypass the catalogue:\n" + "\n".join(found)
