@@ -187,7 +187,7 @@ def row_text(
         return preset_word(preset) if preset else _("(your own mix)")
     option = _option(name)
     if name == "spectators_see_hands" and form.get(name):
-        return "on: a trust feature, anyone watching sees all the cards (and may not sit)"
+        return _("on: a trust feature, anyone watching sees all the cards (and may not sit)")
     if name not in form:
         if defaults is not None and getattr(defaults, name, None) is not None:
             return _("server's default ({value})").format(value=_shown(getattr(defaults, name)))

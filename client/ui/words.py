@@ -55,6 +55,7 @@ _ROWS = {
     "decision_seconds": mark("form-row", "decision seconds"),
     "dance_seconds": mark("form-row", "dance seconds"),
     "round_pause_seconds": mark("form-row", "round pause seconds"),
+    "spectators_see_hands": mark("form-row", "spectators see hands"),
 }
 _VALUES = {
     "off": mark("option-value", "off"),
