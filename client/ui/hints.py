@@ -48,7 +48,7 @@ def rematch_asked(model: Model) -> bool:
 
 def _break_keys(model: Model) -> list[str]:
     """Between rounds, at the match's end and while paused: the ready key, if it is asked."""
-    if ready_for_next_round(model):
+    if model.spectating or ready_for_next_round(model):
         return []
     if model.phase == Phase.ROUND_OVER:
         return [_("Enter ready for the next round")]

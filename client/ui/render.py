@@ -216,6 +216,8 @@ def _match_over_line(model: Model, now: float) -> str:
         return f" {over}"
     clock = clock_text(rematch_ms) or "0:00"
     countdown = _("the rematch starts in {clock}").format(clock=clock)
+    if model.spectating:
+        return f" {over} · {countdown}"
     if ready_for_next_round(model):
         return f" {over} · {countdown} · " + _("you are ready; waiting for the others")
     return f" {over} · {countdown} · " + _("Enter: ready for the rematch")
@@ -241,6 +243,8 @@ def _turn_line(model: Model, now: float) -> Line:
             return [("class:title", f" {over}")]
         if clock:
             over += " · " + _("the next round starts in {clock}").format(clock=clock)
+        if model.spectating:  # nothing to say ready for
+            return [("class:title", f" {over}")]
         if ready_for_next_round(model):
             return [("class:title", f" {over} · " + _("you are ready; waiting for the others"))]
         return [("class:title", f" {over} · " + _("Enter: ready for the next round"))]

@@ -254,6 +254,17 @@ def test_in_solo_q_says_it_quits() -> None:
     assert "y quit" in text
 
 
+def test_between_rounds_a_spectator_is_not_asked_to_say_ready() -> None:
+    view = hand_view([], [], phase="round-over", to_act=None)
+    model = model_with(view)
+    assert model.table is not None
+    model.table = dataclasses.replace(model.table, state=TableStatus.BETWEEN_ROUNDS)
+    model.spectating = True
+    text = "\n".join(screen(model))
+    assert "Round over" in text
+    assert "ready for the next round" not in text and "you are ready" not in text
+
+
 def test_a_cut_header_ends_in_an_ellipsis() -> None:
     model = model_with(engine_view())
     assert model.table is not None
