@@ -23,7 +23,7 @@ from server.web_files import PAGE_FOLDER
 
 __all__ = ["REPLAY_MODULES", "ReplayPageError", "bundle_modules", "replay_page"]
 
-REPLAY_MODULES = ("cards.js", "sentences.js", "log.js", "render.js", "replay.js")
+REPLAY_MODULES = ("sentences.js", "cards.js", "log.js", "render.js", "replay.js")
 """The page's modules the replay runs, each after the ones it imports."""
 
 _IMPORT = re.compile(r'^import \{([^}]*)\} from "\./([\w.-]+)";\n', re.MULTILINE)
@@ -46,12 +46,17 @@ def _names(listed: str) -> list[str]:
 def bundle_modules(modules: Iterable[tuple[str, str]]) -> str:
     """One classic script running the ES modules given as (file name, source), in order."""
     parts = ["const modules = {};"]
+    bundled: set[str] = set()
     for name, source in modules:
         exported = _EXPORT_DECLARATION.findall(source)
         for listed in _EXPORT_LIST.findall(source):
             exported.extend(_names(listed))
         body = _EXPORT_LIST.sub("", source)
         body = re.sub(r"^export (?=(?:async )?(?:function|const|let|class) )", "", body, flags=re.M)
+
+        for line in _IMPORT.finditer(body):
+            if line.group(2) not in bundled:
+                raise ReplayPageError(f"{name} imports {line.group(2)}, not bundled before it")
 
         def imported(match: re.Match[str]) -> str:
             wanted = _names(match.group(1))
@@ -62,6 +67,7 @@ def bundle_modules(modules: Iterable[tuple[str, str]]) -> str:
             raise ReplayPageError(f"{name}: an import or export the replay bundler cannot read")
         exports = ", ".join(exported)
         parts.append(f'modules["{name}"] = (() => {{\n{body}\nreturn {{ {exports} }};\n}})();')
+        bundled.add(name)
     return "\n".join(parts) + "\n"
 
 

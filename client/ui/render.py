@@ -16,8 +16,8 @@ from prompt_toolkit.utils import get_cwidth
 
 from client.i18n import _, ngettext
 from client.ui.faces import card_label, color_name
-from client.ui.hints import keys_hint, ready_for_next_round
-from client.ui.layout import Line, assemble, clock_text, rule, text_line, wrap_keys
+from client.ui.hints import keys_hint
+from client.ui.layout import Line, assemble, rule, text_line, wrap_keys
 from client.ui.model import Mode, Model, Screen
 from client.ui.page_code import page_code_screen
 from client.ui.panes import dance_pane, picker_pane, results_pane
@@ -31,6 +31,7 @@ from client.ui.screens import (
     too_small_screen,
 )
 from client.ui.standings_screen import standings_screen
+from client.ui.turn_line import turn_line, waiting_lines
 from client.ui.words import deck_word, level_word
 from protocol.commands import (
     Play,
@@ -100,9 +101,9 @@ def _table(
     lines.append(rule())
     if view is not None:
         lines += _discard(view, model.replaying)
-        lines.append(_turn_line(model, now))
+        lines.append(turn_line(model, now))
     else:
-        lines += _waiting(model)
+        lines += waiting_lines(model)
     bottom = _bottom(model, width, on_card)
     room = height - len(lines) - len(bottom) - 1
     lines.append(rule(_middle_title(model)))
@@ -206,89 +207,6 @@ def _discard(view: View, replaying: bool) -> list[Line]:
     if pending_draw:
         line.append(("class:exposed", "   " + _("+{count} waiting").format(count=pending_draw)))
     return [line]
-
-
-def _match_over_line(model: Model, now: float) -> str:
-    """The match is over; while the host's rematch is asked for, its clock and my answer."""
-    rematch_ms = model.rematch_ms(now)
-    over = _("Match over")
-    if rematch_ms is None:
-        return f" {over}"
-    clock = clock_text(rematch_ms) or "0:00"
-    countdown = _("the rematch starts in {clock}").format(clock=clock)
-    if model.spectating:
-        return f" {over} · {countdown}"
-    if ready_for_next_round(model):
-        return f" {over} · {countdown} · " + _("you are ready; waiting for the others")
-    return f" {over} · {countdown} · " + _("Enter: ready for the rematch")
-
-
-def _turn_line(model: Model, now: float) -> Line:
-    view = model.view
-    phase = model.phase
-    clock = clock_text(model.remaining_ms(now))
-    clock_part: Line = [("class:clock", f"  ⏱ {clock}")] if clock else []
-    if not model.connected:
-        away = _("⚠ THE SERVER IS AWAY: {status}").format(status=model.status)
-        return text_line(f" {away}", "class:exposed")
-    if phase == Phase.PAUSED:
-        return text_line(
-            " " + _("⏸ PAUSED by the host, or until everyone is back"), "class:exposed"
-        )
-    if phase == Phase.MATCH_OVER:
-        return [("class:title", _match_over_line(model, now))]
-    if phase == Phase.ROUND_OVER:
-        over = _("Round over")
-        if model.replaying:
-            return [("class:title", f" {over}")]
-        if clock:
-            over += " · " + _("the next round starts in {clock}").format(clock=clock)
-        if model.spectating:  # nothing to say ready for
-            return [("class:title", f" {over}")]
-        if ready_for_next_round(model):
-            return [("class:title", f" {over} · " + _("you are ready; waiting for the others"))]
-        return [("class:title", f" {over} · " + _("Enter: ready for the next round"))]
-    to_act = model.to_act
-    if model.my_turn:
-        prompts: dict[str, str] = {
-            Phase.TURN: _("YOUR TURN: play a card (Enter) or draw (d)"),
-            Phase.CHOOSE_COLOR: _("YOUR TURN: choose the colour for the first card (Enter)"),
-            Phase.CHALLENGE: _("A Wild Draw Four on you: y challenge · n accept"),
-            Phase.DANCE: _("DANCE! enter the steps with the arrows, Enter to send, x to refuse"),
-            Phase.STACK: _("A Draw Two on you: answer with a +2 (Enter) or d to draw"),
-        }
-        text = prompts.get(str(phase), _("YOUR TURN"))
-        if view is not None and view.drawn is not None:
-            drawn = card_label(view.drawn.code)
-            text = _("YOUR TURN: play the drawn {card} (Enter) or pass (p)").format(card=drawn)
-        return [("class:myturn", f" ▶ {text}"), *clock_part]
-    who = model.seat_name(to_act)
-    waiting_for: dict[str, str] = {
-        Phase.CHALLENGE: _("{player} decides whether to challenge"),
-        Phase.DANCE: _("{player} must dance"),
-        Phase.CHOOSE_COLOR: _("{player} chooses the colour"),
-        Phase.STACK: _("{player} answers the Draw Two"),
-    }
-    waiting = waiting_for.get(str(phase), _("{player}'s turn")).format(player=who)
-    return [("", f"   {waiting}"), *clock_part]
-
-
-def _waiting(model: Model) -> list[Line]:
-    table = model.table
-    assert table is not None
-    taken = sum(1 for s in table.seats if s.name)
-    wait = _("Waiting for the match to start: {taken}/{seats} seats taken.")
-    lines = [text_line(" " + wait.format(taken=taken, seats=len(table.seats)))]
-    if model.is_host:
-        lines.append(
-            text_line(
-                " " + _("You host: b add a bot · x remove one · s start · k kick · K ban"),
-                "class:hint",
-            )
-        )
-    else:
-        lines.append(text_line(" " + _("The host starts the match."), "class:hint"))
-    return lines
 
 
 def _middle_title(model: Model) -> str:

@@ -72,3 +72,15 @@ def test_the_bundler_turns_imports_into_reads_of_the_modules_exports() -> None:
 def test_an_import_the_bundler_cannot_read_is_refused() -> None:
     with pytest.raises(ReplayPageError, match=r"c\.js"):
         bundle_modules([("c.js", 'import * as a from "./a.js";\n')])
+
+
+def test_a_module_bundled_before_what_it_imports_is_refused() -> None:
+    # Each module runs where it is bundled: reading an import bundled later would find
+    # nothing (the page would stop with an error in the browser).
+    later = [
+        ("b.js", 'import { A } from "./a.js";\nexport const B = A;\n'),
+        ("a.js", "export const A = 1;\n"),
+    ]
+    with pytest.raises(ReplayPageError, match=r"b\.js imports a\.js, not bundled"):
+        bundle_modules(later)
+    assert 'modules["b.js"]' in bundle_modules(reversed(later))
