@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 
 from protocol.replay_file import read_replay
+from protocol.startup import LISTENING
 
 pytestmark = [pytest.mark.e2e]
 
@@ -393,17 +394,17 @@ def test_a_second_client_joins_a_serve_host_and_they_play_a_round(
 
 
 @contextmanager
-def local_server(*flags: str) -> Iterator[str]:
-    """A real ``uno-server`` on a free port of 127.0.0.1 (no journal, no mDNS) with
-    ``flags``; yields its ``host:port``."""
+def local_server(*flags: str, state: Path | None = None) -> Iterator[str]:
+    """A real ``uno-server`` on a free port of 127.0.0.1 (no mDNS; no journal unless
+    ``state`` names its file) with ``flags``; yields its ``host:port``."""
     command = [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0"]
-    command += ["--no-mdns", "--no-state", *flags]
-    server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    command += ["--no-mdns", *(["--no-state"] if state is None else ["--state", str(state)])]
+    server = subprocess.Popen([*command, *flags], stdout=subprocess.PIPE, text=True)
     try:
         assert server.stdout is not None
         first = server.stdout.readline()
-        assert first.startswith("uno-server listening on "), first
-        yield first.removeprefix("uno-server listening on ").strip()
+        assert first.startswith(LISTENING), first
+        yield first.removeprefix(LISTENING).strip()
     finally:
         server.terminate()
         server.wait(timeout=10)
@@ -480,30 +481,13 @@ def test_a_client_that_starts_watching_mid_round_shows_the_rounds_first_lines(
     assert "watching" in text.lower()
 
 
-@contextmanager
-def journal_server(state: Path) -> Iterator[str]:
-    """A real ``uno-server`` keeping its journal in ``state``, on a free port of 127.0.0.1
-    (no mDNS, no page); yields its ``host:port``."""
-    command = [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0"]
-    command += ["--no-mdns", "--no-web", "--state", str(state)]
-    server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
-    try:
-        assert server.stdout is not None
-        first = server.stdout.readline()
-        assert first.startswith("uno-server listening on "), first
-        yield first.removeprefix("uno-server listening on ").strip()
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
-
-
 def test_the_standings_screen_saves_the_chosen_matchs_replay(
     open_terminal: Callable[..., Terminal], tmp_path: Path
 ) -> None:
     """Real bots play a match on a server with a journal; in the client's standings ``e``
     saves that match's replay, and the file is the one ``uno-server replay`` writes."""
     state = tmp_path / "server.sqlite3"
-    with journal_server(state) as address:
+    with local_server("--no-web", state=state) as address:
         bots = [sys.executable, "-m", "client.bots", "--server", address, "--create"]
         bots += ["--table", "Bots", "--bots", "2", "--games", "1", "--target-score", "60"]
         bots += ["--seed", "4", "--timeout", "90"]
