@@ -5,7 +5,6 @@ arguments make, the start-up lines, and the server's run from start to stop.
 from __future__ import annotations
 
 import argparse
-import gc
 import logging
 import signal
 import socket
@@ -37,18 +36,17 @@ from server.journal import Journal, JournalLocked, JournalUnwritable
 from server.limits import LimitsError, SessionLimits
 from server.lobby import Lobby
 from server.log_limit import LogRateLimit
+from server.memory import collect_on_a_clock, take_over_collection
 from server.retention import RetentionError, retention_from_args
 from server.settings import LobbySettings, SettingsError
 from server.web_address import announce_page
 from server.web_door import open_web_door
 
 __all__ = [
-    "GC_THRESHOLDS",
     "Config",
     "announce",
     "config_from_args",
     "run",
-    "tune_garbage_collector",
 ]
 
 log = logging.getLogger("uno.server")
@@ -88,7 +86,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         print(lowered, file=sys.stderr)
         server = replace(config.server, max_connections=fit.max_connections)
         config = replace(config, server=server)
-    tune_garbage_collector()
+    take_over_collection()
     journal = None
     if config.state is not None:
         journal = open_journal(config.state)
@@ -199,48 +197,31 @@ async def serve(config: Config, journal: Journal | None = None) -> None:
     server = Server(config.server, lobby, identity)
     advertiser: Advertiser | None = None
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-        async with trio.open_nursery() as nursery:
-            web = await open_web_door(config.server.hosts, config.server.web_port)
-            addresses = await nursery.start(partial(server.run, listeners=listeners, web=web))
-            announce(addresses, config.server.hosts)
-            announce_page(server.web_addresses)
-            identity = server.identity
-            log.info("server %r (id %s) ready", identity.name, identity.server_id)
-            if config.mdns:
-                advertiser = Advertiser.for_server(
-                    identity,
-                    lobby.summary,
-                    addresses,
-                    config.mdns_interfaces,
-                    config.advertise_ips,
-                )
-                nursery.start_soon(advertiser.run)
-            async for signum in signals:
-                log.info("received %s: stopping", signal.Signals(signum).name)
-                if advertiser is not None:
-                    advertiser.stop()
-                server.stop("the server is shutting down")
-                break
-
-
-GC_THRESHOLDS = (20_000, 20, 20)
-"""The collector's thresholds for the server process (Python's default is 700, 10, 10)."""
-
-
-def tune_garbage_collector() -> None:
-    """Make the cyclic garbage collector rare and cheap for a long-running server.
-
-    Nearly everything the server allocates is freed by reference counting; with the
-    default thresholds, under load the collector still ran full collections that walked
-    every live object (all modules, every table and session) and freed nothing, which
-    showed as the worst latencies (docs/performance.md, "Where the server's time goes").
-    Freezing moves what exists after start-up (modules, classes, configuration) out of the
-    collector's sight for good, and the higher thresholds let far more allocations pass
-    between collections.
-    """
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
+        async with trio.open_nursery() as housekeeping:
+            housekeeping.start_soon(collect_on_a_clock)
+            async with trio.open_nursery() as nursery:
+                web = await open_web_door(config.server.hosts, config.server.web_port)
+                addresses = await nursery.start(partial(server.run, listeners=listeners, web=web))
+                announce(addresses, config.server.hosts)
+                announce_page(server.web_addresses)
+                identity = server.identity
+                log.info("server %r (id %s) ready", identity.name, identity.server_id)
+                if config.mdns:
+                    advertiser = Advertiser.for_server(
+                        identity,
+                        lobby.summary,
+                        addresses,
+                        config.mdns_interfaces,
+                        config.advertise_ips,
+                    )
+                    nursery.start_soon(advertiser.run)
+                async for signum in signals:
+                    log.info("received %s: stopping", signal.Signals(signum).name)
+                    if advertiser is not None:
+                        advertiser.stop()
+                    server.stop("the server is shutting down")
+                    break
+            housekeeping.cancel_scope.cancel()  # the server has stopped serving
 
 
 def open_journal(path: Path) -> Journal | None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import errno
-import gc
 import os
 import socket
 import subprocess
@@ -19,11 +18,9 @@ from protocol.options import TableConfig
 from server.app import DEFAULT_PORT
 from server.cli import build_parser, main
 from server.command import (
-    GC_THRESHOLDS,
     Config,
     announce,
     config_from_args,
-    tune_garbage_collector,
 )
 
 
@@ -157,18 +154,6 @@ def test_announce_on_loopback_only_has_no_network_warning(
     out = capsys.readouterr().out
     assert out.splitlines()[0] == "uno-server listening on 127.0.0.1:40000"
     assert "password" not in out
-
-
-def test_the_server_process_freezes_its_start_up_heap_and_collects_rarely() -> None:
-    thresholds = gc.get_threshold()
-    try:
-        tune_garbage_collector()
-        assert gc.get_threshold() == GC_THRESHOLDS
-        assert GC_THRESHOLDS[0] > thresholds[0]
-        assert gc.get_freeze_count() > 0
-    finally:
-        gc.unfreeze()
-        gc.set_threshold(*thresholds)
 
 
 def test_a_preset_sets_the_house_rules_of_new_tables_and_a_flag_given_wins() -> None:
