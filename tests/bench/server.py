@@ -55,11 +55,10 @@ from typing import Any
 import trio
 from load_driver import Client
 
-from protocol.startup import PAGE
+from protocol.startup import LISTENING, PAGE
 
 ROOT = Path(__file__).resolve().parents[2]
 BENCH = Path(__file__).resolve().parent
-SERVER_LISTENING = "uno-server listening on "
 ECHO_LISTENING = "echo listening on "
 START_SECONDS = 30.0
 STEP_SECONDS = 180.0
@@ -609,7 +608,7 @@ async def benchmark(args: argparse.Namespace) -> dict[str, Any]:
             server = await start_target(
                 server_command(args),
                 label="uno-server",
-                listening=SERVER_LISTENING,
+                listening=LISTENING,
                 mode="game",
                 args=args,
                 logs=logs,

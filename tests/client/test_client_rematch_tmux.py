@@ -16,6 +16,7 @@ from test_client_tmux import (
     open_terminal,
     play_a_turn,
     progress,
+    serve_with_a_guest,
     turn_line,
 )
 
@@ -47,30 +48,7 @@ def play_until_the_match_ends(host: Terminal, guest: Terminal) -> None:
 def test_the_guest_says_ready_for_the_hosts_rematch(
     open_terminal: Callable[..., Terminal],
 ) -> None:
-    host = open_terminal(
-        "--serve",
-        "--host",
-        "127.0.0.1",
-        "--no-mdns",
-        "--seats",
-        "3",
-        "--bots",
-        "1",
-        "--name",
-        "Hostess",
-        "--server-arg=--seed=4",
-        "--server-arg=--bot-think-ms=150",
-        "--server-arg=--hand-size=3",
-        "--server-arg=--target-score=1",
-        "--server-arg=--round-pause-seconds=600",
-    )
-    lines = host.wait_for(lambda s: any("Waiting for the match" in x for x in s), "the table")
-    address = re.search(r"connected · (127\.0\.0\.1:\d+)", lines[0])
-    assert address is not None, lines[0]
-    guest = open_terminal(
-        "--server", address.group(1), "--table", "Hostess's table", "--name", "Guest"
-    )
-    host.wait_for(lambda s: any(x.startswith("   Guest") for x in s), "the guest seated")
+    host, guest = serve_with_a_guest(open_terminal, "--target-score=1", "--round-pause-seconds=600")
     host.keys("s")
     play_until_the_match_ends(host, guest)
     screen = guest.wait_for(lambda s: any("The host may start" in x for x in s), "the end")

@@ -342,9 +342,11 @@ def test_a_whole_solo_match_to_its_final_scores_and_its_replay(
 # -- two people and a bot ----------------------------------------------------------------------
 
 
-def test_a_second_client_joins_a_serve_host_and_they_play_a_round(
-    open_terminal: Callable[..., Terminal],
-) -> None:
+def serve_with_a_guest(
+    open_terminal: Callable[..., Terminal], *server_args: str
+) -> tuple[Terminal, Terminal]:
+    """A ``--serve`` host ("Hostess", three seats, one bot, seed 4, hands of three, and
+    ``server_args``) and a second client, "Guest", seated at its table; not started."""
     host = open_terminal(
         "--serve",
         "--host",
@@ -359,6 +361,7 @@ def test_a_second_client_joins_a_serve_host_and_they_play_a_round(
         "--server-arg=--seed=4",
         "--server-arg=--bot-think-ms=150",
         "--server-arg=--hand-size=3",
+        *(f"--server-arg={arg}" for arg in server_args),
     )
     lines = host.wait_for(lambda s: any("Waiting for the match" in x for x in s), "the table")
     address = re.search(r"connected · (127\.0\.0\.1:\d+)", lines[0])
@@ -368,6 +371,13 @@ def test_a_second_client_joins_a_serve_host_and_they_play_a_round(
     )
     guest.wait_for(lambda s: any("Hostess" in x for x in s), "the guest at the table")
     host.wait_for(lambda s: any(x.startswith("   Guest") for x in s), "the guest seated")
+    return host, guest
+
+
+def test_a_second_client_joins_a_serve_host_and_they_play_a_round(
+    open_terminal: Callable[..., Terminal],
+) -> None:
+    host, guest = serve_with_a_guest(open_terminal)
     host.keys("s")
     acted: dict[str, object] = {}
     deadline = time.monotonic() + DEADLINE
