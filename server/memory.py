@@ -7,9 +7,9 @@ old object for each new one rarely crosses that line; meanwhile every object cre
 since the last collection waits in the youngest generation, and the one collection that
 finally comes walks all of them (at 400 tables, 100,000 objects and 50-150 ms with the
 loop stopped). So the server turns the automatic collector off and collects on a clock
-instead (``collect_on_a_clock``): the young generation every ``YOUNG_SECONDS``, which
-keeps each pause short whatever the load, the middle one every ``MIDDLE_EVERY`` of those,
-and everything every ``FULL_SECONDS`` (docs/performance.md, "Collecting on a clock").
+instead (``collect_on_a_clock``): the two younger generations every ``YOUNG_SECONDS``,
+which keeps each pause as short as the objects made in that time, whatever the load, and
+everything every ``FULL_SECONDS`` (docs/performance.md, "Collecting on a clock").
 
 A closed table's objects refer to each other (the table, its parts and their callbacks),
 so they are freed only by the garbage collector's full pass, which CPython runs rarely:
@@ -39,7 +39,6 @@ import trio
 
 __all__ = [
     "FULL_SECONDS",
-    "MIDDLE_EVERY",
     "QUIET_SECONDS",
     "YOUNG_SECONDS",
     "collect_after_closes",
@@ -48,13 +47,11 @@ __all__ = [
     "take_over_collection",
 ]
 
-YOUNG_SECONDS = 0.25
-"""How often the clock collects the youngest generation."""
+YOUNG_SECONDS = 0.1
+"""How often the clock collects the two younger generations: what survives goes to the
+oldest, so each object is walked once on its way there."""
 
-MIDDLE_EVERY = 4
-"""Every this many young collections, the clock collects the middle generation too."""
-
-FULL_SECONDS = 600.0
+FULL_SECONDS = 300.0
 """How often the clock collects everything, for cycles that lived long before dying."""
 
 QUIET_SECONDS = 0.5
@@ -72,19 +69,17 @@ def take_over_collection() -> None:
 
 
 async def collect_on_a_clock() -> None:
-    """Collect the generations on the clock ``take_over_collection`` leaves to the server:
-    the youngest every ``YOUNG_SECONDS``, the middle one every ``MIDDLE_EVERY`` of those,
-    everything every ``FULL_SECONDS``. Runs until cancelled."""
-    ticks = 0
+    """Collect on the clock ``take_over_collection`` leaves to the server: the two younger
+    generations every ``YOUNG_SECONDS``, everything every ``FULL_SECONDS``. Runs until
+    cancelled."""
     full_at = trio.current_time() + FULL_SECONDS
     while True:
         await trio.sleep(YOUNG_SECONDS)
-        ticks += 1
         if trio.current_time() >= full_at:
             gc.collect()
             full_at = trio.current_time() + FULL_SECONDS
         else:
-            gc.collect(1 if ticks % MIDDLE_EVERY == 0 else 0)
+            gc.collect(1)
 
 
 async def collect_after_closes(

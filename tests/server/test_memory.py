@@ -13,7 +13,6 @@ import trio.testing
 
 from server.memory import (
     FULL_SECONDS,
-    MIDDLE_EVERY,
     YOUNG_SECONDS,
     collect_on_a_clock,
     take_over_collection,
@@ -40,7 +39,7 @@ def test_taking_over_freezes_the_start_up_heap_and_stops_the_automatic_collector
     assert gc.get_freeze_count() > 0
 
 
-def test_the_clock_collects_young_often_the_middle_every_few_and_all_rarely(
+def test_the_clock_collects_the_younger_generations_often_and_all_rarely(
     collector_restored: None,
 ) -> None:
     gc.disable()  # as in the server: only the clock collects
@@ -63,7 +62,7 @@ def test_the_clock_collects_young_often_the_middle_every_few_and_all_rarely(
     trio.run(main, clock=trio.testing.MockClock(autojump_threshold=0))
 
     generations = [generation for _, generation in seen]
-    assert generations[:MIDDLE_EVERY] == [0] * (MIDDLE_EVERY - 1) + [1]
+    assert set(generations) == {1, 2}
     assert len(seen) == int(span / YOUNG_SECONDS)
     fulls = [at for at, generation in seen if generation == 2]
     assert len(fulls) == 1
