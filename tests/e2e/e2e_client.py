@@ -101,10 +101,12 @@ class Player:
         resume_token: str | None = None,
         last_seq: int | None = None,
         versions: tuple[str, ...] = ("1.0",),
+        local_address: str | None = None,
     ) -> Player:
         """Connect and say hello (offering ``versions``); the welcome is awaited here,
-        before the reader starts."""
-        stream = await trio.open_tcp_stream("127.0.0.1", port)
+        before the reader starts. ``local_address``: another loopback address to come
+        from (127.0.0.2 ...: a guest's machine, not the server's own)."""
+        stream = await trio.open_tcp_stream("127.0.0.1", port, local_address=local_address)
         player = cls(stream, name, hub or Hub())
         await player.send(
             Hello(versions=versions, name=name, resume_token=resume_token, last_seq=last_seq)
