@@ -7,11 +7,20 @@ from __future__ import annotations
 
 import pytest
 import trio
-from test_table_rig import FakePeer, ok, play, settle, two_players
+from test_table_rig import FakePeer, create, ok, open_lobby, play, settle, two_players
 
 import server.table.catch_up
 from protocol.commands import SeatCommand, command_from_data
-from protocol.messages import GameEvent, GameView, Leave, Ok, Spectate
+from protocol.messages import (
+    AddBot,
+    GameEvent,
+    GameView,
+    Leave,
+    Ok,
+    Spectate,
+    Start,
+    TakeBotSeat,
+)
 from server.lobby import Lobby
 from server.table import Table
 
@@ -99,6 +108,30 @@ async def test_a_spectator_who_leaves_mid_way_is_sent_no_more(
     assert not table.seating.catching_up
     await stall(lobby, [ann, bob])
     assert len(spectator.events) == 2
+
+
+async def test_a_spectator_who_takes_a_bots_seat_mid_way_follows_its_seat(
+    nursery: trio.Nursery, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(server.table.catch_up, "CATCH_UP_BATCH", 2)
+    lobby = await open_lobby(nursery, bot_think_ms=60_000)
+    ann = FakePeer("Ann")
+    table = await create(lobby, ann, seats=2, turn_seconds=0)
+    await ok(lobby, ann, lambda i: AddBot(id=i, strategy="basic"))
+    await ok(lobby, ann, lambda i: Start(id=i))
+    await settle()
+    cy = await watch(lobby, table, FakePeer("Cy", auto_drain=False))
+    assert len(cy.events) == 2 and not cy.of(GameView)
+    await ok(lobby, cy, lambda i: TakeBotSeat(id=i, table_id=table.table_id, seat=1))
+    await settle()
+    assert cy.seat == 1 and cy.view["seat"] == 1  # its seat's view, at once
+    assert not table.seating.catching_up
+    seen = len(cy.events)
+    cy.drain()  # the batch it was sent is written: no more of the catch-up comes
+    await settle()
+    assert len(cy.events) == seen
+    await stall(lobby, [ann, cy])
+    assert cy.events[-1].seq == table.broadcast.last_seq  # live, as the seat's
 
 
 async def test_a_second_spectate_sends_no_second_catch_up(nursery: trio.Nursery) -> None:
