@@ -13,8 +13,8 @@ events, and its header's ``deck_size`` (``protocol.replay_file``). Those are eno
   after: the cards taken before the reshuffle were the whole old pile, already gone, so
   that ``drew`` takes only the rest from the new one.
 
-Nothing else moves a card to or from the pile. tests/protocol/test_draw_pile.py holds the
-fold equal to the engine's count after every command of many seeded matches.
+Nothing else moves a card to or from the pile. tests/engine/test_draw_pile_fold.py holds
+the fold equal to the engine's count after every command of many seeded matches.
 """
 
 from __future__ import annotations

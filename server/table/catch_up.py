@@ -55,17 +55,14 @@ class CatchUps:
         replay_log: ReplayLog,
         drained: Callable[[Peer, object], None],
     ) -> None:
-        """``replay_log`` is the table's; ``drained(peer, token)`` is called
-        from the peer's writer when a batch has left: it puts ``CatchUpDrained`` in the
-        table's inbox, for ``fed`` to answer."""
+        """``replay_log`` is the table's; ``drained(peer, token)`` is called from the
+        peer's writer when a batch has left: it puts ``CatchUpDrained`` in the table's
+        inbox, for ``fed`` to answer."""
         self._seating = seating
         self._broadcast = broadcast
         self._replay_log = replay_log
         self._drained = drained
         self._running: dict[int, _CatchUp] = {}
-
-    def __contains__(self, peer: Peer) -> bool:
-        return peer.peer_id in self._running
 
     def start(self, peer: Peer) -> bool:
         """Begin ``peer``'s catch-up if a round is being played; False if there is none
