@@ -5,7 +5,9 @@ journal's), the table's name, its options, the players with their final scores, 
 winners. Every later line is one event exactly as a spectator received it (the flat wire
 map of ``SeenEvent``: ``seq``, ``kind`` and the public fields), in order. A round's
 ``round-over`` event holds every hand as the round's end revealed it; nothing else of a
-hand is in the file.
+hand is in the file. The header's optional ``deck_size`` (still version 1) is the number of
+cards the table's deck holds, from which a viewer counts the draw pile at every step
+(``protocol.draw_pile``); a file without it shows no count.
 
 Pure and synchronous: the server writes these files and the client reads them.
 """
@@ -74,6 +76,9 @@ class Replay:
     """Why the match has no winner, if it has none."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Header fields this release does not know (kept, so a copy loses nothing)."""
+    deck_size: int | None = None
+    """The cards in the table's deck (every round is dealt from all of them); None in a
+    file written before the field: the draw pile's count is then not shown."""
 
     def rounds(self) -> tuple[RoundOver, ...]:
         """Each finished round's ``round-over``: its hands, points and scores."""
@@ -101,6 +106,8 @@ class Replay:
         }
         if self.note is not None:
             data["note"] = self.note
+        if self.deck_size is not None:
+            data["deck_size"] = self.deck_size
         return data
 
 
@@ -157,6 +164,7 @@ def read_replay(lines: Iterable[str]) -> Replay:
         match_id = int(header["match_id"])
         finished = header.get("finished_at")
         finished_at = None if finished is None else float(finished)
+        deck_size = _deck_size(header.get("deck_size"))
     except (ConfigError, ProtocolError, KeyError, TypeError, ValueError) as error:
         raise ReplayFileError(f"line 1: a bad header: {error}") from None
     events = _events(numbered)
@@ -171,10 +179,22 @@ def read_replay(lines: Iterable[str]) -> Replay:
         finished_at=finished_at,
         note=None if note is None else str(note),
         extra={k: v for k, v in header.items() if k not in _KNOWN},
+        deck_size=deck_size,
     )
 
 
-_KNOWN = _HEADER_FIELDS | {"finished_at", "note"}
+_KNOWN = _HEADER_FIELDS | {"finished_at", "note", "deck_size"}
+
+MAX_DECK_SIZE = 1000
+"""The largest ``deck_size`` a file may give (the decks have 108 or 112 cards)."""
+
+
+def _deck_size(value: object) -> int | None:
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 < value <= MAX_DECK_SIZE:
+        raise ValueError(f"deck_size must be a whole number 1-{MAX_DECK_SIZE}, not {value!r}")
+    return value
 
 
 def read_events(lines: Iterable[str]) -> tuple[SeenEvent, ...]:

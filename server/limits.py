@@ -21,7 +21,6 @@ from protocol.framing import HEADER_SIZE
 from protocol.limits import MAX_FRAME_BODY
 
 __all__ = [
-    "MAX_CATCH_UP_EVENTS",
     "MAX_REPLAYED_EVENTS",
     "OUTBOX_BYTES",
     "OUTBOX_SIZE",
@@ -48,12 +47,6 @@ MAX_REPLAYED_EVENTS = OUTBOX_SIZE // 2
 """The most missed events a resume replays. A client that missed more gets the full view
 alone, its fresh base: queued all at once, a longer replay would fill the outbox and close
 the resuming connection as too slow, and every retry from the same point would fail too."""
-
-MAX_CATCH_UP_EVENTS = OUTBOX_SIZE * 3 // 4
-"""The longest round so far a new 1.3 spectator is sent from its ``round-started`` (the
-catch-up, ``server.table.handlers``). It is queued at once, into the spectator's fresh
-outbox, so it must leave room there for the live events and the view: past it, the
-spectator gets the view alone, as a 1.2 one does."""
 
 
 class LimitsError(ValueError):

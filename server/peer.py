@@ -12,6 +12,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from protocol.errors import ErrorCode
     from protocol.messages import Message
     from protocol.version import Version
@@ -49,6 +51,11 @@ class Peer(Protocol):
         with a ``send`` soon: held messages go nowhere by themselves. A graceful shutdown
         still writes them (before ``closing``); a ``close`` drops them.
         """
+
+    def when_drained(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` once everything sent so far has been written to the client
+        (at once if it has), from whichever task wrote the last of it. Never called for a
+        connection that closes first: its loss reaches the table instead."""
 
     def close(self, code: ErrorCode, reason: str) -> None:
         """Send a protocol error with ``code`` and ``reason``, then close the connection."""

@@ -64,6 +64,18 @@ class RecentReplays:
         """The kept records' ids, the oldest first."""
         return list(self._records)
 
+    def headers(self, *, before: int | None, limit: int) -> list[tuple[str, Replay]]:
+        """The kept records' table ids and headers, the latest first: at most ``limit``,
+        each with an id below ``before`` (all of them for None)."""
+        found: list[tuple[str, Replay]] = []
+        for match_id in reversed(self._records):
+            if len(found) == limit:
+                break
+            if before is None or match_id < before:
+                record = self._records[match_id]
+                found.append((record.table_id, record.header))
+        return found
+
     def latest_of_table(self, table_id: str) -> int | None:
         """The id of the table's latest kept record; None if none is kept."""
         for match_id in reversed(self._records):

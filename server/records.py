@@ -36,6 +36,7 @@ from protocol.messages import (
     StandingsPeriod,
 )
 from protocol.options import DeckName, TableOptions
+from protocol.replay_file import Replay
 from server.journal_reader import JournalReader
 from server.ledger import match_page, standings_page
 from server.match_notes import note_code
@@ -48,6 +49,7 @@ __all__ = [
     "answer_records",
     "match_list",
     "parse_cursor",
+    "recent_match_list",
     "replay",
     "standings",
 ]
@@ -88,7 +90,10 @@ async def answer_records(
         if isinstance(request, GetStandings):
             page = await standings(reader, request)
         elif isinstance(request, ListMatches):
-            page = await match_list(reader, request)
+            if reader is None and recent is not None:
+                page = recent_match_list(recent, request)
+            else:
+                page = await match_list(reader, request)
         else:
             page = await replay(reader, recent, request)
     except RecordsRefused as refused:
@@ -131,6 +136,18 @@ async def match_list(reader: JournalReader | None, request: ListMatches) -> Matc
     return MatchList(
         matches=tuple(_record(match) for match in page),
         next_cursor=str(page[-1]["match_id"]) if len(found) > request.limit else None,
+    )
+
+
+def recent_match_list(recent: RecentReplays, request: ListMatches) -> MatchList:
+    """One page of the matches a server without a journal keeps the records of (1.3), the
+    latest first, paged by id as the journal's; raises RecordsRefused."""
+    before = None if request.cursor is None else _cursor(request.cursor)
+    found = recent.headers(before=before, limit=request.limit + 1)
+    page = found[: request.limit]
+    return MatchList(
+        matches=tuple(_recent_record(table_id, header) for table_id, header in page),
+        next_cursor=str(page[-1][1].match_id) if len(found) > request.limit else None,
     )
 
 
@@ -206,6 +223,25 @@ def _cursor(text: str | None) -> int:
     if number is None:
         raise RecordsRefused(LobbyRejectCode.BAD_CURSOR, "that cursor is not one of ours")
     return number
+
+
+def _recent_record(table_id: str, header: Replay) -> MatchRecord:
+    """A kept record's header as the match list shows a match."""
+    return MatchRecord(
+        finished_at=int(header.finished_at or 0),
+        table_id=table_id,
+        table=header.table,
+        deck=str(header.config.deck),
+        options=TableOptions.of(header.config),
+        players=tuple(
+            MatchPlayer(name=player.name, bot=player.bot, score=player.score)
+            for player in header.players
+        ),
+        winners=header.winners,
+        note=header.note or "",
+        note_code=note_code(header.note or ""),
+        match_id=header.match_id,
+    )
 
 
 def _record(match: dict[str, Any]) -> MatchRecord:

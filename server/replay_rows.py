@@ -22,6 +22,7 @@ from typing import Any
 
 from protocol.options import TableConfig
 from protocol.replay_file import Replay, ReplayPlayer, event_line, header_line, read_events
+from server.engine import build_deck
 
 __all__ = [
     "ReplayCursorError",
@@ -171,6 +172,7 @@ def header_of(
         events=(),
         finished_at=finished_at,
         note=result.get("note"),
+        deck_size=len(build_deck(config)),
     )
 
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 import itertools
 import logging
 import math
+from collections.abc import Callable
 
 import trio
 
@@ -126,6 +127,12 @@ class Session:
         if self._closing or self._conn.state is ConnectionState.CLOSED:
             return
         self._writer.hold(self._encode(messages))
+
+    def when_drained(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` once the outbox is empty (``FrameWriter.when_drained``)."""
+        if self._closing or self._conn.state is ConnectionState.CLOSED:
+            return
+        self._writer.when_drained(callback)
 
     def _encode(self, messages: tuple[Message, ...]) -> list[bytes]:
         """The frames of ``messages``, leaving out what the client's version lacks."""

@@ -8,6 +8,10 @@ session, which closes itself as too slow.
 
 ``hold`` keeps frames for the next ``send``, which writes them first, in the same write.
 
+``when_drained`` calls back once nothing waits to be written: a sender with more to say
+than the outbox holds (a spectator's catch-up, server/table/catch_up.py) feeds it a batch at
+a time, each after the last has left, through this one writer.
+
 The last words (an error, or ``closing`` on shutdown) are written by the same task after
 everything it has begun, so a frame is never cut in half by another frame. ``finish``
 either drops what is queued and held (a close: the last words follow at once) or keeps it
@@ -19,6 +23,7 @@ error short; only its deadline does.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
 import trio
@@ -76,6 +81,7 @@ class FrameWriter:
         self._busy = False  # the task is writing frames taken from the outbox
         self._finished = False  # no more frames: only the last words are left to say
         self._last: list[bytes] = []  # the final write: held frames on a shutdown, last words
+        self._on_drained: list[Callable[[], None]] = []  # called when the outbox empties
         self._waits = trio.lowlevel.ParkingLot()  # the task, while the outbox is empty
         self._written = trio.Event()  # set by the task after each write
         self._scope = trio.CancelScope()
@@ -120,6 +126,16 @@ class FrameWriter:
             outbox.put_all(frames)
         self._waits.unpark()
 
+    def when_drained(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` once nothing waits to be written (at once if nothing does);
+        never after ``finish`` or ``detach``."""
+        if self._finished:
+            return
+        if not self._outbox and not self._busy:
+            callback()
+        else:
+            self._on_drained.append(callback)
+
     def limit(self, deadline: float) -> None:
         """Write nothing after ``deadline`` (trio time)."""
         self._scope.deadline = min(self._scope.deadline, deadline)
@@ -134,6 +150,7 @@ class FrameWriter:
         if self._finished:
             return
         self._finished = True
+        self._on_drained = []
         self._last = self._held if flush else []
         self._held = []
         if last_words is not None:
@@ -146,6 +163,7 @@ class FrameWriter:
     def detach(self) -> None:
         """The stream is about to close: take and write nothing more."""
         self._finished = True
+        self._on_drained = []
         if self._direct is not None:
             self._direct.detach()
         self._waits.unpark_all()
@@ -187,3 +205,7 @@ class FrameWriter:
             await self._stream.send_all(outbox.take(_WRITE_BATCH))
             self._busy = False
             self._written.set()
+            if not outbox and self._on_drained:
+                callbacks, self._on_drained = self._on_drained, []
+                for callback in callbacks:
+                    callback()

@@ -228,6 +228,9 @@ class Model:
     """The event logged last (a UNO said with a play is not logged twice)."""
     replay_keys: str = ""
     """``uno-client --replay``: the viewer's keys, shown in place of the keys line."""
+    replay_counts_pile: bool = False
+    """``uno-client --replay`` of a file whose header gives the deck's size: the views
+    made from its events count the draw pile (``protocol.draw_pile``), which is shown."""
 
     # -- derived -------------------------------------------------------------------------
 

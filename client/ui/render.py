@@ -100,7 +100,7 @@ def _table(
     lines += _seats(model)
     lines.append(rule())
     if view is not None:
-        lines += _discard(view, model.replaying)
+        lines += _discard(view, model.replaying and not model.replay_counts_pile)
         lines.append(turn_line(model, now))
     else:
         lines += waiting_lines(model)
@@ -189,7 +189,7 @@ def _card_style(code: str, usable: bool) -> str:
     return f"class:card-{letter.lower()}" + ("" if usable else "-off")
 
 
-def _discard(view: View, replaying: bool) -> list[Line]:
+def _discard(view: View, pile_unknown: bool) -> list[Line]:
     shared = view.shared
     line: Line = [("", " " + _("Discard:") + " ")]
     if shared.top is not None:
@@ -200,7 +200,7 @@ def _discard(view: View, replaying: bool) -> list[Line]:
     color = None if shared.color is None else shared.color.value
     in_force = _("colour in force: {color}").format(color=color_name(color).upper())
     line.append(("", f"   {in_force}"))
-    if not replaying:  # a replay's events do not say how many cards the deck had
+    if not pile_unknown:  # a replay file written without its deck's size
         pile = _("draw pile {count}").format(count=shared.draw_count)
         line.append(("class:hint", f"   {pile}"))
     pending_draw = shared.pending_draw

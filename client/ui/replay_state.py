@@ -6,7 +6,8 @@ The events go through the live client's one reducer (``client.ui.reducer.apply``
 discard pile, the hand counts, whose turn, the scores, a round's revealed hands) came
 from the server; a replay has only the events, so ``SpectatorTable`` folds them into the
 same public facts and the reducer gets that view as a ``view`` message. Nothing in a view
-made here is a secret: a replay file holds none.
+made here is a secret: a replay file holds none. The draw pile's count is folded from the
+events too (``protocol.draw_pile``) when the file's header gives the deck's size.
 
 Stepping back rebuilds from the first event (``model_at``): exact, and cheap enough (a
 match of a thousand events folds in milliseconds).
@@ -21,6 +22,7 @@ from client.ui.model import Model
 from client.ui.reducer import apply
 from client.ui.replay_words import keys, where
 from protocol.cards import Card, Color
+from protocol.draw_pile import DrawPile
 from protocol.events import (
     Away,
     Back,
@@ -77,6 +79,8 @@ class SpectatorTable:
     round_result: RoundOver | None = None
     match_result: MatchOver | None = None
     last_seq: int = 0
+    pile: DrawPile | None = None
+    """The draw pile's count, when the deck's size is known."""
 
     def __post_init__(self) -> None:
         self.counts = self.counts or [0] * self.seats
@@ -86,6 +90,8 @@ class SpectatorTable:
         """Take in the next event."""
         self.last_seq = event.seq
         self._take(event.body)
+        if self.pile is not None:
+            self.pile.take(event.body)
 
     def _take(self, body: EventBody) -> None:  # noqa: C901 (one case per public fact)
         match body:
@@ -147,7 +153,7 @@ class SpectatorTable:
             top=self.top,
             color=self.color,
             counts=tuple(self.counts),
-            draw_count=0,
+            draw_count=0 if self.pile is None else self.pile.count,
             discard_count=self.discard_count,
             scores=tuple(self.scores),
             eliminated=self.eliminated,
@@ -188,17 +194,23 @@ class ReplayTable:
         self._name = name
         self.model = Model(name=name)
         self.shown = 0
-        self._table = SpectatorTable(seats=len(replay.players))
+        self._table = self._new_table()
         self._restart()
+
+    def _new_table(self) -> SpectatorTable:
+        deck_size = self.replay.deck_size
+        pile = None if deck_size is None else DrawPile(deck_size)
+        return SpectatorTable(seats=len(self.replay.players), pile=pile)
 
     def _restart(self) -> None:
         model = Model(name=self._name)
         model.connected, model.status = True, pgettext("replay", "replay")
         model.address = where(self.replay.match_id)
         model.replay_keys = keys()
+        model.replay_counts_pile = self.replay.deck_size is not None
         apply(model, replay_table_state(self.replay, TableStatus.PLAYING), 0.0)
         self.model, self.shown = model, 0
-        self._table = SpectatorTable(seats=len(self.replay.players))
+        self._table = self._new_table()
 
     def show(self, count: int) -> Model:
         """The model after the first ``count`` events, as a spectator's client held it."""

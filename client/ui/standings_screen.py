@@ -49,7 +49,12 @@ def standings_screen(model: Model, width: int, height: int) -> list[Line]:
     lines.append(rule(f"{_('standings')} · {pgettext('period', _PERIOD_TITLES[records.period])}"))
     below = _final_table(records.chosen) if records.showing_match else _match_rows(model)
     room = max(3, height - len(below) - 6)
-    if records.refused and records.refused_code == LobbyRejectCode.NO_HISTORY:
+    if records.refused and records.refused_code == LobbyRejectCode.NO_HISTORY and records.matches:
+        lines += [
+            text_line("  " + _("This server keeps no standings: it was started with")),
+            text_line("  " + _("--no-state. It remembers its latest matches until it stops.")),
+        ]
+    elif records.refused and records.refused_code == LobbyRejectCode.NO_HISTORY:
         lines += [
             text_line("  " + _("This server keeps no history: it was started")),
             text_line("  " + _("with --no-state, so it remembers no finished match")),

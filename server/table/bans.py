@@ -46,6 +46,11 @@ class Bans:
         self._addresses: set[str] = set()
         self._names: set[tuple[int, str]] = set()  # seating keys
 
+    @property
+    def own_addresses(self) -> OwnAddresses:
+        """The server machine's addresses, which a ban never covers."""
+        return self._own
+
     def ban(self, name: str, address: str | None) -> Ban:
         """Keep ``name`` (and every name that reads alike) and ``address``, where the seat
         last came from, out from now on; the address only if it is not the server's own."""

@@ -99,6 +99,8 @@ class Broadcast:
         anyone owed one by name. The debt is then the caller's to pay with ``send_view``."""
         owed = self._owed
         self._owed = {}
+        for key in self._seating.catching_up.intersection(owed):
+            del owed[key]  # its view comes when its catch-up ends (server.table.catch_up)
         if self._everyone_owed:
             self._everyone_owed = False
             for peer, seat in self._seating.audience():

@@ -49,13 +49,13 @@ from protocol.messages import (
 )
 from protocol.rejections import RejectCode
 from server.autoplay import known_strategy
-from server.engine import Match
-from server.limits import MAX_CATCH_UP_EVENTS
 from server.lobby_budget import LobbyBudget, Spent, cut_for_refusals
 from server.peer import Peer
 from server.settings import LobbySettings
 from server.table.broadcast import Broadcast
+from server.table.catch_up import CatchUps
 from server.table.game import TableGame
+from server.table.hand_watchers import HandWatchers
 from server.table.names import SERVERS_NAME_REFUSAL, is_servers_name
 from server.table.public_state import PublicState
 from server.table.refusals import RequestRefused
@@ -80,6 +80,7 @@ class RequestHandlers:
         broadcast: Broadcast,
         public: PublicState,
         stand_ins: StandIns,
+        catch_ups: CatchUps,
         settings: LobbySettings,
         departed: Callable[[Peer], None],
         budget: LobbyBudget,
@@ -92,11 +93,11 @@ class RequestHandlers:
         self._broadcast = broadcast
         self._public = public
         self._stand_ins = stand_ins
+        self._catch_ups = catch_ups
         self._settings = settings
         self._departed = departed
         self._budget = budget
-        self._watchers: set[str] = set()  # who watched at a spectators_see_hands table
-        self._watchers_of: Match | None = None  # the match they watched (None: before one)
+        self._watchers = HandWatchers(seating.bans.own_addresses)
 
     def handle(  # noqa: C901 (a dispatch: one case per request)
         self, peer: Peer, message: Request, *, admitted: bool = False
@@ -176,25 +177,20 @@ class RequestHandlers:
         self._seating.check_not_seated(peer)
         arrived = self._seating.add_spectator(peer)
         if self._game.config.spectators_see_hands:
-            self._watchers_now().add(peer.name.casefold())
+            self._watchers.note(peer, self._game.match)
         if arrived:
             log.info("%s watches table %s", peer.name, self._label)
         peer.send(Joined(table_id=self._table_id, seat=None, resume_token=None))
         self._public.tell(peer)
-        if arrived:
-            self._catch_up(peer)
-        self._broadcast.owe_view(peer, None)
+        if not (arrived and self._catch_up(peer)):
+            self._broadcast.owe_view(peer, None)
 
-    def _catch_up(self, peer: Peer) -> None:
+    def _catch_up(self, peer: Peer) -> bool:
         """A new 1.3 spectator is sent the round so far, from its ``round-started``, as any
         spectator saw it: its log and discard pile then read as if it had been there. The
-        live events and the view follow with no gap. A round longer than
-        ``MAX_CATCH_UP_EVENTS``, or an older peer, gets the view alone."""
-        if peer.version < CATCH_UP_SINCE:
-            return
-        so_far = self._game.replay_log.round_so_far()
-        if len(so_far) <= MAX_CATCH_UP_EVENTS:
-            peer.send(*(item.public_message() for item in so_far))
+        live events and the view follow with no gap (``server.table.catch_up``). False
+        when there is nothing to catch up on, or for an older peer: the view goes alone."""
+        return peer.version >= CATCH_UP_SINCE and self._catch_ups.start(peer)
 
     def _on_take_bot_seat(self, peer: Peer, message: TakeBotSeat, admitted: bool) -> OkResult:
         seating = self._seating
@@ -214,23 +210,14 @@ class RequestHandlers:
         self._welcome(taken)
         return OkResult(seat=taken.index)
 
-    def _watchers_now(self) -> set[str]:
-        """The names of those who watched the current match of a ``spectators_see_hands``
-        table (those who watched before its first match count for it too)."""
-        match = self._game.match
-        if match is not None and match is not self._watchers_of:
-            if self._watchers_of is not None:
-                self._watchers.clear()  # a new match: the old one's hands are gone
-            self._watchers_of = match
-        return self._watchers
-
     def _check_saw_no_hands(self, peer: Peer) -> None:
         """A spectator of a ``spectators_see_hands`` table saw every hand: it may not sit
-        in that match, now or after it stopped watching."""
+        in that match, now or after it stopped watching, under any name
+        (``server.table.hand_watchers``)."""
         if not self._game.config.spectators_see_hands:
             return
         watching = peer.peer_id in self._seating.spectators
-        if watching or peer.name.casefold() in self._watchers_now():
+        if watching or self._watchers.saw(peer, self._game.match):
             raise RequestRefused(
                 LobbyRejectCode.WATCHED_HANDS,
                 "you watched this match with every hand showing: you cannot sit in it",
@@ -257,6 +244,7 @@ class RequestHandlers:
                 ErrorCode.REPLACED, "your seat was resumed from another connection with its token"
             )
         seating.spectators.pop(peer.peer_id, None)
+        self._catch_ups.stop(peer)
         seat.peer = None
         self._game.set_away(seat.index, False)  # numbered before the replay below
         seat.peer = peer
@@ -281,6 +269,7 @@ class RequestHandlers:
     # ------------------------------------------------------------------ going out
 
     def _on_leave(self, peer: Peer) -> None:
+        self._catch_ups.stop(peer)
         if self._seating.spectators.pop(peer.peer_id, None) is None:
             seat = self._seating.seat_of(peer)
             self.remove_person(seat, "left")
@@ -292,6 +281,7 @@ class RequestHandlers:
     def lost(self, peer: Peer) -> None:
         """A connection is gone: its seat goes away (a bot plays it) or it stops watching."""
         seating = self._seating
+        self._catch_ups.stop(peer)
         if seating.spectators.pop(peer.peer_id, None) is not None:
             return
         if seating.of_stand_in(peer) is not None:

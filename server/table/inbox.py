@@ -33,6 +33,7 @@ __all__ = [
     "ENTRY_REQUESTS",
     "PERSONS_MOVES",
     "BotEnded",
+    "CatchUpDrained",
     "ConnectionLost",
     "Delivery",
     "GiveWay",
@@ -83,6 +84,15 @@ class BotEnded:
 
 
 @dataclass(frozen=True, slots=True)
+class CatchUpDrained:
+    """``peer``'s writer has written the last batch of its catch-up ``token``
+    (``server.table.catch_up``): the next one may go."""
+
+    peer: Peer
+    token: object
+
+
+@dataclass(frozen=True, slots=True)
 class NewPosition:
     """Replace the running match (``Table.set_position``: tests and tools rig positions)."""
 
@@ -106,7 +116,16 @@ class GiveWay:
     room for a new one (the lobby has forgotten it already)."""
 
 
-InboxItem = TableRequest | ConnectionLost | BotEnded | NewPosition | JournalFailed | Stop | GiveWay
+InboxItem = (
+    TableRequest
+    | ConnectionLost
+    | BotEnded
+    | CatchUpDrained
+    | NewPosition
+    | JournalFailed
+    | Stop
+    | GiveWay
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -119,6 +119,9 @@ class Seating:
         self._max_spectators = max_spectators
         self.spectators: dict[int, Peer] = {}
         """Who watches, by peer id."""
+        self.catching_up: set[int] = set()
+        """Spectators (by peer id) being sent the round so far (``server.table.catch_up``):
+        out of the audience until then."""
         self.host: int | None = None
         """The host's seat index."""
         self.owner: int | None = None
@@ -176,6 +179,7 @@ class Seating:
         if self._chairs[index] is not None:
             raise ValueError(f"seat {index} is taken")
         self.spectators.pop(peer.peer_id, None)
+        self.catching_up.discard(peer.peer_id)
         token = new_token()
         seat = Seat(
             index=index,
@@ -292,14 +296,18 @@ class Seating:
 
     def audience(self) -> list[tuple[Peer, int | None]]:
         """Everyone who follows the match, with the seat whose eyes they see it through:
-        seated people, server bots standing in for seats, then spectators (no seat)."""
+        seated people, server bots standing in for seats, then spectators (no seat) other
+        than those still catching up."""
         audience: list[tuple[Peer, int | None]] = []
         for seat in self:
             if seat.peer is not None:
                 audience.append((seat.peer, seat.index))
             if seat.stand_in is not None and seat.stand_in.peer is not None:
                 audience.append((seat.stand_in.peer, seat.index))
-        audience.extend((peer, None) for peer in self.spectators.values())
+        catching_up = self.catching_up
+        audience.extend(
+            (peer, None) for key, peer in self.spectators.items() if key not in catching_up
+        )
         return audience
 
     # ------------------------------------------------------------------ names

@@ -63,6 +63,7 @@ from server.peer import Peer
 from server.recent_replays import RecentReplays
 from server.settings import LobbySettings
 from server.table.broadcast import Broadcast
+from server.table.catch_up import CatchUps
 from server.table.empty_clock import EmptyTableClock
 from server.table.game import TableGame
 from server.table.handlers import RequestHandlers
@@ -71,6 +72,7 @@ from server.table.inbox import (
     ENTRY_REQUESTS,
     PERSONS_MOVES,
     BotEnded,
+    CatchUpDrained,
     ConnectionLost,
     Delivery,
     GiveWay,
@@ -161,6 +163,12 @@ class Table:
             think_ms=think_ms,
             departed=self._departed,
         )
+        self.catch_ups = CatchUps(
+            self.seating,
+            self.broadcast,
+            self.game.replay_log,
+            self._catch_up_drained,
+        )
         self.handlers = RequestHandlers(
             table_id,
             label,
@@ -169,12 +177,14 @@ class Table:
             broadcast=self.broadcast,
             public=self.public,
             stand_ins=self.stand_ins,
+            catch_ups=self.catch_ups,
             settings=settings,
             departed=self._departed,
             budget=budget or LobbyBudget(),
         )
         # Unbounded as a channel; requests are bounded by ``submit``. The table's own items
-        # are at most one per connection it has had, so they always fit.
+        # are at most two per connection it has had (a loss, a catch-up's next batch), so
+        # they always fit.
         self._inbox, self._items = trio.open_memory_channel[InboxItem | Delivery](math.inf)
         self._parked = False  # the task waits on an empty inbox (see ``_handle_now``)
         self._queued_requests = 0
@@ -319,6 +329,10 @@ class Table:
     def _departed(self, peer: Peer) -> None:
         self._hooks.departed(peer, self)
 
+    def _catch_up_drained(self, peer: Peer, token: object) -> None:
+        """Called from a peer's writer when a batch of its catch-up has left."""
+        self._put(CatchUpDrained(peer, token))
+
     def _bot_ended(self, stand_in: StandIn) -> None:
         """Called from a bot's own task when it ends."""
         self._put(BotEnded(stand_in))
@@ -393,6 +407,8 @@ class Table:
                 self.handlers.lost(peer)
             case BotEnded(stand_in):
                 self.stand_ins.ended(stand_in)
+            case CatchUpDrained(peer, token):
+                self.catch_ups.fed(peer, token)
             case NewPosition(match):
                 self.game.replace_match(match)
             case JournalFailed():

@@ -50,6 +50,24 @@ function nextView(view, e) {
   }
 }
 
+// The draw pile's count after one event, from the deck's size (the header's deck_size),
+// as protocol/draw_pile.py folds it: `taken` is the old pile, drawn before a reshuffle in
+// the middle of a draw (the engine says "drew" after the reshuffle).
+function pileAfter(pile, e, deckSize) {
+  switch (e.kind) {
+    case "round-started":
+      return { count: deckSize - e.counts.reduce((a, b) => a + b, 0), taken: 0 };
+    case "first-card":
+      return { ...pile, count: pile.count - 1 };
+    case "reshuffled":
+      return { count: e.count, taken: pile.taken + pile.count };
+    case "drew":
+      return { count: pile.count - (e.count - pile.taken), taken: 0 };
+    default:
+      return pile;
+  }
+}
+
 function emptyView(seats) {
   return {
     seat: null, counts: seats.map(() => 0), top: null, color: null, direction: 1,
@@ -68,6 +86,9 @@ export function stateAt(record, upto) {
     options: header.options,
   };
   let view = emptyView(seats);
+  const deckSize = header.deck_size ?? null; // null: a file written without it
+  let pile = { count: deckSize, taken: 0 };
+  if (deckSize !== null) view.draw_count = deckSize;
   let lastEvent = null;
   let stack = [];
   const log = [];
@@ -77,6 +98,10 @@ export function stateAt(record, upto) {
     lastEvent = e;
     stack = stackAfter(stack, e);
     view = nextView(view, e);
+    if (deckSize !== null) {
+      pile = pileAfter(pile, e, deckSize);
+      view.draw_count = pile.count;
+    }
   }
   if (view.phase === "match-over") tableState.state = "over";
   return {

@@ -15,7 +15,7 @@ from client.command import name_note
 from client.ui.controller import Controller
 from client.ui.intents import Intent, TableRequest
 from client.ui.model import Mode, Model, apply_chat, apply_reply
-from client.ui.records import Records, records_refused
+from client.ui.records import Records, apply_records, records_refused
 from client.ui.reducer import apply
 from client.ui.rule_card import rule_card
 from client.ui.standings_screen import standings_screen
@@ -26,6 +26,9 @@ from protocol.messages import (
     Joined,
     Left,
     LeftReason,
+    MatchList,
+    MatchPlayer,
+    MatchRecord,
     SeatInfo,
     TableState,
     TableStatus,
@@ -296,3 +299,24 @@ def test_a_banned_players_lobby_offers_no_seat_at_that_table() -> None:
     controller.lobby.join_selected()
     controller.lobby.join_selected(spectate=True)
     assert sent == [] and "banned you" in model.message and model.message_is_error
+
+
+def test_no_state_standings_beside_the_matches_it_keeps_say_so() -> None:
+    model = Model(name="Ann", connected=True, server_name="Kitchen", records=Records())
+    model.mode = Mode.STANDINGS
+    records_refused(model.records, GetStandings(id=1), "no-history")
+    kept = MatchRecord(
+        finished_at=1,
+        table_id="t1",
+        table="Friday",
+        deck="classic",
+        options=TableOptions(),
+        players=(MatchPlayer(name="Ann", score=500),),
+        winners=("Ann",),
+        match_id=1,
+    )
+    apply_records(model.records, None, MatchList(matches=(kept,)))
+    text = "\n".join("".join(f[1] for f in line) for line in standings_screen(model, 80, 24))
+    assert "This server keeps no standings" in text and "--no-state" in text
+    assert "remembers no finished match" not in text
+    assert "Friday" in text and "won by Ann" in text

@@ -101,10 +101,23 @@ class Player:
         resume_token: str | None = None,
         last_seq: int | None = None,
         versions: tuple[str, ...] = ("1.0",),
+        local_address: str | None = None,
+        receive_buffer: int | None = None,
     ) -> Player:
         """Connect and say hello (offering ``versions``); the welcome is awaited here,
-        before the reader starts."""
-        stream = await trio.open_tcp_stream("127.0.0.1", port)
+        before the reader starts. ``local_address``: another loopback address to come
+        from (127.0.0.2 ...: a guest's machine, not the server's own). ``receive_buffer``:
+        the socket's receive buffer in bytes, set before it connects (a slow reader's
+        small window)."""
+        if receive_buffer is None:
+            stream = await trio.open_tcp_stream("127.0.0.1", port, local_address=local_address)
+        else:
+            sock = trio.socket.socket(trio.socket.AF_INET, trio.socket.SOCK_STREAM)
+            sock.setsockopt(trio.socket.SOL_SOCKET, trio.socket.SO_RCVBUF, receive_buffer)
+            if local_address is not None:
+                await sock.bind((local_address, 0))
+            await sock.connect(("127.0.0.1", port))
+            stream = trio.SocketStream(sock)
         player = cls(stream, name, hub or Hub())
         await player.send(
             Hello(versions=versions, name=name, resume_token=resume_token, last_seq=last_seq)

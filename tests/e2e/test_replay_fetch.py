@@ -18,7 +18,7 @@ from client.replay_fetch import ReplayFetchError, fetch_replay
 from client.session import connect
 from protocol.codec import encode_body
 from protocol.framing import encode_frame
-from protocol.messages import GetReplay, ListMatches
+from protocol.messages import GetReplay, GetStandings, ListMatches, StandingsPeriod
 from protocol.replay_file import read_replay
 
 
@@ -95,3 +95,44 @@ async def test_a_1_2_peer_has_no_get_replay(tmp_path: Path) -> None:
             assert old.error is not None and old.error.code == "unknown-message"
     finally:
         server.stop()
+
+
+async def test_a_no_state_server_lists_the_matches_it_keeps_and_gives_them_by_id(
+    tmp_path: Path,
+) -> None:
+    server = ServerProcess.start(tmp_path, "--no-state")
+    try:
+        with trio.fail_after(120):
+            await play_a_match(server)
+            await play_a_match(server)
+            async with connect("127.0.0.1", server.port, "reader") as session:
+                standings = await session.request(
+                    GetStandings(id=session.next_id(), period=StandingsPeriod.ALL)
+                )
+                await session.request(ListMatches(id=session.next_id(), limit=1))
+                assert session.match_list is not None
+                (latest,) = session.match_list.matches
+                cursor = session.match_list.next_cursor
+                assert cursor is not None
+                await session.request(ListMatches(id=session.next_id(), cursor=cursor))
+                (earlier,) = session.match_list.matches
+                last_page_cursor = session.match_list.next_cursor
+                assert latest.match_id is not None and earlier.match_id is not None
+                fetched_id, whole = await fetch_replay(session, latest.match_id)
+                _, by_table = await fetch_replay(session, table_id=latest.table_id)
+                _, first = await fetch_replay(session, earlier.match_id)
+    finally:
+        server.stop()
+
+    assert (standings.ok, standings.code) == (False, "no-history")  # still no standings
+    assert (latest.match_id, earlier.match_id) == (2, 1)  # the server's own ids, latest first
+    assert last_page_cursor is None
+    assert fetched_id == 2 and whole == by_table
+    for record, text in ((latest, whole), (earlier, first)):
+        replay = read_replay(text.splitlines())
+        assert replay.match_id == record.match_id
+        assert [p.name for p in replay.players] == [p.name for p in record.players]
+        assert [p.score for p in replay.players] == [p.score for p in record.players]
+        assert replay.winners == record.winners and record.winners
+        assert replay.events[-1].kind == "match-over"
+    assert whole != first

@@ -1,8 +1,9 @@
 """``uno-client --replay`` in a real terminal: a real server plays a seeded party match
-(house rules: 7-0 swaps, stacking, challenges, jump-in allowed), the real ``uno-server
-replay`` exports it, and the real client replays it in tmux at 80x24 to its final scores,
-stepping back and forward by event, turn and round; the committed version-1 fixture opens
-too, at 60x20.
+(house rules: 7-0 swaps, stacking, challenges, jump-ins), the real ``uno-server replay``
+exports it, and the real client replays it in tmux at 80x24 to its final scores, stepping
+back and forward by event, turn and round, to a jump-in, with the draw pile's count the
+spectator was shown; the committed version-1 fixture (no deck size: no count) opens too,
+at 60x20.
 
 As in tests/client/test_client_tmux.py the screen is polled (bounded by a deadline), never
 waited for with a fixed sleep.
@@ -179,12 +180,15 @@ def test_an_exported_match_replays_to_its_final_scores_back_and_forth(
     )
     mine = folded.to_data()
     assert {key: mine[key] for key in shown} == {key: spectators_view[key] for key in shown}
+    assert folded.shared.draw_count == spectators_view["draw_count"]
     kinds = {event.body.kind_name for event in replay.events}
-    # The seeded party match swaps hands (7-0) and challenges a Wild Draw Four; no
-    # jump-in comes up with this seed (the bots rarely hold the identical card in time).
+    # The seeded party match swaps hands (7-0), challenges a Wild Draw Four and jumps in.
     assert {"played", "drew", "round-over", "match-over"} <= kinds
     assert {"hands-swapped", "hands-passed", "challenged", "draw-four-accepted"} <= kinds
+    assert "jumped-in" in kinds
     rounds, events = len(replay.rounds()), len(replay.events)
+    jump = next(i for i, e in enumerate(replay.events) if e.body.kind_name == "jumped-in")
+    jump_round = sum(1 for e in replay.events[:jump] if e.body.kind_name == "round-started")
 
     screen = terminal(out, 80, 24)
     assert screen.status() == (0, rounds, 0, events, "paused")
@@ -208,6 +212,16 @@ def test_an_exported_match_replays_to_its_final_scores_back_and_forth(
     screen.after("Space", lambda s: s[4] == "paused")
     screen.after("End", lambda s: s[2] == events)
     assert screen.wait_for(_final_scores_show(replay), "the final scores again") == end
+    # The jump-in: to its round's deal, then on event by event to it; the log says it.
+    screen.keys(str(jump_round))
+    screen.after("Enter", lambda s: s[0] == jump_round)
+    deal = screen.status()[2]
+    screen.tmux("send-keys", "-t", "replay", "-N", str(jump + 1 - deal), "Right")
+    screen.wait_for(lambda lines: (_status(lines) or (0,) * 5)[2] == jump + 1, "the jump-in")
+    jumped = screen.wait_for(lambda lines: "jumped in ahead of" in "\n".join(lines), "its line")
+    pile = model_at(replay, jump + 1).view
+    assert pile is not None
+    assert any(f"draw pile {pile.shared.draw_count}" in line for line in jumped)
     screen.keys("?")
     screen.wait_for(lambda lines: any("play / pause" in line for line in lines), "the help")
     screen.keys("Escape")
@@ -222,6 +236,8 @@ def test_the_committed_fixture_opens_at_60x20(
     screen = terminal(FIXTURE, 60, 20)
     assert screen.status()[:4] == (0, 7, 0, len(replay.events))
     screen.after("End", lambda s: s[2] == len(replay.events))
-    screen.wait_for(_final_scores_show(replay), "the fixture's final scores")
+    end = screen.wait_for(_final_scores_show(replay), "the fixture's final scores")
+    assert replay.deck_size is None
+    assert not any("draw pile" in line for line in end)  # a version-1 file without it
     screen.keys("q")
     screen.wait_closed()

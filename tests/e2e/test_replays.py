@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import trio
-from e2e_client import Hub, Player, drive, seat_table, settle
+from e2e_client import Hub, Player, basic_policy, drive, seat_table, settle
 from e2e_server import ServerProcess
 
 from protocol.messages import Spectate, Start
@@ -36,13 +36,25 @@ def history(state: Path) -> dict[str, Any]:
     return dict(json.loads(done.stdout))
 
 
+def jumping_policy(player: Player, rng: random.Random) -> dict[str, Any] | None:
+    """As ``basic_policy``, but off its turn a seat jumps in whenever its view offers it
+    (a jump-in is the house rule that comes up least by itself)."""
+    view = player.view
+    if view is not None and view.get("to_act") != view.get("seat"):
+        jumps = [data for data in player.legal() if data["type"] == "play"]
+        if jumps:
+            return rng.choice(jumps)
+    return basic_policy(player, rng)
+
+
 async def play_watched_match(server: ServerProcess) -> tuple[list[Player], Player]:
-    """Three people and a bot at a party table, a 1.3 spectator there before the deal;
-    played to the match's end."""
+    """Three 1.3 people and a bot at a party table, a 1.3 spectator there before the deal;
+    played to the match's end, jumping in whenever a seat may."""
     async with trio.open_nursery() as nursery:
         players, _ = await seat_table(
-            server.port, nursery, ["ann", "bob", "cy"], options=PARTY, bots=1, start=False
-        )
+            server.port, nursery, ["ann", "bob", "cy"], options=PARTY, bots=1, start=False,
+            versions=[SUPPORTED_VERSIONS] * 3,
+        )  # fmt: skip
         watcher = await Player.connect(
             server.port, "watcher", players[0].hub, versions=SUPPORTED_VERSIONS
         )
@@ -55,6 +67,7 @@ async def play_watched_match(server: ServerProcess) -> tuple[list[Player], Playe
             players,
             lambda: watcher.match_over and all(p.match_over for p in players),
             random.Random(28),
+            jumping_policy,
         )
         nursery.cancel_scope.cancel()
     return players, watcher

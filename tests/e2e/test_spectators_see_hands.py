@@ -16,6 +16,7 @@ from protocol.messages import (
     Leave,
     ListTables,
     Rejected,
+    Rename,
     Spectate,
     TableList,
     TakeBotSeat,
@@ -77,6 +78,54 @@ async def test_spectators_see_every_hand_and_players_only_their_own(
             await newcomer.ok(lambda id_: TakeBotSeat(id=id_, table_id=table_id, seat=1))
             await ann.hub.until(lambda: newcomer.view is not None and "hands" not in newcomer.view)
             nursery.cancel_scope.cancel()
+
+
+async def test_a_pupil_who_renames_or_reconnects_under_another_name_gets_no_seat(
+    uno_server: ServerProcess,
+) -> None:
+    guest = "127.0.0.2"  # a guest's machine: the server's own is marked by name alone
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            players, _ = await seat_table(
+                uno_server.port, nursery, ["ann"], options=TEACHING, bots=1,
+                versions=[SUPPORTED_VERSIONS],
+            )  # fmt: skip
+            (ann,) = players
+            table_id = ann.table_id
+            assert table_id is not None
+
+            async def from_guest(name: str) -> Player:
+                player = await Player.connect(
+                    uno_server.port, name, ann.hub, versions=SUPPORTED_VERSIONS,
+                    local_address=guest,
+                )  # fmt: skip
+                nursery.start_soon(player.read_forever)
+                return player
+
+            pupil = await from_guest("pupil")
+            await pupil.ok(lambda id_: Spectate(id=id_, table_id=table_id))
+            await ann.hub.until(lambda: pupil.view is not None and "hands" in pupil.view)
+            await pupil.ok(lambda id_: Leave(id=id_))
+            await pupil.ok(lambda id_: Rename(id=id_, name="zed"))
+            renamed = await pupil.request(
+                lambda id_: TakeBotSeat(id=id_, table_id=table_id, seat=1)
+            )
+            await pupil.close()
+            # A new connection from the same machine, under yet another name.
+            again = await from_guest("quinn")
+            reconnected = await again.request(
+                lambda id_: TakeBotSeat(id=id_, table_id=table_id, seat=1)
+            )
+            # Another machine's person who never watched may sit.
+            other = await Player.connect(
+                uno_server.port, "cy", ann.hub, versions=SUPPORTED_VERSIONS,
+                local_address="127.0.0.3",
+            )  # fmt: skip
+            nursery.start_soon(other.read_forever)
+            await other.ok(lambda id_: TakeBotSeat(id=id_, table_id=table_id, seat=1))
+            nursery.cancel_scope.cancel()
+    assert isinstance(renamed, Rejected) and renamed.code == "watched-hands"
+    assert isinstance(reconnected, Rejected) and reconnected.code == "watched-hands"
 
 
 async def test_a_12_client_may_not_make_a_teaching_table(uno_server: ServerProcess) -> None:

@@ -48,6 +48,16 @@ def test_an_unknown_header_field_is_kept() -> None:
     assert json.loads(next(replay_lines(replay)))["later"] == {"x": 1}
 
 
+def test_the_deck_size_is_optional_in_version_1_and_kept_when_given() -> None:
+    lines = fixture_lines()
+    assert read_replay(lines).deck_size is None  # the first release's files have none
+    given = broken(lines, 0, {"deck_size": 108})
+    replay = read_replay(given)
+    assert replay.deck_size == 108 and replay.extra == {}
+    written = list(replay_lines(replay))
+    assert json.loads(written[0]) == json.loads(given[0]) and written[1:] == lines[1:]
+
+
 def broken(lines: list[str], index: int, change: dict[str, object]) -> list[str]:
     data = {**json.loads(lines[index]), **change}
     return [*lines[:index], json.dumps(data), *lines[index + 1 :]]
@@ -64,6 +74,9 @@ def broken(lines: list[str], index: int, change: dict[str, object]) -> list[str]
         (lambda lines: broken(lines, 3, {"kind": "played", "card": "XX"}), "line 4: not an event"),
         (lambda lines: broken(lines, 5, {"seq": 1}), "line 6: seq 1 out of order"),
         (lambda lines: [*lines[:2], "[1, 2]"], "line 3: not an event"),
+        (lambda lines: broken(lines, 0, {"deck_size": 0}), "line 1: a bad header: deck_size"),
+        (lambda lines: broken(lines, 0, {"deck_size": "108"}), "line 1: a bad header"),
+        (lambda lines: broken(lines, 0, {"deck_size": True}), "line 1: a bad header"),
     ],
 )
 def test_a_file_that_is_no_replay_is_refused_by_line(make, says: str) -> None:

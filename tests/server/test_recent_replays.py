@@ -1,5 +1,6 @@
 """The records a server without a journal keeps in memory (server.recent_replays): the
-latest few, each no larger than its bound, paged as the journal's are."""
+latest few, each no larger than its bound, paged as the journal's are, and listed as
+matches (``list-matches`` of a ``--no-state`` server)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,11 @@ import json
 
 import pytest
 
+from protocol.messages import ListMatches
 from protocol.options import TableConfig
 from protocol.replay_file import read_replay
 from server.recent_replays import KEPT_REPLAYS, RecentReplays, TableReplays
+from server.records import RecordsRefused, recent_match_list
 from server.replay_rows import ReplayCursorError
 
 CONFIG = TableConfig(seats=2, target_score=100)
@@ -90,3 +93,24 @@ def test_a_match_left_unfinished_leaves_no_record() -> None:
     play(table)
     replay = read_replay(whole(recent, recent.ids()[0], max_lines=10))
     assert replay.events[0].seq == 1 and len(replay.events) == 5
+
+
+def test_the_kept_records_are_listed_as_matches_the_latest_first_by_their_ids() -> None:
+    recent = RecentReplays(kept=3)
+    for table_id in ("1", "2", "1", "3"):  # four matches: the first is no longer kept
+        play(recent.for_table(table_id, f"table {table_id}"))
+    first = recent_match_list(recent, ListMatches(id=1, limit=2))
+    assert [m.match_id for m in first.matches] == [4, 3]
+    assert [m.table_id for m in first.matches] == ["3", "1"]
+    assert first.next_cursor == "3"
+    rest = recent_match_list(recent, ListMatches(id=2, limit=2, cursor=first.next_cursor))
+    assert [m.match_id for m in rest.matches] == [2] and rest.next_cursor is None
+    (match,) = rest.matches
+    assert (match.table, match.deck, match.winners) == ("table 2", "classic", ("Ann",))
+    assert [(p.name, p.bot, p.score) for p in match.players] == [
+        ("Ann", False, 120),
+        ("Bot 1", True, 0),
+    ]
+    with pytest.raises(RecordsRefused) as refused:
+        recent_match_list(recent, ListMatches(id=3, cursor="x"))
+    assert refused.value.code == "bad-cursor"

@@ -191,3 +191,24 @@ async def test_after_detach_nothing_is_taken() -> None:
         writer.send([b"x"])
         writer.hold([b"y"])
         assert bytes(wire.data) == b""
+
+
+async def test_when_drained_calls_back_once_the_outbox_is_written_and_never_after_finish() -> None:
+    async with writing(0, 0) as (writer, stream, wire, ended):
+        calls: list[str] = []
+        writer.when_drained(lambda: calls.append("empty"))
+        assert calls == ["empty"]  # nothing waits: at once
+        writer.send([b"batch"])  # the socket takes nothing (nor of the next): it queues
+        writer.when_drained(lambda: calls.append("written"))
+        await trio.testing.wait_all_tasks_blocked()
+        assert calls == ["empty"]  # still waiting for the client to read
+        stream.gate.set()
+        await trio.testing.wait_all_tasks_blocked()
+        assert calls == ["empty", "written"] and bytes(wire.data) == b"batch"
+        stream.gate = trio.Event()
+        writer.send([b"more"])
+        writer.when_drained(lambda: calls.append("never"))
+        writer.finish(None, flush=False)
+        stream.gate.set()
+        await ended.wait()
+        assert calls == ["empty", "written"]

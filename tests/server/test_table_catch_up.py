@@ -1,15 +1,26 @@
-"""The catch-up of a spectator who arrives mid-round (issue 28), at one table: its bound,
-a second ``spectate``, and the stretch before the first round. The whole flow over real
-sockets is tests/e2e/test_spectate_catch_up.py."""
+"""The catch-up of a spectator who arrives mid-round (issue 28), at one table: sent a batch
+at a time, each when the last was written, with the live events behind it and the view
+last; a spectator who goes away mid-way; a second ``spectate``; the stretch before the
+first round. The whole flow over real sockets is tests/e2e/test_spectate_catch_up.py."""
 
 from __future__ import annotations
 
 import pytest
 import trio
-from test_table_rig import FakePeer, ok, settle, two_players
+from test_table_rig import FakePeer, create, ok, open_lobby, play, settle, two_players
 
-import server.table.handlers
-from protocol.messages import GameEvent, GameView, Spectate
+import server.table.catch_up
+from protocol.commands import SeatCommand, command_from_data
+from protocol.messages import (
+    AddBot,
+    GameEvent,
+    GameView,
+    Leave,
+    Ok,
+    Spectate,
+    Start,
+    TakeBotSeat,
+)
 from server.lobby import Lobby
 from server.table import Table
 
@@ -27,20 +38,100 @@ def before_view(peer: FakePeer) -> list[int]:
     return [m.seq for m in peer.received[:first] if isinstance(m, GameEvent)]
 
 
-async def test_a_round_within_the_bound_is_sent_whole_and_a_longer_one_not(
+async def stall(lobby: Lobby, players: list[FakePeer]) -> None:
+    """One step of a long round: the seat to act draws, or passes after drawing, or does
+    whatever else its view offers first (a colour to choose, a card it must play)."""
+    for peer in players:
+        legal = peer.view["legal"]
+        if peer.view["to_act"] != peer.seat or not legal:
+            continue
+        chosen = next((d for d in legal if d["type"] in ("draw", "pass")), legal[0])
+        command = command_from_data(chosen)
+        assert isinstance(command, SeatCommand)
+        reply = await play(lobby, peer, command)
+        assert isinstance(reply, Ok), reply
+        await settle()
+        return
+    raise AssertionError("nobody is to act")
+
+
+def round_seqs(table: Table) -> list[int]:
+    return [item.seq for item in table.game.replay_log.round_so_far()]
+
+
+async def test_the_round_goes_a_batch_at_a_time_then_the_live_events_then_the_view(
     nursery: trio.Nursery, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    lobby, table, _, _ = await two_players(nursery, turn_seconds=0)
+    monkeypatch.setattr(server.table.catch_up, "CATCH_UP_BATCH", 3)
+    lobby, table, ann, bob = await two_players(nursery, turn_seconds=0)
     await settle()
-    so_far = [item.seq for item in table.game.replay_log.round_so_far()]
-    assert so_far and table.game.replay_log.round_so_far()[0].event.kind == "round-started"
-    monkeypatch.setattr(server.table.handlers, "MAX_CATCH_UP_EVENTS", len(so_far))
-    within = await watch(lobby, table, FakePeer("Cy"))
-    assert before_view(within) == so_far
-    monkeypatch.setattr(server.table.handlers, "MAX_CATCH_UP_EVENTS", len(so_far) - 1)
-    past = await watch(lobby, table, FakePeer("Di"))
-    assert before_view(past) == []
-    assert past.view["last_seq"] == so_far[-1]  # the view alone is its starting point
+    for _ in range(4):
+        await stall(lobby, [ann, bob])
+    so_far = round_seqs(table)
+    assert len(so_far) > 3 * 3
+    spectator = await watch(lobby, table, FakePeer("Cy", auto_drain=False))
+    assert [event.seq for event in spectator.events] == so_far[:3]  # one batch, unwritten
+    assert not spectator.of(GameView)
+    await stall(lobby, [ann, bob])  # a live move while it catches up: it waits its turn
+    assert [event.seq for event in spectator.events] == so_far[:3]
+    batches = 1
+    while not spectator.of(GameView):
+        assert spectator.undrained, "the catch-up stopped before its view"
+        spectator.drain()
+        await settle()
+        batches += 1
+    last = table.broadcast.last_seq
+    assert last > so_far[-1]
+    assert before_view(spectator) == list(range(so_far[0], last + 1))
+    assert spectator.view["last_seq"] == last
+    assert batches == -(-(last - so_far[0] + 1) // 3) + 1  # the last drain finds nothing new
+    await stall(lobby, [ann, bob])  # from now on, live like everyone
+    assert [event.seq for event in spectator.events] == list(
+        range(so_far[0], table.broadcast.last_seq + 1)
+    )
+
+
+async def test_a_spectator_who_leaves_mid_way_is_sent_no_more(
+    nursery: trio.Nursery, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(server.table.catch_up, "CATCH_UP_BATCH", 2)
+    lobby, table, ann, bob = await two_players(nursery, turn_seconds=0)
+    await settle()
+    spectator = await watch(lobby, table, FakePeer("Cy", auto_drain=False))
+    assert len(spectator.events) == 2
+    await ok(lobby, spectator, lambda i: Leave(id=i))
+    await settle()
+    spectator.drain()
+    await settle()
+    assert len(spectator.events) == 2
+    assert not spectator.of(GameView)
+    assert not table.seating.catching_up
+    await stall(lobby, [ann, bob])
+    assert len(spectator.events) == 2
+
+
+async def test_a_spectator_who_takes_a_bots_seat_mid_way_follows_its_seat(
+    nursery: trio.Nursery, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(server.table.catch_up, "CATCH_UP_BATCH", 2)
+    lobby = await open_lobby(nursery, bot_think_ms=60_000)
+    ann = FakePeer("Ann")
+    table = await create(lobby, ann, seats=2, turn_seconds=0)
+    await ok(lobby, ann, lambda i: AddBot(id=i, strategy="basic"))
+    await ok(lobby, ann, lambda i: Start(id=i))
+    await settle()
+    cy = await watch(lobby, table, FakePeer("Cy", auto_drain=False))
+    assert len(cy.events) == 2 and not cy.of(GameView)
+    await ok(lobby, cy, lambda i: TakeBotSeat(id=i, table_id=table.table_id, seat=1))
+    await settle()
+    assert cy.seat == 1 and cy.view["seat"] == 1  # its seat's view, at once
+    assert not table.seating.catching_up
+    seen = len(cy.events)
+    cy.drain()  # the batch it was sent is written: no more of the catch-up comes
+    await settle()
+    assert len(cy.events) == seen
+    await stall(lobby, [ann, cy])
+    assert cy.events[-1].seq == table.broadcast.last_seq  # live, as the seat's
 
 
 async def test_a_second_spectate_sends_no_second_catch_up(nursery: trio.Nursery) -> None:
@@ -48,6 +139,7 @@ async def test_a_second_spectate_sends_no_second_catch_up(nursery: trio.Nursery)
     spectator = await watch(lobby, table, FakePeer("Cy"))
     first = len(spectator.events)
     assert first > 0
+    assert before_view(spectator) == round_seqs(table)
     await watch(lobby, table, spectator)
     assert len(spectator.events) == first
 

@@ -69,6 +69,10 @@ class FakePeer:
     """What each ``send`` wrote at once, held messages first (a session's one write)."""
     held: list[Message] = field(default_factory=list)
     closed: tuple[ErrorCode, str] | None = None
+    auto_drain: bool = True
+    """Whether everything sent counts as written at once (``when_drained`` calls back
+    then); without, the callbacks wait in ``undrained`` for ``drain``."""
+    undrained: list[Callable[[], None]] = field(default_factory=list)
     _ids: Iterable[int] = field(default_factory=lambda: itertools.count(1))
     _changed: trio.Event = field(default_factory=trio.Event)
 
@@ -89,6 +93,20 @@ class FakePeer:
 
     def close(self, code: ErrorCode, reason: str) -> None:
         self.closed = (code, reason)
+
+    def when_drained(self, callback: Callable[[], None]) -> None:
+        if self.closed is not None:
+            return
+        if self.auto_drain:
+            callback()
+        else:
+            self.undrained.append(callback)
+
+    def drain(self) -> None:
+        """The client has read everything: the waiting ``when_drained`` callbacks run."""
+        callbacks, self.undrained = self.undrained, []
+        for callback in callbacks:
+            callback()
 
     def next_id(self) -> int:
         return next(iter(self._ids))

@@ -17,7 +17,9 @@ from e2e_client import drive, seat_table
 from e2e_server import ServerProcess
 from playwright.sync_api import Browser, Page
 
+from client.ui.replay_state import model_at
 from protocol.options import preset_options
+from protocol.replay_file import read_replay
 
 PARTY = preset_options("party", {"target_score": 150})
 
@@ -41,6 +43,11 @@ def position(page: Page) -> tuple[int, int]:
     return int(at), int(total)
 
 
+def draw_pile(page: Page) -> str:
+    """The table's "draw pile: N" line, as shown."""
+    return page.locator(".pile-facts div", has_text="draw pile:").inner_text()
+
+
 def test_the_html_replay_of_a_real_match_plays_offline(tmp_path: Path, browser: Browser) -> None:
     server = ServerProcess.start(tmp_path)
     state = server.state
@@ -59,6 +66,14 @@ def test_the_html_replay_of_a_real_match_plays_offline(tmp_path: Path, browser: 
         server.stop()
     header: dict[str, Any] = json.loads(plain.read_text(encoding="utf-8").splitlines()[0])
     events = [json.loads(line) for line in plain.read_text(encoding="utf-8").splitlines()[1:]]
+    replay = read_replay(plain.read_text(encoding="utf-8").splitlines())
+    assert header["deck_size"] == 108
+
+    def counted(at: int) -> str:
+        """The draw pile's count the terminal viewer folds at ``at`` (protocol.draw_pile)."""
+        view = model_at(replay, at).view
+        assert view is not None
+        return f"draw pile: {view.shared.draw_count}"
 
     context = browser.new_context(viewport={"width": 360, "height": 640}, has_touch=True)
     page = context.new_page()
@@ -81,6 +96,7 @@ def test_the_html_replay_of_a_real_match_plays_offline(tmp_path: Path, browser: 
         page.tap("[data-replay=forward]")
         assert position(page) == (2, len(events))
         assert "round 1 begins" in page.inner_text("#log")
+        assert draw_pile(page) == counted(2)
 
         page.tap("[data-replay=end]")
         assert position(page) == (len(events), len(events))
@@ -89,6 +105,7 @@ def test_the_html_replay_of_a_real_match_plays_offline(tmp_path: Path, browser: 
         totals = page.locator("#dialog .results tbody tr td:last-child").all_inner_texts()
         assert totals == [str(p["score"]) for p in header["players"]]
         assert page.locator("#hand .card").count() == 0  # a spectator sees no hand
+        assert draw_pile(page) == counted(len(events))
 
         # Back a round: the state folded again from the start stands at the last round's deal.
         starts = [i + 1 for i, e in enumerate(events) if e["kind"] == "round-started"]
@@ -96,6 +113,7 @@ def test_the_html_replay_of_a_real_match_plays_offline(tmp_path: Path, browser: 
         assert position(page)[0] == starts[-1]
         assert page.query_selector("#match-result") is None
         assert page.input_value("#replay-round") == str(len(starts) - 1)
+        assert draw_pile(page) == counted(starts[-1])
         page.keyboard.press("ArrowLeft")
         assert position(page)[0] == starts[-1] - 1
         assert page.query_selector("#round-result") is not None
