@@ -14,7 +14,9 @@ runs it for every shipped language.
 from __future__ import annotations
 
 import io
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_dir
@@ -49,14 +51,14 @@ def template() -> Catalog:
                 catalog.add((english, words[f"{base}.other"]), context=base)
             elif not (form == "other" and f"{base}.one" in words):
                 catalog.add(english, context=key)
-    for words in ARGPARSE_WORDS:
-        catalog.add(words)
+    for argparse_words in ARGPARSE_WORDS:
+        catalog.add(argparse_words)
     _extract(catalog, _CLIENT, _KEYWORDS)
     _extract(catalog, _PROTOCOL, {"mark": _KEYWORDS["mark"]})
     return catalog
 
 
-def _extract(catalog: Catalog, folder: Path, keywords: dict[str, object]) -> None:
+def _extract(catalog: Catalog, folder: Path, keywords: Mapping[str, Any]) -> None:
     found = extract_from_dir(
         str(folder), [("**.py", "python")], keywords=keywords, strip_comment_tags=True
     )

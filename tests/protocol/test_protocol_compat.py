@@ -243,8 +243,14 @@ def test_a_rematch_asked_reaches_1_3_peers_only() -> None:
 
 
 def test_a_rejections_case_fields_go_to_1_3_only_and_a_newer_code_still_maps() -> None:
-    fields = {"option": "scoring", "card": Card.parse("R5"), "limit": 2}
-    rejected = Rejected(id=3, code="bad-options", message="teams need four seats", **fields)
+    rejected = Rejected(
+        id=3,
+        code="bad-options",
+        message="teams need four seats",
+        option="scoring",
+        card=Card.parse("R5"),
+        limit=2,
+    )
     assert for_version(rejected, (1, 3)) is rejected
     older = for_version(rejected, (1, 2))
     assert older == Rejected(id=3, code="bad-options", message="teams need four seats")
