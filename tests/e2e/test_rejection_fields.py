@@ -14,7 +14,8 @@ from e2e_client import Hub, Player, seat_table
 from e2e_server import ServerProcess
 
 from client import i18n
-from client.ui.model import case_words
+from client.session import connect
+from client.ui.model import Model, apply_reply, case_words
 from client.ui.sentences import coded
 from protocol.cards import Card
 from protocol.errors import LobbyRejectCode
@@ -55,23 +56,25 @@ async def _create(player: Player, options: dict[str, object]) -> Rejected:
 async def test_bad_options_name_the_option_and_an_older_client_reads_the_words(
     uno_server: ServerProcess,
 ) -> None:
+    # The terminal client's own session, speaking 1.3 and then only 1.2.
+    said = []
     with trio.fail_after(60):
-        async with trio.open_nursery() as nursery:
-            hub = Hub()
-            new = await Player.connect(uno_server.port, "new", hub, versions=("1.3",))
-            old = await Player.connect(uno_server.port, "old", hub, versions=("1.2",))
-            for player in (new, old):
-                nursery.start_soon(player.read_forever)
-            refused = await _create(new, _TEAMS_OF_THREE)
-            assert refused.lobby_code is LobbyRejectCode.BAD_OPTIONS
-            assert refused.option == "scoring"
-            assert _said(refused) == "die Optionen des Tisches passen nicht zusammen: prüfe Wertung"
-
-            older = await _create(old, _TEAMS_OF_THREE)
-            assert (older.code, older.message) == (refused.code, refused.message)
-            assert (older.option, older.card, older.limit) == (None, None, None)
-            assert _said(older) == "die Optionen des Tisches passen nicht zusammen"
-            nursery.cancel_scope.cancel()
+        for versions in (("1.3",), ("1.2",)):
+            async with connect("127.0.0.1", uno_server.port, "ann", versions=versions) as ann:
+                options = TableOptions.parse(_TEAMS_OF_THREE)
+                reply = await ann.request(CreateTable(id=ann.next_id(), name="x", options=options))
+            assert not reply.ok and reply.code == LobbyRejectCode.BAD_OPTIONS
+            said.append((reply.message, reply.case))
+            model = Model(name="ann")
+            apply_reply(
+                model, CreateTable.TYPE, reply.ok, reply.code, reply.message, case=reply.case
+            )
+            said.append(model.message)
+    (words, case), new_line, (old_words, old_case), old_line = said
+    assert case == {"option": "scoring"} and old_case == {}
+    assert old_words == words  # the 1.2 client gets the words it always got
+    assert new_line.endswith("die Optionen des Tisches passen nicht zusammen: prüfe Wertung")
+    assert old_line.endswith("die Optionen des Tisches passen nicht zusammen")
 
 
 async def test_a_card_not_in_hand_is_named_to_a_new_client_only(
