@@ -57,24 +57,24 @@ async def test_bad_options_name_the_option_and_an_older_client_reads_the_words(
     uno_server: ServerProcess,
 ) -> None:
     # The terminal client's own session, speaking 1.3 and then only 1.2.
-    said = []
+    replies, lines = [], []
     with trio.fail_after(60):
         for versions in (("1.3",), ("1.2",)):
             async with connect("127.0.0.1", uno_server.port, "ann", versions=versions) as ann:
                 options = TableOptions.parse(_TEAMS_OF_THREE)
                 reply = await ann.request(CreateTable(id=ann.next_id(), name="x", options=options))
             assert not reply.ok and reply.code == LobbyRejectCode.BAD_OPTIONS
-            said.append((reply.message, reply.case))
+            replies.append(reply)
             model = Model(name="ann")
             apply_reply(
                 model, CreateTable.TYPE, reply.ok, reply.code, reply.message, case=reply.case
             )
-            said.append(model.message)
-    (words, case), new_line, (old_words, old_case), old_line = said
-    assert case == {"option": "scoring"} and old_case == {}
-    assert old_words == words  # the 1.2 client gets the words it always got
-    assert new_line.endswith("die Optionen des Tisches passen nicht zusammen: prüfe Wertung")
-    assert old_line.endswith("die Optionen des Tisches passen nicht zusammen")
+            lines.append(model.message)
+    new, old = replies
+    assert new.case == {"option": "scoring"} and old.case == {}
+    assert old.message == new.message  # the 1.2 client gets the words it always got
+    assert lines[0].endswith("die Optionen des Tisches passen nicht zusammen: prüfe Wertung")
+    assert lines[1].endswith("die Optionen des Tisches passen nicht zusammen")
 
 
 async def test_a_card_not_in_hand_is_named_to_a_new_client_only(
