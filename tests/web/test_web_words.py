@@ -9,6 +9,7 @@ import re
 
 from e2e_server import ServerProcess
 from playwright.sync_api import Browser, BrowserContext, Page
+from web_browser import play_until
 
 from client.i18n import PSEUDO
 
@@ -102,6 +103,8 @@ def test_every_visible_word_of_the_lobby_and_the_table_is_marked(
     bob.click("#tables .table-entry button >> nth=0")  # watch it
     bob.wait_for_selector("#table-screen:not([hidden]) #seats .seat")
     assert unmarked_words(bob) == [], "the table, watched"
+    play_until(ann, "#round-result, #match-result")
+    assert unmarked_words(ann) == [], "the round's result"
     assert errors == []
     ann_browser.close()
     bob_browser.close()
