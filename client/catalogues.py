@@ -3,7 +3,10 @@ extras): build the template from the code, bring every ``.po`` file up to it, co
 ``.mo`` files the wheel ships and write the page's copy (``server/web/sentences.js``).
 
 The template holds the log's table (``client.ui.sentences.SENTENCES``, each key its
-context) and every ``_``/``ngettext``/``pgettext``/``npgettext`` call in ``client/``.
+context), the page's own words (``client.ui.page_words.PAGE_WORDS``, the same way),
+argparse's words (``client.i18n.ARGPARSE_WORDS``), every
+``_``/``ngettext``/``pgettext``/``npgettext``/``mark`` call in ``client/`` and every
+``mark`` in ``protocol/`` (``protocol.words``: a flag's help, a house rule's name).
 ``problems(lang)`` lists what keeps a catalogue from being complete and current; a test
 runs it for every shipped language.
 """
@@ -11,14 +14,17 @@ runs it for every shipped language.
 from __future__ import annotations
 
 import io
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
-from client.i18n import DOMAIN, LANGUAGES, LOCALE_DIR
+from client.i18n import ARGPARSE_WORDS, DOMAIN, LANGUAGES, LOCALE_DIR
+from client.ui.page_words import PAGE_WORDS
 from client.ui.sentences import SENTENCES, page_module
 
 __all__ = ["compiled", "po_path", "problems", "template", "update"]
@@ -31,26 +37,36 @@ _KEYWORDS = {
     "mark": ((1, "c"), 2),
 }
 _CLIENT = Path(__file__).parent
+_PROTOCOL = _CLIENT.parent / "protocol"
 PAGE_COPY = _CLIENT.parent / "server" / "web" / "sentences.js"
 
 
 def template() -> Catalog:
     """Every sentence the code asks the catalogue for, in English."""
     catalog = Catalog(domain=DOMAIN, project="uno-lan", fuzzy=False)
-    for key, english in SENTENCES.items():
-        base, _, form = key.rpartition(".")
-        if form == "one" and f"{base}.other" in SENTENCES:
-            catalog.add((english, SENTENCES[f"{base}.other"]), context=base)
-        elif not (form == "other" and f"{base}.one" in SENTENCES):
-            catalog.add(english, context=key)
+    for words in (SENTENCES, PAGE_WORDS):
+        for key, english in words.items():
+            base, _, form = key.rpartition(".")
+            if form == "one" and f"{base}.other" in words:
+                catalog.add((english, words[f"{base}.other"]), context=base)
+            elif not (form == "other" and f"{base}.one" in words):
+                catalog.add(english, context=key)
+    for argparse_words in ARGPARSE_WORDS:
+        catalog.add(argparse_words)
+    _extract(catalog, _CLIENT, _KEYWORDS)
+    _extract(catalog, _PROTOCOL, {"mark": _KEYWORDS["mark"]})
+    return catalog
+
+
+def _extract(catalog: Catalog, folder: Path, keywords: Mapping[str, Any]) -> None:
     found = extract_from_dir(
-        str(_CLIENT), [("**.py", "python")], keywords=_KEYWORDS, strip_comment_tags=True
+        str(folder), [("**.py", "python")], keywords=keywords, strip_comment_tags=True
     )
     for filename, lineno, message, _comments, context in found:
         if "locale" in Path(filename).parts:
             continue
-        catalog.add(message, locations=[(f"client/{filename}", lineno)], context=context)
-    return catalog
+        location = (f"{folder.name}/{filename}", lineno)
+        catalog.add(message, locations=[location], context=context)
 
 
 def po_path(lang: str) -> Path:

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from client.bots.choices import DEFAULT_LEVEL, LEVEL_CHOICES
 from client.config import load_config
-from client.i18n import LANGUAGES, _, choose, language_from
+from client.i18n import LANGUAGES, _, choose, language_from, pgettext
 from protocol.options import DeckName
 from protocol.table_flags import add_table_flags
 
@@ -140,6 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
         ),
         server_decides=True,
         leave_out=OWN_FLAGS,
+        translate=pgettext,
     )
     return parser
 

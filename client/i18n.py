@@ -5,15 +5,24 @@ The catalogues are ``client/locale/<lang>/LC_MESSAGES/uno-lan.mo``, compiled fro
 code's own text and needs no catalogue. ``choose(lang)`` picks the active one; ``_``,
 ``ngettext``, ``pgettext`` and ``npgettext`` read it. Only the standard library is used, so
 ``--help`` stays light.
+
+argparse reads its own words (``usage:``, ``options``, its error lines) through the
+``gettext`` and ``ngettext`` it imported from the standard library, in gettext's global
+domain; ``choose`` points those two names at this catalogue, which holds the words
+``ARGPARSE_WORDS`` lists, so ``--help`` and a bad flag read in the chosen language too.
 """
 
 from __future__ import annotations
 
+import argparse
 import gettext
 from collections.abc import Mapping
 from pathlib import Path
 
+from protocol.words import mark
+
 __all__ = [
+    "ARGPARSE_WORDS",
     "DOMAIN",
     "LANGUAGES",
     "LOCALE_DIR",
@@ -39,6 +48,31 @@ PSEUDO = "x-pseudo"
 line with words outside the marks names a sentence that bypasses the catalogue."""
 
 _ENV_ORDER = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+
+ARGPARSE_WORDS: tuple[str | tuple[str, str], ...] = (
+    "usage: ",
+    "positional arguments",
+    "options",
+    "show this help message and exit",
+    "%(prog)s: error: %(message)s\n",
+    "argument %(argument_name)s: %(message)s",
+    "unrecognized arguments: %s",
+    "not allowed with argument %s",
+    "ignored explicit argument %r",
+    "the following arguments are required: %s",
+    "one of the arguments %s is required",
+    "expected one argument",
+    "expected at most one argument",
+    "expected at least one argument",
+    ("expected %s argument", "expected %s arguments"),
+    "ambiguous option: %(option)s could match %(matches)s",
+    "invalid %(type)s value: %(value)r",
+    "invalid choice: %(value)r (choose from %(choices)s)",
+)
+"""The words of argparse (as Python 3.11 words them) that ``uno-client``'s command line can
+show, as argparse asks for them: without a context, a plural as its two English forms.
+``make catalogues`` puts them in the catalogue; one argparse no longer asks for only
+goes unused."""
 
 
 class _Chosen:
@@ -109,9 +143,15 @@ def translations(lang: str) -> gettext.NullTranslations:
 
 
 def choose(lang: str) -> None:
-    """Make ``lang`` the language every sentence is read in from now on."""
+    """Make ``lang`` the language every sentence is read in from now on (argparse's own
+    words included)."""
     _Chosen.catalogue = translations(lang)
     _Chosen.lang = lang
+    # argparse calls the module globals it bound at import (``from gettext import gettext
+    # as _, ngettext``); rebinding them is the one way to give it a catalogue other than
+    # gettext's global domain, which only the environment chooses.
+    setattr(argparse, "_", _)  # noqa: B010 (argparse's private name, not a typed attribute)
+    setattr(argparse, "ngettext", ngettext)  # noqa: B010
 
 
 def active() -> str:
@@ -137,10 +177,3 @@ def pgettext(context: str, message: str) -> str:
 def npgettext(context: str, singular: str, plural: str, count: int) -> str:
     """``ngettext`` with a context."""
     return _Chosen.catalogue.npgettext(context, singular, plural, count)
-
-
-def mark(context: str, message: str) -> str:
-    """``message`` as it is, marked for the catalogue under ``context``: for a table built
-    at import time, read later with ``pgettext(context, message)``."""
-    del context
-    return message

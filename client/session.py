@@ -25,7 +25,7 @@ import math
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Collection, Mapping
 from contextlib import asynccontextmanager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import trio
@@ -132,6 +132,9 @@ class Reply:
     message: str = ""
     result: OkResult | None = None
     latency_ms: float = 0.0
+    case: dict[str, str | int] = field(default_factory=dict)
+    """(1.3) A rejection's per-case fields that the server gave, by name (``option``,
+    ``card`` as its code, ``limit``): what the client's sentence for ``code`` names."""
 
     @property
     def lost_race(self) -> bool:
@@ -450,8 +453,15 @@ class ClientSession:
         if isinstance(message, Ok):
             waiter.reply = Reply(message.id, True, result=message.result, latency_ms=latency)
         else:
+            case = {"option": message.option, "limit": message.limit}
+            case["card"] = message.card.code if message.card is not None else None
             waiter.reply = Reply(
-                message.id, False, code=message.code, message=message.message, latency_ms=latency
+                message.id,
+                False,
+                code=message.code,
+                message=message.message,
+                latency_ms=latency,
+                case={name: value for name, value in case.items() if value is not None},
             )
         waiter.done.set()
 

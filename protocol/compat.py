@@ -13,7 +13,8 @@ messages less what its version lacks (docs/protocol.md section 4):
 - before 1.3 a ``match-list``'s records carry no ``match_id`` and no ``note_code``
   (only the note's words), and their players no ``stand_in_turns``;
 - a ``rejected`` whose code is newer than its version carries the older code that means
-  the most nearly the same (``REJECTIONS_SINCE``);
+  the most nearly the same (``REJECTIONS_SINCE``), and before 1.3 none of its per-case
+  fields (``option``, ``card``, ``limit``): only its words;
 - before 1.3 a spectator's ``view`` holds no ``hands`` and a ``table-list`` entry no
   ``spectators_see_hands``; a 1.0-1.2 ``create-table`` asking for an option newer than
   its version is refused ``bad-options`` (``server.lobby``);
@@ -65,6 +66,7 @@ __all__ = [
     "MATCH_RECORD_SINCE",
     "OPTIONS_SINCE",
     "REJECTIONS_SINCE",
+    "REJECTION_FIELDS_SINCE",
     "REMATCH_ASKED_SINCE",
     "REMOVED_SEAT_SINCE",
     "SPECTATORS_SEE_HANDS_SINCE",
@@ -96,6 +98,10 @@ SPECTATORS_SEE_HANDS_SINCE: Version = (1, 3)
 LEFT_CAUSE_SINCE: Version = (1, 3)
 """``left``'s ``cause``, ``by`` and ``banned``: what happened as a code and fields (an
 older peer reads only ``message``)."""
+
+REJECTION_FIELDS_SINCE: Version = (1, 3)
+"""``rejected``'s ``option``, ``card`` and ``limit``: the case in fields (an older peer
+reads only ``message``)."""
 
 JUMP_IN_SINCE: Version = (1, 2)
 """The version that lets a seat not to act play (a jump-in)."""
@@ -141,6 +147,7 @@ is sent instead."""
 _NEWER_FIELDS: dict[type[Message], tuple[Version, dict[str, object]]] = {
     Welcome: (WEB_PORT_SINCE, {"web_port": None, "table_defaults": None}),
     Left: (LEFT_CAUSE_SINCE, {"cause": None, "by": None, "banned": False}),
+    Rejected: (REJECTION_FIELDS_SINCE, {"option": None, "card": None, "limit": None}),
 }
 """Messages whose newer fields an older peer is sent empty: the version that added them,
 and each field's empty value."""
@@ -157,8 +164,10 @@ def for_version(message: Message, version: Version) -> Message | None:
         since = EVENTS_SINCE.get(message.body.kind)
         return None if since is not None and version < since else message
     since, cleared = _NEWER_FIELDS.get(type(message), (version, {}))
-    if version < since:
-        return replace(message, **cleared)
+    if version < since and any(getattr(message, name) != empty for name, empty in cleared.items()):
+        # Cleared, then on to what else the version lacks (a rejection's newer code); a
+        # message with nothing to clear is sent as it is.
+        message = replace(message, **cleared)
     if isinstance(message, GameView):
         return _view_for(message, version)
     if isinstance(message, Rejected):

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, TypeAlias, TypeVar
 
+from protocol.cards import Card
 from protocol.codec import encode_body, encode_trusted_body
 from protocol.commands import SeatCommand
 from protocol.errors import ErrorCode, LobbyRejectCode, RemoteProtocolError
@@ -375,7 +376,7 @@ class CreateTable(Request):
         try:
             options = TableOptions.parse(raw)
         except ConfigError as error:
-            options = UnusableOptions(why=str(error))
+            options = UnusableOptions(why=str(error), why_option=error.option)
         return dataclasses.replace(request, options=options)
 
     def config(self, defaults: TableConfig | None = None) -> TableConfig:
@@ -685,7 +686,14 @@ class Rejected(Message):
     code: str = field(metadata=_CODE)
     """A LobbyRejectCode or a game RejectCode value."""
     message: str = field(default="", metadata=_SENTENCE)
-    """Why, for people."""
+    """Why, for people (English: a client says it from ``code`` and the fields below)."""
+    option: str | None = field(default=None, metadata=_CODE)
+    """(1.3) ``bad-options``: the table option at fault (``seats``), when one is."""
+    card: Card | None = None
+    """(1.3) ``card-not-in-hand``, ``card-does-not-match``, ``only-drawn-card``: the card
+    the play named."""
+    limit: int | None = field(default=None, metadata=_COUNT)
+    """(1.3) ``too-many-tables`` for one address: how many tables it may hold open."""
 
     @property
     def lobby_code(self) -> LobbyRejectCode | None:

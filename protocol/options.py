@@ -26,8 +26,10 @@ from typing import Any
 
 from protocol.errors import ErrorCode, LocalProtocolError
 from protocol.schema import Limits, Record, number
+from protocol.words import Translate, as_is, mark
 
 __all__ = [
+    "HOUSE_RULE_NAMES",
     "MAX_SEATS",
     "MIN_SEATS",
     "PRESETS",
@@ -51,7 +53,23 @@ MAX_SEATS = 10
 
 
 class ConfigError(ValueError):
-    """A table configuration that cannot be played; the message says which field and why."""
+    """A table configuration that cannot be played; the message says which field and why.
+
+    ``option`` names the option at fault, a ``TableConfig`` field, when one is (1.3: a
+    ``bad-options`` rejection carries it, so a client can say which one in its reader's
+    language); an unknown option, a name the asker made up, is not named."""
+
+    def __init__(self, message: str, option: str | None = None) -> None:
+        super().__init__(message)
+        self.option = option
+
+
+def _refused_field(error: LocalProtocolError, record: str) -> ConfigError:
+    """A record's refusal of a value (``TableConfig.seats must be ...``) as a ConfigError
+    naming the option (``seats``)."""
+    words = error.message.removeprefix(f"{record}.")
+    name = words.split(" ", 1)[0]
+    return ConfigError(words, option=name if name in _OPTION_NAMES else None)
 
 
 class DeckName(StrEnum):
@@ -125,81 +143,127 @@ class TableConfig(Record):
     value is a ConfigError naming the option (``bad-options`` on the wire).
     """
 
-    deck: DeckName = field(default=DeckName.CLASSIC, metadata={"doc": "which cards are in play"})
+    deck: DeckName = field(
+        default=DeckName.CLASSIC, metadata={"doc": mark("table-option", "which cards are in play")}
+    )
     seats: int = field(
         default=4,
-        metadata={"doc": "how many players sit at the table", **number(MIN_SEATS, MAX_SEATS)},
+        metadata={
+            "doc": mark("table-option", "how many players sit at the table"),
+            **number(MIN_SEATS, MAX_SEATS),
+        },
     )
     target_score: int = field(
-        default=500, metadata={"doc": "the score that ends the match", **number(1, 100_000)}
+        default=500,
+        metadata={
+            "doc": mark("table-option", "the score that ends the match"),
+            **number(1, 100_000),
+        },
     )
     scoring: Scoring = field(
-        default=Scoring.STANDARD, metadata={"doc": "how rounds are scored and who wins"}
+        default=Scoring.STANDARD,
+        metadata={"doc": mark("table-option", "how rounds are scored and who wins")},
     )
     hand_size: int = field(
-        default=7, metadata={"doc": "cards dealt to each player", **number(1, 15)}
+        default=7,
+        metadata={"doc": mark("table-option", "cards dealt to each player"), **number(1, 15)},
     )
     stack_draw_two: bool = field(
-        default=False, metadata={"doc": "a Draw Two may be answered with a Draw Two"}
+        default=False,
+        metadata={"doc": mark("table-option", "a Draw Two may be answered with a Draw Two")},
     )
     """The old name of ``stack`` ``draw-two``: true asks for it when ``stack`` is ``off``;
     on a built config it says whether a Draw Two answers a Draw Two (for old clients)."""
     stack: Stack = field(
-        default=Stack.OFF, metadata={"doc": "which draw cards may answer a draw card"}
+        default=Stack.OFF,
+        metadata={"doc": mark("table-option", "which draw cards may answer a draw card")},
     )
-    skip_any: bool = field(default=False, metadata={"doc": "a Skip names any opponent"})
+    skip_any: bool = field(
+        default=False, metadata={"doc": mark("table-option", "a Skip names any opponent")}
+    )
     seven_o: bool = field(
-        default=False, metadata={"doc": "a 7 swaps hands with a chosen player, a 0 passes them on"}
+        default=False,
+        metadata={
+            "doc": mark("table-option", "a 7 swaps hands with a chosen player, a 0 passes them on")
+        },
     )
     jump_in: bool = field(
         default=False,
-        metadata={"doc": "a card identical to the top card may be played out of turn"},
+        metadata={
+            "doc": mark(
+                "table-option", "a card identical to the top card may be played out of turn"
+            )
+        },
     )
     draw_until_playable: bool = field(
-        default=False, metadata={"doc": "a turn's draw goes on until a playable card comes"}
+        default=False,
+        metadata={"doc": mark("table-option", "a turn's draw goes on until a playable card comes")},
     )
     force_play: bool = field(
-        default=False, metadata={"doc": "a playable drawn card must be played"}
+        default=False,
+        metadata={"doc": mark("table-option", "a playable drawn card must be played")},
     )
     wd4_bluff: bool = field(
-        default=True, metadata={"doc": "an illegal Wild Draw Four may be played as a bluff"}
+        default=True,
+        metadata={
+            "doc": mark("table-option", "an illegal Wild Draw Four may be played as a bluff")
+        },
     )
     custom_wilds: int = field(
         default=3,
-        metadata={"doc": "how many Wild Customizable cards the modern decks use", **number(1, 3)},
+        metadata={
+            "doc": mark("table-option", "how many Wild Customizable cards the modern decks use"),
+            **number(1, 3),
+        },
     )
     custom_rule: CustomRule = field(
-        default=CustomRule.PLAIN, metadata={"doc": "what a Wild Customizable does"}
+        default=CustomRule.PLAIN,
+        metadata={"doc": mark("table-option", "what a Wild Customizable does")},
     )
     dance_check: DanceCheck = field(
-        default=DanceCheck.STEPS, metadata={"doc": "how a Dancing Wild is answered"}
+        default=DanceCheck.STEPS,
+        metadata={"doc": mark("table-option", "how a Dancing Wild is answered")},
     )
     catch_grace_ms: int = field(
         default=1500,
         metadata={
-            "doc": "how long a missed UNO call stays catchable at least",
+            "doc": mark("table-option", "how long a missed UNO call stays catchable at least"),
             **number(0, 60_000),
         },
     )
     false_catch_penalty: int = field(
-        default=0, metadata={"doc": "cards drawn by someone who catches wrongly", **number(0, 10)}
+        default=0,
+        metadata={
+            "doc": mark("table-option", "cards drawn by someone who catches wrongly"),
+            **number(0, 10),
+        },
     )
     turn_seconds: int = field(
-        default=60, metadata={"doc": "time for a turn; 0 = no clock", **number(0, 3600)}
+        default=60,
+        metadata={"doc": mark("table-option", "time for a turn; 0 = no clock"), **number(0, 3600)},
     )
     decision_seconds: int = field(
         default=15,
-        metadata={"doc": "time to accept or challenge a Wild Draw Four", **number(1, 3600)},
+        metadata={
+            "doc": mark("table-option", "time to accept or challenge a Wild Draw Four"),
+            **number(1, 3600),
+        },
     )
     dance_seconds: int = field(
-        default=15, metadata={"doc": "time to answer a Dancing Wild", **number(1, 3600)}
+        default=15,
+        metadata={"doc": mark("table-option", "time to answer a Dancing Wild"), **number(1, 3600)},
     )
     round_pause_seconds: int = field(
-        default=10, metadata={"doc": "the break between rounds", **number(0, 3600)}
+        default=10,
+        metadata={"doc": mark("table-option", "the break between rounds"), **number(0, 3600)},
     )
     spectators_see_hands: bool = field(
         default=False,
-        metadata={"doc": "spectators see every hand (a teaching table; they may not sit)"},
+        metadata={
+            "doc": mark(
+                "table-option", "spectators see every hand (a teaching table; they may not sit)"
+            )
+        },
     )
     """(1.3) A teaching table: every spectator's view holds every hand, and nobody who
     watched the match may take a seat in it. A trust feature: anyone watching sees all
@@ -209,15 +273,18 @@ class TableConfig(Record):
         try:
             Record.__post_init__(self)
         except LocalProtocolError as error:
-            raise ConfigError(error.message.removeprefix("TableConfig.")) from None
+            raise _refused_field(error, "TableConfig") from None
         self._settle_stack()
         if self.scoring is Scoring.TEAMS and (self.seats < 4 or self.seats % 2):
-            raise ConfigError("teams scoring needs an even number of seats, at least 4")
+            raise ConfigError(
+                "teams scoring needs an even number of seats, at least 4", option="scoring"
+            )
         # 112 cards dealt out must leave a draw pile and a first card.
         if self.seats * self.hand_size > 100:
             raise ConfigError(
                 f"{self.seats} seats of {self.hand_size} cards leave no draw pile; "
-                "use fewer seats or a smaller hand_size"
+                "use fewer seats or a smaller hand_size",
+                option="hand_size",
             )
 
     def _settle_stack(self) -> None:
@@ -228,7 +295,10 @@ class TableConfig(Record):
             if self.stack is Stack.OFF:
                 object.__setattr__(self, "stack", Stack.DRAW_TWO)
             elif self.stack is Stack.DRAW_FOUR:
-                raise ConfigError("stack_draw_two and stack draw-four disagree; give only stack")
+                raise ConfigError(
+                    "stack_draw_two and stack draw-four disagree; give only stack",
+                    option="stack_draw_two",
+                )
         object.__setattr__(
             self, "stack_draw_two", self.stack in (Stack.DRAW_TWO, Stack.PROGRESSIVE)
         )
@@ -316,7 +386,7 @@ class TableOptions(Record):
                 continue
             if data[name] is None:
                 cls._checked(given)  # an earlier bad value is named first, as before
-                raise ConfigError(f"{name} is required")
+                raise ConfigError(f"{name} is required", option=name)
             given[name] = data[name]
         return cls._checked(given)
 
@@ -325,7 +395,7 @@ class TableOptions(Record):
         try:
             return cls(**given)
         except LocalProtocolError as error:
-            raise ConfigError(error.message.removeprefix(f"{cls.__name__}.")) from None
+            raise _refused_field(error, cls.__name__) from None
 
     def over(self, base: TableConfig) -> TableConfig:
         """``base`` with these options in place of its own; raises ConfigError for a
@@ -352,10 +422,12 @@ class UnusableOptions(TableOptions):
 
     why: str = ""
     """The ConfigError's message, which ``over`` raises."""
+    why_option: str | None = None
+    """The ConfigError's option at fault, if it named one."""
 
     def over(self, base: TableConfig) -> TableConfig:
         """Raises the ConfigError that refused the options."""
-        raise ConfigError(self.why)
+        raise ConfigError(self.why, option=self.why_option)
 
     def to_data(self) -> dict[str, Any]:
         """Never sent: raises LocalProtocolError (options no table can have)."""
@@ -396,13 +468,21 @@ def preset_options(name: str, options: Mapping[str, Any] | None = None) -> dict[
     return expanded
 
 
-_HOUSE_RULE_WORDS = {
-    "seven_o": "7-0",
-    "jump_in": "jump-in",
-    "skip_any": "Skip names anyone",
-    "draw_until_playable": "draw until playable",
-    "force_play": "force play",
+HOUSE_RULE_NAMES: dict[str, str] = {
+    "stack:off": mark("house-rule", "stacking off"),
+    "stack:draw-two": mark("house-rule", "stacking draw-two"),
+    "stack:draw-four": mark("house-rule", "stacking draw-four"),
+    "stack:progressive": mark("house-rule", "stacking progressive"),
+    "seven_o": mark("house-rule", "7-0"),
+    "jump_in": mark("house-rule", "jump-in"),
+    "skip_any": mark("house-rule", "Skip names anyone"),
+    "draw_until_playable": mark("house-rule", "draw until playable"),
+    "force_play": mark("house-rule", "force play"),
 }
+"""Each ``house_rules`` code's name for people, in English (marked for the catalogue
+under ``house-rule``: ``protocol.words``)."""
+_BOOL_RULES = ("seven_o", "jump_in", "skip_any", "draw_until_playable", "force_play")
+_NO_HOUSE_RULES = mark("house-rule", "none (the official rules)")
 
 
 def house_rules(options: TableOptions) -> tuple[str, ...]:
@@ -410,18 +490,19 @@ def house_rules(options: TableOptions) -> tuple[str, ...]:
     ``jump_in``, ``skip_any``, ``draw_until_playable``, ``force_play`` that is on, and
     ``stack:<kind>`` unless stacking is off (``table-list`` sends these). Options a 1.0 or
     1.1 server leaves out count as off; its ``stack_draw_two`` true as ``draw-two``."""
-    codes = [name for name in _HOUSE_RULE_WORDS if getattr(options, name) is True]
+    codes = [name for name in _BOOL_RULES if getattr(options, name) is True]
     stack = options.stack or (Stack.DRAW_TWO if options.stack_draw_two else None)
     if stack is not None and stack is not Stack.OFF:
         codes.insert(0, f"stack:{stack.value}")
     return tuple(codes)
 
 
-def house_rule_words(codes: tuple[str, ...] | list[str]) -> str:
-    """``house_rules`` codes in words for people ("stacking progressive, 7-0, jump-in"); an
-    unknown code (a newer server's) is shown as it is."""
-    words = []
-    for code in codes:
-        kind, _, value = code.partition(":")
-        words.append(f"stacking {value}" if kind == "stack" else _HOUSE_RULE_WORDS.get(code, code))
-    return ", ".join(words) if words else "none (the official rules)"
+def house_rule_words(codes: tuple[str, ...] | list[str], translate: Translate = as_is) -> str:
+    """``house_rules`` codes in words for people ("stacking progressive, 7-0, jump-in"),
+    read through ``translate`` (``protocol.words``); an unknown code (a newer server's) is
+    shown as it is."""
+    words = [
+        translate("house-rule", HOUSE_RULE_NAMES[code]) if code in HOUSE_RULE_NAMES else code
+        for code in codes
+    ]
+    return ", ".join(words) if words else translate("house-rule", _NO_HOUSE_RULES)

@@ -12,13 +12,16 @@ from enum import StrEnum
 from typing import Any
 
 from protocol.options import PRESETS, TableConfig, preset_options
+from protocol.words import Translate, as_is, mark
 
 __all__ = ["add_table_flags", "given_table_options", "table_flag_args"]
 
-PRESET_HELP = (
+PRESET_HELP = mark(
+    "table-option",
     "start from a preset of house rules: official (none), party (7-0, jump-in, progressive "
-    "stacking), family (stacking Draw Twos, draw until playable)"
+    "stacking), family (stacking Draw Twos, draw until playable)",
 )
+SERVER_DECIDES = mark("table-option", "{doc} (default: the server's; usually {value})")
 
 
 def add_table_flags(
@@ -26,6 +29,7 @@ def add_table_flags(
     *,
     server_decides: bool = False,
     leave_out: Collection[str] = (),
+    translate: Translate = as_is,
 ) -> None:
     """``--preset`` and one flag per ``TableConfig`` field on ``group``.
 
@@ -34,18 +38,22 @@ def add_table_flags(
     flag left out leaves no attribute, so that :func:`given_table_options` tells the flags
     given from those a preset sets (a flag given wins over the preset).
     ``server_decides`` says in each help that an unset flag leaves the server's default;
-    options in ``leave_out`` get no flag (the command line has its own for them).
+    options in ``leave_out`` get no flag (the command line has its own for them). Each
+    help is read through ``translate`` (``protocol.words``: the client's language).
     """
-    group.add_argument("--preset", choices=list(PRESETS), default=None, help=PRESET_HELP)
+    preset_help = translate("table-option", PRESET_HELP)
+    group.add_argument("--preset", choices=list(PRESETS), default=None, help=preset_help)
     unset = argparse.SUPPRESS
     for option in fields(TableConfig):
         if option.name in leave_out:
             continue
         flag = "--" + option.name.replace("_", "-")
         default = option.default
-        doc = option.metadata["doc"]
+        doc = translate("table-option", option.metadata["doc"])
         if server_decides:
-            doc = f"{doc} (default: the server's; usually {_flag_value(default)})"
+            doc = translate("table-option", SERVER_DECIDES).format(
+                doc=doc, value=_flag_value(default)
+            )
         if isinstance(default, bool):
             group.add_argument(flag, action=argparse.BooleanOptionalAction, default=unset, help=doc)
         elif isinstance(default, StrEnum):

@@ -340,45 +340,46 @@ class Lobby:
         )
         peer.send(Ok(id=message.id))
 
-    def _create_refusal(self, peer: Peer) -> tuple[LobbyRejectCode, str] | None:
+    def _create_refusal(self, peer: Peer, message: CreateTable) -> Rejected | None:
         """Why ``peer`` may not create a table now, if it may not (options aside)."""
         if peer.peer_id in self._where:
-            return LobbyRejectCode.ALREADY_AT_TABLE, "leave your table first"
+            return _refusal(message, LobbyRejectCode.ALREADY_AT_TABLE, "leave your table first")
         mine = sum(1 for table in self._tables.values() if table.created_from == peer.address)
-        if mine >= self.settings.max_tables_per_address:
-            return (
-                LobbyRejectCode.TOO_MANY_TABLES,
-                f"{mine} tables made from your address are open already; join one of them",
-            )
+        limit = self.settings.max_tables_per_address
+        if mine >= limit:
+            words = f"{mine} tables made from your address are open already; join one of them"
+            return _refusal(message, LobbyRejectCode.TOO_MANY_TABLES, words, limit=limit)
         refusal = self._room.refusal(
             self._tables, peer.address, holds_one=mine > 0, now=trio.current_time()
         )
         if refusal is not None:
-            return LobbyRejectCode.TOO_MANY_TABLES, refusal
+            return _refusal(message, LobbyRejectCode.TOO_MANY_TABLES, refusal)
         return None
 
     async def _create_table(self, peer: Peer, message: CreateTable) -> None:
-        refusal = self._create_refusal(peer)
+        refusal = self._create_refusal(peer, message)
         if refusal is not None:
-            _refuse(peer, message, *refusal)
+            _send_refusal(peer, message, refusal)
             return
         try:
             config = message.config(self.settings.table_defaults)
         except (ConfigError, TypeError) as error:
-            _refuse(peer, message, LobbyRejectCode.BAD_OPTIONS, str(error))
+            option = error.option if isinstance(error, ConfigError) else None
+            _refuse(peer, message, LobbyRejectCode.BAD_OPTIONS, str(error), option=option)
             return
         if config.spectators_see_hands and peer.version < SPECTATORS_SEE_HANDS_SINCE:
             # Asked for, or the server's default: its client could not say that every
             # spectator would see the cards.
             words = "spectators_see_hands needs protocol 1.3; this client speaks an older one"
-            _refuse(peer, message, LobbyRejectCode.BAD_OPTIONS, words)
+            option = "spectators_see_hands"
+            _refuse(peer, message, LobbyRejectCode.BAD_OPTIONS, words, option=option)
             return
         password_hash = None
         if message.password is not None:
             password_hash = await hash_password(message.password, self._hashing)
-            refusal = self._create_refusal(peer)  # the lobby went on while it was hashed
+            refusal = self._create_refusal(peer, message)  # the lobby went on meanwhile
             if refusal is not None:
-                _refuse(peer, message, *refusal)
+                _send_refusal(peer, message, refusal)
                 return
         if self._nursery is None:
             _refuse(peer, message, LobbyRejectCode.TABLE_NOT_FOUND, "the server is shutting down")
@@ -544,6 +545,29 @@ def _number_of(table_id: str) -> int:
     return parse_cursor(table_id) or 0
 
 
-def _refuse(peer: Peer, message: Request, code: LobbyRejectCode, text: str) -> None:
-    log.debug("refused %s from %s: %s", message.TYPE, peer.name, text)
-    peer.send(Rejected(id=message.id, code=code.value, message=text))
+def _refusal(
+    message: Request,
+    code: LobbyRejectCode,
+    text: str,
+    *,
+    option: str | None = None,
+    limit: int | None = None,
+) -> Rejected:
+    """The rejection of ``message``: ``code``, ``text`` and the case's 1.3 fields."""
+    return Rejected(id=message.id, code=code.value, message=text, option=option, limit=limit)
+
+
+def _send_refusal(peer: Peer, message: Request, refusal: Rejected) -> None:
+    log.debug("refused %s from %s: %s", message.TYPE, peer.name, refusal.message)
+    peer.send(refusal)
+
+
+def _refuse(
+    peer: Peer,
+    message: Request,
+    code: LobbyRejectCode,
+    text: str,
+    *,
+    option: str | None = None,
+) -> None:
+    _send_refusal(peer, message, _refusal(message, code, text, option=option))

@@ -13,15 +13,17 @@ that alone write them read as one: a reducer beside the state it changes.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from client.i18n import _, mark, pgettext
 from client.ui.describe import describe_event, describe_removal, describe_seats, stack_after
-from client.ui.faces import sort_hand
+from client.ui.faces import card_label, sort_hand
 from client.ui.records import Records
 from client.ui.sentences import coded, say
+from client.ui.words import row_word
 from protocol.commands import Dance, Play, SeatCommand
 from protocol.events import SeenEvent
 from protocol.messages import TableState, TableStatus, TableSummary
@@ -47,6 +49,7 @@ __all__ = [
     "apply_table_list",
     "apply_table_state",
     "apply_view",
+    "case_words",
     "clear_table",
     "forget_table_lines",
     "refusal_words",
@@ -536,15 +539,35 @@ def apply_chat(model: Model, sender: str, text: str) -> None:
     model.log.append("» " + line)
 
 
-def apply_reply(model: Model, what: str, ok: bool, code: str | None, message: str) -> None:
-    """The server answered a command; a rejection becomes a short message line."""
+def apply_reply(
+    model: Model,
+    what: str,
+    ok: bool,
+    code: str | None,
+    message: str,
+    *,
+    case: Mapping[str, str | int] | None = None,
+) -> None:
+    """The server answered a command; a rejection becomes a short message line, naming
+    what its ``case`` fields give (1.3: the option, the card, the limit)."""
     if ok:
         return
-    why = coded("rejected", code, message)
+    why = coded("rejected", code, message, **case_words(case or {}))
     if code == RejectCode.LOST_RACE:
         model.notify(_("too late: {why}").format(why=why or what), error=True)
         return
     model.notify(f"{refusal_words(what)}: {why}", error=True)
+
+
+def case_words(case: Mapping[str, str | int]) -> dict[str, str | int]:
+    """A rejection's per-case fields as its sentence shows them: a card by its label, an
+    option by its name in the new-table form; a number as it is."""
+    words = dict(case)
+    if isinstance(card := case.get("card"), str):
+        words["card"] = card_label(card)
+    if isinstance(option := case.get("option"), str):
+        words["option"] = row_word(option)
+    return words
 
 
 def refusal_words(what: str) -> str:

@@ -368,7 +368,7 @@ class Network:
     async def _ask(self, session: ClientSession, message: Request) -> Reply:
         """Send ``message`` and reduce the server's answer (a refusal on the message line)."""
         reply = await session.request(message)
-        apply_reply(self.model, message.TYPE, reply.ok, reply.code, reply.message)
+        apply_reply(self.model, message.TYPE, reply.ok, reply.code, reply.message, case=reply.case)
         if not reply.ok:
             log.info("%s rejected: %s %s", message.TYPE, reply.code, reply.message)
         self.redraw()
@@ -383,7 +383,7 @@ class Network:
                 model.notify(str(error), error=True)
                 self.redraw()
                 return
-            apply_reply(model, intent.kind, reply.ok, reply.code, reply.message)
+            apply_reply(model, intent.kind, reply.ok, reply.code, reply.message, case=reply.case)
             if reply.ok and model.message_is_error:
                 model.notify("")
             self.redraw()

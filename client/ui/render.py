@@ -14,7 +14,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.mouse_events import MouseEvent, MouseEventType
 from prompt_toolkit.utils import get_cwidth
 
-from client.i18n import _, ngettext
+from client.i18n import _, ngettext, pgettext
 from client.ui.faces import card_label, color_name
 from client.ui.hints import keys_hint
 from client.ui.layout import Line, assemble, rule, text_line, wrap_keys
@@ -94,7 +94,7 @@ def _table(
     lines: list[Line] = [header(model, title)]
     rules = house_rules(options)
     if rules:
-        said = _("house rules: {rules}").format(rules=house_rule_words(rules))
+        said = _("house rules: {rules}").format(rules=house_rule_words(rules, pgettext))
         lines.append(text_line(f" {said}", "class:hint"))
     lines.append(rule(_("players")))
     lines += _seats(model)

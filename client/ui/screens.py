@@ -283,7 +283,9 @@ def _table_rows(model: Model, width: int) -> list[Line]:
         else:  # too long for one line: the notes go under the row
             lines += [text_line(row.rstrip(), style), text_line(f"     {said}", "class:hint")]
         if table.house_rules:
-            lines.append(text_line(f"     {house_rule_words(table.house_rules)}", "class:hint"))
+            lines.append(
+                text_line(f"     {house_rule_words(table.house_rules, pgettext)}", "class:hint")
+            )
     return lines
 
 

@@ -25,7 +25,9 @@ from __future__ import annotations
 import json
 import re
 
-from client.i18n import LANGUAGES, npgettext, pgettext, translations
+from client.i18n import LANGUAGES, PSEUDO, npgettext, pgettext, translations
+from client.ui.page_words import PAGE_WORDS
+from protocol.options import HOUSE_RULE_NAMES
 
 __all__ = ["SENTENCES", "card_words", "coded", "page_module", "plural", "say", "say_count"]
 
@@ -128,7 +130,9 @@ SENTENCES: dict[str, str] = {
     "rejected.not-your-turn": "it is not your move",
     "rejected.not-now": "that is not possible now",
     "rejected.card-not-in-hand": "that card is not in your hand",
+    "rejected.card-not-in-hand.card": "{card} is not in your hand",
     "rejected.card-does-not-match": "that card does not match the top card",
+    "rejected.card-does-not-match.card": "{card} does not match the top card",
     "rejected.colour-required": "a wild needs a colour",
     "rejected.colour-not-allowed": "only a wild takes a colour",
     "rejected.target-required": "that card needs a target seat",
@@ -137,6 +141,7 @@ SENTENCES: dict[str, str] = {
     "rejected.dance-not-allowed": "only a Dancing Wild names a dance",
     "rejected.uno-not-allowed": "you cannot say UNO with that play",
     "rejected.only-drawn-card": "only the card you drew may be played now",
+    "rejected.only-drawn-card.card": "only the card you drew may be played now, not {card}",
     "rejected.already-drew": "you already drew this turn",
     "rejected.nothing-to-draw": "both piles are empty; pass instead",
     "rejected.cannot-pass": "you cannot pass now",
@@ -161,6 +166,7 @@ SENTENCES: dict[str, str] = {
     "rejected.bad-token": "that seat can no longer be resumed",
     "rejected.name-taken": "that name is taken at this table",
     "rejected.bad-options": "the table's options do not go together",
+    "rejected.bad-options.option": "the table's options do not go together: check {option}",
     "rejected.bad-seat": "there is no such seat at this table",
     "rejected.seat-taken": "that seat is taken",
     "rejected.not-a-bot": "that seat is not a bot's",
@@ -172,6 +178,10 @@ SENTENCES: dict[str, str] = {
     "rejected.wrong-table-state": "the table cannot do that now",
     "rejected.bad-cursor": "that page of the list is gone; start again",
     "rejected.too-many-tables": "the server has as many tables as it takes",
+    "rejected.too-many-tables.limit.one": "your address may keep 1 table open; join it",
+    "rejected.too-many-tables.limit.other": (
+        "your address may keep {count} tables open; join one of them"
+    ),
     "rejected.slow-down": "too many requests; wait a little",
     "rejected.banned": "the host has banned you from this table",
     "rejected.no-history": "this server keeps no history",
@@ -240,11 +250,22 @@ def _fill(text: str, fields: dict[str, object]) -> str:
 def coded(prefix: str, code: str | None, fallback: str, **fields: object) -> str:
     """The sentence for a server's ``code`` under ``prefix`` (``rejected``, ``error``,
     ``left``, ``note``), or the server's own words ``fallback`` (else the code itself) for
-    a code this release does not know: a newer server's."""
+    a code this release does not know: a newer server's.
+
+    A code whose message may carry a field of the case (1.3: a rejection's ``option``,
+    ``card`` or ``limit``) has a sentence that names it, ``rejected.<code>.<field>`` (a
+    number's in its plural forms, ``{count}``): it is said when that field is given."""
     key = f"{prefix}.{code}"
-    if code is not None and key in SENTENCES:
-        return say(key, **fields)
-    return fallback or str(code or "")
+    if code is None or key not in SENTENCES:
+        return fallback or str(code or "")
+    for name, value in fields.items():
+        if value is None:
+            continue
+        if isinstance(value, int) and f"{key}.{name}.one" in SENTENCES:
+            return say_count(f"{key}.{name}", value, **fields)
+        if f"{key}.{name}" in SENTENCES:
+            return say(f"{key}.{name}", **fields)
+    return say(key, **fields)
 
 
 def plural(key: str, count: int) -> str:
@@ -262,26 +283,45 @@ export const CATALOGUES = {table};
 
 export const LANGUAGES = Object.keys(CATALOGUES);
 export const SENTENCES = CATALOGUES.en;
+// A check, not a language (client/i18n.py): every sentence shows inside ⟦ ⟧, so words
+// outside the marks on the page bypassed this table.
+export const PSEUDO = {pseudo};
 let chosen = "en";
 
-// Read every later sentence in `lang` (a shipped one; anything else reads English).
+// Read every later sentence in `lang` (a shipped one or PSEUDO; else English).
 export function setLanguage(lang) {{
-  chosen = lang in CATALOGUES ? lang : "en";
+  chosen = lang in CATALOGUES || lang === PSEUDO ? lang : "en";
+}}
+
+// The language chosen: a shipped one or PSEUDO.
+export function language() {{
+  return chosen;
 }}
 
 // The sentence `key` with its {{placeholders}} filled in from `fields`.
 export function say(key, fields = {{}}) {{
-  const text = CATALOGUES[chosen][key] ?? CATALOGUES.en[key];
+  const text =
+    chosen === PSEUDO ? `⟦${{SENTENCES[key]}}⟧` : (CATALOGUES[chosen][key] ?? SENTENCES[key]);
   return text.replace(/\\{{(\\w+)\\}}/g, (all, name) =>
     name in fields ? String(fields[name]) : all,
   );
 }}
 
 // The sentence for a server's `code` under `prefix` ("rejected", "error", "left"), or the
-// server's own words `fallback` (then the code) for a code this page does not know.
+// server's own words `fallback` (then the code) for a code this page does not know. A
+// field of the case that is given (a rejection's option, card or limit) picks the
+// sentence that names it, `rejected.<code>.<field>` (a number's by its plural form).
 export function coded(prefix, code, fallback, fields = {{}}) {{
   const key = `${{prefix}}.${{code}}`;
-  return code != null && key in SENTENCES ? say(key, fields) : fallback || String(code ?? "");
+  if (code == null || !(key in SENTENCES)) return fallback || String(code ?? "");
+  for (const [name, value] of Object.entries(fields)) {{
+    if (value == null) continue;
+    if (typeof value === "number" && `${{key}}.${{name}}.one` in SENTENCES) {{
+      return say(plural(`${{key}}.${{name}}`, value), {{ ...fields, count: value }});
+    }}
+    if (`${{key}}.${{name}}` in SENTENCES) return say(`${{key}}.${{name}}`, fields);
+  }}
+  return say(key, fields);
 }}
 
 // The key of the form of `key` for `count`: `key.one` for 1, else `key.other`.
@@ -291,15 +331,16 @@ export function plural(key, count) {{
 """
 
 
-def language_table(lang: str) -> dict[str, str]:
-    """Every sentence of the table in ``lang``, by key (a plural's two English forms are
-    its forms for 1 and for 2: the shipped languages have those two)."""
+def language_table(lang: str, words: dict[str, str] = SENTENCES) -> dict[str, str]:
+    """Every sentence of the table ``words`` (the log's, or ``PAGE_WORDS``) in ``lang``,
+    by key (a plural's two English forms are its forms for 1 and for 2: the shipped
+    languages have those two)."""
     catalogue = translations(lang)
     table: dict[str, str] = {}
-    for key, english in SENTENCES.items():
+    for key, english in words.items():
         base, _, form = key.rpartition(".")
-        if form in ("one", "other") and f"{base}.one" in SENTENCES:
-            one, other = SENTENCES[f"{base}.one"], SENTENCES[f"{base}.other"]
+        if form in ("one", "other") and f"{base}.one" in words:
+            one, other = words[f"{base}.one"], words[f"{base}.other"]
             table[key] = catalogue.npgettext(base, one, other, 1 if form == "one" else 2)
         else:
             table[key] = catalogue.pgettext(key, english)
@@ -325,7 +366,26 @@ def card_words(lang: str) -> dict[str, str]:
     return words
 
 
+def _house_rule_names(lang: str) -> dict[str, str]:
+    """The page's names of the house rules a ``table-list`` entry sends as codes."""
+    catalogue = translations(lang)
+    return {
+        f"house-rule.{code}": catalogue.pgettext("house-rule", english)
+        for code, english in HOUSE_RULE_NAMES.items()
+    }
+
+
 def page_module() -> str:
-    """The text of the page's ``sentences.js``: every language's table and its ``say``."""
-    tables = {lang: {**language_table(lang), **card_words(lang)} for lang in LANGUAGES}
-    return _PAGE_MODULE.format(table=json.dumps(tables, indent=2, ensure_ascii=False))
+    """The text of the page's ``sentences.js``: every language's table and its ``say``
+    (the log's sentences, card names, house rules and the page's own words)."""
+    tables = {
+        lang: {
+            **language_table(lang),
+            **card_words(lang),
+            **_house_rule_names(lang),
+            **language_table(lang, PAGE_WORDS),
+        }
+        for lang in LANGUAGES
+    }
+    table = json.dumps(tables, indent=2, ensure_ascii=False)
+    return _PAGE_MODULE.format(table=table, pseudo=json.dumps(PSEUDO))

@@ -303,7 +303,7 @@ def check_jump_in(state: MatchState, seat: int, play: Play) -> Rejected | None:
     if seat == state.overtaken:  # whatever it sent: its hand may have moved since
         return _not_your_turn(state, seat)
     if card not in state.hands[seat]:
-        return Rejected(RejectCode.CARD_NOT_IN_HAND, f"{card.code} is not in your hand")
+        return Rejected(RejectCode.CARD_NOT_IN_HAND, f"{card.code} is not in your hand", card)
     if card.color is not None and card == state.jump_top_seen(seat):
         return Rejected(RejectCode.LOST_RACE, "the top card changed before your jump-in arrived")
     if not jump_open(state):
@@ -311,6 +311,7 @@ def check_jump_in(state: MatchState, seat: int, play: Play) -> Rejected | None:
     return Rejected(
         RejectCode.CARD_DOES_NOT_MATCH,
         f"{card.code} is not identical to the top card: only such a card jumps in",
+        card,
     )
 
 
@@ -318,7 +319,7 @@ def _check_card(state: MatchState, seat: int, play: Play) -> Rejected | None:
     """The card itself: in hand, allowed in this moment, matching."""
     card = play.card
     if card not in state.hands[seat]:
-        return Rejected(RejectCode.CARD_NOT_IN_HAND, f"{card.code} is not in your hand")
+        return Rejected(RejectCode.CARD_NOT_IN_HAND, f"{card.code} is not in your hand", card)
     if state.phase is not _TURN:  # a stack (ruling 33: no colour test on it)
         if not stack_answer(state, card):
             return Rejected(
@@ -328,12 +329,13 @@ def _check_card(state: MatchState, seat: int, play: Play) -> Rejected | None:
         return None
     if state.has_drawn and card != state.drawn:
         return Rejected(
-            RejectCode.ONLY_DRAWN_CARD, "after drawing, only the drawn card may be played"
+            RejectCode.ONLY_DRAWN_CARD, "after drawing, only the drawn card may be played", card
         )
     if not matches(state, card):
         return Rejected(
             RejectCode.CARD_DOES_NOT_MATCH,
             f"{card.code} matches neither the colour in force nor the top card",
+            card,
         )
     return None
 

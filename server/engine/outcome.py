@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from protocol.cards import Card
 from protocol.commands import Command
 from protocol.events import Event
 from protocol.rejections import RejectCode
@@ -26,6 +27,9 @@ class Rejected:
 
     code: RejectCode
     message: str
+    card: Card | None = None
+    """The card a refused play named, for the codes about it (``card-not-in-hand``,
+    ``card-does-not-match``, ``only-drawn-card``): the client's sentence names it."""
 
 
 Outcome = Accepted | Rejected

@@ -222,7 +222,7 @@ class TableGame:
             match.saw(actor, self.arrival_seen)
         outcome = match.apply(actor, command, now_ms)
         if not isinstance(outcome, Accepted):
-            raise RequestRefused(outcome.code, outcome.message)
+            raise RequestRefused(outcome.code, outcome.message, outcome.card)
         self._accepted(actor, command, now_ms, outcome)
         self._publish(match, outcome.events, cause_peer, cause_id)
 

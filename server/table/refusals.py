@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from protocol.cards import Card
 from protocol.errors import LobbyRejectCode
 from protocol.messages import Rejected, Request
 from protocol.rejections import RejectCode
@@ -10,14 +11,21 @@ __all__ = ["RequestRefused", "rejected"]
 
 
 class RequestRefused(Exception):
-    """A client asked for something it may not do now; it gets a rejection, nothing changed."""
+    """A client asked for something it may not do now; it gets a rejection, nothing changed.
 
-    def __init__(self, code: LobbyRejectCode | RejectCode, message: str) -> None:
+    ``card`` is the card a refused play named (the rejection's 1.3 field of that name)."""
+
+    def __init__(
+        self, code: LobbyRejectCode | RejectCode, message: str, card: Card | None = None
+    ) -> None:
         super().__init__(f"{code.value}: {message}")
         self.code = code
         self.message = message
+        self.card = card
 
 
-def rejected(message: Request, code: LobbyRejectCode | RejectCode, text: str) -> Rejected:
-    """The rejection of ``message`` with ``code`` and ``text``."""
-    return Rejected(id=message.id, code=code.value, message=text)
+def rejected(
+    message: Request, code: LobbyRejectCode | RejectCode, text: str, card: Card | None = None
+) -> Rejected:
+    """The rejection of ``message`` with ``code``, ``text`` and the ``card`` it is about."""
+    return Rejected(id=message.id, code=code.value, message=text, card=card)

@@ -437,7 +437,7 @@ class Table:
             log.debug(
                 "table %s refused %s from %s: %s", self._label, message.TYPE, peer.name, refusal
             )
-            answer: Ok | Rejected = rejected(message, refusal.code, refusal.message)
+            answer: Ok | Rejected = rejected(message, refusal.code, refusal.message, refusal.card)
         except Exception:
             log.exception("table %s failed on %s from %s", self._label, message.TYPE, peer.name)
             answer = rejected(

@@ -6,6 +6,7 @@
 import { Connection } from "./wire.js";
 import { describeEvent, leftWords, stackAfter } from "./log.js";
 import { coded, say } from "./sentences.js";
+import { cardLabel } from "./cards.js";
 import { render, renderClock } from "./render.js";
 import { play, soundOn, toggleSound } from "./sound.js";
 import { setUpLanguage } from "./language.js";
@@ -106,7 +107,7 @@ async function welcomed(welcome) {
     }
     if (reply === null) return undefined; // lost again: the next welcome tries again
     forgetSeat();
-    notice("your seat is gone (the table ended)");
+    notice(say("page.seat-gone"));
   }
   if (!state.tableId) {
     state.screen = "lobby";
@@ -184,7 +185,13 @@ const handlers = {
   },
   closing: () => notice(say("closing")),
   error: (m) => notice(coded("error", m.code, m.message)),
-  rejected: (m) => notice(coded("rejected", m.code, m.message)),
+  // (1.3) The case's fields name the option, the card or the limit in the sentence.
+  rejected: (m) =>
+    notice(coded("rejected", m.code, m.message, {
+      option: m.option?.replaceAll("_", " "),
+      card: m.card ? cardLabel(m.card) : null,
+      limit: m.limit,
+    })),
 };
 
 function received(message) {
@@ -279,7 +286,7 @@ export const actions = {
     refreshTables();
   },
   closeTable() {
-    const question = "Close this table for good? The match so far goes into the history.";
+    const question = say("page.close-question");
     if (confirm(question)) ask("close-table");
   },
   async create(form) {
@@ -298,7 +305,7 @@ export const actions = {
   async join(tableId, locked = false) {
     const fields = { table_id: tableId };
     if (locked) {
-      const password = prompt("Password for this table");
+      const password = prompt(say("page.password-prompt"));
       if (password === null) return;
       fields.password = password;
     }
@@ -307,7 +314,7 @@ export const actions = {
   async watch(tableId, locked = false) {
     const fields = { table_id: tableId };
     if (locked) {
-      const password = prompt("Password for this table");
+      const password = prompt(say("page.password-prompt"));
       if (password === null) return;
       fields.password = password;
     }

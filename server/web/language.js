@@ -1,15 +1,17 @@
 // The page's language (issue 29): the one picked before (kept in localStorage), else the
 // browser's first shipped one, else English. Each player's own: nothing goes to the
-// server. The picker in the bar changes it for every later sentence.
+// server. The picker in the bar changes it for every later sentence. The pseudo-locale
+// (a check: every word from the catalogue inside ⟦ ⟧) is chosen only by remembering it,
+// as a test does; the picker then offers it too.
 
-import { LANGUAGES, setLanguage } from "./sentences.js";
+import { LANGUAGES, PSEUDO, setLanguage } from "./sentences.js";
 
 const LANG_KEY = "uno-lan:lang";
 const NAMES = { en: "English", de: "Deutsch", es: "Español" };
 
 // The language to start in: remembered, else the browser's, else English.
 export function startingLanguage(remembered, browser) {
-  if (LANGUAGES.includes(remembered)) return remembered;
+  if (LANGUAGES.includes(remembered) || remembered === PSEUDO) return remembered;
   for (const tag of browser) {
     const short = String(tag).toLowerCase().split("-")[0];
     if (LANGUAGES.includes(short)) return short;
@@ -26,7 +28,7 @@ export function setUpLanguage(picker, changed) {
   setLanguage(lang);
   document.documentElement.lang = lang;
   if (!picker) return;
-  for (const code of LANGUAGES) {
+  for (const code of lang === PSEUDO ? [...LANGUAGES, PSEUDO] : LANGUAGES) {
     const option = document.createElement("option");
     option.value = code;
     option.textContent = NAMES[code] ?? code;

@@ -1,9 +1,9 @@
 // Draws the page from the state (app.js owns it). Every text from the server goes in as
 // text, never as markup. Buttons call the actions; nothing here changes the state.
 
-import { cardColor, cardLabel, cardName, COLOR_NAMES, COLORS, sortHand } from "./cards.js";
+import { cardColor, cardLabel, cardName, colorWord, COLORS, sortHand } from "./cards.js";
 import { ARROWS } from "./log.js";
-import { coded, say } from "./sentences.js";
+import { coded, language, plural, say, SENTENCES } from "./sentences.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -34,13 +34,34 @@ function add(node, ...children) {
 
 const button = (text, onclick, props = {}) => el("button", { type: "button", onclick, ...props }, text);
 
-const STATUS_WORDS = {
-  starting: "",
-  connecting: "connecting…",
-  online: "online",
-  reconnecting: "reconnecting…",
-  closed: "disconnected",
-};
+// A status's words; "starting" has none.
+function statusWords(status) {
+  const key = `page.status.${status}`;
+  return key in SENTENCES ? say(key) : status === "starting" ? "" : status;
+}
+
+// The page's fixed words (index.html): an element's data-say names its key. Said again
+// whenever the language changes.
+let saidIn = null;
+
+function sayFixedWords() {
+  if (saidIn === language()) return;
+  saidIn = language();
+  document.title = say("page.title");
+  for (const node of document.querySelectorAll("[data-say]")) node.textContent = say(node.dataset.say);
+}
+
+// A table state's name (a newer server's unknown state shows as it came).
+function stateWord(status) {
+  const key = `page.state.${status}`;
+  return key in SENTENCES ? say(key) : status;
+}
+
+// A bot level's name, as the new-table form offers them.
+function levelWord(level) {
+  const key = `page.level.${level}`;
+  return key in SENTENCES ? say(key) : level;
+}
 
 let bound = false;
 
@@ -92,14 +113,15 @@ export function render(state, actions) {
     bound = true;
     $("name-input").value = state.name;
   }
+  sayFixedWords();
   $("server-name").textContent = state.serverName || "uno-lan";
   const status = $("status");
   status.textContent = state.statusReason
-    ? `${STATUS_WORDS[state.status]}: ${state.statusReason}`
-    : STATUS_WORDS[state.status] ?? state.status;
+    ? say("page.status.reason", { status: statusWords(state.status), reason: state.statusReason })
+    : statusWords(state.status);
   status.dataset.status = state.status;
   const sound = $("sound");
-  sound.textContent = state.sound ? "sound on" : "sound off";
+  sound.textContent = say(state.sound ? "page.sound.on" : "page.sound.off");
   sound.setAttribute("aria-pressed", String(state.sound));
   for (const screen of ["name", "lobby", "standings", "table"]) {
     $(`${screen}-screen`).hidden = state.screen !== screen;
@@ -118,30 +140,30 @@ export function render(state, actions) {
 function renderLobby(state, actions) {
   const list = $("tables");
   list.replaceChildren();
-  if (!state.tables.length) add(list, el("li", { class: "empty" }, "No tables yet: make one below."));
+  if (!state.tables.length) add(list, el("li", { class: "empty" }, say("page.no-tables")));
   for (const table of state.tables) {
     const open = table.state === "lobby" && table.taken < table.seats;
     const facts = [
-      `${table.taken}/${table.seats} seats`,
-      table.bot_seats ? `${table.bot_seats} bot${table.bot_seats > 1 ? "s" : ""}` : "",
-      table.spectators ? `${table.spectators} watching` : "",
-      table.host ? `host ${table.host}` : "",
-      table.locked ? "🔒 password" : "",
-      ...(table.house_rules ?? []),
-      table.spectators_see_hands ? "spectators see every hand" : "",
+      say("page.seats-taken", { taken: table.taken, seats: table.seats }),
+      table.bot_seats ? say(plural("page.bots", table.bot_seats), { count: table.bot_seats }) : "",
+      table.spectators ? say("page.watchers", { count: table.spectators }) : "",
+      table.host ? say("page.host", { host: table.host }) : "",
+      table.locked ? say("page.locked") : "",
+      ...(table.house_rules ?? []).map((code) => (`house-rule.${code}` in SENTENCES ? say(`house-rule.${code}`) : code)),
+      table.spectators_see_hands ? say("page.sees-hands") : "",
     ].filter(Boolean);
     add(list, 
       el(
         "li",
         { class: "table-entry", "data-table": table.table_id },
-        el("div", { class: "row" }, el("strong", { text: table.name }), el("span", { class: "tag", text: table.state })),
+        el("div", { class: "row" }, el("strong", { text: table.name }), el("span", { class: "tag", text: stateWord(table.state) })),
         el("div", { class: "facts", text: facts.join(" · ") }),
         el(
           "div",
           { class: "row" },
-          open ? button("Join", () => actions.join(table.table_id, table.locked), { class: "primary" }) : null,
-          button("Watch", () => actions.watch(table.table_id, table.locked)),
-          table.bot_seats ? button("Take a bot's seat", () => actions.watch(table.table_id, table.locked)) : null,
+          open ? button(say("page.join"), () => actions.join(table.table_id, table.locked), { class: "primary" }) : null,
+          button(say("page.watch"), () => actions.watch(table.table_id, table.locked)),
+          table.bot_seats ? button(say("page.take-bot-seat"), () => actions.watch(table.table_id, table.locked)) : null,
         ),
       ),
     );
@@ -152,7 +174,7 @@ function renderLobby(state, actions) {
 
 function renderStandings(state) {
   const { period, players, matches } = state.standings;
-  $("standings-period").textContent = period === "week" ? "this week" : "all time";
+  $("standings-period").textContent = say(period === "week" ? "page.this-week" : "page.all-time");
   const row = (p) =>
     el("tr", {}, el("td", { text: p.name }), el("td", { text: String(p.wins) }),
       el("td", { text: String(p.matches) }), el("td", { text: String(p.points) }));
@@ -160,21 +182,24 @@ function renderStandings(state) {
   const bots = players.filter((p) => p.bot);
   fill(
     $("standings").tBodies[0],
-    players.length ? null : el("tr", {}, el("td", { colspan: 4, text: "No finished matches yet." })),
+    players.length ? null : el("tr", {}, el("td", { colspan: 4, text: say("page.no-matches") })),
     people.map(row),
-    bots.length ? el("tr", { class: "group" }, el("td", { colspan: 4, text: "bots" })) : null,
+    bots.length ? el("tr", { class: "group" }, el("td", { colspan: 4, text: say("page.bots-group") })) : null,
     bots.map(row),
   );
   fill(
     $("matches"),
     matches.map((m) => {
-      const when = new Date(m.finished_at * 1000).toLocaleString([], {
+      const lang = document.documentElement.lang || "en";
+      const when = new Date(m.finished_at * 1000).toLocaleString(lang, {
         weekday: "short", day: "2-digit", month: "short", hour: "2-digit", minute: "2-digit",
       });
-      const won = m.winners.length ? `won by ${m.winners.join(" and ")}` : coded("note", m.note_code, m.note) || "cut short";
+      const won = m.winners.length
+        ? say("page.won-by", { players: m.winners.join(say("and")) })
+        : coded("note", m.note_code, m.note) || say("page.cut-short");
       const scores = m.players.map((p) => `${p.name} ${p.score}`).join(" · ");
       return el("li", { class: "table-entry" },
-        el("div", { class: "row" }, el("strong", { text: m.table }), el("span", { class: "tag", text: m.deck })),
+        el("div", { class: "row" }, el("strong", { text: m.table }), el("span", { class: "tag", text: `page.deck.${m.deck}` in SENTENCES ? say(`page.deck.${m.deck}`) : m.deck })),
         el("div", { class: "facts", text: `${when} · ${won}` }),
         el("div", { class: "facts", text: scores }));
     }),
@@ -190,16 +215,16 @@ function renderTable(state, actions) {
   const host = ts && me !== null && ts.host_seat === me;
   fill(
     $("table-head"),
-    el("strong", { text: ts ? ts.name : "table" }),
-    ts && ts.state !== "playing" ? el("span", { class: "tag", text: ts.state }) : null,
+    el("strong", { text: ts ? ts.name : say("page.table") }),
+    ts && ts.state !== "playing" ? el("span", { class: "tag", text: stateWord(ts.state) }) : null,
     el("span", { id: "clock", class: "clock" }),
-    me === null ? el("span", { class: "tag", text: "watching" }) : null,
-    host && ts.state === "playing" ? button("Pause", actions.pause) : null,
-    host && ts.state === "paused" ? button("Go on", actions.unpause) : null,
+    me === null ? el("span", { class: "tag", text: say("page.you-watch") }) : null,
+    host && ts.state === "playing" ? button(say("page.pause"), actions.pause) : null,
+    host && ts.state === "paused" ? button(say("page.go-on"), actions.unpause) : null,
     host && ts.state === "paused" && state.rebuiltTable === ts.table_id
-      ? button("Close table", actions.closeTable, { id: "close-table" })
+      ? button(say("page.close-table"), actions.closeTable, { id: "close-table" })
       : null,
-    button("Leave", actions.leave),
+    button(say("page.leave"), actions.leave),
   );
   renderSeats(state, actions, host);
   renderCenter(state, actions, host);
@@ -239,35 +264,33 @@ function renderSeats(state, actions, host) {
     if (seat.away) classes.push("away");
     const marks = [
       ts.host_seat === i ? "★" : "",
-      seat.bot ? `bot${seat.level ? ` ${seat.level}` : ""}` : "",
-      seat.away ? "away" : "",
-      seat.ready && !lobby ? "ready" : "",
-      view?.exposed?.includes(i) ? "UNO?" : "",
+      seat.bot ? (seat.level ? say("page.seat.bot-level", { level: levelWord(seat.level) }) : say("page.seat.bot")) : "",
+      seat.away ? say("page.seat.away") : "",
+      seat.ready && !lobby ? say("page.seat.ready") : "",
+      view?.exposed?.includes(i) ? say("page.seat.owes-uno") : "",
     ].filter(Boolean);
     add(seats, 
       el(
         "div",
         { class: classes.join(" "), "data-seat": i },
-        el("span", { class: "seat-name", text: seat.name ? (i === state.seat ? `${seat.name} (you)` : seat.name) : "empty" }),
-        count !== undefined ? el("span", { class: "count", text: count === 1 ? "1 card" : `${count} cards` }) : null,
+        el("span", { class: "seat-name", text: seat.name ? (i === state.seat ? say("page.seat.you", { name: seat.name }) : seat.name) : say("page.seat.empty") }),
+        count !== undefined ? el("span", { class: "count", text: say(plural("cards", count), { count }) }) : null,
         marks.length ? el("span", { class: "marks", text: marks.join(" ") }) : null,
         view?.hands?.[i] ? el("span", { class: "seen-hand", text: view.hands[i].map(cardLabel).join(" ") }) : null,
-        state.seat === null && seat.bot ? button("Take seat", () => actions.takeSeat(i), { class: "small" }) : null,
-        host && lobby && seat.bot ? button("Remove", () => actions.removeBot(i), { class: "small" }) : null,
-        host && seat.name && !seat.bot && i !== state.seat ? button("Kick", () => actions.kick(i), { class: "small" }) : null,
-        host && seat.name && !seat.bot && i !== state.seat ? button("Ban", () => actions.kick(i, true), { class: "small" }) : null,
+        state.seat === null && seat.bot ? button(say("page.take-seat"), () => actions.takeSeat(i), { class: "small" }) : null,
+        host && lobby && seat.bot ? button(say("page.remove"), () => actions.removeBot(i), { class: "small" }) : null,
+        host && seat.name && !seat.bot && i !== state.seat ? button(say("page.kick"), () => actions.kick(i), { class: "small" }) : null,
+        host && seat.name && !seat.bot && i !== state.seat ? button(say("page.ban"), () => actions.kick(i, true), { class: "small" }) : null,
       ),
     );
   }
 }
 
-const PHASE_WORDS = {
-  turn: "plays",
-  "choose-color": "chooses a colour",
-  challenge: "challenges or accepts the Wild Draw Four",
-  dance: "dances",
-  stack: "answers the stack",
-};
+// Who acts and what they do now, as the prompt line says it.
+function phaseWords(player, phase) {
+  const key = `page.phase.${phase}`;
+  return key in SENTENCES ? say(key, { player }) : say("page.phase.unknown", { player, phase });
+}
 
 function renderCenter(state, actions, host) {
   const center = $("center");
@@ -275,11 +298,11 @@ function renderCenter(state, actions, host) {
   const view = state.view;
   center.replaceChildren();
   if (ts && ts.state === "lobby" && !view) {
-    add(center, el("p", { text: host ? "Add bots or wait for friends, then start." : "Waiting for the host to start." }));
+    add(center, el("p", { text: say(host ? "page.lobby.host" : "page.lobby.guest") }));
     if (host) {
-      const level = el("select", { id: "bot-level", "aria-label": "bot level" }, ...["normal", "easy", "hard"].map((l) => el("option", { value: l, text: l })));
+      const level = el("select", { id: "bot-level", "aria-label": say("page.form.level") }, ...["normal", "easy", "hard"].map((l) => el("option", { value: l, text: levelWord(l) })));
       add(center, 
-        el("div", { class: "row" }, level, button("Add bot", () => actions.addBot(level.value)), button("Start", actions.startMatch, { class: "primary", id: "start" })),
+        el("div", { class: "row" }, level, button(say("page.add-bot"), () => actions.addBot(level.value)), button(say("page.start"), actions.startMatch, { class: "primary", id: "start" })),
       );
     }
     return;
@@ -290,8 +313,8 @@ function renderCenter(state, actions, host) {
   const toAct = view.to_act;
   let line = "";
   if (toAct !== null && toAct !== undefined) {
-    line = toAct === state.seat ? yourPrompt(view) : `${nameOf(state, toAct)} ${PHASE_WORDS[view.phase] ?? view.phase}`;
-  } else if (view.phase === "paused") line = "paused";
+    line = toAct === state.seat ? yourPrompt(view) : phaseWords(nameOf(state, toAct), view.phase);
+  } else if (view.phase === "paused") line = say("page.paused");
   add(center, 
     el(
       "div",
@@ -300,74 +323,64 @@ function renderCenter(state, actions, host) {
       el(
         "div",
         { class: "pile-facts" },
-        el("div", { text: `colour: ${color ? COLOR_NAMES[color] : "none"}`, class: color ? `text-${color}` : "" }),
-        el("div", { text: `draw pile: ${view.draw_count}` }),
-        el("div", { text: view.direction === 1 ? "↻ clockwise" : "↺ counter-clockwise" }),
-        view.pending_draw ? el("div", { text: `stack: +${view.pending_draw}` }) : null,
+        el("div", { text: say("page.colour", { color: color ? colorWord(color) : say("color.none") }), class: color ? `text-${color}` : "" }),
+        el("div", { text: say("page.draw-pile", { count: view.draw_count }) }),
+        el("div", { text: view.direction === 1 ? `↻ ${say("direction.1")}` : `↺ ${say("direction.-1")}` }),
+        view.pending_draw ? el("div", { text: say("page.stack", { count: view.pending_draw }) }) : null,
       ),
     ),
     el("p", { class: toAct === state.seat && toAct !== null ? "prompt yours" : "prompt", id: "prompt", text: line }),
   );
   if (view.dance) {
     const steps = (view.dance.steps ?? []).map((s) => ARROWS[s]).join(" ");
-    add(center, el("p", { class: "dance", text: `${nameOf(state, view.dance.seat)} must dance ${view.dance.dance}: ${steps}` }));
+    const dance = DANCE_WORDS[view.dance.dance] ?? view.dance.dance;
+    add(center, el("p", { class: "dance", text: say("dance-called", { player: nameOf(state, view.dance.seat), dance, steps }) }));
   }
 }
 
 function yourPrompt(view) {
-  return {
-    turn: "Your turn: play a card or draw",
-    "choose-color": "Choose the colour",
-    challenge: "Wild Draw Four: challenge or accept?",
-    dance: "Dance! Tap the steps in order",
-    stack: "Answer the stack or take it",
-  }[view.phase] ?? "Your move";
+  const key = `page.your.${view.phase}`;
+  return say(key in SENTENCES ? key : "page.your.unknown");
 }
 
 function nameOf(state, seat) {
   if (seat === state.seat) return say("you");
-  return state.tableState?.seats?.[seat]?.name ?? `seat ${seat + 1}`;
+  return state.tableState?.seats?.[seat]?.name ?? say("seat.number", { seat: seat + 1 });
 }
 
-const ACTION_WORDS = {
-  draw: "Draw",
-  pass: "Pass",
-  "call-uno": "UNO!",
-  challenge: "Challenge",
-  accept: "Accept +4",
-  "refuse-dance": "Don't dance",
-};
+// The commands a button of their own sends, by type (its words: page.action.<type>).
+const ACTIONS = ["draw", "pass", "call-uno", "challenge", "accept", "refuse-dance"];
 
 function renderActions(state, actions) {
   const bar = $("actions");
   bar.replaceChildren();
   const legal = state.view?.legal ?? [];
   for (const command of legal) {
-    if (ACTION_WORDS[command.type]) {
-      add(bar, button(ACTION_WORDS[command.type], () => actions.send(command), { class: `action ${command.type}`, "data-command": command.type }));
+    if (ACTIONS.includes(command.type)) {
+      add(bar, button(say(`page.action.${command.type}`), () => actions.send(command), { class: `action ${command.type}`, "data-command": command.type }));
     } else if (command.type === "catch") {
-      add(bar, button(`Catch ${nameOf(state, command.target)}`, () => actions.send(command), { class: "action catch", "data-command": "catch" }));
+      add(bar, button(say("page.catch", { player: nameOf(state, command.target) }), () => actions.send(command), { class: "action catch", "data-command": "catch" }));
     }
   }
   const colours = legal.filter((c) => c.type === "choose-color");
-  if (colours.length) add(bar, button("Choose colour", () => actions.choose(colours), { class: "action primary", "data-command": "choose-color" }));
+  if (colours.length) add(bar, button(say("page.choose-colour"), () => actions.choose(colours), { class: "action primary", "data-command": "choose-color" }));
   const dance = legal.find((c) => c.type === "dance");
   if (dance) {
     if (!(dance.steps ?? []).length) {
-      add(bar, button("I danced", () => actions.send(dance), { class: "action primary", "data-command": "dance" }));
+      add(bar, button(say("page.danced"), () => actions.send(dance), { class: "action primary", "data-command": "dance" }));
     } else {
       const entered = state.danceSteps.map((s) => ARROWS[s]).join(" ");
       add(bar, 
         el("div", { class: "steps" }, ...["up", "down", "left", "right"].map((arrow) => button(ARROWS[arrow], () => actions.step(arrow), { class: "step", "data-step": arrow, "aria-label": arrow }))),
         el("span", { class: "entered", text: entered || "…" }),
-        state.danceSteps.length ? button("Clear", actions.clearSteps, { class: "small" }) : null,
+        state.danceSteps.length ? button(say("page.clear"), actions.clearSteps, { class: "small" }) : null,
       );
     }
   }
   const view = state.view;
   if (view && state.seat !== null && view.phase === "round-over") {
     const me = state.tableState?.seats?.[state.seat];
-    if (!me?.ready) add(bar, button("Ready for the next round", actions.ready, { class: "action primary", "data-command": "ready" }));
+    if (!me?.ready) add(bar, button(say("page.ready-next-round"), actions.ready, { class: "action primary", "data-command": "ready" }));
   }
 }
 
@@ -391,7 +404,7 @@ function renderHand(state, actions) {
           type: "button",
           class: classes.join(" "),
           "data-card": code,
-          "aria-label": `${cardName(code)}${can ? ", playable" : ""}`,
+          "aria-label": can ? say("page.playable", { card: cardName(code) }) : cardName(code),
           "aria-disabled": can ? null : "true",
           onclick: can ? () => actions.playCard(code) : null,
         },
@@ -408,12 +421,12 @@ function renderScores(state) {
   pane.replaceChildren();
   if (!ts) return;
   const rows = ts.seats.map((seat) =>
-    el("tr", {}, el("td", { text: seat.name ?? "empty" }), el("td", { text: String(view?.scores?.[seat.seat] ?? 0) })),
+    el("tr", {}, el("td", { text: seat.name ?? say("page.seat.empty") }), el("td", { text: String(view?.scores?.[seat.seat] ?? 0) })),
   );
   const target = ts.options?.target_score;
   add(pane, 
-    el("table", {}, el("thead", {}, el("tr", {}, el("th", { text: "player" }), el("th", { text: "score" }))), el("tbody", {}, ...rows)),
-    target ? el("p", { text: `playing to ${target}` }) : null,
+    el("table", {}, el("thead", {}, el("tr", {}, el("th", { text: say("page.th.player") }), el("th", { text: say("page.th.score") }))), el("tbody", {}, ...rows)),
+    target ? el("p", { text: say("page.playing-to", { target }) }) : null,
   );
 }
 
@@ -440,15 +453,15 @@ function pickerContent(state, actions) {
   for (const field of ["color", "target", "dance"]) {
     const values = [...new Set(options.map((o) => o[field]))];
     if (values.length < 2) continue;
-    const title = { color: "Which colour?", target: "Whom?", dance: "Which dance?" }[field];
+    const title = say({ color: "page.which-colour", target: "page.whom", dance: "page.which-dance" }[field]);
     const choices = values.map((value) => {
-      const label = field === "color" ? COLOR_NAMES[value] : field === "target" ? nameOf(state, value) : DANCE_WORDS[value] ?? value;
+      const label = field === "color" ? colorWord(value) : field === "target" ? nameOf(state, value) : DANCE_WORDS[value] ?? value;
       const props = { class: field === "color" ? `choice color-${value}` : "choice", [`data-${field}`]: value };
       return button(label, () => actions.pick(options.filter((o) => o[field] === value)), props);
     });
-    return [el("h3", { text: title }), el("div", { class: "choices" }, ...choices), button("Cancel", actions.cancelPicker, { class: "small" })];
+    return [el("h3", { text: title }), el("div", { class: "choices" }, ...choices), button(say("page.cancel"), actions.cancelPicker, { class: "small" })];
   }
-  return [el("h3", { text: "Play it?" }), button("Play", () => actions.send(options[0]), { class: "primary" }), button("Cancel", actions.cancelPicker)];
+  return [el("h3", { text: say("page.play-it") }), button(say("page.play-card"), () => actions.send(options[0]), { class: "primary" }), button(say("page.cancel"), actions.cancelPicker)];
 }
 
 function resultTable(state, result) {
@@ -465,22 +478,22 @@ function resultTable(state, result) {
       el("td", { text: String(result.scores?.[i] ?? 0) }),
     );
   });
-  return el("table", { class: "results" }, el("thead", {}, el("tr", {}, ...["", "cards", "points", "scored", "total"].map((h) => el("th", { text: h })))), el("tbody", {}, ...rows));
+  return el("table", { class: "results" }, el("thead", {}, el("tr", {}, ...["", "cards", "points", "scored", "total"].map((h) => el("th", { text: h && say(`page.th.${h}`) })))), el("tbody", {}, ...rows));
 }
 
 function roundContent(state, actions) {
   const result = state.view.round_result;
   const me = state.tableState?.seats?.[state.seat];
   return [
-    el("h3", { id: "round-result", text: `Round ${result.round}: ${nameOf(state, result.winner)} won` }),
+    el("h3", { id: "round-result", text: say("page.round-won", { round: result.round, player: nameOf(state, result.winner) }) }),
     resultTable(state, result),
-    state.seat !== null && !me?.ready ? button("Ready", actions.ready, { class: "primary", "data-command": "ready" }) : el("p", { text: "waiting for the next round…" }),
+    state.seat !== null && !me?.ready ? button(say("page.ready"), actions.ready, { class: "primary", "data-command": "ready" }) : el("p", { text: say("page.waiting-next-round") }),
   ];
 }
 
 function matchContent(state, actions) {
   const result = state.view.match_result;
-  const winners = (result.winners ?? []).map((s) => nameOf(state, s)).join(" and ");
+  const winners = (result.winners ?? []).map((s) => nameOf(state, s)).join(say("and"));
   const host = state.seat !== null && state.tableState?.host_seat === state.seat;
   const last = state.view.round_result;
   // (1.3) The host asked for a rematch: it waits for everyone's ready, or for the round break.
@@ -488,16 +501,16 @@ function matchContent(state, actions) {
   const me = state.tableState?.seats?.[state.seat];
   let answer = null;
   if (asked && state.seat !== null && !me?.ready) {
-    answer = button("Ready for the rematch", actions.ready, { class: "primary", "data-command": "ready" });
+    answer = button(say("page.ready-rematch"), actions.ready, { class: "primary", "data-command": "ready" });
   } else if (asked) {
-    answer = el("p", { text: "the rematch starts when everyone is ready…" });
+    answer = el("p", { text: say("page.rematch-waits") });
   } else if (host) {
-    answer = button("Rematch", actions.rematch, { class: "primary" });
+    answer = button(say("page.rematch"), actions.rematch, { class: "primary" });
   }
   return [
-    el("h3", { id: "match-result", text: `Match over: ${winners} won` }),
+    el("h3", { id: "match-result", text: say("page.match-won", { players: winners }) }),
     last ? resultTable(state, { ...last, scores: result.scores }) : null,
-    el("div", { class: "row" }, answer, button("Leave", actions.leave)),
+    el("div", { class: "row" }, answer, button(say("page.leave"), actions.leave)),
   ];
 }
 
@@ -512,7 +525,7 @@ export function renderClock(state) {
     return;
   }
   const left = Math.max(0, view.remaining_ms - (performance.now() - state.viewAt));
-  clock.textContent = `${Math.ceil(left / 1000)} s`;
+  clock.textContent = say("page.seconds", { count: Math.ceil(left / 1000) });
   clock.classList.toggle("low", left < 5000);
 }
 

@@ -19,8 +19,9 @@ from client.catalogues import problems
 from client.cli import build_parser
 from client.ui.describe import describe_event
 from client.ui.render import screen_lines
-from client.ui.sentences import SENTENCES, language_table, say, say_count
+from client.ui.sentences import SENTENCES, coded, language_table, say, say_count
 from protocol.events import EVENT_TYPES, EventBody, EventKind, SeenEvent
+from protocol.options import house_rule_words
 
 
 @pytest.fixture
@@ -94,6 +95,55 @@ def test_help_reads_in_the_chosen_language() -> None:
     assert "jugar solo: un servidor privado con bots" in build_parser().format_help()
     i18n.choose("en")
     assert "play alone: a private server with bots" in build_parser().format_help()
+
+
+@pytest.mark.usefixtures("language")
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("de", "uno-client: Fehler: Argument --bots: ungültiger int-Wert: 'many'"),
+        ("es", "uno-client: error: argumento --bots: valor int no válido: 'many'"),
+    ],
+)
+def test_argparses_own_error_lines_read_in_the_chosen_language(
+    lang: str, said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    i18n.choose(lang)
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["--bots", "many"])
+    assert said in capsys.readouterr().err
+
+
+@pytest.mark.usefixtures("language")
+def test_house_rules_and_their_flags_read_in_the_chosen_language() -> None:
+    codes = ("stack:progressive", "seven_o", "skip_any", "stack:newer-kind")
+    assert house_rule_words(codes) == (
+        "stacking progressive, 7-0, Skip names anyone, stack:newer-kind"
+    )
+    i18n.choose("de")
+    assert house_rule_words(codes, i18n.pgettext) == (
+        "progressives Stapeln, 7-0, Aussetzen trifft jeden, stack:newer-kind"
+    )
+    assert house_rule_words((), i18n.pgettext) == "keine (die offiziellen Regeln)"
+    i18n.choose("es")
+    assert house_rule_words(("jump_in",), i18n.pgettext) == "adelantarse"
+
+
+@pytest.mark.usefixtures("language")
+def test_a_rejections_limit_reads_in_its_plural_forms() -> None:
+    said = {}
+    for lang in i18n.LANGUAGES:
+        i18n.choose(lang)
+        said[lang] = [coded("rejected", "too-many-tables", "", limit=n) for n in (1, 3)]
+    assert said["en"] == [
+        "your address may keep 1 table open; join it",
+        "your address may keep 3 tables open; join one of them",
+    ]
+    assert (
+        said["de"][1]
+        == "von deiner Adresse dürfen nur 3 Tische offen sein; setz dich an einen davon"
+    )
+    assert said["es"][0] == "tu dirección solo puede tener 1 mesa abierta; únete a ella"
 
 
 def test_the_pages_tables_hold_every_sentence_in_every_language() -> None:

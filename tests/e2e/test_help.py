@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -29,18 +31,58 @@ print(json.dumps({"heavy": heavy, "help": out.getvalue()}))
 """
 
 
-@pytest.mark.parametrize("entry", ["client.cli:main", "server.cli:main", "client.bots.cli:main"])
-def test_help_imports_no_heavy_library(entry: str) -> None:
+def _probe(entry: str, env: dict[str, str] | None = None) -> dict[str, object]:
     result = subprocess.run(
         [sys.executable, "-c", PROBE, entry, json.dumps(HEAVY)],
         capture_output=True,
         text=True,
         check=True,
         timeout=60,
+        env=env,
     )
-    report = json.loads(result.stdout)
-    assert report["help"].startswith("usage: ")
+    report: dict[str, object] = json.loads(result.stdout)
+    return report
+
+
+@pytest.mark.parametrize("entry", ["client.cli:main", "server.cli:main", "client.bots.cli:main"])
+def test_help_imports_no_heavy_library(entry: str) -> None:
+    report = _probe(entry)
+    assert str(report["help"]).startswith("usage: ")
     assert report["heavy"] == []
+
+
+# argparse's own words, a house-rule flag's help from protocol's TableConfig, the words
+# protocol adds to it, and the preset's help, each as uno-client --help shows them.
+_TRANSLATED_HELP = {
+    "de": (
+        "Aufruf: uno-client",
+        "Optionen:",
+        "-h, --help diese Hilfe zeigen und beenden",
+        "--skip-any, --no-skip-any ein Aussetzen trifft einen beliebigen Gegner "
+        "(Standard: der des Servers; meist false)",
+        "--preset {official,party,family} mit einer Vorgabe an Hausregeln beginnen",
+    ),
+    "es": (
+        "uso: uno-client",
+        "opciones:",
+        "-h, --help muestra esta ayuda y sale",
+        "--skip-any, --no-skip-any un Salta señala a cualquier rival "
+        "(por defecto: el del servidor; normalmente false)",
+        "--preset {official,party,family} empieza con un conjunto de reglas de la casa",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(_TRANSLATED_HELP))
+def test_client_help_reads_in_the_environments_language_and_stays_light(
+    lang: str, tmp_path: Path
+) -> None:
+    env = {**os.environ, "LANGUAGE": lang, "XDG_CONFIG_HOME": str(tmp_path)}
+    report = _probe("client.cli:main", env)
+    assert report["heavy"] == []
+    shown = " ".join(str(report["help"]).split())
+    for words in _TRANSLATED_HELP[lang]:
+        assert words in shown, words
 
 
 def test_server_help_mentions_history() -> None:

@@ -240,3 +240,22 @@ def test_a_rematch_asked_reaches_1_3_peers_only() -> None:
         sent = for_version(state, older)
         assert isinstance(sent, TableState) and not sent.rematch_asked
     assert state.to_data()["rematch_asked"] is True
+
+
+def test_a_rejections_case_fields_go_to_1_3_only_and_a_newer_code_still_maps() -> None:
+    rejected = Rejected(
+        id=3,
+        code="bad-options",
+        message="teams need four seats",
+        option="scoring",
+        card=Card.parse("R5"),
+        limit=2,
+    )
+    assert for_version(rejected, (1, 3)) is rejected
+    older = for_version(rejected, (1, 2))
+    assert older == Rejected(id=3, code="bad-options", message="teams need four seats")
+    # A 1.3 code to a 1.2 peer: the fields go and the code still becomes the older one.
+    newer = Rejected(id=4, code="watched-hands", message="you watched", limit=1)
+    assert for_version(newer, (1, 2)) == Rejected(
+        id=4, code="wrong-table-state", message="you watched"
+    )
