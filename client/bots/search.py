@@ -12,7 +12,8 @@ to challenge a Wild Draw Four or take a Draw Two stack), once some hand is down 
 2. builds that position in the real engine once (``Match.restore`` of a plain snapshot),
    forks it for each candidate (``Match.fork``: no snapshot on the hot path), applies the
    candidate, and plays the round out with ``normal``'s heuristic, made cheap, for every
-   seat (:func:`playout`): the search asks which move does best against ``normal``;
+   seat (:func:`playout`), scored by the win and, a little, by the round's points: the
+   search asks which move does best against ``normal``;
 3. repeats with new deals until the think budget is spent (never more than half the turn
    clock left) or the fixed number of deals is reached, and keeps ``normal``'s choice
    unless another candidate won more often on the same deals by ``_MARGIN`` standard
@@ -379,20 +380,46 @@ def playout(
     *,
     stop_at: float | None = None,
 ) -> float | None:
-    """Play the round out with the default policy for every seat; 1.0 if ``me`` went out,
-    0.0 if another did, a share by hand sizes if ``max_steps`` ran out first; None when
-    the clock passed ``stop_at`` (``time.perf_counter``) first."""
+    """Play the round out with the default policy for every seat; about 1.0 if ``me`` went
+    out and 0.0 if another did, moved by the round's points (:func:`_score`), a share by
+    hand sizes if ``max_steps`` ran out first; None when the clock passed ``stop_at``
+    (``time.perf_counter``) first."""
     for step in range(max_steps):
         if stop_at is not None and step % _CLOCK_STEPS == 0 and time.perf_counter() > stop_at:
             return None
         if match.phase in _OVER:
-            return 1.0 if match.hand_count(me) == 0 else 0.0
+            return _score(match, me)
         seat = match.to_act()
         if seat is None:
             break
         _default_move(match, seat, rng)
     sizes = [match.hand_count(s) or 1 for s in range(match.config.seats)]
     return (1.0 / sizes[me]) / sum(1.0 / n for n in sizes)
+
+
+def _score(match: Match, me: int) -> float:
+    """A finished playout's value to ``me``: 1.0 for a win, 0.0 for a loss, moved by up
+    to ``_POINTS_WEIGHT`` by the round's points (a win by many points is worth more, a loss
+    by many less). Two moves after which the same seat goes out on most deals still
+    differ by how far, so the paired difference the search weighs is less noisy."""
+    if not _POINTS_WEIGHT:
+        return 1.0 if match.hand_count(me) == 0 else 0.0
+    if match.hand_count(me) == 0:
+        points = sum(_points(match, s) for s in range(match.config.seats) if s != me)
+        return 1.0 + _POINTS_WEIGHT * min(points, _POINTS_SCALE) / _POINTS_SCALE
+    return -_POINTS_WEIGHT * min(_points(match, me), _POINTS_SCALE) / _POINTS_SCALE
+
+
+def _points(match: Match, seat: int) -> int:
+    return sum(card_points(card) for card in match.hand(seat))
+
+
+_POINTS_WEIGHT = 0.5
+"""How much the round's points move a playout's value beside the win itself (measured
+head to head, docs/performance.md, "A stronger `hard`, fourth pass")."""
+
+_POINTS_SCALE = 100
+"""The points at which that move is full (a hand worth more counts as this)."""
 
 
 _CLOCK_STEPS = 16

@@ -86,7 +86,8 @@ class Tally:
     weighed, the number of deals it played out (at a budget: how many fit in it).
     ``won`` is the index of every round the strong seat won: two variants of the search
     run on the same seed play the same deals, so their rounds can be compared pair by
-    pair (``paired``)."""
+    pair (``paired``). ``changed`` counts the strong seat's decisions that differ from
+    what ``--against`` would have played in its place (from the same random state)."""
 
     seats: int
     rounds: int = 0
@@ -94,10 +95,12 @@ class Tally:
     decision_ms: list[float] = field(default_factory=list)
     deals: list[int] = field(default_factory=list)
     won: list[int] = field(default_factory=list)
+    changed: int = 0
 
     def add(self, other: Tally) -> None:
         self.rounds += other.rounds
         self.wins += other.wins
+        self.changed += other.changed
         self.won.extend(other.won)
         self.decision_ms.extend(other.decision_ms)
         self.deals.extend(other.deals)
@@ -154,8 +157,12 @@ def play_round(
         if seat == strong:
             memory.catch_up(event.seen_by(strong) for event in match.events)
             counter.count = 0
+            state = rngs[seat].getstate()
             command = choose(view, rngs[seat], level, knobs, memory)
             tally.decision_ms.append((time.perf_counter() - started) * 1000)
+            plain = random.Random()
+            plain.setstate(state)
+            tally.changed += command != choose(view, plain, against, STRENGTH_KNOBS)
             if counter.count:
                 tally.deals.append(counter.count)
         else:
@@ -257,6 +264,7 @@ def report(series: Series, tally: Tally, elapsed: float) -> dict[str, Any]:
         "decision_ms_p95": round(p95, 2),
         "decision_ms_max": round(times[-1], 2) if times else 0.0,
         "searched": len(tally.deals),
+        "changed": tally.changed,
         "deals_p50": statistics.median(tally.deals) if tally.deals else 0,
         "seconds": round(elapsed, 1),
         "won_rounds": sorted(tally.won),
@@ -366,7 +374,7 @@ def _print(r: dict[str, Any], level: str, against: str) -> None:
         f"{r['win_rate']:.1%} (95% CI {low:.1%}-{high:.1%}; parity {r['parity']:.0%}); "
         f"decision p50 {r['decision_ms_p50']} ms, p95 {r['decision_ms_p95']} ms, "
         f"max {r['decision_ms_max']} ms; {r['searched']} searched, deals p50 "
-        f"{r['deals_p50']}; {r['seconds']} s",
+        f"{r['deals_p50']}, {r['changed']} changed; {r['seconds']} s",
         flush=True,
     )
 

@@ -16,7 +16,7 @@ from client.bots import search
 from client.bots.cli import build_parser
 from client.bots.memory import RoundMemory
 from client.bots.strategies import LEVELS, STRATEGIES, Knobs, choose, table_knobs
-from protocol.cards import Card
+from protocol.cards import Card, card_points
 from protocol.commands import Draw
 from protocol.messages import SeatInfo, TableState, TableStatus
 from protocol.options import DeckName, Scoring, TableConfig, TableOptions, preset_options
@@ -288,7 +288,39 @@ def test_a_playout_on_a_budget_stops_once_its_deadline_has_passed() -> None:
         assert search.playout(fork, seat, random.Random(1), stop_at=time.perf_counter() - 1) is None
         assert fork.state_digest() == before
         value = search.playout(match.fork(), seat, random.Random(1), stop_at=None)
-        assert value is not None and 0.0 <= value <= 1.0
+        assert value is not None and -1.0 <= value <= 2.0
+
+
+def test_a_playout_scores_a_win_above_every_loss_and_by_the_points_it_wins(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Finished playouts from real positions, the points counting: every win is worth more
+    # than every loss, and of two wins (or two losses) the one that leaves the others more
+    # points (the bot fewer) is worth at least as much.
+    monkeypatch.setattr(search, "_POINTS_WEIGHT", 0.25)
+    wins: list[tuple[int, float]] = []
+    losses: list[tuple[int, float]] = []
+    for match, seat in positions(30):
+        for seed in range(3):
+            fork = match.fork()
+            value = search.playout(fork, seat, random.Random(seed))
+            if value is None or fork.phase not in (Phase.ROUND_OVER, Phase.MATCH_OVER):
+                continue
+            held = [
+                sum(card_points(card) for card in fork.hand(other))
+                for other in range(fork.config.seats)
+            ]
+            if fork.hand_count(seat) == 0:
+                wins.append((sum(held), value))
+            else:
+                losses.append((-held[seat], value))
+    assert wins and losses
+    assert min(value for _, value in wins) > max(value for _, value in losses)
+    for finished in (wins, losses):
+        finished.sort()
+        values = [value for _, value in finished]
+        assert values == sorted(values)
+        assert values[0] < values[-1]  # the points do move the value
 
 
 async def test_a_server_seated_hard_bot_searches_off_the_event_loop() -> None:
