@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from protocol.cards import Card
@@ -143,3 +143,24 @@ def random_command(
     if to_act is not None:
         return to_act, rng.choice(match.legal_commands(to_act))
     return None, rng.choice(match.legal_table_commands(now_ms + 60_000))
+
+
+def random_play(
+    match: Match, rng: random.Random, *, steps: int, catches: float, off_turn: float
+) -> Iterator[tuple[int, list[Event]]]:
+    """Up to ``steps`` commands of ``random_command`` applied to ``match`` until it is
+    over, 700 ms apart (a run-out clock waits for its deadline, a next round a minute):
+    after each, the time and the events it made."""
+    now_ms = 0
+    for _ in range(steps):
+        if match.is_over:
+            return
+        actor, command = random_command(match, rng, now_ms, catches=catches, off_turn=off_turn)
+        if isinstance(command, Timeout):
+            now_ms = max(now_ms, match.deadline_ms() or now_ms)
+        elif command.TYPE == "next-round":
+            now_ms += 60_000
+        taken = len(match.events)
+        match.apply(actor, command, now_ms)
+        now_ms += 700
+        yield now_ms, match.events[taken:]

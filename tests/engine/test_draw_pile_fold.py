@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import random
 
-from engine_rig import random_command
+from engine_rig import random_play
 from test_event_codec import CONFIGS
 
-from protocol.commands import Timeout
 from protocol.draw_pile import DrawPile
 from protocol.events import EventKind
 from protocol.options import DeckName, Stack, TableConfig
@@ -30,24 +29,14 @@ def test_the_fold_counts_the_draw_pile_as_the_engine_does_after_every_command() 
         rng = random.Random(number)
         match = Match(config, seed=300 + number)
         pile = DrawPile(len(build_deck(config)))
-        now_ms, taken, dealt = 0, 0, False
-        for _ in range(3000):
-            if match.is_over:
-                break
-            actor, command = random_command(match, rng, now_ms, catches=0.05, off_turn=0.1)
-            if isinstance(command, Timeout):
-                now_ms = max(now_ms, match.deadline_ms() or now_ms)
-            elif command.TYPE == "next-round":
-                now_ms += 60_000
-            match.apply(actor, command, now_ms)
-            now_ms += 700
-            for event in match.events[taken:]:
+        dealt = False
+        for now_ms, events in random_play(match, rng, steps=3000, catches=0.05, off_turn=0.1):
+            for event in events:
                 pile.take(event.seen_by(None).body)
                 kinds.add(event.kind)
                 dealt = dealt or event.kind is EventKind.ROUND_STARTED
-            taken = len(match.events)
             if dealt:
-                assert pile.count == match.shared_view(now_ms).draw_count, (config, taken)
+                assert pile.count == match.shared_view(now_ms).draw_count, (config, now_ms)
                 compared += 1
         decks.add(config.deck)
     assert compared > 1000
