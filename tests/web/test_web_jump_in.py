@@ -87,7 +87,7 @@ def test_a_player_jumps_in_from_the_page(tmp_path: Path, browser: Browser) -> No
         assert named, lines[at + 1]
         played = max(named, key=len)  # "Wild Draw Four", not "Wild"
         after = hand_names(page)
-        assert sorted(after + [played]) == sorted(jumped)
+        assert sorted([*after, played]) == sorted(jumped)
     finally:
         page.close()
         server.stop()
