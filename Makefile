@@ -41,7 +41,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 	MYPYPATH=tests $(TEST_MYPY) tests/conftest.py tests/test_structure.py
 	for folder in $(TEST_FOLDERS); do \
-		MYPYPATH=$$folder:tests/e2e:tests/discovery:tests/protocol $(TEST_MYPY) $$folder \
+		MYPYPATH=$$folder:tests/e2e:tests/discovery:tests/protocol:tests/web $(TEST_MYPY) $$folder \
 			|| exit 1; \
 	done
 
@@ -86,10 +86,11 @@ play: $(STAMP)
 
 # Benchmarks measure and print; none asserts a time. discovery.py needs root for its
 # network namespace and says so when it cannot make one.
-bench: $(BENCH_STAMP)
+bench: $(BENCH_STAMP) tools
 	$(BIN)/python tests/bench/engine.py
 	$(BIN)/python tests/bench/client_render.py
 	$(BIN)/python tests/bench/server.py
+	$(BIN)/python tests/bench/page.py
 	$(BIN)/python tests/bench/discovery.py
 	$(BIN)/python tests/bench/bots.py
 
