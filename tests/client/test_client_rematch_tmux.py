@@ -5,17 +5,13 @@ guest's screen shows the ask, its clock and who is ready, and the guest's Enter 
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Callable
 
 import pytest
 from test_client_tmux import (
-    DEADLINE,
-    POLL,
     Terminal,
     open_terminal,
-    play_a_turn,
-    progress,
+    play_both_until,
     serve_with_a_guest,
     turn_line,
 )
@@ -27,30 +23,12 @@ pytestmark = [pytest.mark.e2e]
 ASKED = re.compile(r"Match over · the rematch starts in \d+:\d\d · Enter: ready for the rematch")
 
 
-def play_until_the_match_ends(host: Terminal, guest: Terminal) -> None:
-    acted: dict[str, object] = {}
-    deadline = time.monotonic() + DEADLINE
-    while True:
-        screens = {"host": host.screen(), "guest": guest.screen()}
-        if all("Match over" in turn_line(s) for s in screens.values()):
-            return
-        for who, terminal in (("host", host), ("guest", guest)):
-            lines = screens[who]
-            now = progress(lines)
-            if "▶" in turn_line(lines) and now is not None and now != acted.get(who):
-                acted[who] = now
-                play_a_turn(terminal, lines)
-        if time.monotonic() > deadline:
-            pytest.fail("the match did not end; the screen:\n" + "\n".join(screens["host"]))
-        time.sleep(POLL)
-
-
 def test_the_guest_says_ready_for_the_hosts_rematch(
     open_terminal: Callable[..., Terminal],
 ) -> None:
     host, guest = serve_with_a_guest(open_terminal, "--target-score=1", "--round-pause-seconds=600")
     host.keys("s")
-    play_until_the_match_ends(host, guest)
+    play_both_until(host, guest, "Match over")
     screen = guest.wait_for(lambda s: any("The host may start" in x for x in s), "the end")
     assert not any("rematch starts" in line for line in screen)
 

@@ -374,17 +374,15 @@ def serve_with_a_guest(
     return host, guest
 
 
-def test_a_second_client_joins_a_serve_host_and_they_play_a_round(
-    open_terminal: Callable[..., Terminal],
-) -> None:
-    host, guest = serve_with_a_guest(open_terminal)
-    host.keys("s")
+def play_both_until(host: Terminal, guest: Terminal, until: str) -> dict[str, list[str]]:
+    """Both players take their turns by keys until ``until`` is on both turn lines; the
+    two screens then."""
     acted: dict[str, object] = {}
     deadline = time.monotonic() + DEADLINE
     while True:
         screens = {"host": host.screen(), "guest": guest.screen()}
-        if all("Round over" in turn_line(s) for s in screens.values()):
-            break
+        if all(until in turn_line(s) for s in screens.values()):
+            return screens
         for who, terminal in (("host", host), ("guest", guest)):
             lines = screens[who]
             now = progress(lines)
@@ -392,8 +390,16 @@ def test_a_second_client_joins_a_serve_host_and_they_play_a_round(
                 acted[who] = now
                 play_a_turn(terminal, lines)
         if time.monotonic() > deadline:
-            pytest.fail("the round did not end; the screens:\n" + "\n".join(screens["host"]))
+            pytest.fail(f"no {until!r} in time; the host's screen:\n" + "\n".join(screens["host"]))
         time.sleep(POLL)
+
+
+def test_a_second_client_joins_a_serve_host_and_they_play_a_round(
+    open_terminal: Callable[..., Terminal],
+) -> None:
+    host, guest = serve_with_a_guest(open_terminal)
+    host.keys("s")
+    screens = play_both_until(host, guest, "Round over")
     host_totals, guest_totals = results(screens["host"]), results(screens["guest"])
     assert set(host_totals) == {"you", "Guest", "Bot 1"}
     assert host_totals["Guest"] == guest_totals["you"]
