@@ -1,6 +1,7 @@
 """Every word on the page comes from the catalogue (issue 29): in the pseudo-locale, whose
 every entry reads inside ⟦ ⟧, no visible text of the lobby or the table screens is left
-unmarked but names, card labels and numbers; and the page's own words read German and
+unmarked but names, card labels and numbers, nor any name a screen reader says
+(``aria-label``, ``title``, ``placeholder``); and the page's own words read German and
 Spanish from the same ``.po`` files as the terminal. A real page from a real server."""
 
 from __future__ import annotations
@@ -14,11 +15,18 @@ from web_browser import play_until
 from client.i18n import PSEUDO
 
 # Each visible text node (a closed <select> shows its chosen option), outside the
-# language picker, whose names are names; and the names on the page: the product's (the
-# bar's before the server names itself), the server's, the tables', the players'.
+# language picker, whose names are names; every element's aria-label, title and
+# placeholder, seen or not (a screen reader says them); and the names on the page: the
+# product's (the bar's before the server names itself), the server's, the tables', the
+# players'.
 VISIBLE_TEXTS = """async () => {
   const { state } = await import("/app.js");
   const texts = [];
+  for (const node of document.querySelectorAll("[aria-label], [title], [placeholder]")) {
+    for (const name of ["aria-label", "title", "placeholder"]) {
+      if (node.hasAttribute(name)) texts.push(node.getAttribute(name));
+    }
+  }
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const parent = node.parentElement;
