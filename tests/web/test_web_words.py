@@ -14,25 +14,27 @@ from web_browser import play_until
 
 from client.i18n import PSEUDO
 
-# Each visible text node (a closed <select> shows its chosen option), outside the
-# language picker, whose names are names; every element's aria-label, title and
+# Each visible text, by the element holding it (a sentence may hold elements: the dance's
+# arrows), outside the language picker, whose names are names (a closed <select> shows
+# its chosen option); every element's aria-label, title and
 # placeholder, seen or not (a screen reader says them); and the names on the page: the
 # product's (the bar's before the server names itself), the server's, the tables', the
-# players'.
-VISIBLE_TEXTS = """async () => {
-  const { state } = await import("/app.js");
+# players'. A function of the page's state.
+_SEEN = """(state) => {
   const texts = [];
   for (const node of document.querySelectorAll("[aria-label], [title], [placeholder]")) {
     for (const name of ["aria-label", "title", "placeholder"]) {
       if (node.hasAttribute(name)) texts.push(node.getAttribute(name));
     }
   }
+  const parents = new Set();
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const parent = node.parentElement;
     if (!node.textContent.trim() || parent.closest("#lang, select, noscript")) continue;
-    if (parent.checkVisibility()) texts.push(node.textContent);
+    if (parent.checkVisibility()) parents.add(parent);
   }
+  texts.push(...[...parents].map((parent) => parent.textContent));
   for (const select of document.querySelectorAll("select:not(#lang)")) {
     if (select.checkVisibility()) texts.push(select.selectedOptions[0]?.textContent ?? "");
   }
@@ -43,13 +45,51 @@ VISIBLE_TEXTS = """async () => {
   return { texts, names };
 }"""
 
+VISIBLE_TEXTS = f"""async () => {{
+  const {{ state }} = await import("/app.js");
+  return ({_SEEN})(state);
+}}"""
+
+# The table as the page draws it when a Dancing Wild asks our seat for its steps, one
+# step already tapped (a state of the page's own, drawn once: a real match deals a
+# Dancing Wild to one's own seat only now and then). What is seen then, and the names
+# of the step buttons and of the arrows shown.
+DANCING = f"""async (lang) => {{
+  const {{ actions, state }} = await import("/app.js");
+  const {{ render }} = await import("/render.js");
+  const {{ setLanguage }} = await import("/sentences.js");
+  setLanguage(lang);
+  const steps = ["up", "left", "down", "right"];
+  const view = {{
+    seat: 0, counts: [1, 4], top: "WDANCE", color: "R", direction: 1, to_act: 0,
+    phase: "dance", draw_count: 80, scores: [0, 0], hand: ["R1"], remaining_ms: null,
+    legal: [{{ type: "dance", steps }}, {{ type: "refuse-dance" }}],
+    dance: {{ seat: 1, dance: "butter", steps }},
+  }};
+  const seats = [{{ seat: 0, name: "Ann" }}, {{ seat: 1, name: "Bob", bot: true }}];
+  const tableState = {{
+    table_id: "t", name: "evening", state: "playing", seats, host_seat: 0, options: {{}},
+  }};
+  const drawn = {{
+    ...state, screen: "table", seat: 0, tableState, view, danceSteps: ["up"], picker: null,
+  }};
+  render(drawn, actions);
+  const labels = (selector) => [...document.querySelectorAll(selector)].map((n) => n.ariaLabel);
+  return {{
+    ...({_SEEN})(drawn),
+    buttons: labels("#actions .step"),
+    arrows: labels("#center .dance [role=img], #actions .entered [role=img]"),
+  }};
+}}"""
+
 _MARKED = re.compile(r"⟦[^⟦⟧]*⟧")
 
 
-def unmarked_words(page: Page) -> list[str]:
-    """The words of the visible texts outside the pseudo-locale's marks, names taken out
-    (card labels and numbers have no run of two letters, so they never count)."""
-    seen = page.evaluate(VISIBLE_TEXTS)
+def unmarked_words(page: Page, seen: dict[str, list[str]] | None = None) -> list[str]:
+    """The words of the visible texts (``seen``, else what the page shows now) outside the
+    pseudo-locale's marks, names taken out (card labels and numbers have no run of two
+    letters, so they never count)."""
+    seen = seen or page.evaluate(VISIBLE_TEXTS)
     names = sorted(filter(None, seen["names"]), key=len, reverse=True)
     found = []
     for text in seen["texts"]:
@@ -135,4 +175,23 @@ def test_the_pages_own_words_read_german_and_spanish(
     assert page.evaluate(said, "page.action.draw") == "Robar"
     spanish = [page.evaluate(said, key) for key in ("page.action.pass", "page.your.turn")]
     assert spanish == ["Pasar", "Tu turno: juega una carta o roba"]
+    context.close()
+
+
+def test_the_dance_steps_are_named_in_words_from_the_catalogue(
+    web_server: tuple[ServerProcess, str], browser: Browser
+) -> None:
+    _server, url = web_server
+    context = pseudo_context(browser)
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_selector("#lang option", state="attached")  # the page is set up
+    seen = page.evaluate(DANCING, PSEUDO)
+    assert seen["buttons"] == ["⟦up⟧", "⟦down⟧", "⟦left⟧", "⟦right⟧"]
+    assert seen["arrows"] == ["⟦up⟧", "⟦left⟧", "⟦down⟧", "⟦right⟧", "⟦up⟧"]
+    seen["names"].append("Butter")  # a song's title: the same in every language
+    assert unmarked_words(page, seen) == [], "the table while our seat dances"
+    german = page.evaluate(DANCING, "de")
+    assert german["buttons"] == ["hoch", "runter", "links", "rechts"]
+    assert german["arrows"][-1] == "hoch"
     context.close()
