@@ -16,6 +16,7 @@ import trio
 from e2e_client import drive, seat_table
 from e2e_server import ServerProcess
 from playwright.sync_api import Browser, Page
+from test_web_words import pseudo_context, unmarked_words
 
 from client.ui.replay_state import model_at
 from protocol.options import preset_options
@@ -138,3 +139,43 @@ def test_the_html_replay_of_a_real_match_plays_offline(tmp_path: Path, browser: 
         context.close()
     assert errors == []
     assert requests == [out.as_uri()]
+    in_other_words(browser, out, header, len(events))
+
+
+# Every name a screen reader says on the replay, and the controls' words.
+_SAID = """() => {
+  const texts = [];
+  for (const node of document.querySelectorAll("[aria-label], [title], [placeholder]")) {
+    for (const name of ["aria-label", "title", "placeholder"]) {
+      if (node.hasAttribute(name)) texts.push(node.getAttribute(name));
+    }
+  }
+  for (const node of document.querySelectorAll("#replay-controls > *, #replay-about > *")) {
+    texts.push(node.tagName === "SELECT" ? node.selectedOptions[0].textContent : node.textContent);
+  }
+  return texts;
+}"""
+
+
+def in_other_words(browser: Browser, out: Path, header: dict[str, Any], events: int) -> None:
+    """The replay reads the browser's language as the page does (or the one picked
+    before: the pseudo-locale's), its controls and their names too."""
+    german = browser.new_context(locale="de-DE")
+    page = german.new_page()
+    page.goto(out.as_uri())
+    page.wait_for_selector("#replay-controls")
+    assert page.get_attribute("[data-replay=forward]", "aria-label") == "ein Ereignis vor"
+    assert page.get_attribute("#replay-controls", "aria-label") == "Steuerung der Aufzeichnung"
+    assert page.inner_text("#replay-play") == "▶ abspielen"
+    assert page.inner_text("#replay-position") == f"Ereignis 0 / {events}"
+    german.close()
+
+    pseudo = pseudo_context(browser)
+    page = pseudo.new_page()
+    page.goto(out.as_uri())
+    page.wait_for_selector("#replay-controls")
+    names = [header["table"], *(p["name"] for p in header["players"])]
+    seen = {"texts": page.evaluate(_SAID), "names": names}
+    assert unmarked_words(page, seen) == []
+    assert len(seen["texts"]) > 10
+    pseudo.close()
