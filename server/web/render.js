@@ -452,6 +452,7 @@ function renderDialog(state, actions) {
   dialog.hidden = !dialog.childElementCount;
 }
 
+// The dances by their songs' titles, the same in every language (docs/translating.md).
 const DANCE_WORDS = { dynamite: "Dynamite", butter: "Butter", idol: "Idol", fire: "Fire", dope: "Dope", permission: "Permission to Dance" };
 
 function pickerContent(state, actions) {
