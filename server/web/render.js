@@ -334,6 +334,7 @@ function renderCenter(state, actions, host) {
   );
   if (view.dance) {
     const dance = DANCE_WORDS[view.dance.dance] ?? view.dance.dance;
+    // The arrows go where the language's sentence puts {steps}, each an element of its own.
     const line = say("dance-called", { player: nameOf(state, view.dance.seat), dance, steps: "\u0000" });
     const [before, after] = line.split("\u0000");
     add(center, el("p", { class: "dance" }, before, stepArrows(view.dance.steps ?? []), after));
