@@ -107,7 +107,7 @@ export function stateAt(record, upto) {
   }
   if (view.phase === "match-over") tableState.state = "over";
   return {
-    name: "", screen: "table", status: "replay", statusReason: "", serverName: "uno-lan replay",
+    name: "", screen: "table", status: "replay", statusReason: "", serverName: say("page.replay.server"),
     sound: false, notice: "", seat: null, tableId: "replay", tableState, view, viewAt: 0,
     log, chat: [], tab: "log", picker: null, danceSteps: [],
     standings: { period: "week", players: [], matches: [] }, tables: [],

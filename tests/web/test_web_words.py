@@ -20,7 +20,7 @@ from client.i18n import PSEUDO
 # placeholder, seen or not (a screen reader says them); and the names on the page: the
 # product's (the bar's before the server names itself), the server's, the tables', the
 # players'. A function of the page's state.
-_SEEN = """(state) => {
+SEEN = """(state) => {
   const texts = [];
   for (const node of document.querySelectorAll("[aria-label], [title], [placeholder]")) {
     for (const name of ["aria-label", "title", "placeholder"]) {
@@ -47,7 +47,7 @@ _SEEN = """(state) => {
 
 VISIBLE_TEXTS = f"""async () => {{
   const {{ state }} = await import("/app.js");
-  return ({_SEEN})(state);
+  return ({SEEN})(state);
 }}"""
 
 # The table as the page draws it when a Dancing Wild asks our seat for its steps, one
@@ -76,7 +76,7 @@ DANCING = f"""async (lang) => {{
   render(drawn, actions);
   const labels = (selector) => [...document.querySelectorAll(selector)].map((n) => n.ariaLabel);
   return {{
-    ...({_SEEN})(drawn),
+    ...({SEEN})(drawn),
     buttons: labels("#actions .step"),
     arrows: labels("#center .dance [role=img], #actions .entered [role=img]"),
   }};
