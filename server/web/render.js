@@ -2,6 +2,7 @@
 // text, never as markup. Buttons call the actions; nothing here changes the state.
 
 import { cardColor, cardLabel, cardName, colorWord, COLORS, sortHand } from "./cards.js";
+import { dateWords } from "./language.js";
 import { ARROWS } from "./log.js";
 import { coded, language, plural, say, SENTENCES } from "./sentences.js";
 
@@ -191,10 +192,7 @@ function renderStandings(state) {
   fill(
     $("matches"),
     matches.map((m) => {
-      const lang = document.documentElement.lang || "en";
-      const when = new Date(m.finished_at * 1000).toLocaleString(lang, {
-        weekday: "short", day: "2-digit", month: "short", hour: "2-digit", minute: "2-digit",
-      });
+      const when = dateWords(m.finished_at);
       const won = m.winners.length
         ? say("page.won-by", { players: m.winners.join(say("and")) })
         : coded("note", m.note_code, m.note) || say("page.cut-short");

@@ -5,10 +5,10 @@
 // stepping forward did, and never more than a spectator was sent.
 
 import { cardColor } from "./cards.js";
-import { setUpLanguage } from "./language.js";
+import { dateWords, setUpLanguage } from "./language.js";
 import { describeEvent, stackAfter } from "./log.js";
 import { render } from "./render.js";
-import { language, PSEUDO, say } from "./sentences.js";
+import { say } from "./sentences.js";
 
 const SPEEDS = [0.5, 1, 2, 4, 8];
 const EVENT_MS = 700;
@@ -136,9 +136,7 @@ function el(tag, props = {}, text = "") {
 // The match's facts above the table, in the chosen language (a match's note is the
 // server's words: the replay file keeps no code for it).
 function about(box, header) {
-  const when = new Date(header.finished_at * 1000).toLocaleString(language() === PSEUDO ? "en" : language(), {
-    weekday: "short", day: "2-digit", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit",
-  });
+  const when = dateWords(header.finished_at, { year: true });
   const won = header.winners.length
     ? say("page.won-by", { players: header.winners.join(say("and")) })
     : header.note || say("page.cut-short");

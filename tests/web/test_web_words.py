@@ -50,37 +50,71 @@ VISIBLE_TEXTS = f"""async () => {{
   return ({SEEN})(state);
 }}"""
 
-# The table as the page draws it when a Dancing Wild asks our seat for its steps, one
-# step already tapped (a state of the page's own, drawn once: a real match deals a
-# Dancing Wild to one's own seat only now and then). What is seen then, and the names
-# of the step buttons and of the arrows shown.
-DANCING = f"""async (lang) => {{
+# The page drawn from a state of our own (the app's, with `drawn` over it) in `lang`,
+# once: what is seen then, and the names of the dance's step buttons and of the arrows
+# shown. For what a real match shows only now and then.
+DRAWN = f"""async ([lang, drawn]) => {{
   const {{ actions, state }} = await import("/app.js");
   const {{ render }} = await import("/render.js");
   const {{ setLanguage }} = await import("/sentences.js");
   setLanguage(lang);
-  const steps = ["up", "left", "down", "right"];
-  const view = {{
-    seat: 0, counts: [1, 4], top: "WDANCE", color: "R", direction: 1, to_act: 0,
-    phase: "dance", draw_count: 80, scores: [0, 0], hand: ["R1"], remaining_ms: null,
-    legal: [{{ type: "dance", steps }}, {{ type: "refuse-dance" }}],
-    dance: {{ seat: 1, dance: "butter", steps }},
-  }};
-  const seats = [{{ seat: 0, name: "Ann" }}, {{ seat: 1, name: "Bob", bot: true }}];
-  const tableState = {{
-    table_id: "t", name: "evening", state: "playing", seats, host_seat: 0, options: {{}},
-  }};
-  const drawn = {{
-    ...state, screen: "table", seat: 0, tableState, view, danceSteps: ["up"], picker: null,
-  }};
-  render(drawn, actions);
+  const shown = {{ ...state, ...drawn }};
+  render(shown, actions);
   const labels = (selector) => [...document.querySelectorAll(selector)].map((n) => n.ariaLabel);
   return {{
-    ...({SEEN})(drawn),
+    ...({SEEN})(shown),
     buttons: labels("#actions .step"),
     arrows: labels("#center .dance [role=img], #actions .entered [role=img]"),
   }};
 }}"""
+
+_STEPS = ["up", "left", "down", "right"]
+# A Dancing Wild asks our seat for its steps, one already tapped.
+_DANCING: dict[str, object] = {
+    "screen": "table",
+    "seat": 0,
+    "picker": None,
+    "danceSteps": ["up"],
+    "tableState": {
+        "table_id": "t",
+        "name": "evening",
+        "state": "playing",
+        "seats": [{"seat": 0, "name": "Ann"}, {"seat": 1, "name": "Bob", "bot": True}],
+        "host_seat": 0,
+        "options": {},
+    },
+    "view": {
+        "seat": 0,
+        "counts": [1, 4],
+        "top": "WDANCE",
+        "color": "R",
+        "direction": 1,
+        "to_act": 0,
+        "phase": "dance",
+        "draw_count": 80,
+        "scores": [0, 0],
+        "hand": ["R1"],
+        "remaining_ms": None,
+        "legal": [{"type": "dance", "steps": _STEPS}, {"type": "refuse-dance"}],
+        "dance": {"seat": 1, "dance": "butter", "steps": _STEPS},
+    },
+}
+# The standings with a match won and one a server upgrade cut short.
+_MATCH = {"table": "evening", "deck": "bts", "finished_at": 1_700_000_000}
+_STANDINGS: dict[str, object] = {
+    "screen": "standings",
+    "standings": {
+        "period": "week",
+        "players": [
+            {"name": "Ann", "wins": 1, "matches": 2, "points": 50},
+            {"name": "Bot 1", "wins": 0, "matches": 2, "points": 0, "bot": True},
+        ],
+        "matches": [
+            {**_MATCH, "winners": ["Ann"], "players": [{"name": "Ann", "score": 50}]},
+            {**_MATCH, "winners": [], "note_code": "server-upgraded", "players": []},
+        ],
+    },
+}
 
 _MARKED = re.compile(r"⟦[^⟦⟧]*⟧")
 
@@ -186,12 +220,28 @@ def test_the_dance_steps_are_named_in_words_from_the_catalogue(
     page = context.new_page()
     page.goto(url)
     page.wait_for_selector("#lang option", state="attached")  # the page is set up
-    seen = page.evaluate(DANCING, PSEUDO)
+    seen = page.evaluate(DRAWN, [PSEUDO, _DANCING])
     assert seen["buttons"] == ["⟦up⟧", "⟦down⟧", "⟦left⟧", "⟦right⟧"]
     assert seen["arrows"] == ["⟦up⟧", "⟦left⟧", "⟦down⟧", "⟦right⟧", "⟦up⟧"]
     seen["names"].append("Butter")  # a song's title: the same in every language
     assert unmarked_words(page, seen) == [], "the table while our seat dances"
-    german = page.evaluate(DANCING, "de")
+    german = page.evaluate(DRAWN, ["de", _DANCING])
     assert german["buttons"] == ["hoch", "runter", "links", "rechts"]
     assert german["arrows"][-1] == "hoch"
+    context.close()
+
+
+def test_every_word_of_the_standings_with_matches_is_marked(
+    web_server: tuple[ServerProcess, str], browser: Browser
+) -> None:
+    _server, url = web_server
+    context = pseudo_context(browser)
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_selector("#lang option", state="attached")  # the page is set up
+    seen = page.evaluate(DRAWN, [PSEUDO, _STANDINGS])
+    # A date is the browser's words for it (Intl's, in the chosen language).
+    when = "async (at) => (await import('/language.js')).dateWords(at)"
+    seen["names"] += ["Ann", "Bot 1", "evening", page.evaluate(when, _MATCH["finished_at"])]
+    assert unmarked_words(page, seen) == [], "the standings, a match won and one cut short"
     context.close()
