@@ -380,7 +380,10 @@ def _option_names(lang: str) -> dict[str, str]:
     """The page's names of the table options, as the terminal's new-table form names them
     (``form-row.seven_o``): the option a ``bad-options`` rejection names."""
     catalogue = translations(lang)
-    return {f"form-row.{name}": catalogue.pgettext("form-row", e) for name, e in ROW_NAMES.items()}
+    return {
+        f"form-row.{name}": catalogue.pgettext("form-row", english)
+        for name, english in ROW_NAMES.items()
+    }
 
 
 def page_module() -> str:
