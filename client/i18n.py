@@ -69,10 +69,10 @@ ARGPARSE_WORDS: tuple[str | tuple[str, str], ...] = (
     "invalid %(type)s value: %(value)r",
     "invalid choice: %(value)r (choose from %(choices)s)",
 )
-"""The words of argparse (as Python 3.11 words them) that ``uno-client``'s command line can
-show, as argparse asks for them: without a context, a plural as its two English forms.
-``make catalogues`` puts them in the catalogue; one argparse no longer asks for only
-goes unused."""
+"""The words of argparse (as Python 3.11 words them) that ``uno-client``'s and
+``uno-bot``'s command lines can show, as argparse asks for them: without a context, a
+plural as its two English forms. ``make catalogues`` puts them in the catalogue; one
+argparse no longer asks for only goes unused."""
 
 
 class _Chosen:

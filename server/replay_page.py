@@ -23,7 +23,7 @@ from server.web_files import PAGE_FOLDER
 
 __all__ = ["REPLAY_MODULES", "ReplayPageError", "bundle_modules", "replay_page"]
 
-REPLAY_MODULES = ("sentences.js", "cards.js", "log.js", "render.js", "replay.js")
+REPLAY_MODULES = ("sentences.js", "language.js", "cards.js", "log.js", "render.js", "replay.js")
 """The page's modules the replay runs, each after the ones it imports."""
 
 _IMPORT = re.compile(r'^import \{([^}]*)\} from "\./([\w.-]+)";\n', re.MULTILINE)

@@ -53,7 +53,7 @@ from client.ui.intents import (
 )
 from client.ui.model import Model, apply_connection, apply_reply, clear_table, refusal_words
 from client.ui.records import records_refused
-from client.ui.reducer import LEFT_MESSAGES, apply
+from client.ui.reducer import apply, left_reason_words
 from client.ui.seat_keeper import SeatKeeper
 from client.ui.sentences import coded, say
 from client.ui.table_form import DEFAULT_LEVEL
@@ -78,7 +78,7 @@ from protocol.messages import (
 from protocol.options import TableOptions
 from protocol.version import speaks
 
-__all__ = ["LEFT_MESSAGES", "Network", "Plan"]
+__all__ = ["Network", "Plan"]
 
 log = logging.getLogger(__name__)
 
@@ -394,7 +394,7 @@ class Network:
         elif isinstance(intent, LeaveTable):
             if await self._request(session, Leave(id=session.next_id())):
                 clear_table(model)
-                model.notify(LEFT_MESSAGES[LeftReason.LEFT])
+                model.notify(left_reason_words(LeftReason.LEFT))
                 await self._request(session, ListTables(id=session.next_id(), limit=100))
         elif isinstance(intent, ChangeName):
             await self._rename(session, intent.name)

@@ -1,4 +1,5 @@
-"""The browser page's own words: its buttons, prompts, forms and lists (``server/web``).
+"""The browser page's own words: its buttons, prompts, forms and lists, the names a screen
+reader says (``aria-label``), and the HTML replay's controls (``server/web``).
 
 They go through the same catalogue as the terminal's (each key is its entry's context, a
 plural two English entries ``.one`` / ``.other``, as in ``client.ui.sentences``), and
@@ -17,6 +18,7 @@ PAGE_WORDS: dict[str, str] = {
     "page.status.online": "online",
     "page.status.reconnecting": "reconnecting…",
     "page.status.closed": "disconnected",
+    "page.status.replay": "replay",
     "page.status.reason": "{status}: {reason}",
     "page.sound.on": "sound on",
     "page.sound.off": "sound off",
@@ -156,5 +158,36 @@ PAGE_WORDS: dict[str, str] = {
     "page.seat-gone": "your seat is gone (the table ended)",
     "page.close-question": "Close this table for good? The match so far goes into the history.",
     "page.password-prompt": "Password for this table",
+    "page.label.language": "language",
+    "page.label.hand": "your hand",
+    "page.label.chat-message": "chat message",
+    "page.step.up": "up",
+    "page.step.down": "down",
+    "page.step.left": "left",
+    "page.step.right": "right",
+    "page.replay.server": "uno-lan replay",
+    "page.replay.title": "Replay: {table}",
+    "page.replay.facts": "match {match} · {when} · {result}",
+    "page.replay.scores": "final scores: {scores}",
+    "page.replay.bot": "{name} (bot)",
+    "page.replay.controls": "replay controls",
+    "page.replay.jump-to-round": "jump to round",
+    "page.replay.round-number": "round {round}",
+    "page.replay.speed": "speed",
+    "page.replay.play": "play",
+    "page.replay.pause": "pause",
+    "page.replay.position": "event {at} / {total}",
+    "page.replay.start": "start",
+    "page.replay.end": "end",
+    "page.replay.round": "round",
+    "page.replay.turn": "turn",
+    "page.replay.name.start": "to the start",
+    "page.replay.name.round-back": "back to the round's deal",
+    "page.replay.name.turn-back": "back a turn",
+    "page.replay.name.back": "one event back",
+    "page.replay.name.forward": "one event forward",
+    "page.replay.name.turn-forward": "to the next turn",
+    "page.replay.name.round-forward": "to the next round's deal",
+    "page.replay.name.end": "to the end",
 }
 """Every word of the page's own, by key (see the module docstring)."""

@@ -51,11 +51,15 @@ from protocol.messages import (
 )
 from protocol.version import speaks
 
-__all__ = ["LEFT_MESSAGES", "apply", "left_words"]
+__all__ = ["apply", "left_reason_words", "left_words"]
 
-LEFT_MESSAGES = {reason: say(f"left.{reason.value}") for reason in LeftReason}
-"""What the message line says when an older server (one that sends no ``cause``) tells us
-we are no longer at a table; its words follow."""
+
+def left_reason_words(reason: LeftReason) -> str:
+    """What the message line says when an older server (one that sends no ``cause``) tells
+    us we are no longer at a table for ``reason``; its words follow. Said when it is shown,
+    in the language chosen by then."""
+    return say(f"left.{reason.value}")
+
 
 FITS = 78
 """The longest message line that shows whole at 80 columns (a space either side)."""
@@ -129,7 +133,7 @@ def left_words(message: Left) -> str:
         if message.banned:
             text = say("left.banned", line=text)
     else:
-        text = LEFT_MESSAGES.get(message.reason, "You are no longer at the table")
+        text = left_reason_words(message.reason)
         if message.message and message.message.lower() not in text.lower():
             text += f": {message.message}"
             if len(text) > FITS and message.reason is LeftReason.KICKED:

@@ -27,6 +27,7 @@ import re
 
 from client.i18n import LANGUAGES, PSEUDO, npgettext, pgettext, translations
 from client.ui.page_words import PAGE_WORDS
+from client.ui.words import ROW_NAMES
 from protocol.options import HOUSE_RULE_NAMES
 
 __all__ = ["SENTENCES", "card_words", "coded", "page_module", "plural", "say", "say_count"]
@@ -375,14 +376,26 @@ def _house_rule_names(lang: str) -> dict[str, str]:
     }
 
 
+def _option_names(lang: str) -> dict[str, str]:
+    """The page's names of the table options, as the terminal's new-table form names them
+    (``form-row.seven_o``): the option a ``bad-options`` rejection names."""
+    catalogue = translations(lang)
+    return {
+        f"form-row.{name}": catalogue.pgettext("form-row", english)
+        for name, english in ROW_NAMES.items()
+    }
+
+
 def page_module() -> str:
     """The text of the page's ``sentences.js``: every language's table and its ``say``
-    (the log's sentences, card names, house rules and the page's own words)."""
+    (the log's sentences, card names, house rules, options' names and the page's own
+    words)."""
     tables = {
         lang: {
             **language_table(lang),
             **card_words(lang),
             **_house_rule_names(lang),
+            **_option_names(lang),
             **language_table(lang, PAGE_WORDS),
         }
         for lang in LANGUAGES

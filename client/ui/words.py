@@ -5,7 +5,15 @@ from __future__ import annotations
 
 from client.i18n import mark, pgettext
 
-__all__ = ["deck_word", "level_word", "option_word", "preset_word", "row_word", "state_word"]
+__all__ = [
+    "ROW_NAMES",
+    "deck_word",
+    "level_word",
+    "option_word",
+    "preset_word",
+    "row_word",
+    "state_word",
+]
 
 _DECKS = {
     "classic": mark("deck", "classic"),
@@ -26,7 +34,7 @@ _LEVELS = {
     "hard": mark("level", "hard"),
     "random": mark("level", "random"),
 }
-_ROWS = {
+ROW_NAMES: dict[str, str] = {
     "name": mark("form-row", "name"),
     "password": mark("form-row", "password"),
     "bots": mark("form-row", "bots"),
@@ -57,6 +65,8 @@ _ROWS = {
     "round_pause_seconds": mark("form-row", "round pause seconds"),
     "spectators_see_hands": mark("form-row", "spectators see hands"),
 }
+"""The new-table form's rows by name, in English (context ``form-row``): a table option's
+name in words (a ``bad-options`` rejection names one)."""
 _VALUES = {
     "off": mark("option-value", "off"),
     "draw-two": mark("option-value", "draw-two"),
@@ -107,7 +117,7 @@ def state_word(value: str) -> str:
 
 def row_word(name: str) -> str:
     """A new-table form row's label (``seven_o`` reads ``seven o`` in English)."""
-    return _word("form-row", _ROWS, name) if name in _ROWS else name.replace("_", " ")
+    return _word("form-row", ROW_NAMES, name) if name in ROW_NAMES else name.replace("_", " ")
 
 
 def option_word(value: str) -> str:

@@ -4,9 +4,8 @@
 // per server id, so a reload (or a phone that slept) resumes the same seat.
 
 import { Connection } from "./wire.js";
-import { describeEvent, leftWords, stackAfter } from "./log.js";
+import { describeEvent, leftWords, rejectedWords, stackAfter } from "./log.js";
 import { coded, say } from "./sentences.js";
-import { cardLabel } from "./cards.js";
 import { render, renderClock } from "./render.js";
 import { play, soundOn, toggleSound } from "./sound.js";
 import { setUpLanguage } from "./language.js";
@@ -185,13 +184,7 @@ const handlers = {
   },
   closing: () => notice(say("closing")),
   error: (m) => notice(coded("error", m.code, m.message)),
-  // (1.3) The case's fields name the option, the card or the limit in the sentence.
-  rejected: (m) =>
-    notice(coded("rejected", m.code, m.message, {
-      option: m.option?.replaceAll("_", " "),
-      card: m.card ? cardLabel(m.card) : null,
-      limit: m.limit,
-    })),
+  rejected: (m) => notice(rejectedWords(m)),
 };
 
 function received(message) {

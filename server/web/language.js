@@ -4,7 +4,7 @@
 // (a check: every word from the catalogue inside ⟦ ⟧) is chosen only by remembering it,
 // as a test does; the picker then offers it too.
 
-import { LANGUAGES, PSEUDO, setLanguage } from "./sentences.js";
+import { language, LANGUAGES, PSEUDO, setLanguage } from "./sentences.js";
 
 const LANG_KEY = "uno-lan:lang";
 const NAMES = { en: "English", de: "Deutsch", es: "Español" };
@@ -40,5 +40,15 @@ export function setUpLanguage(picker, changed) {
     document.documentElement.lang = picker.value;
     localStorage.setItem(LANG_KEY, picker.value);
     changed();
+  });
+}
+
+// A moment (seconds since the epoch) as the page writes it, in the chosen language by
+// the browser's Intl ("Tue, Nov 14, 10:13 PM"; with the year when asked). The
+// pseudo-locale's are English: Intl knows no such language.
+export function dateWords(seconds, { year = false } = {}) {
+  return new Date(seconds * 1000).toLocaleString(language() === PSEUDO ? "en" : language(), {
+    weekday: "short", day: "2-digit", month: "short", hour: "2-digit", minute: "2-digit",
+    ...(year ? { year: "numeric" } : {}),
   });
 }

@@ -146,3 +146,11 @@ export function leftWords(m) {
   if (both.length > 78 && m.reason === "kicked") return m.message[0].toUpperCase() + m.message.slice(1);
   return both;
 }
+
+// A rejection in words, as the terminal says it (client/ui/model.py's case_words): the
+// case's fields (1.3) name the option by its name in the new-table form, the card by its
+// label, the limit as a number.
+export function rejectedWords(m) {
+  const option = m.option && (`form-row.${m.option}` in SENTENCES ? say(`form-row.${m.option}`) : m.option.replaceAll("_", " "));
+  return coded("rejected", m.code, m.message, { option, card: m.card ? cardLabel(m.card) : null, limit: m.limit });
+}

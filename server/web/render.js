@@ -2,6 +2,7 @@
 // text, never as markup. Buttons call the actions; nothing here changes the state.
 
 import { cardColor, cardLabel, cardName, colorWord, COLORS, sortHand } from "./cards.js";
+import { dateWords } from "./language.js";
 import { ARROWS } from "./log.js";
 import { coded, language, plural, say, SENTENCES } from "./sentences.js";
 
@@ -40,8 +41,8 @@ function statusWords(status) {
   return key in SENTENCES ? say(key) : status === "starting" ? "" : status;
 }
 
-// The page's fixed words (index.html): an element's data-say names its key. Said again
-// whenever the language changes.
+// The page's fixed words (index.html): an element's data-say names its text's key, its
+// data-say-label its aria-label's. Said again whenever the language changes.
 let saidIn = null;
 
 function sayFixedWords() {
@@ -49,6 +50,7 @@ function sayFixedWords() {
   saidIn = language();
   document.title = say("page.title");
   for (const node of document.querySelectorAll("[data-say]")) node.textContent = say(node.dataset.say);
+  for (const node of document.querySelectorAll("[data-say-label]")) node.setAttribute("aria-label", say(node.dataset.sayLabel));
 }
 
 // A table state's name (a newer server's unknown state shows as it came).
@@ -190,10 +192,7 @@ function renderStandings(state) {
   fill(
     $("matches"),
     matches.map((m) => {
-      const lang = document.documentElement.lang || "en";
-      const when = new Date(m.finished_at * 1000).toLocaleString(lang, {
-        weekday: "short", day: "2-digit", month: "short", hour: "2-digit", minute: "2-digit",
-      });
+      const when = dateWords(m.finished_at);
       const won = m.winners.length
         ? say("page.won-by", { players: m.winners.join(say("and")) })
         : coded("note", m.note_code, m.note) || say("page.cut-short");
@@ -332,10 +331,17 @@ function renderCenter(state, actions, host) {
     el("p", { class: toAct === state.seat && toAct !== null ? "prompt yours" : "prompt", id: "prompt", text: line }),
   );
   if (view.dance) {
-    const steps = (view.dance.steps ?? []).map((s) => ARROWS[s]).join(" ");
     const dance = DANCE_WORDS[view.dance.dance] ?? view.dance.dance;
-    add(center, el("p", { class: "dance", text: say("dance-called", { player: nameOf(state, view.dance.seat), dance, steps }) }));
+    // The arrows go where the language's sentence puts {steps}, each an element of its own.
+    const line = say("dance-called", { player: nameOf(state, view.dance.seat), dance, steps: "\u0000" });
+    const [before, after] = line.split("\u0000");
+    add(center, el("p", { class: "dance" }, before, stepArrows(view.dance.steps ?? []), after));
   }
+}
+
+// Dance steps as their arrows, each named in words for a screen reader.
+function stepArrows(steps) {
+  return steps.flatMap((step, i) => [i ? " " : null, el("span", { role: "img", "aria-label": say(`page.step.${step}`), text: ARROWS[step] })]);
 }
 
 function yourPrompt(view) {
@@ -369,10 +375,9 @@ function renderActions(state, actions) {
     if (!(dance.steps ?? []).length) {
       add(bar, button(say("page.danced"), () => actions.send(dance), { class: "action primary", "data-command": "dance" }));
     } else {
-      const entered = state.danceSteps.map((s) => ARROWS[s]).join(" ");
       add(bar, 
-        el("div", { class: "steps" }, ...["up", "down", "left", "right"].map((arrow) => button(ARROWS[arrow], () => actions.step(arrow), { class: "step", "data-step": arrow, "aria-label": arrow }))),
-        el("span", { class: "entered", text: entered || "…" }),
+        el("div", { class: "steps" }, ...["up", "down", "left", "right"].map((arrow) => button(ARROWS[arrow], () => actions.step(arrow), { class: "step", "data-step": arrow, "aria-label": say(`page.step.${arrow}`) }))),
+        el("span", { class: "entered" }, state.danceSteps.length ? stepArrows(state.danceSteps) : "…"),
         state.danceSteps.length ? button(say("page.clear"), actions.clearSteps, { class: "small" }) : null,
       );
     }
@@ -446,6 +451,7 @@ function renderDialog(state, actions) {
   dialog.hidden = !dialog.childElementCount;
 }
 
+// The dances by their songs' titles, the same in every language (docs/translating.md).
 const DANCE_WORDS = { dynamite: "Dynamite", butter: "Butter", idol: "Idol", fire: "Fire", dope: "Dope", permission: "Permission to Dance" };
 
 function pickerContent(state, actions) {

@@ -5,8 +5,10 @@
 // stepping forward did, and never more than a spectator was sent.
 
 import { cardColor } from "./cards.js";
+import { dateWords, setUpLanguage } from "./language.js";
 import { describeEvent, stackAfter } from "./log.js";
 import { render } from "./render.js";
+import { say } from "./sentences.js";
 
 const SPEEDS = [0.5, 1, 2, 4, 8];
 const EVENT_MS = 700;
@@ -80,7 +82,7 @@ function emptyView(seats) {
 export function stateAt(record, upto) {
   const { header, events } = record;
   const seats = header.players.map((p, i) => ({ seat: i, name: p.name, bot: p.bot }));
-  const nameOf = (seat) => header.players[seat]?.name ?? `seat ${seat + 1}`;
+  const nameOf = (seat) => header.players[seat]?.name ?? say("seat.number", { seat: seat + 1 });
   const tableState = {
     table_id: "replay", name: header.table, state: "playing", seats, host_seat: null,
     options: header.options,
@@ -105,7 +107,7 @@ export function stateAt(record, upto) {
   }
   if (view.phase === "match-over") tableState.state = "over";
   return {
-    name: "", screen: "table", status: "replay", statusReason: "", serverName: "uno-lan replay",
+    name: "", screen: "table", status: "replay", statusReason: "", serverName: say("page.replay.server"),
     sound: false, notice: "", seat: null, tableId: "replay", tableState, view, viewAt: 0,
     log, chat: [], tab: "log", picker: null, danceSteps: [],
     standings: { period: "week", players: [], matches: [] }, tables: [],
@@ -131,19 +133,21 @@ function el(tag, props = {}, text = "") {
   return node;
 }
 
-function about(header) {
-  const when = new Date(header.finished_at * 1000).toLocaleString([], {
-    weekday: "short", day: "2-digit", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit",
-  });
-  const won = header.winners.length ? `won by ${header.winners.join(" and ")}` : header.note || "cut short";
-  const scores = header.players.map((p) => `${p.name}${p.bot ? " (bot)" : ""} ${p.score}`).join(" · ");
-  const box = el("section", { id: "replay-about", class: "pane" });
-  box.append(
-    el("h1", {}, `Replay: ${header.table}`),
-    el("p", { class: "facts" }, `match ${header.match_id} · ${when} · ${won}`),
-    el("p", { class: "facts", id: "replay-scores" }, `final scores: ${scores}`),
+// The match's facts above the table, in the chosen language (a match's note is the
+// server's words: the replay file keeps no code for it).
+function about(box, header) {
+  const when = dateWords(header.finished_at, { year: true });
+  const won = header.winners.length
+    ? say("page.won-by", { players: header.winners.join(say("and")) })
+    : header.note || say("page.cut-short");
+  const scores = header.players
+    .map((p) => `${p.bot ? say("page.replay.bot", { name: p.name }) : p.name} ${p.score}`)
+    .join(" · ");
+  box.replaceChildren(
+    el("h1", {}, say("page.replay.title", { table: header.table })),
+    el("p", { class: "facts" }, say("page.replay.facts", { match: header.match_id, when, result: won })),
+    el("p", { class: "facts", id: "replay-scores" }, say("page.replay.scores", { scores })),
   );
-  return box;
 }
 
 function start() {
@@ -155,21 +159,22 @@ function start() {
   let timer = null;
   let speed = 1;
 
-  const bar = el("nav", { id: "replay-controls", "aria-label": "replay controls" });
+  const bar = el("nav", { id: "replay-controls" });
   const position = el("span", { id: "replay-position", role: "status" });
-  const roundPick = el("select", { id: "replay-round", "aria-label": "jump to round" });
-  rounds.forEach((_, i) => roundPick.append(el("option", { value: String(i) }, `round ${i + 1}`)));
-  const speedPick = el("select", { id: "replay-speed", "aria-label": "speed" });
+  const roundPick = el("select", { id: "replay-round" });
+  rounds.forEach((_, i) => roundPick.append(el("option", { value: String(i) })));
+  const speedPick = el("select", { id: "replay-speed" });
   for (const s of SPEEDS) speedPick.append(el("option", { value: String(s) }, `${s}×`));
   speedPick.value = "1";
-  const playButton = el("button", { type: "button", id: "replay-play", class: "primary" }, "▶ play");
+  const playButton = el("button", { type: "button", id: "replay-play", class: "primary" });
+  const box = el("section", { id: "replay-about", class: "pane" });
 
   const show = () => {
     render(stateAt(record, at), noActions);
-    position.textContent = `event ${at} / ${events.length}`;
+    position.textContent = say("page.replay.position", { at, total: events.length });
     const round = rounds.filter((r) => r <= at).length - 1;
     if (round >= 0) roundPick.value = String(round);
-    playButton.textContent = timer ? "⏸ pause" : "▶ play";
+    playButton.textContent = timer ? `⏸ ${say("page.replay.pause")}` : `▶ ${say("page.replay.play")}`;
   };
   const go = (to) => {
     at = Math.max(0, Math.min(events.length, to));
@@ -200,15 +205,34 @@ function start() {
     "round-forward": () => go(after(rounds)),
     end: () => go(events.length),
   };
+  // Each button's label (its name, read aloud, is page.replay.name.<step>).
   const labels = {
-    start: "start", "round-back": "« round", "turn-back": "‹ turn", back: "‹",
-    forward: "›", "turn-forward": "turn ›", "round-forward": "round »", end: "end",
+    start: () => say("page.replay.start"),
+    "round-back": () => `« ${say("page.replay.round")}`,
+    "turn-back": () => `‹ ${say("page.replay.turn")}`,
+    back: () => "‹",
+    forward: () => "›",
+    "turn-forward": () => `${say("page.replay.turn")} ›`,
+    "round-forward": () => `${say("page.replay.round")} »`,
+    end: () => say("page.replay.end"),
   };
   const buttons = Object.keys(steps).map((name) => {
-    const b = el("button", { type: "button", "data-replay": name, "aria-label": name }, labels[name]);
+    const b = el("button", { type: "button", "data-replay": name });
     b.addEventListener("click", steps[name]);
     return b;
   });
+  // The controls' words, said again when the picker changes the language.
+  const sayControls = () => {
+    about(box, record.header);
+    bar.setAttribute("aria-label", say("page.replay.controls"));
+    roundPick.setAttribute("aria-label", say("page.replay.jump-to-round"));
+    [...roundPick.options].forEach((option, i) => (option.textContent = say("page.replay.round-number", { round: i + 1 })));
+    speedPick.setAttribute("aria-label", say("page.replay.speed"));
+    for (const b of buttons) {
+      b.textContent = labels[b.dataset.replay]();
+      b.setAttribute("aria-label", say(`page.replay.name.${b.dataset.replay}`));
+    }
+  };
   playButton.addEventListener("click", toggle);
   roundPick.addEventListener("change", () => go(rounds[Number(roundPick.value)]));
   speedPick.addEventListener("change", () => {
@@ -239,8 +263,13 @@ function start() {
   });
 
   document.body.classList.add("replay");
-  document.querySelector("main").prepend(about(record.header));
+  document.querySelector("main").prepend(box);
   document.body.append(bar);
+  setUpLanguage(document.getElementById("lang"), () => {
+    sayControls();
+    show();
+  });
+  sayControls();
   show();
 }
 

@@ -18,6 +18,7 @@ from client import i18n
 from client.catalogues import problems
 from client.cli import build_parser
 from client.ui.describe import describe_event
+from client.ui.model import case_words
 from client.ui.render import screen_lines
 from client.ui.sentences import SENTENCES, coded, language_table, say, say_count
 from protocol.events import EVENT_TYPES, EventBody, EventKind, SeenEvent
@@ -144,6 +145,17 @@ def test_a_rejections_limit_reads_in_its_plural_forms() -> None:
         == "von deiner Adresse dürfen nur 3 Tische offen sein; setz dich an einen davon"
     )
     assert said["es"][0] == "tu dirección solo puede tener 1 mesa abierta; únete a ella"
+
+
+@pytest.mark.usefixtures("language")
+def test_a_bad_options_rejection_names_the_option_in_the_readers_language() -> None:
+    said = {}
+    for lang in i18n.LANGUAGES:
+        i18n.choose(lang)
+        said[lang] = coded("rejected", "bad-options", "", **case_words({"option": "seven_o"}))
+    assert said["en"] == "the table's options do not go together: check seven o"
+    assert said["de"] == "die Optionen des Tisches passen nicht zusammen: prüfe sieben null"
+    assert said["es"] == "las opciones de la mesa no encajan: revisa siete cero"
 
 
 def test_the_pages_tables_hold_every_sentence_in_every_language() -> None:

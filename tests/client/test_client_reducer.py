@@ -8,7 +8,7 @@ import typing
 from client_builders import engine_view, event, table_state
 
 from client.ui.model import Model, Screen, clear_table
-from client.ui.reducer import LEFT_MESSAGES, apply
+from client.ui.reducer import apply, left_reason_words
 from protocol.messages import (
     ChatMessage,
     Closing,
@@ -77,7 +77,7 @@ def test_a_session_s_messages_reduce_into_the_model_in_the_order_they_came() -> 
     apply(model, Left(table_id="t1", reason=LeftReason.KICKED, message="by Ann"), 7.0)
     assert model.screen is Screen.LOBBY
     assert (model.seat, model.view) == (None, None)
-    assert model.message == LEFT_MESSAGES[LeftReason.KICKED] + ": by Ann"
+    assert model.message == left_reason_words(LeftReason.KICKED) + ": by Ann"
     assert model.message_is_error
 
     apply(model, GameView(seq=5, body=view), 8.0)

@@ -1,5 +1,6 @@
 """``--help`` answers at once: the three commands' help loads none of the heavy libraries
-(issue 26 item 9); each command imports what it needs once its arguments are read."""
+(issue 26 item 9); each command imports what it needs once its arguments are read. The
+client's and the bots' help read in the environment's language (issue 29)."""
 
 from __future__ import annotations
 
@@ -52,23 +53,44 @@ def test_help_imports_no_heavy_library(entry: str) -> None:
 
 
 # argparse's own words, a house-rule flag's help from protocol's TableConfig, the words
-# protocol adds to it, and the preset's help, each as uno-client --help shows them.
+# protocol adds to it, and the preset's help, each as uno-client --help shows them; and
+# uno-bot's own, with the default it adds to a flag's help.
+_SKIP_ANY = {
+    "de": "--skip-any, --no-skip-any ein Aussetzen trifft einen beliebigen Gegner "
+    "(Standard: der des Servers; meist false)",
+    "es": "--skip-any, --no-skip-any un Salta señala a cualquier rival "
+    "(por defecto: el del servidor; normalmente false)",
+}
 _TRANSLATED_HELP = {
     "de": (
         "Aufruf: uno-client",
         "Optionen:",
         "-h, --help diese Hilfe zeigen und beenden",
-        "--skip-any, --no-skip-any ein Aussetzen trifft einen beliebigen Gegner "
-        "(Standard: der des Servers; meist false)",
+        _SKIP_ANY["de"],
         "--preset {official,party,family} mit einer Vorgabe an Hausregeln beginnen",
     ),
     "es": (
         "uso: uno-client",
         "opciones:",
         "-h, --help muestra esta ayuda y sale",
-        "--skip-any, --no-skip-any un Salta señala a cualquier rival "
-        "(por defecto: el del servidor; normalmente false)",
+        _SKIP_ANY["es"],
         "--preset {official,party,family} empieza con un conjunto de reglas de la casa",
+    ),
+}
+_BOT_HELP = {
+    "de": (
+        "Aufruf: uno-bot",
+        "wo gespielt wird:",
+        "--bots BOTS Bots in diesem Prozess (Standard: 4)",
+        "Optionen des Tisches (mit --create):",
+        _SKIP_ANY["de"],
+    ),
+    "es": (
+        "uso: uno-bot",
+        "dónde jugar:",
+        "--bots BOTS bots en este proceso (por defecto: 4)",
+        "opciones de la mesa (con --create):",
+        _SKIP_ANY["es"],
     ),
 }
 
@@ -82,6 +104,15 @@ def test_client_help_reads_in_the_environments_language_and_stays_light(
     assert report["heavy"] == []
     shown = " ".join(str(report["help"]).split())
     for words in _TRANSLATED_HELP[lang]:
+        assert words in shown, words
+
+
+@pytest.mark.parametrize("lang", sorted(_BOT_HELP))
+def test_bot_help_reads_in_the_environments_language_and_stays_light(lang: str) -> None:
+    report = _probe("client.bots.cli:main", {**os.environ, "LANGUAGE": lang})
+    assert report["heavy"] == []
+    shown = " ".join(str(report["help"]).split())
+    for words in _BOT_HELP[lang]:
         assert words in shown, words
 
 

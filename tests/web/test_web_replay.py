@@ -1,7 +1,7 @@
 """The HTML replay in a real browser: a real server plays a match to its end, the real
 ``uno-server replay --html`` writes its page, and chromium opens the file from disk and
 steps through it, with every request the page makes recorded (only the file itself may
-be one)."""
+be one); then reads it in German and in the pseudo-locale (issue 29)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ import trio
 from e2e_client import drive, seat_table
 from e2e_server import ServerProcess
 from playwright.sync_api import Browser, Page
+from test_web_words import SEEN, pseudo_context, unmarked_words
 
 from client.ui.replay_state import model_at
 from protocol.options import preset_options
@@ -138,3 +139,41 @@ def test_the_html_replay_of_a_real_match_plays_offline(tmp_path: Path, browser: 
         context.close()
     assert errors == []
     assert requests == [out.as_uri()]
+    in_other_words(browser, out, header, len(events))
+
+
+# What the replay shows and says, seen as test_web_words sees the page (the names: the
+# table's and the players').
+_SEEN_REPLAY = f"""(names) => ({SEEN})({{
+  serverName: "",
+  tables: [],
+  tableState: {{ name: names[0], seats: names.map((name) => ({{ name }})) }},
+}})"""
+
+
+def in_other_words(browser: Browser, out: Path, header: dict[str, Any], events: int) -> None:
+    """The replay reads the browser's language as the page does (or the one picked
+    before: the pseudo-locale's), its controls and their names too."""
+    german = browser.new_context(locale="de-DE")
+    page = german.new_page()
+    page.goto(out.as_uri())
+    page.wait_for_selector("#replay-controls")
+    assert page.get_attribute("[data-replay=forward]", "aria-label") == "ein Ereignis vor"
+    assert page.get_attribute("#replay-controls", "aria-label") == "Steuerung der Aufzeichnung"
+    assert page.inner_text("#replay-play") == "▶ abspielen"
+    assert page.inner_text("#replay-position") == f"Ereignis 0 / {events}"
+    german.close()
+
+    pseudo = pseudo_context(browser)
+    page = pseudo.new_page()
+    page.goto(out.as_uri())
+    page.wait_for_selector("#replay-controls")
+    names = [header["table"], *(p["name"] for p in header["players"])]
+    assert unmarked_words(page, page.evaluate(_SEEN_REPLAY, names)) == [], "at the start"
+    page.click("[data-replay=round-forward]")
+    page.click("[data-replay=turn-forward]")
+    assert unmarked_words(page, page.evaluate(_SEEN_REPLAY, names)) == [], "in a round"
+    page.click("[data-replay=end]")
+    page.wait_for_selector("#match-result")
+    assert unmarked_words(page, page.evaluate(_SEEN_REPLAY, names)) == [], "at the end"
+    pseudo.close()

@@ -1,6 +1,7 @@
 """Every word on the page comes from the catalogue (issue 29): in the pseudo-locale, whose
 every entry reads inside ⟦ ⟧, no visible text of the lobby or the table screens is left
-unmarked but names, card labels and numbers; and the page's own words read German and
+unmarked but names, card labels and numbers, nor any name a screen reader says
+(``aria-label``, ``title``, ``placeholder``); and the page's own words read German and
 Spanish from the same ``.po`` files as the terminal. A real page from a real server."""
 
 from __future__ import annotations
@@ -13,18 +14,27 @@ from web_browser import play_until
 
 from client.i18n import PSEUDO
 
-# Each visible text node (a closed <select> shows its chosen option), outside the
-# language picker, whose names are names; and the names on the page: the product's (the
-# bar's before the server names itself), the server's, the tables', the players'.
-VISIBLE_TEXTS = """async () => {
-  const { state } = await import("/app.js");
+# Each visible text, by the element holding it (a sentence may hold elements: the dance's
+# arrows), outside the language picker, whose names are names (a closed <select> shows
+# its chosen option); every element's aria-label, title and
+# placeholder, seen or not (a screen reader says them); and the names on the page: the
+# product's (the bar's before the server names itself), the server's, the tables', the
+# players'. A function of the page's state.
+SEEN = """(state) => {
   const texts = [];
+  for (const node of document.querySelectorAll("[aria-label], [title], [placeholder]")) {
+    for (const name of ["aria-label", "title", "placeholder"]) {
+      if (node.hasAttribute(name)) texts.push(node.getAttribute(name));
+    }
+  }
+  const parents = new Set();
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const parent = node.parentElement;
     if (!node.textContent.trim() || parent.closest("#lang, select, noscript")) continue;
-    if (parent.checkVisibility()) texts.push(node.textContent);
+    if (parent.checkVisibility()) parents.add(parent);
   }
+  texts.push(...[...parents].map((parent) => parent.textContent));
   for (const select of document.querySelectorAll("select:not(#lang)")) {
     if (select.checkVisibility()) texts.push(select.selectedOptions[0]?.textContent ?? "");
   }
@@ -35,13 +45,85 @@ VISIBLE_TEXTS = """async () => {
   return { texts, names };
 }"""
 
+VISIBLE_TEXTS = f"""async () => {{
+  const {{ state }} = await import("/app.js");
+  return ({SEEN})(state);
+}}"""
+
+# The page drawn from a state of our own (the app's, with `drawn` over it) in `lang`,
+# once: what is seen then, and the names of the dance's step buttons and of the arrows
+# shown. For what a real match shows only now and then.
+DRAWN = f"""async ([lang, drawn]) => {{
+  const {{ actions, state }} = await import("/app.js");
+  const {{ render }} = await import("/render.js");
+  const {{ setLanguage }} = await import("/sentences.js");
+  setLanguage(lang);
+  const shown = {{ ...state, ...drawn }};
+  render(shown, actions);
+  const labels = (selector) => [...document.querySelectorAll(selector)].map((n) => n.ariaLabel);
+  return {{
+    ...({SEEN})(shown),
+    buttons: labels("#actions .step"),
+    arrows: labels("#center .dance [role=img], #actions .entered [role=img]"),
+  }};
+}}"""
+
+_STEPS = ["up", "left", "down", "right"]
+# A Dancing Wild asks our seat for its steps, one already tapped.
+_DANCING: dict[str, object] = {
+    "screen": "table",
+    "seat": 0,
+    "picker": None,
+    "danceSteps": ["up"],
+    "tableState": {
+        "table_id": "t",
+        "name": "evening",
+        "state": "playing",
+        "seats": [{"seat": 0, "name": "Ann"}, {"seat": 1, "name": "Bob", "bot": True}],
+        "host_seat": 0,
+        "options": {},
+    },
+    "view": {
+        "seat": 0,
+        "counts": [1, 4],
+        "top": "WDANCE",
+        "color": "R",
+        "direction": 1,
+        "to_act": 0,
+        "phase": "dance",
+        "draw_count": 80,
+        "scores": [0, 0],
+        "hand": ["R1"],
+        "remaining_ms": None,
+        "legal": [{"type": "dance", "steps": _STEPS}, {"type": "refuse-dance"}],
+        "dance": {"seat": 1, "dance": "butter", "steps": _STEPS},
+    },
+}
+# The standings with a match won and one a server upgrade cut short.
+_MATCH = {"table": "evening", "deck": "bts", "finished_at": 1_700_000_000}
+_STANDINGS: dict[str, object] = {
+    "screen": "standings",
+    "standings": {
+        "period": "week",
+        "players": [
+            {"name": "Ann", "wins": 1, "matches": 2, "points": 50},
+            {"name": "Bot 1", "wins": 0, "matches": 2, "points": 0, "bot": True},
+        ],
+        "matches": [
+            {**_MATCH, "winners": ["Ann"], "players": [{"name": "Ann", "score": 50}]},
+            {**_MATCH, "winners": [], "note_code": "server-upgraded", "players": []},
+        ],
+    },
+}
+
 _MARKED = re.compile(r"⟦[^⟦⟧]*⟧")
 
 
-def unmarked_words(page: Page) -> list[str]:
-    """The words of the visible texts outside the pseudo-locale's marks, names taken out
-    (card labels and numbers have no run of two letters, so they never count)."""
-    seen = page.evaluate(VISIBLE_TEXTS)
+def unmarked_words(page: Page, seen: dict[str, list[str]] | None = None) -> list[str]:
+    """The words of the visible texts (``seen``, else what the page shows now) outside the
+    pseudo-locale's marks, names taken out (card labels and numbers have no run of two
+    letters, so they never count)."""
+    seen = seen or page.evaluate(VISIBLE_TEXTS)
     names = sorted(filter(None, seen["names"]), key=len, reverse=True)
     found = []
     for text in seen["texts"]:
@@ -127,4 +209,39 @@ def test_the_pages_own_words_read_german_and_spanish(
     assert page.evaluate(said, "page.action.draw") == "Robar"
     spanish = [page.evaluate(said, key) for key in ("page.action.pass", "page.your.turn")]
     assert spanish == ["Pasar", "Tu turno: juega una carta o roba"]
+    context.close()
+
+
+def test_the_dance_steps_are_named_in_words_from_the_catalogue(
+    web_server: tuple[ServerProcess, str], browser: Browser
+) -> None:
+    _server, url = web_server
+    context = pseudo_context(browser)
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_selector("#lang option", state="attached")  # the page is set up
+    seen = page.evaluate(DRAWN, [PSEUDO, _DANCING])
+    assert seen["buttons"] == ["⟦up⟧", "⟦down⟧", "⟦left⟧", "⟦right⟧"]
+    assert seen["arrows"] == ["⟦up⟧", "⟦left⟧", "⟦down⟧", "⟦right⟧", "⟦up⟧"]
+    seen["names"].append("Butter")  # a song's title: the same in every language
+    assert unmarked_words(page, seen) == [], "the table while our seat dances"
+    german = page.evaluate(DRAWN, ["de", _DANCING])
+    assert german["buttons"] == ["hoch", "runter", "links", "rechts"]
+    assert german["arrows"][-1] == "hoch"
+    context.close()
+
+
+def test_every_word_of_the_standings_with_matches_is_marked(
+    web_server: tuple[ServerProcess, str], browser: Browser
+) -> None:
+    _server, url = web_server
+    context = pseudo_context(browser)
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_selector("#lang option", state="attached")  # the page is set up
+    seen = page.evaluate(DRAWN, [PSEUDO, _STANDINGS])
+    # A date is the browser's words for it (Intl's, in the chosen language).
+    when = "async (at) => (await import('/language.js')).dateWords(at)"
+    seen["names"] += ["Ann", "Bot 1", "evening", page.evaluate(when, _MATCH["finished_at"])]
+    assert unmarked_words(page, seen) == [], "the standings, a match won and one cut short"
     context.close()
