@@ -132,7 +132,11 @@ def update() -> None:
         path = po_path(lang)
         path.parent.mkdir(parents=True, exist_ok=True)
         catalog = _read(lang) if path.exists() else _new(lang)
+        # The file keeps the date it was made: a date renewed by every run would change
+        # both the .po and the .mo files when no sentence did.
+        made = catalog.creation_date
         catalog.update(current, update_header_comment=False)
+        catalog.creation_date = made
         catalog.obsolete.clear()
         with path.open("wb") as file:
             write_po(file, catalog, width=100, omit_header=False, sort_output=False)

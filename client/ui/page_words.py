@@ -158,6 +158,7 @@ PAGE_WORDS: dict[str, str] = {
     "page.seat-gone": "your seat is gone (the table ended)",
     "page.close-question": "Close this table for good? The match so far goes into the history.",
     "page.password-prompt": "Password for this table",
+    "page.left.other": "You are no longer at the table",
     "page.label.language": "language",
     "page.label.hand": "your hand",
     "page.label.chat-message": "chat message",

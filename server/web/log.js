@@ -140,7 +140,7 @@ export function leftWords(m) {
     return m.banned ? say("left.banned", { line }) : line;
   }
   const key = `left.${m.reason}`;
-  const line = key in SENTENCES ? say(key) : "You are no longer at the table";
+  const line = say(key in SENTENCES ? key : "page.left.other");
   if (!m.message || line.toLowerCase().includes(m.message.toLowerCase())) return line;
   const both = `${line}: ${m.message}`;
   if (both.length > 78 && m.reason === "kicked") return m.message[0].toUpperCase() + m.message.slice(1);
