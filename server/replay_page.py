@@ -94,9 +94,11 @@ def replay_page(lines: Iterable[str]) -> str:
         "img-src data:; connect-src 'none'; base-uri 'none'; form-action 'none'"
     )
     page = _page_file("index.html")
-    title = f"UNO replay: {rows[0].get('table', '')}"
+    # The replay's script says the title again in the reader's language; this one is for
+    # a page opened with scripts off. No data-say: the page's own title must not win.
+    title = f"Replay: {rows[0].get('table', '')}"
     replacements = {
-        "<title>UNO on the LAN</title>": (
+        '<title data-say="page.title">UNO on the LAN</title>': (
             f'<meta http-equiv="Content-Security-Policy" content="{policy}">\n'
             f"<title>{_escape(title)}</title>"
         ),

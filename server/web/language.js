@@ -9,6 +9,25 @@ import { language, LANGUAGES, PSEUDO, setLanguage } from "./sentences.js";
 const LANG_KEY = "uno-lan:lang";
 const NAMES = { en: "English", de: "Deutsch", es: "Español" };
 
+// A replay may be opened where storage is refused (a sandboxed viewer, an opaque origin:
+// reading localStorage throws there); its language is then the browser's, and a pick
+// lasts the visit.
+function remembered() {
+  try {
+    return localStorage.getItem(LANG_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function remember(lang) {
+  try {
+    localStorage.setItem(LANG_KEY, lang);
+  } catch {
+    // refused: see remembered()
+  }
+}
+
 // The language to start in: remembered, else the browser's, else English.
 export function startingLanguage(remembered, browser) {
   if (LANGUAGES.includes(remembered) || remembered === PSEUDO) return remembered;
@@ -22,7 +41,7 @@ export function startingLanguage(remembered, browser) {
 // Choose the starting language and fill the picker; `changed` redraws after a pick.
 export function setUpLanguage(picker, changed) {
   const lang = startingLanguage(
-    localStorage.getItem(LANG_KEY),
+    remembered(),
     navigator.languages?.length ? navigator.languages : [navigator.language || "en"],
   );
   setLanguage(lang);
@@ -38,7 +57,7 @@ export function setUpLanguage(picker, changed) {
   picker.addEventListener("change", () => {
     setLanguage(picker.value);
     document.documentElement.lang = picker.value;
-    localStorage.setItem(LANG_KEY, picker.value);
+    remember(picker.value);
     changed();
   });
 }

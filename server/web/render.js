@@ -41,14 +41,13 @@ function statusWords(status) {
   return key in SENTENCES ? say(key) : status === "starting" ? "" : status;
 }
 
-// The page's fixed words (index.html): an element's data-say names its text's key, its
-// data-say-label its aria-label's. Said again whenever the language changes.
+// The page's fixed words (index.html): an element's data-say names its text's key (the
+// <title>'s too), its data-say-label its aria-label's. Said again whenever the language changes.
 let saidIn = null;
 
 function sayFixedWords() {
   if (saidIn === language()) return;
   saidIn = language();
-  document.title = say("page.title");
   for (const node of document.querySelectorAll("[data-say]")) node.textContent = say(node.dataset.say);
   for (const node of document.querySelectorAll("[data-say-label]")) node.setAttribute("aria-label", say(node.dataset.sayLabel));
 }

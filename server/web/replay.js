@@ -143,8 +143,9 @@ function about(box, header) {
   const scores = header.players
     .map((p) => `${p.bot ? say("page.replay.bot", { name: p.name }) : p.name} ${p.score}`)
     .join(" · ");
+  document.title = say("page.replay.title", { table: header.table });
   box.replaceChildren(
-    el("h1", {}, say("page.replay.title", { table: header.table })),
+    el("h1", {}, document.title),
     el("p", { class: "facts" }, say("page.replay.facts", { match: header.match_id, when, result: won })),
     el("p", { class: "facts", id: "replay-scores" }, say("page.replay.scores", { scores })),
   );

@@ -54,7 +54,7 @@ def test_a_table_name_cannot_end_the_inlined_record() -> None:
     assert page.count("</script>") == 2  # the record's and the code's own
     record = json.loads(element_text(page, 'id="replay-record">', "script"))
     assert record["header"]["table"] == header["table"]
-    assert "<title>UNO replay: &lt;/script&gt;" in page
+    assert "<title>Replay: &lt;/script&gt;" in page
 
 
 def test_the_bundler_turns_imports_into_reads_of_the_modules_exports() -> None:

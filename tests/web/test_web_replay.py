@@ -88,6 +88,7 @@ def test_the_html_replay_of_a_real_match_plays_offline(tmp_path: Path, browser: 
         page.wait_for_selector("#replay-controls")
         about = page.inner_text("#replay-about")
         assert header["table"] in about
+        assert page.title() == f"Replay: {header['table']}"
         for player in header["players"]:
             assert f"{player['name']}{' (bot)' if player['bot'] else ''} {player['score']}" in about
         assert position(page) == (0, len(events))
@@ -140,6 +141,22 @@ def test_the_html_replay_of_a_real_match_plays_offline(tmp_path: Path, browser: 
     assert errors == []
     assert requests == [out.as_uri()]
     in_other_words(browser, out, header, len(events))
+    in_a_sandbox(browser, out, len(events))
+
+
+def in_a_sandbox(browser: Browser, out: Path, events: int) -> None:
+    """Opened where storage is refused (a sandboxed frame has an opaque origin, as a mail
+    or file viewer's may), the replay still starts and steps."""
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.set_content('<iframe sandbox="allow-scripts" style="width:400px;height:700px"></iframe>')
+    page.locator("iframe").evaluate("(frame, html) => { frame.srcdoc = html; }", out.read_text())
+    frame = page.frame_locator("iframe")
+    frame.locator("[data-replay=forward]").click()
+    assert frame.locator("#replay-position").inner_text() == f"event 1 / {events}"
+    page.close()
+    assert errors == []
 
 
 # What the replay shows and says, seen as test_web_words sees the page (the names: the
@@ -162,6 +179,7 @@ def in_other_words(browser: Browser, out: Path, header: dict[str, Any], events: 
     assert page.get_attribute("#replay-controls", "aria-label") == "Steuerung der Aufzeichnung"
     assert page.inner_text("#replay-play") == "▶ abspielen"
     assert page.inner_text("#replay-position") == f"Ereignis 0 / {events}"
+    assert page.title() == f"Aufzeichnung: {header['table']}"
     german.close()
 
     pseudo = pseudo_context(browser)
