@@ -16,7 +16,7 @@ import trio
 from e2e_client import drive, seat_table
 from e2e_server import ServerProcess
 from playwright.sync_api import Browser, Page
-from test_web_words import SEEN, pseudo_context, unmarked_words
+from pseudo_locale import SEEN, pseudo_context, unmarked_words
 
 from client.ui.replay_state import model_at
 from protocol.options import preset_options
