@@ -5,11 +5,11 @@ coroutines, the recent events of every table. CPython starts a collection when m
 objects have been allocated than freed since the last one, and a server that frees an
 old object for each new one rarely crosses that line; meanwhile every object created
 since the last collection waits in the youngest generation, and the one collection that
-finally comes walks all of them (at 400 tables, 100,000 objects and 50-150 ms with the
-loop stopped). So the server turns the automatic collector off and collects on a clock
-instead (``collect_on_a_clock``): the two younger generations every ``YOUNG_SECONDS``,
-which keeps each pause as short as the objects made in that time, whatever the load, and
-everything every ``FULL_SECONDS`` (docs/performance.md, "Collecting on a clock").
+finally comes walks all of them, with the loop stopped. So the server turns the automatic
+collector off and collects on a clock instead (``collect_on_a_clock``): the two younger
+generations every ``YOUNG_SECONDS``, which keeps each pause as short as the objects made
+in that time, whatever the load, and everything every ``FULL_SECONDS``
+(docs/performance.md, "Collecting on a clock", has the figures).
 
 A closed table's objects refer to each other (the table, its parts and their callbacks),
 so they are freed only by the garbage collector's full pass, which CPython runs rarely:

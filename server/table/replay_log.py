@@ -27,8 +27,8 @@ from server.table.history import NumberedEvent
 __all__ = ["MAX_STRETCH_EVENTS", "ReplayLog", "ReplayStore", "public_line"]
 
 MAX_STRETCH_EVENTS = 4096
-"""The most events the log holds at once: about 1.3 MB of them at a table (some 320
-bytes an event, numbered, measured with tracemalloc over four-seat matches)."""
+"""The most events the log holds at once (what they cost in memory: docs/performance.md,
+"The size of a match's record")."""
 
 
 class ReplayStore(Protocol):

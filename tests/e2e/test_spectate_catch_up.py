@@ -20,8 +20,8 @@ from protocol.version import SUPPORTED_VERSIONS
 from server.limits import OUTBOX_SIZE
 
 LONG_ROUND = 800
-"""The round is this long when the late spectators arrive: beyond the resume window (128
-events), and beyond what one connection's outbox (256 messages) and a slow reader's socket
+"""The round is this long when the late spectators arrive: beyond the resume window, and
+beyond what one connection's outbox (``OUTBOX_SIZE`` messages) and a slow reader's socket
 buffers hold at once (sent whole, the slow spectator below is closed as too slow)."""
 
 
