@@ -52,7 +52,7 @@ def add_table_flags(
         doc = translate("table-option", option.metadata["doc"])
         if server_decides:
             doc = translate("table-option", SERVER_DECIDES).format(
-                doc=doc, value=_flag_value(default)
+                doc=doc, value=_default_words(flag, default)
             )
         if isinstance(default, bool):
             group.add_argument(flag, action=argparse.BooleanOptionalAction, default=unset, help=doc)
@@ -88,14 +88,27 @@ def table_flag_args(options: dict[str, Any]) -> list[str]:
     for name, value in options.items():
         flag = name.replace("_", "-")
         if isinstance(value, bool):
-            words.append(f"--{flag}" if value else f"--no-{flag}")
+            words.append(_switch(flag, value))
         else:
-            words += [f"--{flag}", _flag_value(value)]
+            words += [f"--{flag}", _value_word(value)]
     return words
 
 
-def _flag_value(value: Any) -> str:
+def _switch(name: str, on: bool) -> str:
+    """A bool option's flag: ``--seven-o`` or ``--no-seven-o`` (``name`` dashed)."""
+    return f"--{name}" if on else f"--no-{name}"
+
+
+def _value_word(value: Any) -> str:
     return str(value.value if isinstance(value, StrEnum) else value).lower()
+
+
+def _default_words(flag: str, value: Any) -> str:
+    """A default as the command line gives it, in no language (a help's "usually X"): a
+    switch by its flag, anything else by its value."""
+    if isinstance(value, bool):
+        return _switch(flag.removeprefix("--"), value)
+    return _value_word(value)
 
 
 _MISSING = object()
