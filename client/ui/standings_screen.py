@@ -9,6 +9,7 @@ server's answers arrive in ``model.records`` (``client.ui.records``).
 
 from __future__ import annotations
 
+import textwrap
 import time
 
 from client.i18n import _, mark, pgettext
@@ -49,17 +50,19 @@ def standings_screen(model: Model, width: int, height: int) -> list[Line]:
     lines.append(rule(f"{_('standings')} · {pgettext('period', _PERIOD_TITLES[records.period])}"))
     below = _final_table(records.chosen) if records.showing_match else _match_rows(model)
     room = max(3, height - len(below) - 6)
-    if records.refused and records.refused_code == LobbyRejectCode.NO_HISTORY and records.matches:
-        lines += [
-            text_line("  " + _("This server keeps no standings: it was started with")),
-            text_line("  " + _("--no-state. It remembers its latest matches until it stops.")),
-        ]
-    elif records.refused and records.refused_code == LobbyRejectCode.NO_HISTORY:
-        lines += [
-            text_line("  " + _("This server keeps no history: it was started")),
-            text_line("  " + _("with --no-state, so it remembers no finished match")),
-            text_line("  " + _("and has no standings to show.")),
-        ]
+    if records.refused and records.refused_code == LobbyRejectCode.NO_HISTORY:
+        why = (
+            _(
+                "This server keeps no standings: it was started with --no-state. It "
+                "remembers its latest matches until it stops."
+            )
+            if records.matches
+            else _(
+                "This server keeps no history: it was started with --no-state, so it "
+                "remembers no finished match and has no standings to show."
+            )
+        )
+        lines += [text_line("  " + line) for line in textwrap.wrap(why, width - 4)]
     elif records.refused:
         lines.append(
             text_line(
