@@ -147,7 +147,7 @@ function renderLobby(state, actions) {
     const facts = [
       say("page.seats-taken", { taken: table.taken, seats: table.seats }),
       table.bot_seats ? say(plural("page.bots", table.bot_seats), { count: table.bot_seats }) : "",
-      table.spectators ? say("page.watchers", { count: table.spectators }) : "",
+      table.spectators ? say(plural("page.watchers", table.spectators), { count: table.spectators }) : "",
       table.host ? say("page.host", { host: table.host }) : "",
       table.locked ? say("page.locked") : "",
       ...(table.house_rules ?? []).map((code) => (`house-rule.${code}` in SENTENCES ? say(`house-rule.${code}`) : code)),

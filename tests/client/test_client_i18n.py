@@ -19,6 +19,7 @@ from client.catalogues import problems
 from client.cli import build_parser
 from client.ui.describe import describe_event
 from client.ui.model import case_words
+from client.ui.page_words import PAGE_WORDS
 from client.ui.render import screen_lines
 from client.ui.sentences import SENTENCES, coded, language_table, say, say_count
 from protocol.events import EVENT_TYPES, EventBody, EventKind, SeenEvent
@@ -71,6 +72,23 @@ def test_plural_forms_come_from_the_catalogue() -> None:
     for lang, (one, two) in expected.items():
         i18n.choose(lang)
         assert (say_count("cards", 1), say_count("cards", 2)) == (one, two)
+
+
+# Counts that read alike whatever the number: a label's value, a unit's symbol.
+_COUNTS_WITHOUT_PLURAL = {"drew.stack", "page.draw-pile", "page.stack", "page.seconds"}
+
+
+def test_every_counted_sentence_has_its_plural_forms() -> None:
+    """A sentence with a ``{count}`` is a plural (``.one`` / ``.other``), so a language
+    whose "1" and "2" read differently can say both ("1 schaut zu", "2 schauen zu"),
+    unless it is one of the few whose count is a label's value."""
+    singular = {
+        key
+        for words in (SENTENCES, PAGE_WORDS)
+        for key, english in words.items()
+        if "{count}" in english and not key.endswith((".one", ".other"))
+    }
+    assert singular == _COUNTS_WITHOUT_PLURAL
 
 
 @pytest.mark.usefixtures("language")
