@@ -7,7 +7,8 @@ map of ``SeenEvent``: ``seq``, ``kind`` and the public fields), in order. A roun
 ``round-over`` event holds every hand as the round's end revealed it; nothing else of a
 hand is in the file. The header's optional ``deck_size`` (still version 1) is the number of
 cards the table's deck holds, from which a viewer counts the draw pile at every step
-(``protocol.draw_pile``); a file without it shows no count.
+(``protocol.draw_pile``); a file without it shows no count. A player's optional
+``stand_in_turns`` is the match record's: the turns a server bot played for them.
 
 Pure and synchronous: the server writes these files and the client reads them.
 """
@@ -54,6 +55,9 @@ class ReplayPlayer:
     bot: bool
     score: int
     """The final score."""
+    stand_in_turns: int = 0
+    """The turns a server bot played for this person while they were away (the match
+    record's field of that name); optional in the file, left out when 0."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,10 +101,7 @@ class Replay:
             "match_id": self.match_id,
             "table": self.table,
             "options": _options_of(self.config),
-            "players": [
-                {"name": player.name, "bot": player.bot, "score": player.score}
-                for player in self.players
-            ],
+            "players": [_player_data(player) for player in self.players],
             "winners": list(self.winners),
             "finished_at": self.finished_at,
         }
@@ -109,6 +110,13 @@ class Replay:
         if self.deck_size is not None:
             data["deck_size"] = self.deck_size
         return data
+
+
+def _player_data(player: ReplayPlayer) -> dict[str, Any]:
+    data: dict[str, Any] = {"name": player.name, "bot": player.bot, "score": player.score}
+    if player.stand_in_turns:
+        data["stand_in_turns"] = player.stand_in_turns
+    return data
 
 
 def replay_lines(replay: Replay) -> Iterator[str]:
@@ -158,7 +166,10 @@ def read_replay(lines: Iterable[str]) -> Replay:
     try:
         config = TableConfig.from_data(header["options"])
         players = tuple(
-            ReplayPlayer(str(p["name"]), bool(p["bot"]), int(p["score"])) for p in header["players"]
+            ReplayPlayer(
+                str(p["name"]), bool(p["bot"]), int(p["score"]), _count(p.get("stand_in_turns"))
+            )
+            for p in header["players"]
         )
         winners = tuple(str(name) for name in header["winners"])
         match_id = int(header["match_id"])
@@ -187,6 +198,15 @@ _KNOWN = _HEADER_FIELDS | {"finished_at", "note", "deck_size"}
 
 MAX_DECK_SIZE = 1000
 """The largest ``deck_size`` a file may give (the decks have 108 or 112 cards)."""
+
+
+def _count(value: object) -> int:
+    """An optional count of the header (``stand_in_turns``): 0 when left out."""
+    if value is None:
+        return 0
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ValueError(f"a count must be a whole number 0 or more, not {value!r}")
+    return value
 
 
 def _deck_size(value: object) -> int | None:

@@ -234,7 +234,12 @@ def _recent_record(table_id: str, header: Replay) -> MatchRecord:
         deck=str(header.config.deck),
         options=TableOptions.of(header.config),
         players=tuple(
-            MatchPlayer(name=player.name, bot=player.bot, score=player.score)
+            MatchPlayer(
+                name=player.name,
+                bot=player.bot,
+                score=player.score,
+                stand_in_turns=player.stand_in_turns,
+            )
             for player in header.players
         ),
         winners=header.winners,

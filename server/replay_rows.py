@@ -165,7 +165,12 @@ def header_of(
         table=table,
         config=config,
         players=tuple(
-            ReplayPlayer(str(p["name"]), bool(p.get("bot")), int(p.get("score", 0)))
+            ReplayPlayer(
+                str(p["name"]),
+                bool(p.get("bot")),
+                int(p.get("score", 0)),
+                int(p.get("stand_in_turns", 0)),
+            )
             for p in result.get("players", [])
         ),
         winners=tuple(str(name) for name in result.get("winners", [])),

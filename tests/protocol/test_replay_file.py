@@ -58,6 +58,20 @@ def test_the_deck_size_is_optional_in_version_1_and_kept_when_given() -> None:
     assert json.loads(written[0]) == json.loads(given[0]) and written[1:] == lines[1:]
 
 
+def test_a_players_stand_in_turns_are_optional_and_kept_when_given() -> None:
+    lines = fixture_lines()
+    assert [p.stand_in_turns for p in read_replay(lines).players] == [0, 0, 0, 0]
+    players = json.loads(lines[0])["players"]
+    players[1] = {**players[1], "stand_in_turns": 7}
+    given = broken(lines, 0, {"players": players})
+    replay = read_replay(given)
+    assert [p.stand_in_turns for p in replay.players] == [0, 7, 0, 0]
+    assert json.loads(next(replay_lines(replay))) == json.loads(given[0])
+    players[1] = {**players[1], "stand_in_turns": -1}
+    with pytest.raises(ReplayFileError, match="line 1: a bad header"):
+        read_replay(broken(lines, 0, {"players": players}))
+
+
 def broken(lines: list[str], index: int, change: dict[str, object]) -> list[str]:
     data = {**json.loads(lines[index]), **change}
     return [*lines[:index], json.dumps(data), *lines[index + 1 :]]

@@ -18,7 +18,10 @@ from server.replay_rows import ReplayCursorError
 CONFIG = TableConfig(seats=2, target_score=100)
 RESULT = {
     "deck": "classic",
-    "players": [{"name": "Ann", "bot": False, "score": 120}, {"name": "Bot 1", "bot": True}],
+    "players": [
+        {"name": "Ann", "bot": False, "score": 120, "stand_in_turns": 4},
+        {"name": "Bot 1", "bot": True},
+    ],
     "winners": ["Ann"],
 }
 
@@ -107,9 +110,9 @@ def test_the_kept_records_are_listed_as_matches_the_latest_first_by_their_ids() 
     assert [m.match_id for m in rest.matches] == [2] and rest.next_cursor is None
     (match,) = rest.matches
     assert (match.table, match.deck, match.winners) == ("table 2", "classic", ("Ann",))
-    assert [(p.name, p.bot, p.score) for p in match.players] == [
-        ("Ann", False, 120),
-        ("Bot 1", True, 0),
+    assert [(p.name, p.bot, p.score, p.stand_in_turns) for p in match.players] == [
+        ("Ann", False, 120, 4),  # a bot stood in for Ann 4 turns: the list says so
+        ("Bot 1", True, 0, 0),
     ]
     with pytest.raises(RecordsRefused) as refused:
         recent_match_list(recent, ListMatches(id=3, cursor="x"))
