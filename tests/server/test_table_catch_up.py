@@ -186,6 +186,45 @@ async def test_a_spectator_who_leaves_mid_way_is_sent_no_more(
     assert len(spectator.events) == 2
 
 
+async def test_watching_again_and_again_keeps_one_drained_callback(
+    nursery: trio.Nursery, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(server.table.catch_up, "CATCH_UP_BATCH", 2)
+    lobby, table, ann, bob = await two_players(nursery, turn_seconds=0)
+    await stall(lobby, [ann, bob])
+    spectator = FakePeer("Cy", auto_drain=False)
+    for _ in range(3):
+        await watch(lobby, table, spectator)
+        await ok(lobby, spectator, lambda i: Leave(id=i))
+    await watch(lobby, table, spectator)
+    assert len(spectator.undrained) == 1  # at most one CatchUpDrained for the table's inbox
+    watched = len(spectator.events)  # four first batches
+    while not spectator.of(GameView):
+        assert len(spectator.undrained) == 1
+        spectator.drain()
+        await settle()
+    assert not spectator.undrained
+    so_far = round_seqs(table)
+    assert [event.seq for event in spectator.events[watched - 2 :]] == so_far  # the last one
+
+
+async def test_a_catch_up_begun_again_waits_for_its_own_first_batch(
+    nursery: trio.Nursery, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(server.table.catch_up, "CATCH_UP_BATCH", 2)
+    lobby, table, ann, bob = await two_players(nursery, turn_seconds=0)
+    await stall(lobby, [ann, bob])
+    spectator = await watch(lobby, table, FakePeer("Cy", auto_drain=False))
+    await ok(lobby, spectator, lambda i: Leave(id=i))
+    await lobby.handle(spectator, Spectate(id=spectator.next_id(), table_id=table.table_id))
+    spectator.drain()  # the table reads its callback's item after the new first batch left
+    await settle()
+    assert len(spectator.events) == 4 and len(spectator.undrained) == 1
+    spectator.drain()
+    await settle()
+    assert len(spectator.events) == 6
+
+
 async def test_a_spectator_who_takes_a_bots_seat_mid_way_follows_its_seat(
     nursery: trio.Nursery, monkeypatch: pytest.MonkeyPatch
 ) -> None:
