@@ -77,6 +77,7 @@ __all__ = [
     "connect",
     "open_session",
     "percentile",
+    "rejection_case",
 ]
 
 READ_CHUNK = 65_536
@@ -120,6 +121,14 @@ class ServerProtocolError(SessionError):
 
 class InvalidLocalCommandError(SessionError):
     """The caller asked to send a command map that describes no command (our fault)."""
+
+
+def rejection_case(message: Rejected) -> dict[str, str | int]:
+    """The per-case fields ``message`` carries (1.3), by name, as ``Reply.case`` holds
+    them: ``option``, ``limit`` and ``card`` as its code, those the server gave."""
+    card = message.card.code if message.card is not None else None
+    case = {"option": message.option, "limit": message.limit, "card": card}
+    return {name: value for name, value in case.items() if value is not None}
 
 
 @dataclass(frozen=True, slots=True)
@@ -453,15 +462,13 @@ class ClientSession:
         if isinstance(message, Ok):
             waiter.reply = Reply(message.id, True, result=message.result, latency_ms=latency)
         else:
-            case = {"option": message.option, "limit": message.limit}
-            case["card"] = message.card.code if message.card is not None else None
             waiter.reply = Reply(
                 message.id,
                 False,
                 code=message.code,
                 message=message.message,
                 latency_ms=latency,
-                case={name: value for name, value in case.items() if value is not None},
+                case=rejection_case(message),
             )
         waiter.done.set()
 

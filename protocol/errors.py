@@ -130,4 +130,11 @@ class RemoteProtocolError(ProtocolError):
 
 
 class LocalProtocolError(ProtocolError):
-    """This side tried to build or send something the protocol forbids; nothing was sent."""
+    """This side tried to build or send something the protocol forbids; nothing was sent.
+
+    ``field`` names the record's field whose value was refused, when one was (so that a
+    caller can say which without reading the English ``message``)."""
+
+    def __init__(self, code: ErrorCode, message: str, *, field: str | None = None) -> None:
+        super().__init__(code, message)
+        self.field = field

@@ -66,10 +66,8 @@ class ConfigError(ValueError):
 
 def _refused_field(error: LocalProtocolError, record: str) -> ConfigError:
     """A record's refusal of a value (``TableConfig.seats must be ...``) as a ConfigError
-    naming the option (``seats``)."""
-    words = error.message.removeprefix(f"{record}.")
-    name = words.split(" ", 1)[0]
-    return ConfigError(words, option=name if name in _OPTION_NAMES else None)
+    naming the option, the field the error names (``seats``)."""
+    return ConfigError(error.message.removeprefix(f"{record}."), option=error.field)
 
 
 class DeckName(StrEnum):

@@ -131,7 +131,10 @@ class Record:
                 continue  # a bool, a card, an enum member or an int within its limits
             if value is None and spec.kind.optional:
                 continue
-            checked = _check(spec.kind, value, spec.limits, spec.where)
+            try:
+                checked = _check(spec.kind, value, spec.limits, spec.where)
+            except LocalProtocolError as error:
+                raise LocalProtocolError(error.code, error.message, field=spec.name) from None
             if checked is not value:
                 object.__setattr__(self, spec.name, checked)
 

@@ -51,7 +51,6 @@ from protocol.messages import (
     ListTables,
     Message,
     Ok,
-    Rejected,
     Rename,
     Request,
     ResumeSeat,
@@ -75,6 +74,7 @@ from server.retention import keep_tidy
 from server.settings import LobbySettings, LobbySummary
 from server.table import Table
 from server.table.names import SERVERS_NAME_REFUSAL, is_servers_name, prepare_look_alikes
+from server.table.refusals import rejected
 from server.table_room import TableRoom
 
 __all__ = ["Lobby", "LobbySettings", "LobbySummary"]
@@ -340,26 +340,28 @@ class Lobby:
         )
         peer.send(Ok(id=message.id))
 
-    def _create_refusal(self, peer: Peer, message: CreateTable) -> Rejected | None:
-        """Why ``peer`` may not create a table now, if it may not (options aside)."""
+    def _refused_creation(self, peer: Peer, message: CreateTable) -> bool:
+        """Refuse ``message`` if ``peer`` may not create a table now (options aside);
+        whether it was refused."""
         if peer.peer_id in self._where:
-            return _refusal(message, LobbyRejectCode.ALREADY_AT_TABLE, "leave your table first")
+            _refuse(peer, message, LobbyRejectCode.ALREADY_AT_TABLE, "leave your table first")
+            return True
         mine = sum(1 for table in self._tables.values() if table.created_from == peer.address)
         limit = self.settings.max_tables_per_address
         if mine >= limit:
             words = f"{mine} tables made from your address are open already; join one of them"
-            return _refusal(message, LobbyRejectCode.TOO_MANY_TABLES, words, limit=limit)
+            _refuse(peer, message, LobbyRejectCode.TOO_MANY_TABLES, words, limit=limit)
+            return True
         refusal = self._room.refusal(
             self._tables, peer.address, holds_one=mine > 0, now=trio.current_time()
         )
         if refusal is not None:
-            return _refusal(message, LobbyRejectCode.TOO_MANY_TABLES, refusal)
-        return None
+            _refuse(peer, message, LobbyRejectCode.TOO_MANY_TABLES, refusal)
+            return True
+        return False
 
     async def _create_table(self, peer: Peer, message: CreateTable) -> None:
-        refusal = self._create_refusal(peer, message)
-        if refusal is not None:
-            _send_refusal(peer, message, refusal)
+        if self._refused_creation(peer, message):
             return
         try:
             config = message.config(self.settings.table_defaults)
@@ -377,9 +379,7 @@ class Lobby:
         password_hash = None
         if message.password is not None:
             password_hash = await hash_password(message.password, self._hashing)
-            refusal = self._create_refusal(peer, message)  # the lobby went on meanwhile
-            if refusal is not None:
-                _send_refusal(peer, message, refusal)
+            if self._refused_creation(peer, message):  # the lobby went on meanwhile
                 return
         if self._nursery is None:
             _refuse(peer, message, LobbyRejectCode.TABLE_NOT_FOUND, "the server is shutting down")
@@ -545,23 +545,6 @@ def _number_of(table_id: str) -> int:
     return parse_cursor(table_id) or 0
 
 
-def _refusal(
-    message: Request,
-    code: LobbyRejectCode,
-    text: str,
-    *,
-    option: str | None = None,
-    limit: int | None = None,
-) -> Rejected:
-    """The rejection of ``message``: ``code``, ``text`` and the case's 1.3 fields."""
-    return Rejected(id=message.id, code=code.value, message=text, option=option, limit=limit)
-
-
-def _send_refusal(peer: Peer, message: Request, refusal: Rejected) -> None:
-    log.debug("refused %s from %s: %s", message.TYPE, peer.name, refusal.message)
-    peer.send(refusal)
-
-
 def _refuse(
     peer: Peer,
     message: Request,
@@ -569,5 +552,7 @@ def _refuse(
     text: str,
     *,
     option: str | None = None,
+    limit: int | None = None,
 ) -> None:
-    _send_refusal(peer, message, _refusal(message, code, text, option=option))
+    log.debug("refused %s from %s: %s", message.TYPE, peer.name, text)
+    peer.send(rejected(message, code, text, option=option, limit=limit))

@@ -15,10 +15,17 @@ match's record), or from the broadcast's recent history once a new round or matc
 begun. If the next event is in neither (the spectator read slower than the table played
 more than the history keeps), the catch-up ends there and the view alone is its new base,
 as after a long absence. Each catch-up holds only the next number it owes.
+
+A writer cannot take a callback back, so a peer has at most one waiting (``_Drained``),
+from when its writer is given it until the table reads its ``CatchUpDrained``: a spectator
+who leaves and watches again meanwhile begins its new catch-up under the same one, and so
+never puts more than one ``CatchUpDrained`` in the inbox. Only the writer (then the inbox
+item) holds the callback, so when the connection goes it goes too, and is forgotten here.
 """
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 
 from server.limits import OUTBOX_SIZE
@@ -45,6 +52,15 @@ class _CatchUp:
         self.next_seq = next_seq
 
 
+class _Drained:
+    """The callback a peer's writer holds for its catch-ups, as the token it calls with."""
+
+    __slots__ = ("__weakref__", "again")
+
+    def __init__(self) -> None:
+        self.again = False  # a batch left after the writer may have called it
+
+
 class CatchUps:
     """The catch-ups of one table's spectators; see the module docstring."""
 
@@ -63,6 +79,7 @@ class CatchUps:
         self._replay_log = replay_log
         self._drained = drained
         self._running: dict[int, _CatchUp] = {}
+        self._waiting: weakref.WeakValueDictionary[int, _Drained] = weakref.WeakValueDictionary()
 
     def start(self, peer: Peer) -> bool:
         """Begin ``peer``'s catch-up if a round is being played; False if there is none
@@ -77,14 +94,20 @@ class CatchUps:
         return True
 
     def fed(self, peer: Peer, token: object) -> None:
-        """The last batch of the catch-up ``token`` has left: send the next, or end it."""
+        """``peer``'s writer has written what it held when it called back with ``token``:
+        send the next batch, or end the catch-up."""
+        drained = self._waiting.pop(peer.peer_id, None)
+        if drained is None or drained is not token:
+            return  # never: a peer's writer holds one callback at a time
         catch_up = self._running.get(peer.peer_id)
-        if catch_up is None or catch_up is not token:
-            return  # over: the peer left, lost its connection, or started another
-        if peer.peer_id not in self._seating.spectators:
+        if catch_up is None:
+            return  # over: the peer left or lost its connection
+        if drained.again:
+            self._wait(peer)  # for the batch that left after the call
+        elif peer.peer_id not in self._seating.spectators:
             self.stop(peer)  # it took a seat meanwhile: its seat's events reach it already
-            return
-        self._feed(catch_up)
+        else:
+            self._feed(catch_up)
 
     def stop(self, peer: Peer) -> None:
         """``peer`` no longer watches (it left, or its connection is gone)."""
@@ -100,7 +123,16 @@ class CatchUps:
             return
         catch_up.next_seq = batch[-1].seq + 1
         peer.send(*(item.public_message() for item in batch))
-        peer.when_drained(lambda: self._drained(peer, catch_up))
+        drained = self._waiting.get(peer.peer_id)
+        if drained is None:
+            self._wait(peer)
+        else:
+            drained.again = True  # a new catch-up under an old one's callback
+
+    def _wait(self, peer: Peer) -> None:
+        """Have ``peer``'s writer call back once it has written what it holds."""
+        drained = self._waiting[peer.peer_id] = _Drained()
+        peer.when_drained(lambda: self._drained(peer, drained))
 
     def _events_from(self, seq: int) -> list[NumberedEvent]:
         """Up to ``CATCH_UP_BATCH`` events from number ``seq`` on; empty when ``seq`` is

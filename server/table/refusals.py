@@ -1,4 +1,5 @@
-"""How a table says no: ``RequestRefused`` raised by a handler, and its ``rejected`` reply."""
+"""How a table says no: ``RequestRefused`` raised by a handler, and its ``rejected`` reply
+(the lobby's refusals too)."""
 
 from __future__ import annotations
 
@@ -25,7 +26,16 @@ class RequestRefused(Exception):
 
 
 def rejected(
-    message: Request, code: LobbyRejectCode | RejectCode, text: str, card: Card | None = None
+    message: Request,
+    code: LobbyRejectCode | RejectCode,
+    text: str,
+    card: Card | None = None,
+    *,
+    option: str | None = None,
+    limit: int | None = None,
 ) -> Rejected:
-    """The rejection of ``message`` with ``code``, ``text`` and the ``card`` it is about."""
-    return Rejected(id=message.id, code=code.value, message=text, card=card)
+    """The rejection of ``message`` with ``code``, ``text`` and the case's 1.3 fields: the
+    ``card`` it is about, the ``option`` at fault, the ``limit`` reached."""
+    return Rejected(
+        id=message.id, code=code.value, message=text, card=card, option=option, limit=limit
+    )

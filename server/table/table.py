@@ -183,8 +183,8 @@ class Table:
             budget=budget or LobbyBudget(),
         )
         # Unbounded as a channel; requests are bounded by ``submit``. The table's own items
-        # are at most two per connection it has had (a loss, a catch-up's next batch), so
-        # they always fit.
+        # are at most two per connection it has had (its loss, and the one drained callback
+        # its catch-ups share: server.table.catch_up), so they always fit.
         self._inbox, self._items = trio.open_memory_channel[InboxItem | Delivery](math.inf)
         self._parked = False  # the task waits on an empty inbox (see ``_handle_now``)
         self._queued_requests = 0

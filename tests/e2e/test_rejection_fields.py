@@ -14,7 +14,7 @@ from e2e_client import Hub, Player, seat_table
 from e2e_server import ServerProcess
 
 from client import i18n
-from client.session import connect
+from client.session import connect, rejection_case
 from client.ui.model import Model, apply_reply, case_words
 from client.ui.sentences import coded
 from protocol.cards import Card
@@ -38,9 +38,7 @@ def in_german() -> object:
 
 def _said(refused: Rejected) -> str:
     """What the terminal client shows for ``refused``, from its code and fields."""
-    case = {"option": refused.option, "limit": refused.limit}
-    case["card"] = refused.card.code if refused.card is not None else None
-    fields = case_words({name: value for name, value in case.items() if value is not None})
+    fields = case_words(rejection_case(refused))
     return coded("rejected", refused.code, refused.message, **fields)
 
 

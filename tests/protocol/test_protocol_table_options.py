@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+import protocol.schema
 from protocol.codec import decode_body
 from protocol.errors import ErrorCode, LocalProtocolError, RemoteProtocolError
 from protocol.framing import FrameDecoder
@@ -115,6 +116,24 @@ def test_received_options_no_table_can_have_are_refused_as_before(
         create.config()
     assert str(refused.value) == _as_before(options)
     assert str(refused.value).startswith(why)
+
+
+@pytest.mark.parametrize("name", [option.name for option in dataclasses.fields(TableOptions)])
+def test_every_refused_option_value_names_its_option_whatever_the_words_say(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def wordless(where: str, why: str) -> LocalProtocolError:
+        return LocalProtocolError(ErrorCode.BAD_MESSAGE, "no")
+
+    monkeypatch.setattr(protocol.schema, "_invalid", wordless)
+    wrong: dict[str, Any] = {name: object()}
+    with pytest.raises(LocalProtocolError) as caught:
+        TableOptions(**wrong)
+    assert caught.value.field == name
+    for read in (TableConfig.from_data, TableOptions.parse):
+        with pytest.raises(ConfigError) as refused:
+            read(wrong)
+        assert refused.value.option == name and str(refused.value) == "no"
 
 
 def test_options_that_are_no_map_stay_a_protocol_error() -> None:

@@ -10,6 +10,7 @@ from e2e_server import ServerProcess
 from playwright.sync_api import Browser
 
 from client import i18n
+from client.session import rejection_case
 from client.ui.model import case_words
 from client.ui.reducer import left_words
 from client.ui.sentences import SENTENCES, coded
@@ -82,7 +83,5 @@ def test_the_page_says_rejections_and_left_as_the_terminal_does(
 def terminal_words(refused: Rejected) -> str:
     """What the terminal client says for a rejection, from its code and fields
     (``client.ui.model.apply_reply``)."""
-    case = {"option": refused.option, "limit": refused.limit}
-    case["card"] = refused.card.code if refused.card is not None else None
-    fields = case_words({name: value for name, value in case.items() if value is not None})
+    fields = case_words(rejection_case(refused))
     return coded("rejected", refused.code, refused.message, **fields)
