@@ -96,9 +96,10 @@ class CatchUps:
     def fed(self, peer: Peer, token: object) -> None:
         """``peer``'s writer has written what it held when it called back with ``token``:
         send the next batch, or end the catch-up."""
-        drained = self._waiting.pop(peer.peer_id, None)
+        drained = self._waiting.get(peer.peer_id)
         if drained is None or drained is not token:
             return  # never: a peer's writer holds one callback at a time
+        del self._waiting[peer.peer_id]
         catch_up = self._running.get(peer.peer_id)
         if catch_up is None:
             return  # over: the peer left or lost its connection
