@@ -424,7 +424,12 @@ class Table:
         peer, message = request.peer, request.message
         entering = isinstance(message, ENTRY_REQUESTS)
         if entering and self._hooks.location(peer) is not self:
-            return None  # the peer disconnected while its request waited in the inbox
+            # The peer left (a leave sent just before this went first) or lost its
+            # connection while this waited in the inbox. Still its one reply (a lost
+            # peer's goes nowhere).
+            words = "you had left this table when it read this request; send it again"
+            gone = rejected(message, LobbyRejectCode.NOT_AT_TABLE, words)
+            return Reply(peer, gone) if request.reply else None
         self._opened = True
         self.game.arrival_seen = request.seen
         try:

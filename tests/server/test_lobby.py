@@ -21,6 +21,7 @@ from protocol.messages import (
     Joined,
     Leave,
     ListTables,
+    Ok,
     Ready,
     Rejected,
     RemoveBot,
@@ -211,6 +212,25 @@ async def test_spectators_watch_without_a_seat(nursery: trio.Nursery) -> None:
     assert await refused(lobby, sue, lambda i: Ready(id=i)) == LobbyRejectCode.NOT_SEATED
     await ok(lobby, sue, lambda i: Leave(id=i))
     assert ann.state.spectators == 0 and lobby.location(sue) is None
+
+
+async def test_a_watch_sent_right_behind_a_leave_gets_its_reply(nursery: trio.Nursery) -> None:
+    """Every command gets its one reply, even one the table reads after the same
+    connection's leave (sent without waiting for the leave's reply)."""
+    lobby = await open_lobby(nursery)
+    ann, sue = FakePeer("Ann"), FakePeer("Sue")
+    table = await create(lobby, ann)
+    await ok(lobby, sue, lambda i: Spectate(id=i, table_id=table.table_id))
+    leave = Leave(id=sue.next_id())
+    watch = Spectate(id=sue.next_id(), table_id=table.table_id)
+    await lobby.handle(sue, leave)
+    await lobby.handle(sue, watch)
+    await sue.wait_for(lambda: sue.reply(watch.id) is not None)
+    answer = sue.reply(watch.id)
+    assert isinstance(sue.reply(leave.id), Ok)
+    assert isinstance(answer, Ok) or answer.code == LobbyRejectCode.NOT_AT_TABLE, answer
+    await ok(lobby, sue, lambda i: Spectate(id=i, table_id=table.table_id))  # and may again
+    assert ann.state.spectators == 1
 
 
 async def test_host_passes_to_the_next_person_when_the_host_leaves(nursery: trio.Nursery) -> None:
