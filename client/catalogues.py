@@ -24,8 +24,9 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
 from client.i18n import ARGPARSE_WORDS, DOMAIN, LANGUAGES, LOCALE_DIR
+from client.ui.page_copy import page_module
 from client.ui.page_words import PAGE_WORDS
-from client.ui.sentences import SENTENCES, page_module
+from client.ui.sentences import SENTENCES
 
 __all__ = ["compiled", "po_path", "problems", "template", "update"]
 

@@ -1,6 +1,6 @@
-// Written by client/ui/sentences.py from its SENTENCES (`make web-sentences`); do not
-// edit: the terminal's log and this page's read the same table, and a test fails when
-// this copy is not current.
+// Written by client/ui/page_copy.py from client/ui/sentences.py's SENTENCES (`make
+// web-sentences`); do not edit: the terminal's log and this page's read the same table,
+// and a test fails when this copy is not current.
 
 // Every shipped language's sentences, by key; English is the code's own.
 export const CATALOGUES = {

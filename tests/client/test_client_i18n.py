@@ -19,9 +19,10 @@ from client.catalogues import problems
 from client.cli import build_parser
 from client.ui.describe import describe_event
 from client.ui.model import case_words
+from client.ui.page_copy import language_table
 from client.ui.page_words import PAGE_WORDS
 from client.ui.render import screen_lines
-from client.ui.sentences import SENTENCES, coded, language_table, say, say_count
+from client.ui.sentences import SENTENCES, coded, say, say_count
 from protocol.events import EVENT_TYPES, EventBody, EventKind, SeenEvent
 from protocol.options import house_rule_words
 

@@ -11,7 +11,8 @@ from client_builders import NAMES, engine_view, event, model_with
 
 from client.ui.describe import describe_event
 from client.ui.model import apply_event
-from client.ui.sentences import SENTENCES, coded, page_module, plural, say
+from client.ui.page_copy import page_module
+from client.ui.sentences import SENTENCES, coded, plural, say
 from protocol.errors import ErrorCode, LobbyRejectCode
 from protocol.messages import LeftCause, LeftReason, MatchNote
 from protocol.rejections import RejectCode

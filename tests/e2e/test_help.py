@@ -57,9 +57,9 @@ def test_help_imports_no_heavy_library(entry: str) -> None:
 # uno-bot's own, with the default it adds to a flag's help.
 _SKIP_ANY = {
     "de": "--skip-any, --no-skip-any ein Aussetzen trifft einen beliebigen Gegner "
-    "(Standard: der des Servers; meist false)",
+    "(Standard: der des Servers; meist --no-skip-any)",
     "es": "--skip-any, --no-skip-any un Salta señala a cualquier rival "
-    "(por defecto: el del servidor; normalmente false)",
+    "(por defecto: el del servidor; normalmente --no-skip-any)",
 }
 _TRANSLATED_HELP = {
     "de": (
