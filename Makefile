@@ -59,10 +59,12 @@ tools:
 			|| echo "$$tool is missing: its tests will skip (or fail under CI=true)"; \
 	done
 
-# Two workers: most tests wait on processes, sockets and terminals, so two at once keep
-# `make test` within its ten minutes on two cores. The reliability tests load a server on
-# purpose and the discovery tests wait on multicast: those run alone, after the rest.
-TEST_WORKERS ?= 2
+# Three workers on two cores: most tests wait on processes, sockets and terminals (the
+# workers were busy about a third of the time with two), so a third keeps `make test`
+# within its ten minutes (docs/performance.md, "The test suite's time"). The reliability
+# tests load a server on purpose and the discovery tests wait on multicast: those run
+# alone, after the rest.
+TEST_WORKERS ?= 3
 SERIAL_TESTS := tests/reliability tests/discovery
 pytest: $(STAMP) tools
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) $(addprefix --ignore=,$(SERIAL_TESTS))
