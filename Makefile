@@ -60,7 +60,7 @@ tools:
 	done
 
 # Three workers on two cores: most tests wait on processes, sockets and terminals (the
-# workers were busy about a third of the time with two), so a third keeps `make test`
+# cores were busy about a third of the time with two workers), so a third keeps `make test`
 # within its ten minutes (docs/performance.md, "The test suite's time"). The reliability
 # tests load a server on purpose and the discovery tests wait on multicast: those run
 # alone, after the rest.
