@@ -41,7 +41,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 	MYPYPATH=tests $(TEST_MYPY) tests/conftest.py tests/test_structure.py
 	for folder in $(TEST_FOLDERS); do \
-		MYPYPATH=$$folder:tests/e2e:tests/discovery:tests/protocol:tests/web $(TEST_MYPY) $$folder \
+		MYPYPATH=$$folder:tests/e2e:tests/discovery:tests/protocol:tests/web:tests/engine $(TEST_MYPY) $$folder \
 			|| exit 1; \
 	done
 

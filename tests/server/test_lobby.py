@@ -228,6 +228,7 @@ async def test_a_watch_sent_right_behind_a_leave_gets_its_reply(nursery: trio.Nu
     await sue.wait_for(lambda: sue.reply(watch.id) is not None)
     answer = sue.reply(watch.id)
     assert isinstance(sue.reply(leave.id), Ok)
+    assert answer is not None
     assert isinstance(answer, Ok) or answer.code == LobbyRejectCode.NOT_AT_TABLE, answer
     await ok(lobby, sue, lambda i: Spectate(id=i, table_id=table.table_id))  # and may again
     assert ann.state.spectators == 1
