@@ -92,9 +92,16 @@ async def _away(host: TimedPlayer, name: str) -> None:
 
 async def _ban(host: TimedPlayer, name: str) -> str:
     """The host kicks ``name``'s seat with ``ban``: ``banned``, or ``no such seat`` (where
-    a server that lets too many in has filled the table before ``name`` came)."""
-    assert host.state is not None
-    seats = [seat.seat for seat in host.state.seats if seat.name == name]
+    a server that lets too many in has filled the table before ``name`` came). The host
+    hears of a seat taken a moment after its taker does: it waits for that, a while."""
+
+    def named() -> list[int]:
+        state = host.state
+        return [] if state is None else [seat.seat for seat in state.seats if seat.name == name]
+
+    with trio.move_on_after(5):
+        await host.hub.until(lambda: bool(named()))
+    seats = named()
     if not seats:
         return "no such seat"
     await host.ok(lambda id_: Kick(id=id_, seat=seats[0], ban=True))
