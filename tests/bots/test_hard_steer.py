@@ -7,7 +7,6 @@ import random
 from typing import Any
 
 import pytest
-
 from typed_views import play, view
 
 from client.bots import search
