@@ -403,8 +403,6 @@ def _score(match: Match, me: int) -> float:
     to ``_POINTS_WEIGHT`` by the round's points (a win by many points is worth more, a loss
     by many less). Two moves after which the same seat goes out on most deals still
     differ by how far, so the paired difference the search weighs is less noisy."""
-    if not _POINTS_WEIGHT:
-        return 1.0 if match.hand_count(me) == 0 else 0.0
     if match.hand_count(me) == 0:
         points = sum(_points(match, s) for s in range(match.config.seats) if s != me)
         return 1.0 + _POINTS_WEIGHT * min(points, _POINTS_SCALE) / _POINTS_SCALE
