@@ -7,7 +7,7 @@ Spanish from the same ``.po`` files as the terminal. A real page from a real ser
 from __future__ import annotations
 
 from e2e_server import ServerProcess
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, BrowserContext, Page
 from pseudo_locale import SEEN, pseudo_context, unmarked_words
 from web_browser import play_until
 
@@ -146,14 +146,21 @@ def test_the_pages_own_words_read_german_and_spanish(
     context.close()
 
 
+def set_up_page(context: BrowserContext, url: str) -> Page:
+    """The live page opened in ``context``, once it has set itself up (its language
+    picker filled), for a state of our own to be drawn over it."""
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_selector("#lang option", state="attached")
+    return page
+
+
 def test_the_dance_steps_are_named_in_words_from_the_catalogue(
     web_server: tuple[ServerProcess, str], browser: Browser
 ) -> None:
     _server, url = web_server
     context = pseudo_context(browser)
-    page = context.new_page()
-    page.goto(url)
-    page.wait_for_selector("#lang option", state="attached")  # the page is set up
+    page = set_up_page(context, url)
     seen = page.evaluate(DRAWN, [PSEUDO, _DANCING])
     assert seen["buttons"] == ["⟦up⟧", "⟦down⟧", "⟦left⟧", "⟦right⟧"]
     assert seen["arrows"] == ["⟦up⟧", "⟦left⟧", "⟦down⟧", "⟦right⟧", "⟦up⟧"]
@@ -170,9 +177,7 @@ def test_every_word_of_the_standings_with_matches_is_marked(
 ) -> None:
     _server, url = web_server
     context = pseudo_context(browser)
-    page = context.new_page()
-    page.goto(url)
-    page.wait_for_selector("#lang option", state="attached")  # the page is set up
+    page = set_up_page(context, url)
     seen = page.evaluate(DRAWN, [PSEUDO, _STANDINGS])
     # A date is the browser's words for it (Intl's, in the chosen language).
     when = "async (at) => (await import('/language.js')).dateWords(at)"
