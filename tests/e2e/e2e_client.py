@@ -75,6 +75,8 @@ class Player:
         self.name = name
         self.hub = hub
         self.conn = ClientConnection()
+        # The reader answers pings while a driver sends commands: one sender at a time.
+        self._sending = trio.Lock()
         self.frames: list[Message] = []
         self.welcome: Welcome | None = None
         self.view: dict[str, Any] | None = None
@@ -128,7 +130,8 @@ class Player:
         return player
 
     async def send(self, message: Message) -> None:
-        await self.stream.send_all(self.conn.send(message))
+        async with self._sending:
+            await self.stream.send_all(self.conn.send(message))
 
     async def receive(self) -> Message | None:
         """The next message (recorded), or None once the server closed the connection."""
