@@ -128,8 +128,8 @@ async def _one_match(tmp_path: Path, rng: random.Random, number: int) -> dict[st
                 )
                 players = await _resume(server.port, seats, nursery, quiet=quiet)
                 quiet_kills += quiet
-            await drive(players, lambda: players[0].match_over, rng)
-            assert all(player.match_over for player in players)
+            # Until every seat has heard the end: the last views reach the seats one by one.
+            await drive(players, lambda: all(player.match_over for player in players), rng)
             assert all(not player.unexpected_rejections for player in players)
             nursery.cancel_scope.cancel()
     finally:
