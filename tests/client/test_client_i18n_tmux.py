@@ -124,14 +124,14 @@ def _play_a_turn(terminal: Terminal, words: Words, lines: list[str]) -> None:
 
 
 def _progress(words: Words, lines: list[str]) -> tuple[str, ...] | None:
-    """What changes when the game moves on: the turn line, the newest log line and the
-    hand; None while a picker is open (a move half made)."""
+    """What changes when the game moves on: the turn line and the hand (as
+    ``test_client_tmux.progress``: not the log, which runs ahead of the view); None while
+    a picker is open (a move half made)."""
     if any(line.startswith(f"── {words.picker}") for line in lines):
         return None
     row = next((i for i, line in enumerate(lines) if line.startswith(" " + words.hand)), None)
-    newest = lines[row - 1] if row else ""
     cards = lines[row + 1] if row is not None and row + 1 < len(lines) else ""
-    return _turn_line(words, lines), newest, cards.replace("[", " ").replace("]", " ")
+    return _turn_line(words, lines), cards.replace("[", " ").replace("]", " ")
 
 
 def _moved(words: Words, before: tuple[str, ...] | None, screen: list[str]) -> bool:

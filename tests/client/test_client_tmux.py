@@ -219,15 +219,16 @@ def turn_line(lines: list[str]) -> str:
 
 
 def progress(lines: list[str]) -> tuple[str, ...] | None:
-    """What changes when the game moves on: the turn line (without its clock), the newest
-    line of the log and the hand; None while a picker is open (a move half made)."""
+    """What changes when the game moves on: the turn line (without its clock) and the
+    hand; None while a picker is open (a move half made). Not the log: a move's events
+    arrive before the view that follows them, so a screen drawn between the two shows
+    the new lines under the old turn line."""
     if any(line.startswith("── Choose ") for line in lines):
         return None
     turn = CLOCK.sub("", turn_line(lines))
     hand = next((i for i, line in enumerate(lines) if line.startswith(" Your hand (")), None)
-    newest = lines[hand - 1] if hand else ""
     cards = lines[hand + 1] if hand is not None and hand + 1 < len(lines) else ""
-    return turn, newest, cards.replace("[", " ").replace("]", " ")
+    return turn, cards.replace("[", " ").replace("]", " ")
 
 
 def results(lines: list[str]) -> dict[str, int]:
