@@ -86,6 +86,12 @@ def test_a_player_jumps_in_from_the_page(tmp_path: Path, browser: Browser) -> No
         named = [n for n in jumped if lines[at + 1].startswith(f"you played {n}")]
         assert named, lines[at + 1]
         played = max(named, key=len)  # "Wild Draw Four", not "Wild"
+        # The log line comes with the event, the hand with the view just behind it.
+        page.wait_for_function(
+            "count => document.querySelectorAll('#hand .card').length === count",
+            arg=len(jumped) - 1,
+            timeout=3000,
+        )
         after = hand_names(page)
         assert sorted([*after, played]) == sorted(jumped)
     finally:
