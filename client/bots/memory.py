@@ -11,6 +11,9 @@ the round up to it. Three things in them narrow down the hidden cards:
   since; the cards it drew since are free. A drawn card passed on avoids them too.
   When it draws again with no card drawn since the last void, the old void's colour and
   rank go on as a lack (below), so its old cards avoid both voids' colours.
+- **Bluffers.** A seat shown guilty when its Wild Draw Four was challenged bluffs; every
+  other seat is read as honest, as ``normal`` is (it plays a Wild Draw Four only when no
+  card of the colour in force plays). Kept for the whole table, not just the round.
 - **Plays read as ``normal`` plays.** A seat that played another colour on the colour in
   force (by rank, or with a wild) held none of that colour: a player who can follow the
   colour does. One that followed it held none of it worth more (the costliest first);
@@ -34,6 +37,7 @@ from dataclasses import dataclass
 
 from protocol.cards import COLORS, Card, Color, Rank, card_points
 from protocol.events import (
+    Challenged,
     ColorChosen,
     Drew,
     DrewReason,
@@ -142,6 +146,8 @@ class RoundMemory:
         self.favourites: dict[int, Favourite] = {}
         """The colour a seat named with its last wild, while it has neither played nor
         drawn since."""
+        self.bluffers: set[int] = set()
+        """The seats seen caught bluffing a Wild Draw Four at this table, in any round."""
         self._top: Card | None = None
         self._color: Color | None = None
         self._drawing: int | None = None
@@ -163,6 +169,7 @@ class RoundMemory:
         events = list(events)
         if events and events[-1].seq < self.seq:
             self.seq = 0
+            self.bluffers.clear()  # numbers that start again: another table
         for event in events:
             seq = event.seq
             if seq <= self.seq:
@@ -198,6 +205,9 @@ class RoundMemory:
             self._drew(event.seat, event.count, event.reason, drawing)
         elif isinstance(event, Passed):
             self._passed(event.seat, event.stuck, drawing)
+        elif isinstance(event, Challenged):
+            if event.guilty:
+                self.bluffers.add(event.target)
         elif isinstance(event, Reshuffled):
             self.discard = [self._top] if self._top is not None else None
         elif isinstance(event, HandsSwapped | HandsShuffled | HandsPassed):

@@ -22,8 +22,9 @@ to challenge a Wild Draw Four or take a Draw Two stack), once some hand is down 
 Every candidate is played on the same deals and with the same playout choices (common
 random numbers), so their difference is measured with less noise. At three seats or more
 the bot also plays a few moves otherwise than ``normal`` with no search at all
-(:func:`steer`): it stops a next player about to go out, keeps its stoppers till then, and
-names a colour that player left; in the endgame that move is the one the search keeps.
+(:func:`steer`): it stops a next player about to go out, keeps its stoppers till then,
+plays an honest Wild Draw Four where ``normal`` plays a plain wild, and names a colour that
+player left; in the endgame that move is the one the search keeps.
 
 The bot never sees more than its seat's view and events: only those are read, and
 the hidden cards come from the sampler. This module is the one part of ``client`` allowed
@@ -700,8 +701,9 @@ def steer(
     more (None: as ``normal``). Against a next player about to go out it plays a card that
     stops that player (a Draw Two, a Skip, a Reverse that does not hand the turn to a
     hand as small); otherwise it keeps those cards for that moment, playing a number of
-    the colour in force first; and a wild names a colour the next player has shown it
-    lacks, when it holds some. Head to head, measured, these cost more than they win."""
+    the colour in force first; it plays an honest Wild Draw Four where ``normal`` plays a
+    plain wild; and a wild names a colour the next player has shown it lacks, when it
+    holds some. Head to head, measured, these cost more than they win."""
     me, shared = view.seat, view.shared
     counts = shared.counts
     if me is None or len(counts) - len(shared.eliminated) < 3:
@@ -713,7 +715,11 @@ def steer(
         return None
     if counts[after] <= _DANGER:
         return _stop(plays, counts, after, before, memory)
-    return _hold(plays, view, default) or _starve(options, view, memory, after, default)
+    held = _hold(plays, view, default)
+    if held is not None:
+        return held
+    four = _four(plays, view, default)
+    return _starve(options, view, memory, after, four or default) or four
 
 
 def _rank_of(command: SeatCommand) -> Rank | None:
@@ -756,6 +762,28 @@ def _hold(plays: Sequence[Play], view: View, default: SeatCommand) -> Play | Non
     return max(numbers, key=lambda c: int(c.card.rank.value))
 
 
+def _four(plays: Sequence[Play], view: View, default: SeatCommand) -> Play | None:
+    """An honest Wild Draw Four, naming the colour ``normal``'s plain wild names, in place
+    of that wild: ``normal`` challenges one from a hand of two or more cards and then draws
+    six. The plain wild is kept, and a wild is still played only when no coloured card
+    plays."""
+    if not isinstance(default, Play) or default.card.rank is not Rank.WILD:
+        return None
+    top = view.shared.top
+    colour = view.shared.color or (top.color if top is not None else None)
+    if colour is None or any(card.color == colour for card in view.hand or ()):
+        return None  # it would be a bluff
+    return next(
+        (
+            c
+            for c in plays
+            if c.card.rank is Rank.WILD_DRAW_FOUR
+            and (c.color, c.uno, c.target) == (default.color, default.uno, default.target)
+        ),
+        None,
+    )
+
+
 def _starve(
     options: Sequence[SeatCommand],
     view: View,
@@ -763,7 +791,8 @@ def _starve(
     after: int,
     default: SeatCommand,
 ) -> SeatCommand | None:
-    """``normal``'s wild naming a colour ``after`` lacks and this hand holds, if any."""
+    """The wild ``default`` plays, naming a colour ``after`` lacks and this hand holds
+    instead, if any."""
     named = default.color if isinstance(default, Play | ChooseColor) else None
     if memory is None or named is None:
         return None

@@ -464,12 +464,27 @@ def _hard(
     memory: RoundMemory | None = None,
 ) -> SeatCommand | None:
     """Searches plays, colours, targets and challenges (``client.bots.search``); the rest
-    (catching, calling UNO, dancing) as ``normal``."""
-    guilt = guilt_probability(_bluffer_cards(view))
+    (catching, calling UNO, dancing) as ``normal``. A Wild Draw Four is challenged only
+    from a seat its memory saw caught bluffing (:func:`_hard_guilt`)."""
+    guilt = _hard_guilt(view, memory)
     limits = search.Limits(playouts=knobs.playouts, budget_ms=knobs.budget_ms)
     default = _basic(legal, view, rng, knobs)
+    if isinstance(default, Challenge) and guilt <= CHALLENGE_THRESHOLD:
+        default = _first(legal, Accept) or default
     command = search.decide(legal, view, rng, limits, guilt=guilt, default=default, memory=memory)
     return command if command is not None else default
+
+
+def _hard_guilt(view: View, memory: RoundMemory | None) -> float:
+    """How likely the Wild Draw Four awaiting an answer was a bluff, as ``hard`` reads it:
+    the odds from the hand it came from (:func:`guilt_probability`) for a seat seen caught
+    bluffing at this table, and none for any other. ``hard`` reads every seat as ``normal``
+    plays, and ``normal`` never bluffs: challenging an honest card costs two cards more
+    than accepting it (measured in docs/performance.md, "A stronger `hard`, seventh pass")."""
+    bluffer = search.wild_draw_four_player(view)
+    if memory is None or bluffer is None or bluffer not in memory.bluffers:
+        return 0.0
+    return guilt_probability(_bluffer_cards(view))
 
 
 # -- the levels ------------------------------------------------------------------------------

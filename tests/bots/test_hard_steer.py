@@ -200,3 +200,18 @@ def test_at_four_seats_the_search_weighs_moves_once_a_hand_is_down_to_five(
         board = table(hand, counts, "R", "R1")
         search.decide(board.legal, board, random.Random(1), limits, default=play("R+2"))
         assert len(deals) == searched, counts
+
+
+def test_hard_plays_an_honest_wild_draw_four_where_normal_plays_a_plain_wild() -> None:
+    # No red in hand and nothing coloured that plays: normal spends the plain wild.
+    view = table(["W", "W+4", "G3", "G5", "B4"], [5, 6, 6, 6], "R", "R1")
+    assert card_of(choose(view, random.Random(1), "normal")) == "W"
+    assert steer(view, play("W", color="G")) == play("W+4", color="G")
+    assert card_of(choose(view, random.Random(1), "hard", Knobs(playouts=4))) == "W+4"
+    # Holding yellow, the colour in force, the Wild Draw Four would be a bluff: a plain
+    # wild (were it the move) stays.
+    view = table(["W", "W+4", "Y3", "G5", "B4"], [5, 6, 6, 6], "Y", "Y1")
+    assert steer(view, play("W", color="G")) is None
+    # Head to head it plays as normal.
+    two = table(["W", "W+4", "G3", "G5", "B4"], [5, 6], "R", "R1")
+    assert steer(two, play("W", color="G")) is None

@@ -7,6 +7,7 @@ import random
 import pytest
 from typed_views import play, view, wild_variants
 
+from client.bots.memory import RoundMemory
 from client.bots.strategies import (
     CHALLENGE_THRESHOLD,
     Knobs,
@@ -28,6 +29,7 @@ from protocol.commands import (
     RefuseDance,
     SeatCommand,
 )
+from protocol.events import Challenged, RoundStarted
 from protocol.phase import Phase
 
 
@@ -134,6 +136,25 @@ def test_basic_challenges_a_draw_four_from_a_big_hand() -> None:
 
 def test_basic_accepts_a_draw_four_from_a_single_card() -> None:
     assert answer(None, 1) == Accept()
+
+
+def test_hard_believes_a_draw_four_unless_its_player_was_caught_bluffing() -> None:
+    # Seat 2 played it and holds 8 cards: normal challenges. Every hand is far from out,
+    # so hard does not search: only its reading of the seat decides.
+    legal = [Challenge(), Accept()]
+    v = view(["R1"] * 7, "G", legal, counts=[7, 7, 8, 7], to_act=3, seat=3, phase=Phase.CHALLENGE)
+    hard = Knobs(playouts=4)
+    assert choose(v, random.Random(0)) == Challenge()
+    memory = RoundMemory()
+    assert choose(v, random.Random(0), "hard", hard, memory) == Accept()
+    # An honest card shown by someone else's challenge changes nothing.
+    memory.observe(Challenged(seat=0, target=2, guilty=False))
+    assert choose(v, random.Random(0), "hard", hard, memory) == Accept()
+    # Once seen caught bluffing, in this round or an earlier one, seat 2 is challenged.
+    memory.observe(Challenged(seat=0, target=2, guilty=True))
+    memory.observe(RoundStarted(round=2, dealer=0, counts=(7, 7, 7, 7)))
+    assert memory.bluffers == {2}
+    assert choose(v, random.Random(0), "hard", hard, memory) == Challenge()
 
 
 def test_challenge_knobs_override_the_odds() -> None:
