@@ -20,11 +20,12 @@ to challenge a Wild Draw Four or take a Draw Two stack), once some hand is down 
    errors of the paired difference (``_MARGIN_MANY`` with more than one opponent).
 
 Every candidate is played on the same deals and with the same playout choices (common
-random numbers), so their difference is measured with less noise. At three seats or more
-the bot also plays a few moves otherwise than ``normal`` with no search at all
-(:func:`steer`): it stops a next player about to go out, keeps its stoppers till then,
-plays an honest Wild Draw Four where ``normal`` plays a plain wild, and names a colour that
-player left; in the endgame that move is the one the search keeps.
+random numbers), so their difference is measured with less noise. The bot also plays a
+few moves otherwise than ``normal`` with no search at all (:func:`steer`): at any number
+of seats it keeps a wild while every hand is big, drawing instead; at three seats or more
+it stops a next player about to go out, keeps its stoppers till then, plays an honest Wild
+Draw Four where ``normal`` plays a plain wild, and names a colour that player left. In the
+endgame that move is the one the search keeps unless another beats it.
 
 The bot never sees more than its seat's view and events: only those are read, and
 the hidden cards come from the sampler. This module is the one part of ``client`` allowed
@@ -570,6 +571,8 @@ def decide(
     steered = steer(options, view, memory, default)
     if steered is not None:
         default = steered
+        if steered not in options:
+            options = [*options, steered]  # a draw that keeps a wild: weighed as well
     if not _in_endgame(view, limits):
         return steered
     config = infer_config(view, memory)
@@ -697,21 +700,28 @@ def steer(
     memory: RoundMemory | None,
     default: SeatCommand | None,
 ) -> SeatCommand | None:
-    """Where ``hard`` plays otherwise than ``normal`` without a search, at three seats or
-    more (None: as ``normal``). Against a next player about to go out it plays a card that
-    stops that player (a Draw Two, a Skip, a Reverse that does not hand the turn to a
-    hand as small); otherwise it keeps those cards for that moment, playing a number of
-    the colour in force first; it plays an honest Wild Draw Four where ``normal`` plays a
-    plain wild; and a wild names a colour the next player has shown it lacks, when it
-    holds some. Head to head, measured, these cost more than they win."""
+    """Where ``hard`` plays otherwise than ``normal`` without a search (None: as
+    ``normal``). At any number of seats it keeps a wild while every hand is big
+    (:func:`_keep_wild`). At three seats or more, against a next player about to go out,
+    it plays a card that stops that player (a Draw Two, a Skip, a Reverse that does not
+    hand the turn to a hand as small); otherwise it keeps those cards for that moment,
+    playing a number of the colour in force first; it plays an honest Wild Draw Four where
+    ``normal`` plays a plain wild; and a wild names a colour the next player has shown it
+    lacks, when it holds some. Head to head, measured, those three-seat moves cost more
+    than they win."""
     me, shared = view.seat, view.shared
     counts = shared.counts
-    if me is None or len(counts) - len(shared.eliminated) < 3:
+    if me is None or default is None:
+        return None
+    kept = _keep_wild(view, default)
+    if kept is not None:
+        return kept
+    if len(counts) - len(shared.eliminated) < 3:
         return None
     step = -1 if shared.direction == -1 else 1
     after, before = _next_seat(view, me, step), _next_seat(view, me, -step)
     plays = [c for c in options if isinstance(c, Play)]
-    if after is None or before is None or not plays or default is None:
+    if after is None or before is None or not plays:
         return None
     if counts[after] <= _DANGER:
         return _stop(plays, counts, after, before, memory)
@@ -720,6 +730,28 @@ def steer(
         return held
     four = _four(plays, view, default)
     return _starve(options, view, memory, after, four or default) or four
+
+
+_KEEP_WILDS_FROM = 5
+"""While every hand in play holds at least this many cards, a wild is kept (measured:
+fewer, or only the bot's own hand counted, won less)."""
+
+_WILDS = (Rank.WILD, Rank.WILD_DRAW_FOUR)
+
+
+def _keep_wild(view: View, default: SeatCommand) -> Draw | None:
+    """A draw in place of ``default``'s wild, at any number of seats, while every hand in
+    play holds ``_KEEP_WILDS_FROM`` cards or more: ``normal`` plays a wild whenever it is
+    all that plays, and a wild kept is the card that plays on anything near the end."""
+    if not isinstance(default, Play) or default.card.rank not in _WILDS:
+        return None
+    shared = view.shared
+    if shared.phase is not Phase.TURN:
+        return None  # on a stack, a draw takes the stack
+    out = set(shared.eliminated)
+    if any(n < _KEEP_WILDS_FROM for seat, n in enumerate(shared.counts) if seat not in out):
+        return None
+    return next((c for c in view.legal if isinstance(c, Draw)), None)
 
 
 def _rank_of(command: SeatCommand) -> Rank | None:

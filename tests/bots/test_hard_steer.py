@@ -204,14 +204,30 @@ def test_at_four_seats_the_search_weighs_moves_once_a_hand_is_down_to_five(
 
 def test_hard_plays_an_honest_wild_draw_four_where_normal_plays_a_plain_wild() -> None:
     # No red in hand and nothing coloured that plays: normal spends the plain wild.
-    view = table(["W", "W+4", "G3", "G5", "B4"], [5, 6, 6, 6], "R", "R1")
+    view = table(["W", "W+4", "G3", "B4"], [4, 6, 6, 6], "R", "R1")
     assert card_of(choose(view, random.Random(1), "normal")) == "W"
     assert steer(view, play("W", color="G")) == play("W+4", color="G")
     assert card_of(choose(view, random.Random(1), "hard", Knobs(playouts=4))) == "W+4"
     # Holding yellow, the colour in force, the Wild Draw Four would be a bluff: a plain
     # wild (were it the move) stays.
-    view = table(["W", "W+4", "Y3", "G5", "B4"], [5, 6, 6, 6], "Y", "Y1")
+    view = table(["W", "W+4", "Y3", "B4"], [4, 6, 6, 6], "Y", "Y1")
     assert steer(view, play("W", color="G")) is None
     # Head to head it plays as normal.
-    two = table(["W", "W+4", "G3", "G5", "B4"], [5, 6], "R", "R1")
+    two = table(["W", "W+4", "G3", "B4"], [4, 6], "R", "R1")
     assert steer(two, play("W", color="G")) is None
+
+
+@pytest.mark.parametrize("counts", [[5, 6], [5, 7, 5, 9]])
+def test_hard_keeps_a_wild_while_every_hand_is_big(counts: list[int]) -> None:
+    # Only the wilds play; normal spends the plain one, hard draws and keeps them.
+    view = table(["W", "W+4", "G3", "B4", "G8"], counts, "R", "R1")
+    assert card_of(choose(view, random.Random(1), "normal")) == "W"
+    assert steer(view, play("W", color="G")) == Draw()
+    assert choose(view, random.Random(1), "hard", Knobs(playouts=4)) == Draw()
+    # Once a hand in play is down to four cards the wild is played, as normal plays it.
+    smaller = [*counts[:-1], 4]
+    view = table(["W", "W+4", "G3", "B4", "G8"], smaller, "R", "R1")
+    assert card_of(choose(view, random.Random(1), "hard", Knobs(playouts=4))) in ("W", "W+4")
+    # A coloured card that plays is played, as normal plays it.
+    view = table(["W", "R4", "G3", "B4", "G8"], counts, "R", "R1")
+    assert steer(view, play("R4")) is None
