@@ -739,10 +739,11 @@ fewer, or only the bot's own hand counted, won less)."""
 _WILDS = (Rank.WILD, Rank.WILD_DRAW_FOUR)
 
 
-def _keep_wild(view: View, default: SeatCommand) -> Draw | None:
-    """A draw in place of ``default``'s wild, at any number of seats, while every hand in
-    play holds ``_KEEP_WILDS_FROM`` cards or more: ``normal`` plays a wild whenever it is
-    all that plays, and a wild kept is the card that plays on anything near the end."""
+def _keep_wild(view: View, default: SeatCommand) -> Draw | Pass | None:
+    """A draw in place of ``default``'s wild, or a pass on the wild just drawn, at any
+    number of seats, while every hand in play holds ``_KEEP_WILDS_FROM`` cards or more:
+    ``normal`` plays a wild whenever it is all that plays, and plays the wild it draws,
+    while a wild kept is the card that plays on anything near the end."""
     if not isinstance(default, Play) or default.card.rank not in _WILDS:
         return None
     shared = view.shared
@@ -751,7 +752,8 @@ def _keep_wild(view: View, default: SeatCommand) -> Draw | None:
     out = set(shared.eliminated)
     if any(n < _KEEP_WILDS_FROM for seat, n in enumerate(shared.counts) if seat not in out):
         return None
-    return next((c for c in view.legal if isinstance(c, Draw)), None)
+    keep = Pass if view.drawn is not None else Draw
+    return next((c for c in view.legal if isinstance(c, keep)), None)
 
 
 def _rank_of(command: SeatCommand) -> Rank | None:

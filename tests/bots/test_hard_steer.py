@@ -4,6 +4,7 @@ its memory sees a seat leave."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -13,7 +14,7 @@ from client.bots import search
 from client.bots.memory import RoundMemory
 from client.bots.strategies import Knobs, choose
 from protocol.cards import Card, Color
-from protocol.commands import Draw, Play, SeatCommand
+from protocol.commands import Draw, Pass, Play, SeatCommand
 from protocol.events import (
     Drew,
     DrewReason,
@@ -231,3 +232,17 @@ def test_hard_keeps_a_wild_while_every_hand_is_big(counts: list[int]) -> None:
     # A coloured card that plays is played, as normal plays it.
     view = table(["W", "R4", "G3", "B4", "G8"], counts, "R", "R1")
     assert steer(view, play("R4")) is None
+
+
+def test_hard_keeps_the_wild_it_drew_while_every_hand_is_big() -> None:
+    hand = ["W+4", "G3", "B4", "G8", "Y7", "B1"]
+    legal: list[SeatCommand] = [*(play("W+4", color=c) for c in "RYGB"), Pass()]
+    drew = replace(view(hand, "R", legal, top="R1", counts=[6, 6]), drawn=Card.parse("W+4"))
+    assert card_of(choose(drew, random.Random(1), "normal")) == "W+4"
+    assert choose(drew, random.Random(1), "hard", Knobs(playouts=4)) == Pass()
+    # A coloured card it drew is played, as normal plays it.
+    legal = [play("R9"), Pass()]
+    drew = replace(
+        view([*hand[1:], "R9"], "R", legal, top="R1", counts=[6, 6]), drawn=Card.parse("R9")
+    )
+    assert steer(drew, play("R9")) is None
