@@ -11,9 +11,6 @@ the round up to it. Three things in them narrow down the hidden cards:
   since; the cards it drew since are free. A drawn card passed on avoids them too.
   When it draws again with no card drawn since the last void, the old void's colour and
   rank go on as a lack (below), so its old cards avoid both voids' colours.
-- **Bluffers.** A seat shown guilty when its Wild Draw Four was challenged bluffs; every
-  other seat is read as honest, as ``normal`` is (it plays a Wild Draw Four only when no
-  card of the colour in force plays). Kept for the whole table, not just the round.
 - **Plays read as ``normal`` plays.** A seat that played another colour on the colour in
   force (by rank, or with a wild) held none of that colour: a player who can follow the
   colour does. One that followed it held none of it worth more (the costliest first);
@@ -21,6 +18,10 @@ the round up to it. Three things in them narrow down the hidden cards:
   and one that played a Wild Draw Four no plain wild. Other wilds it may still hold,
   and the cards it draws since are free again. The colour a wild names is the one the
   seat held most after it, until it plays or draws again.
+
+One thing outlives the round: the seats seen caught bluffing a Wild Draw Four (a
+challenge found them guilty). Every other seat is read as honest, as ``normal`` is (it
+plays a Wild Draw Four only when no card of the colour in force plays).
 
 Only what the seat's own events say is used: the memory is fed the redacted events a
 client of that seat receives (``Event.seen_by``), never the match itself. A void is a

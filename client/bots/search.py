@@ -733,8 +733,8 @@ def steer(
 
 
 _KEEP_WILDS_FROM = 5
-"""While every hand in play holds at least this many cards, a wild is kept (measured:
-fewer, or only the bot's own hand counted, won less)."""
+"""While every hand in play holds at least this many cards, a wild is kept (measured
+against other counts in docs/performance.md, "A stronger `hard`, seventh pass")."""
 
 _WILDS = (Rank.WILD, Rank.WILD_DRAW_FOUR)
 
