@@ -243,7 +243,7 @@ def _basic(
     if call is not None and not plays:
         return call
     if _has(legal, Challenge) or _has(legal, Accept):
-        return _answer_draw_four(legal, view, hand)
+        return _answer_draw_four(legal, guilt_probability(_bluffer_cards(view)))
     answer = _first(legal, Dance) or _first(legal, RefuseDance)
     if answer is not None:
         return answer
@@ -349,15 +349,15 @@ def guilt_probability(
 CHALLENGE_THRESHOLD = 2.0 / 9.0
 
 
-def _answer_draw_four(legal: list[SeatCommand], view: View, hand: list[Card]) -> SeatCommand:
+def _answer_draw_four(legal: list[SeatCommand], guilt: float) -> SeatCommand:
+    """A challenge when the Wild Draw Four was a bluff with probability ``guilt`` above
+    the break-even, else an acceptance (whichever of the two is legal)."""
     challenges, accepts = _of(legal, Challenge), _of(legal, Accept)
     if not challenges:
         return accepts[0]
     if not accepts:
         return challenges[0]
-    if guilt_probability(_bluffer_cards(view)) > CHALLENGE_THRESHOLD:
-        return challenges[0]
-    return accepts[0]
+    return challenges[0] if guilt > CHALLENGE_THRESHOLD else accepts[0]
 
 
 # -- reading the view ------------------------------------------------------------------------
@@ -469,8 +469,8 @@ def _hard(
     guilt = _hard_guilt(view, memory)
     limits = search.Limits(playouts=knobs.playouts, budget_ms=knobs.budget_ms)
     default = _basic(legal, view, rng, knobs)
-    if isinstance(default, Challenge) and guilt <= CHALLENGE_THRESHOLD:
-        default = _first(legal, Accept) or default
+    if isinstance(default, Challenge | Accept):
+        default = _answer_draw_four(legal, guilt)  # as normal answers, on hard's reading
     command = search.decide(legal, view, rng, limits, guilt=guilt, default=default, memory=memory)
     return command if command is not None else default
 
