@@ -15,9 +15,10 @@ to challenge a Wild Draw Four or take a Draw Two stack), once some hand is down 
    seat (:func:`playout`), scored by the win and, a little, by the round's points: the
    search asks which move does best against ``normal``;
 3. repeats with new deals until the think budget is spent (never more than half the turn
-   clock left) or the fixed number of deals is reached, and keeps ``normal``'s choice
-   unless another candidate won more often on the same deals by ``_MARGIN`` standard
-   errors of the paired difference (``_MARGIN_MANY`` with more than one opponent).
+   clock left) or the fixed number of deals is reached, or, looking every ``_LOOK``
+   deals, no candidate is ahead of the default, and keeps ``normal``'s choice unless
+   another candidate won more often on the same deals by ``_MARGIN`` standard errors of
+   the paired difference (``_MARGIN_MANY`` with more than one opponent).
 
 Every candidate is played on the same deals and with the same playout choices (common
 random numbers), so their difference is measured with less noise. The bot also plays a
@@ -42,6 +43,7 @@ search that weighs candidates are one pipeline, read best top to bottom in one p
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 import time
 from collections import Counter
@@ -440,22 +442,30 @@ def _default_move(match: Match, seat: int, rng: random.Random) -> None:
             hand = match.hand(seat)
             card = _normal_card(cards, hand, match.color, rng)
             uno = len(hand) == 2
-            if card.color is not None:
-                command = Play(card, uno=uno)
-            else:
-                command = Play(card, color=_favourite(hand, card), uno=uno)
-            if isinstance(match.apply(seat, command, _NOW), Rejected):
+            color = None if card.color is not None else _favourite(hand, card)
+            if isinstance(match.apply(seat, _play(card, color, uno), _NOW), Rejected):
                 _apply_one(match, seat, rng, card)  # a target or a dance to name
             return
         if match.may_draw(seat):
-            match.apply(seat, Draw(), _NOW)
+            match.apply(seat, _DRAW, _NOW)
             return
     elif phase is Phase.CHALLENGE:
         bluffer = _previous_seat_of(match, seat)
-        answer = Challenge() if match.hand_count(bluffer) >= _CHALLENGE_FROM else Accept()
+        answer = _CHALLENGE if match.hand_count(bluffer) >= _CHALLENGE_FROM else _ACCEPT
         if not isinstance(match.apply(seat, answer, _NOW), Rejected):
             return
     _apply_one(match, seat, rng, None)
+
+
+@functools.cache
+def _play(card: Card, color: Color | None, uno: bool) -> Play:
+    """The playouts' one ``Play`` record of each card, colour and call: a record checks
+    its fields when built, and playouts send the same few hundred over and over (what
+    this saves: docs/performance.md, "Playouts without rebuilding commands")."""
+    return Play(card, color=color, uno=uno)
+
+
+_DRAW, _CHALLENGE, _ACCEPT = Draw(), Challenge(), Accept()
 
 
 _CHALLENGE_FROM = 2
@@ -473,7 +483,10 @@ def _normal_card(
         return rng.choice([card for card in same if card_points(card) == best])
     coloured = [card for card in cards if card.color is not None]
     if coloured:
-        held = Counter(card.color for card in hand)
+        held: dict[Color | None, int] = dict.fromkeys(COLORS, 0)
+        for card in hand:
+            if card.color is not None:
+                held[card.color] += 1
         most = max(held[card.color] for card in coloured)
         return rng.choice([card for card in coloured if held[card.color] == most])
     if in_force is not None and any(card.color is in_force for card in hand):
@@ -520,11 +533,15 @@ def _apply_one(match: Match, seat: int, rng: random.Random, card: Card | None) -
 
 
 def _favourite(hand: Sequence[Card], without: Card | None) -> Color:
-    remaining = list(hand)
-    if without is not None and without in remaining:
-        remaining.remove(without)
-    held = Counter(card.color for card in remaining if card.color is not None)
-    return max(COLORS, key=lambda colour: (held.get(colour, 0), -COLORS.index(colour)))
+    """The colour ``hand`` holds most without one ``without``; ties go to the first in
+    ``COLORS``."""
+    held = dict.fromkeys(COLORS, 0)
+    for card in hand:
+        if card == without:
+            without = None  # only the one copy played leaves the hand
+        elif card.color is not None:
+            held[card.color] += 1
+    return max(COLORS, key=held.__getitem__)
 
 
 # -- the search ------------------------------------------------------------------------------
@@ -578,12 +595,14 @@ def decide(
     config = infer_config(view, memory)
     if config is None:
         return None
-    results = _weigh(options, view, me, config, rng=rng, limits=limits, guilt=guilt, memory=memory)
+    keep = options.index(default) if default in options else None
+    results = _weigh(
+        options, view, me, config, rng=rng, limits=limits, guilt=guilt, memory=memory, keep=keep
+    )
     if results is None:
         return None
     if not results[0]:
         return steered  # not one deal fitted in the budget (a busy machine): no search
-    keep = options.index(default) if default in options else None
     margin = _MARGIN if len(view.shared.counts) <= 2 else _MARGIN_MANY
     return options[_pick(results, keep, margin)]
 
@@ -598,9 +617,11 @@ def _weigh(
     limits: Limits,
     guilt: float,
     memory: RoundMemory | None,
+    keep: int | None,
 ) -> list[list[float]] | None:
     """Every candidate's playout results, deal by deal, until the fixed number of deals
-    or the budget (a deal the budget cut short does not count); None when the view
+    or the budget (a deal the budget cut short does not count), or till a multiple of
+    ``_LOOK`` deals finds no candidate ahead of the one at ``keep``; None when the view
     cannot be dealt."""
     bluffer = wild_draw_four_player(view)
     results: list[list[float]] = [[] for _ in options]
@@ -620,8 +641,22 @@ def _weigh(
         deals += 1
         if limits.playouts and deals >= limits.playouts:
             return results
+        if deals % _LOOK == 0 and keep is not None and _leads(results, keep):
+            return results
         if not limits.playouts and time.perf_counter() > deadline:
             return results
+
+
+_LOOK = 10
+"""Every this many deals the search stops if the default move leads every other: one
+behind it then seldom ends far enough ahead to be chosen (what that saves and what it
+cost: docs/performance.md, "Stopping when the default leads")."""
+
+
+def _leads(results: list[list[float]], keep: int) -> bool:
+    """Whether no candidate has done better so far than the one at ``keep``."""
+    kept = sum(results[keep])
+    return all(sum(result) <= kept for result in results)
 
 
 def _play_out_every(

@@ -1,8 +1,9 @@
 """Bot strength: single rounds between levels on the engine directly (no network).
 
     python tests/bench/bots.py             # quick: classic, 2 and 4 seats, 100 rounds each
-    python tests/bench/bots.py --long      # the acceptance: 4,000 rounds each; other decks
-                                           # and the party rules 500 each, 2 seats; --json
+    python tests/bench/bots.py --long      # the acceptance: 4,000 rounds each, `easy`
+                                           # at 4 seats too; the party rules 500, 2 seats
+    python tests/bench/bots.py --decks     # the other decks, 500 rounds each, 2 seats
 
 Each round is dealt from its own seed; one seat plays ``--level`` (hard), the others
 ``--against`` (normal), and the strong seat moves round by round so no seat is favoured.
@@ -63,6 +64,9 @@ class Series:
     preset: str | None = None
     playouts: int = 40
     budget_ms: int = 150
+    level: str | None = None
+    """A level that does not search, for the strong seat instead of the run's ``--level``
+    (the acceptance's ``easy``)."""
 
     def config(self) -> TableConfig:
         options: dict[str, Any] = {"deck": self.deck, "seats": self.seats}
@@ -77,6 +81,8 @@ class Series:
     def name(self) -> str:
         rules = f"+{self.preset}" if self.preset else ""
         think = f"{self.playouts} deals" if self.playouts else f"{self.budget_ms} ms"
+        if self.level:
+            return f"{self.deck}{rules}, {self.seats} seats"  # a plain level: no deals
         return f"{self.deck}{rules}, {self.seats} seats, {think}"
 
 
@@ -249,6 +255,7 @@ def report(series: Series, tally: Tally, elapsed: float) -> dict[str, Any]:
     p95 = times[int(0.95 * (len(times) - 1))] if times else 0.0
     return {
         "series": series.name(),
+        "level": series.level,  # None: the run's --level
         "deck": series.deck,
         "preset": series.preset,
         "seats": series.seats,
@@ -289,14 +296,18 @@ def paired(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
 def plan(args: argparse.Namespace) -> list[Series]:
     """The series to run: the quick form, ``--long`` (the acceptance), or one by hand."""
     fixed = {"playouts": args.playouts, "budget_ms": args.budget_ms}
-    big, other = (4000, 500) if args.long else (100, 0)
+    big = 4000 if args.long else 100
     series = [Series(2, big, **fixed), Series(4, big, **fixed)]
+    if args.long:
+        series += [Series(4, big, level="easy"), Series(2, 500, preset="party", **fixed)]
+    elif args.decks:
+        series = []
     if args.rounds:
         series = [Series(s, args.rounds, args.deck, args.preset, **fixed) for s in args.seats]
-    elif other:
+    if args.decks:
+        # Outside the acceptance: the other decks' rules are tested; their strength is told.
         decks = [deck.value for deck in DeckName if deck is not DeckName.CLASSIC]
-        series += [Series(2, other, deck, **fixed) for deck in decks]
-        series += [Series(2, other, preset="party", **fixed)]
+        series += [Series(2, 500, deck, **fixed) for deck in decks]
     timing = Series(2, args.timing_rounds, playouts=0, budget_ms=args.budget_ms)
     return [*series, timing] if args.timing_rounds else series
 
@@ -304,6 +315,7 @@ def plan(args: argparse.Namespace) -> list[Series]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--long", action="store_true", help="the acceptance-size runs")
+    parser.add_argument("--decks", action="store_true", help="the other decks, 2 seats")
     parser.add_argument("--rounds", type=int, default=0, help="one series per --seats")
     parser.add_argument("--seats", type=int, nargs="+", default=[2, 4])
     parser.add_argument("--deck", default="classic")
@@ -334,14 +346,14 @@ def main() -> None:
             alone = series.playouts == 0
             tally, elapsed = run_series(
                 series,
-                level=args.level,
+                level=series.level or args.level,
                 against=args.against,
                 seed=args.seed,
                 pool=None if alone else pool,
             )
             results.append(report(series, tally, elapsed))
             if not args.json:
-                _print(results[-1], args.level, args.against)
+                _print(results[-1], series.level or args.level, args.against)
     finally:
         if pool is not None:
             pool.close()

@@ -37,18 +37,40 @@ def test_the_levels_have_human_traits_at_a_table() -> None:
     assert easy.forget_uno > 0 and easy.catch_delay_ms > 0 and hard.forget_uno > 0
 
 
+def _plan(bench: ModuleType, **given: Any) -> list[Any]:
+    args = argparse.Namespace(
+        long=False, decks=False, rounds=0, seats=[2, 4], deck="classic", preset=None,
+        playouts=40, budget_ms=150, timing_rounds=40,
+    )  # fmt: skip
+    return list(bench.plan(argparse.Namespace(**{**vars(args), **given})))
+
+
 def test_every_series_of_the_long_bench_plays_without_human_traits() -> None:
     bench = load_bench()
-    args = argparse.Namespace(
-        long=True, rounds=0, seats=[2, 4], deck="classic", preset=None, playouts=40,
-        budget_ms=150, timing_rounds=40,
-    )  # fmt: skip
-    series = bench.plan(args)
-    assert len(series) >= 6
+    series = _plan(bench, long=True)
+    # The acceptance: hard at 2 and 4 seats and easy at 4, 4,000 rounds each, the
+    # party preset, then the decision time at the budget.
+    assert [(s.level, s.seats, s.rounds, s.preset) for s in series] == [
+        (None, 2, 4000, None),
+        (None, 4, 4000, None),
+        ("easy", 4, 4000, None),
+        (None, 2, 500, "party"),
+        (None, 2, 40, None),
+    ]
+    assert (series[-1].playouts, series[-1].budget_ms) == (0, 150)
     for one in series:
         knobs = one.knobs()
         assert (knobs.forget_uno, knobs.catch_delay_ms, knobs.think_ms) == (0.0, 0, (0, 0))
         assert knobs.playouts == one.playouts
+
+
+def test_the_other_decks_run_on_their_own_or_after_the_acceptance() -> None:
+    bench = load_bench()
+    alone = _plan(bench, decks=True, timing_rounds=0)
+    assert [s.deck for s in alone] == ["modern-swap", "modern-shuffle", "bts", "minecraft"]
+    assert {(s.seats, s.rounds) for s in alone} == {(2, 500)}
+    both = _plan(bench, long=True, decks=True, timing_rounds=0)
+    assert [s.deck for s in both[-4:]] == [s.deck for s in alone] and len(both) == 8
 
 
 @pytest.mark.parametrize("level", ["easy", "hard"])

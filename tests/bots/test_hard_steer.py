@@ -246,3 +246,26 @@ def test_hard_keeps_the_wild_it_drew_while_every_hand_is_big() -> None:
         view([*hand[1:], "R9"], "R", legal, top="R1", counts=[6, 6]), drawn=Card.parse("R9")
     )
     assert steer(drew, play("R9")) is None
+
+
+@pytest.mark.parametrize(("ahead", "deals"), [(False, 10), (True, 40)])
+def test_the_search_stops_early_only_while_the_default_leads(
+    monkeypatch: pytest.MonkeyPatch, ahead: bool, deals: int
+) -> None:
+    # Every ten deals the search looks: with nothing ahead of the default it stops there;
+    # with a candidate ahead it plays every deal it may (the outcomes are set by hand).
+    board = table(["R+2", "R7", "G3", "B4", "Y5"], [5, 6], "R", "R1")
+    options = search.candidates(board.legal)
+    assert options is not None and play("R7") in options and play("R+2") in options
+    played: list[int] = []
+
+    def outcomes(commands: Any, *args: Any, **kwargs: Any) -> list[float]:
+        played.append(1)
+        return [1.0 if ahead and c == play("R7") else 0.5 for c in commands]
+
+    monkeypatch.setattr(search, "_play_out_every", outcomes)
+    pick = search.decide(
+        board.legal, board, random.Random(1), search.Limits(playouts=40), default=play("R+2")
+    )
+    assert len(played) == deals
+    assert pick == (play("R7") if ahead else play("R+2"))
