@@ -90,6 +90,8 @@ class Series:
 class Tally:
     """What one series of rounds came to. ``deals`` is, for each decision the search
     weighed, the number of deals it played out (at a budget: how many fit in it).
+    ``reach`` is the same for the decisions the search did not stop early (the default
+    leading at a look, ``search._LOOK``): at a budget, how many deals it can play.
     ``won`` is the index of every round the strong seat won: two variants of the search
     run on the same seed play the same deals, so their rounds can be compared pair by
     pair (``paired``). ``changed`` counts the strong seat's decisions that differ from
@@ -100,6 +102,7 @@ class Tally:
     wins: int = 0
     decision_ms: list[float] = field(default_factory=list)
     deals: list[int] = field(default_factory=list)
+    reach: list[int] = field(default_factory=list)
     won: list[int] = field(default_factory=list)
     changed: int = 0
 
@@ -110,6 +113,7 @@ class Tally:
         self.won.extend(other.won)
         self.decision_ms.extend(other.decision_ms)
         self.deals.extend(other.deals)
+        self.reach.extend(other.reach)
 
     def interval(self) -> tuple[float, float]:
         """The 95 % Wilson interval of the win rate."""
@@ -124,17 +128,24 @@ class Tally:
 
 class DealCounter:
     """Counts the deals the search plays out to the end, by wrapping the search's one
-    function that plays a deal's candidates (a measurement hook, in this script only)."""
+    function that plays a deal's candidates, and notes whether it stopped early, by
+    wrapping its test of the default's lead (measurement hooks, in this script only)."""
 
     def __init__(self) -> None:
         self.count = 0
-        self._inner = search._play_out_every
-        search._play_out_every = self._counted
+        self.settled = False
+        self._inner, self._leads = search._play_out_every, search._leads
+        search._play_out_every, search._leads = self._counted, self._looked
 
     def _counted(self, *args: Any, **kwargs: Any) -> list[float] | None:
         outcome = self._inner(*args, **kwargs)
         self.count += outcome is not None
         return outcome
+
+    def _looked(self, *args: Any, **kwargs: Any) -> bool:
+        leads = self._leads(*args, **kwargs)
+        self.settled |= leads
+        return leads
 
 
 @functools.cache
@@ -162,7 +173,7 @@ def play_round(
         started = time.perf_counter()
         if seat == strong:
             memory.catch_up(event.seen_by(strong) for event in match.events)
-            counter.count = 0
+            counter.count, counter.settled = 0, False
             state = rngs[seat].getstate()
             command = choose(view, rngs[seat], level, knobs, memory)
             tally.decision_ms.append((time.perf_counter() - started) * 1000)
@@ -171,6 +182,8 @@ def play_round(
             tally.changed += command != choose(view, plain, against, STRENGTH_KNOBS)
             if counter.count:
                 tally.deals.append(counter.count)
+                if not counter.settled:
+                    tally.reach.append(counter.count)
         else:
             command = choose(view, rngs[seat], against, STRENGTH_KNOBS)
         if command is None or isinstance(match.apply(seat, command, 0), Rejected):
@@ -273,6 +286,7 @@ def report(series: Series, tally: Tally, elapsed: float) -> dict[str, Any]:
         "searched": len(tally.deals),
         "changed": tally.changed,
         "deals_p50": statistics.median(tally.deals) if tally.deals else 0,
+        "reach_p50": statistics.median(tally.reach) if tally.reach else 0,
         "seconds": round(elapsed, 1),
         "won_rounds": sorted(tally.won),
     }
@@ -386,7 +400,8 @@ def _print(r: dict[str, Any], level: str, against: str) -> None:
         f"{r['win_rate']:.1%} (95% CI {low:.1%}-{high:.1%}; parity {r['parity']:.0%}); "
         f"decision p50 {r['decision_ms_p50']} ms, p95 {r['decision_ms_p95']} ms, "
         f"max {r['decision_ms_max']} ms; {r['searched']} searched, deals p50 "
-        f"{r['deals_p50']}, {r['changed']} changed; {r['seconds']} s",
+        f"{r['deals_p50']} ({r['reach_p50']} not stopped early), {r['changed']} changed; "
+        f"{r['seconds']} s",
         flush=True,
     )
 
