@@ -461,7 +461,7 @@ def _default_move(match: Match, seat: int, rng: random.Random) -> None:
 def _play(card: Card, color: Color | None, uno: bool) -> Play:
     """The playouts' one ``Play`` record of each card, colour and call: a record checks
     its fields when built, and playouts send the same few hundred over and over (what
-    this saves: docs/performance.md, "Playouts without rebuilding commands")."""
+    this saves: docs/performance.md, "A faster search")."""
     return Play(card, color=color, uno=uno)
 
 
@@ -650,7 +650,7 @@ def _weigh(
 _LOOK = 10
 """Every this many deals the search stops if the default move leads every other: one
 behind it then seldom ends far enough ahead to be chosen (what that saves and what it
-cost: docs/performance.md, "Stopping when the default leads")."""
+cost: docs/performance.md, "A faster search")."""
 
 
 def _leads(results: list[list[float]], keep: int) -> bool:

@@ -80,9 +80,9 @@ class Series:
 
     def name(self) -> str:
         rules = f"+{self.preset}" if self.preset else ""
-        think = f"{self.playouts} deals" if self.playouts else f"{self.budget_ms} ms"
         if self.level:
             return f"{self.deck}{rules}, {self.seats} seats"  # a plain level: no deals
+        think = f"{self.playouts} deals" if self.playouts else f"{self.budget_ms} ms"
         return f"{self.deck}{rules}, {self.seats} seats, {think}"
 
 
