@@ -17,7 +17,10 @@ from web_browser import play_until
 BOT_THINK_MS = "900"
 MAX_STEPS = 1500
 YOURS = "#prompt.yours"
-JUMPED = "#log li:has-text('you jumped in ahead of')"
+JUMPED = "you jumped in ahead of"
+# A loaded machine may take seconds to answer a tap; a jump-in shown later than this is
+# missed, and the next tap counts the lines afresh.
+JUMP_WAIT_MS = 6000
 
 
 def sit_at_a_party_table(page: Page, url: str) -> None:
@@ -46,6 +49,15 @@ def off_turn_card(page: Page) -> str | None:
     return None if card is None else card.get_attribute("data-card")
 
 
+def jump_lines(page: Page) -> int:
+    """How many jump-in lines of this player the page's log shows."""
+    return int(page.evaluate(_COUNT_JUMPS, JUMPED))
+
+
+_COUNT_JUMPS = """text => [...document.querySelectorAll('#log li')]
+    .filter(li => li.innerText.startsWith(text)).length"""
+
+
 def hand_names(page: Page) -> list[str]:
     """The names of the cards in the hand, as the page says them."""
     labels = page.locator("#hand .card").evaluate_all("cards => cards.map(c => c.ariaLabel)")
@@ -63,10 +75,14 @@ def test_a_player_jumps_in_from_the_page(tmp_path: Path, browser: Browser) -> No
         for _ in range(MAX_STEPS):
             chance = off_turn_card(page)
             if chance is not None:
-                before = hand_names(page)
+                before, shown = hand_names(page), jump_lines(page)
                 try:
                     page.click(f"#hand .card.playable[data-card='{chance}']", timeout=1000)
-                    page.wait_for_selector(JUMPED, timeout=3000)
+                    # A new line, not an old one: a jump-in shown after an earlier wait
+                    # gave up would otherwise pass for this one.
+                    page.wait_for_function(
+                        f"n => ({_COUNT_JUMPS})({JUMPED!r}) > n", arg=shown, timeout=JUMP_WAIT_MS
+                    )
                 except PlaywrightError:
                     continue  # a bot moved first: the card is no jump-in any more
                 jumped = before
@@ -79,7 +95,7 @@ def test_a_player_jumps_in_from_the_page(tmp_path: Path, browser: Browser) -> No
                 page.wait_for_timeout(50)
         assert jumped is not None, "no jump-in chance came in the steps given"
         lines = page.locator("#log li").all_inner_texts()
-        at = next(i for i, line in enumerate(lines) if line.startswith("you jumped in ahead of"))
+        at = max(i for i, line in enumerate(lines) if line.startswith(JUMPED))
         assert lines[at].startswith("you jumped in ahead of Bot ")
         # A bot's play can re-draw the hand between the look and the tap, so the card
         # played may be another jump-in than the one looked at: one card of the hand went.
