@@ -75,6 +75,7 @@ __all__ = [
     "Deal",
     "Limits",
     "decide",
+    "favourite_colour",
     "infer_config",
     "playout",
     "sample_deal",
@@ -442,7 +443,7 @@ def _default_move(match: Match, seat: int, rng: random.Random) -> None:
             hand = match.hand(seat)
             card = _normal_card(cards, hand, match.color, rng)
             uno = len(hand) == 2
-            color = None if card.color is not None else _favourite(hand, card)
+            color = None if card.color is not None else favourite_colour(hand, card)
             if isinstance(match.apply(seat, _play(card, color, uno), _NOW), Rejected):
                 _apply_one(match, seat, rng, card)  # a target or a dance to name
             return
@@ -517,7 +518,7 @@ def _apply_one(match: Match, seat: int, rng: random.Random, card: Card | None) -
     if not legal:
         return
     hand = match.hand(seat)
-    colour = _favourite(hand, card)
+    colour = favourite_colour(hand, card)
 
     def rank(command: Command) -> tuple[int, int, int]:
         named = getattr(command, "color", None)
@@ -532,9 +533,10 @@ def _apply_one(match: Match, seat: int, rng: random.Random, card: Card | None) -
     match.apply(seat, rng.choice([c for c in legal if rank(c) == best]), _NOW)
 
 
-def _favourite(hand: Sequence[Card], without: Card | None) -> Color:
-    """The colour ``hand`` holds most without one ``without``; ties go to the first in
-    ``COLORS``."""
+def favourite_colour(hand: Sequence[Card], without: Card | None) -> Color:
+    """The colour ``normal`` names: the one ``hand`` holds most once one ``without`` has
+    left it (ties go to the first in ``COLORS``). One function for the level and for its
+    playouts, which call it at every wild."""
     held = dict.fromkeys(COLORS, 0)
     for card in hand:
         if card == without:

@@ -28,7 +28,7 @@ from typing import TypeVar
 from client.bots import search
 from client.bots.choices import CHALLENGE_MODES, DANCE_MODES, STRATEGY_NAMES
 from client.bots.memory import RoundMemory
-from protocol.cards import COLORS, Card, Color, Rank, card_points
+from protocol.cards import Card, Color, Rank, card_points
 from protocol.commands import (
     Accept,
     Arrow,
@@ -302,7 +302,7 @@ def _is_bluff(card: Card, hand: list[Card], in_force: Color | None) -> bool:
 
 def _best_wild_variants(variants: list[Play], hand: list[Card]) -> list[Play]:
     """Of the colour variants of one wild, those naming the colour held most."""
-    colour = _favourite_colour(hand, without=variants[0].card)
+    colour = search.favourite_colour(hand, without=variants[0].card)
     matching = [c for c in variants if c.color == colour]
     return matching or variants
 
@@ -310,22 +310,13 @@ def _best_wild_variants(variants: list[Play], hand: list[Card]) -> list[Play]:
 def _best_wild_variant(
     variants: list[ChooseColor], view: View, hand: list[Card], without: Card | None
 ) -> ChooseColor:
-    colour = _favourite_colour(hand, without=without)
+    colour = search.favourite_colour(hand, without=without)
     matching = [c for c in variants if c.color == colour] or variants
     targeted = [c for c in matching if c.target is not None]
     if targeted:
         target = _fewest_cards_next_in_turn(view, [c.target for c in targeted])
         return next(c for c in targeted if c.target == target)
     return matching[0]
-
-
-def _favourite_colour(hand: Sequence[Card], without: Card | None) -> Color:
-    """The colour held most after ``without`` leaves the hand (ties: red, yellow, green, blue)."""
-    remaining = list(hand)
-    if without is not None and without in remaining:
-        remaining.remove(without)
-    held = Counter(card.color for card in remaining if card.color is not None)
-    return max(COLORS, key=lambda colour: (held.get(colour, 0), -COLORS.index(colour)))
 
 
 def guilt_probability(

@@ -49,13 +49,13 @@ def off_turn_card(page: Page) -> str | None:
     return None if card is None else card.get_attribute("data-card")
 
 
+_COUNT_JUMPS = """text => [...document.querySelectorAll('#log li')]
+    .filter(li => li.innerText.startsWith(text)).length"""
+
+
 def jump_lines(page: Page) -> int:
     """How many jump-in lines of this player the page's log shows."""
     return int(page.evaluate(_COUNT_JUMPS, JUMPED))
-
-
-_COUNT_JUMPS = """text => [...document.querySelectorAll('#log li')]
-    .filter(li => li.innerText.startsWith(text)).length"""
 
 
 def hand_names(page: Page) -> list[str]:
@@ -81,7 +81,9 @@ def test_a_player_jumps_in_from_the_page(tmp_path: Path, browser: Browser) -> No
                     # A new line, not an old one: a jump-in shown after an earlier wait
                     # gave up would otherwise pass for this one.
                     page.wait_for_function(
-                        f"n => ({_COUNT_JUMPS})({JUMPED!r}) > n", arg=shown, timeout=JUMP_WAIT_MS
+                        f"([text, seen]) => ({_COUNT_JUMPS})(text) > seen",
+                        arg=[JUMPED, shown],
+                        timeout=JUMP_WAIT_MS,
                     )
                 except PlaywrightError:
                     continue  # a bot moved first: the card is no jump-in any more
