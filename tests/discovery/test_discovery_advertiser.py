@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import pytest
 import trio
+import trio.testing
 import zeroconf
 
 from server.advertise import Advertiser, AdvertiseSettings
@@ -74,6 +75,14 @@ def advertiser_for(
         settings=AdvertiseSettings(poll_seconds=0.5, min_update_seconds=2.0),
         publisher=lambda: publisher,
     )
+
+
+@pytest.fixture
+def autojump_clock() -> trio.testing.MockClock:
+    """A virtual clock that jumps only once the loop has been idle for 10 ms of real time.
+    The publisher runs in worker threads, which a clock that jumps at once cannot see: on a
+    loaded machine it ran the 60 virtual seconds of a wait out while a thread still ran."""
+    return trio.testing.MockClock(autojump_threshold=0.01)
 
 
 async def wait_for_updates(advertiser: Advertiser, count: int) -> None:
