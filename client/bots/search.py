@@ -12,8 +12,9 @@ to challenge a Wild Draw Four or take a Draw Two stack), once some hand is down 
 2. builds that position in the real engine once (``Match.restore`` of a plain snapshot),
    forks it for each candidate (``Match.fork``: no snapshot on the hot path), applies the
    candidate, and plays the round out with ``normal``'s heuristic, made cheap, for every
-   seat (:func:`playout`), scored by the win and, a little, by the round's points: the
-   search asks which move does best against ``normal``;
+   opponent and as ``hard`` plays without a search for its own seat (:func:`playout`),
+   scored by the win and, a little, by the round's points: the search asks which move
+   does best against ``normal``;
 3. repeats with new deals until the think budget is spent (never more than half the turn
    clock left) or the fixed number of deals is reached, or, looking every ``_LOOK``
    deals, no candidate is ahead of the default, and keeps ``normal``'s choice unless
@@ -386,9 +387,10 @@ def playout(
     *,
     stop_at: float | None = None,
 ) -> float | None:
-    """Play the round out with the default policy for every seat; about 1.0 if ``me`` went
-    out and 0.0 if another did, moved by the round's points (:func:`_score`), a share by
-    hand sizes if ``max_steps`` ran out first; None when the clock passed ``stop_at``
+    """Play the round out with the default policy (:func:`_default_move`: ``normal``'s,
+    and ``hard``'s without a search for ``me``); about 1.0 if ``me`` went out and 0.0 if
+    another did, moved by the round's points (:func:`_score`), a share by hand sizes if
+    ``max_steps`` ran out first; None when the clock passed ``stop_at``
     (``time.perf_counter``) first."""
     for step in range(max_steps):
         if stop_at is not None and step % _CLOCK_STEPS == 0 and time.perf_counter() > stop_at:
@@ -398,7 +400,7 @@ def playout(
         seat = match.to_act()
         if seat is None:
             break
-        _default_move(match, seat, rng)
+        _default_move(match, seat, rng, me)
     sizes = [match.hand_count(s) or 1 for s in range(match.config.seats)]
     return (1.0 / sizes[me]) / sum(1.0 / n for n in sizes)
 
@@ -431,17 +433,21 @@ _CLOCK_STEPS = 16
 machine, a round that circulates) stops near the deadline instead of far past it."""
 
 
-def _default_move(match: Match, seat: int, rng: random.Random) -> None:
+def _default_move(match: Match, seat: int, rng: random.Random, me: int) -> None:
     """The ``normal`` level's move, made cheap: the colour in force before a change of
     colour (its card worth most), else the colour held most; a plain wild before an honest
     Wild Draw Four, naming the colour held most; a draw when nothing plays; a challenge as
-    ``normal`` decides it. Every seat plays it, so a playout is a game against ``normal``."""
+    ``normal`` decides it. The opponents play it, so a playout is a game against
+    ``normal``; the bot's own seat ``me`` plays as ``hard`` does when it does not search
+    (:func:`_own_card`, and it never challenges: no one in a playout bluffs)."""
     phase = match.phase
     if phase is Phase.TURN or phase is Phase.STACK:
         cards = match.playable_cards(seat)
         if cards:
             hand = match.hand(seat)
             card = _normal_card(cards, hand, match.color, rng)
+            if seat == me:
+                card = _own_card(match, me, cards, hand, card)
             uno = len(hand) == 2
             color = None if card.color is not None else favourite_colour(hand, card)
             if isinstance(match.apply(seat, _play(card, color, uno), _NOW), Rejected):
@@ -451,8 +457,10 @@ def _default_move(match: Match, seat: int, rng: random.Random) -> None:
             match.apply(seat, _DRAW, _NOW)
             return
     elif phase is Phase.CHALLENGE:
-        bluffer = _previous_seat_of(match, seat)
+        bluffer = _seat_after(match, seat, -match.direction)
         answer = _CHALLENGE if match.hand_count(bluffer) >= _CHALLENGE_FROM else _ACCEPT
+        if seat == me:
+            answer = _ACCEPT  # as hard answers a seat never caught bluffing
         if not isinstance(match.apply(seat, answer, _NOW), Rejected):
             return
     _apply_one(match, seat, rng, None)
@@ -497,13 +505,38 @@ def _normal_card(
     return (plain or cards)[0]
 
 
-def _previous_seat_of(match: Match, seat: int) -> int:
-    """The seat that played before ``seat`` in the direction of play (an eliminated seat
-    holds no cards, and a seat that just went out ended the round)."""
+def _own_card(
+    match: Match, me: int, cards: Sequence[Card], hand: Sequence[Card], normal: Card
+) -> Card:
+    """The card the bot's own seat plays in a playout: ``normal``'s, but with three seats
+    or more in play as :func:`steer` plays without a search: a stopper against a next
+    player about to go out, a number of the colour in force that keeps the stopper
+    otherwise, and an honest Wild Draw Four for a plain wild. Each reads only the hand
+    sizes and its own hand, as the bot at the table does (what it bought:
+    docs/performance.md, "The bot's own seat in its playouts")."""
+    seats, in_force = match.config.seats, match.color
+    if sum(1 for seat in range(seats) if match.hand_count(seat)) < 3:
+        return normal
+    after = _seat_after(match, me, match.direction)
+    if match.hand_count(after) <= _DANGER:
+        before = _seat_after(match, me, -match.direction)
+        coloured = [card for card in cards if card.color is not None]
+        return _stopper(coloured, match.hand_count(after), match.hand_count(before)) or normal
+    if normal.rank in _STOPPERS:
+        return _number_to_hold_with(cards, in_force) or normal
+    honest = in_force is not None and not any(card.color is in_force for card in hand)
+    if normal.rank is Rank.WILD and honest:
+        return next((c for c in cards if c.rank is Rank.WILD_DRAW_FOUR), normal)
+    return normal
+
+
+def _seat_after(match: Match, seat: int, step: int) -> int:
+    """The seat holding cards next after ``seat`` going ``step`` (1 or -1): an eliminated
+    seat holds none, and a seat that just went out has ended the playout."""
     seats = match.config.seats
     other = seat
     for _ in range(seats):
-        other = (other - match.direction) % seats
+        other = (other + step) % seats
         if match.hand_count(other):
             return other
     return seat
@@ -761,7 +794,7 @@ def steer(
     if after is None or before is None or not plays:
         return None
     if counts[after] <= _DANGER:
-        return _stop(plays, counts, after, before, memory)
+        return _stop(plays, counts, after, before)
     held = _hold(plays, view, default)
     if held is not None:
         return held
@@ -797,40 +830,41 @@ def _rank_of(command: SeatCommand) -> Rank | None:
     return command.card.rank if isinstance(command, Play) else None
 
 
-def _stop(
-    plays: Sequence[Play],
-    counts: Sequence[int],
-    after: int,
-    before: int,
-    memory: RoundMemory | None,
-) -> Play | None:
+def _stop(plays: Sequence[Play], counts: Sequence[int], after: int, before: int) -> Play | None:
     """The strongest card that stops ``after``, or None when none does."""
+    card = _stopper([c.card for c in plays], counts[after], counts[before])
+    return None if card is None else next(c for c in plays if c.card == card)
 
-    def strength(command: Play) -> int:
-        rank = command.card.rank
-        if rank == Rank.REVERSE and counts[before] <= counts[after]:
+
+def _stopper(cards: Sequence[Card], after: int, before: int) -> Card | None:
+    """The first of the strongest ``cards`` that stop a next player holding ``after``
+    cards: a Draw Two, then a Skip, then a Reverse, but a Reverse only when the player
+    it hands the turn to holds more (``before``). None when none of them does."""
+
+    def strength(card: Card) -> int:
+        if card.rank is Rank.REVERSE and before <= after:
             return len(_STOPPERS)  # the turn would pass to a hand as small
-        return _STOPPERS.get(rank, len(_STOPPERS))
+        return _STOPPERS.get(card.rank, len(_STOPPERS))
 
-    best = min(strength(c) for c in plays)
-    if best == len(_STOPPERS):
-        return None
-    return next(c for c in plays if strength(c) == best)
+    best = min(cards, key=strength, default=None)
+    return best if best is not None and strength(best) < len(_STOPPERS) else None
 
 
 def _hold(plays: Sequence[Play], view: View, default: SeatCommand) -> Play | None:
     """The highest number of the colour in force instead of ``normal``'s stopper."""
     if _rank_of(default) not in _STOPPERS:
         return None
-    colour = view.shared.color
+    card = _number_to_hold_with([c.card for c in plays], view.shared.color)
+    return None if card is None else next(c for c in plays if c.card == card)
+
+
+def _number_to_hold_with(cards: Sequence[Card], colour: Color | None) -> Card | None:
+    """The highest number card of the colour in force among ``cards``, played so that a
+    stopper is kept for a next player about to go out; None when there is none."""
     numbers = [
-        c
-        for c in plays
-        if c.card.color is not None and c.card.color == colour and c.card.rank.number is not None
+        c for c in cards if c.color is not None and c.color is colour and c.rank.number is not None
     ]
-    if not numbers:
-        return None
-    return max(numbers, key=lambda c: int(c.card.rank.value))
+    return max(numbers, key=lambda c: c.rank.number or 0, default=None)
 
 
 def _four(plays: Sequence[Play], view: View, default: SeatCommand) -> Play | None:

@@ -1,5 +1,5 @@
-"""Where ``hard`` plays otherwise than ``normal`` at three seats or more, and the colours
-its memory sees a seat leave."""
+"""Where ``hard`` plays otherwise than ``normal`` (most of it at three seats or more), how
+its own seat plays in its playouts, and the colours its memory sees a seat leave."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from client.bots import search
 from client.bots.memory import RoundMemory
 from client.bots.strategies import Knobs, choose
 from protocol.cards import Card, Color
-from protocol.commands import Draw, Pass, Play, SeatCommand
+from protocol.commands import Accept, Challenge, Draw, Pass, Play, SeatCommand
 from protocol.events import (
     Drew,
     DrewReason,
@@ -213,24 +213,25 @@ def test_hard_plays_an_honest_wild_draw_four_where_normal_plays_a_plain_wild() -
     # wild (were it the move) stays.
     view = table(["W", "W+4", "Y3", "B4"], [4, 6, 6, 6], "Y", "Y1")
     assert steer(view, play("W", color="G")) is None
-    # Head to head it plays as normal.
+    # Head to head it plays as normal (measured with the search, a loss).
     two = table(["W", "W+4", "G3", "B4"], [4, 6], "R", "R1")
     assert steer(two, play("W", color="G")) is None
 
 
-@pytest.mark.parametrize("counts", [[5, 6], [5, 7, 5, 9]])
+@pytest.mark.parametrize("counts", [[6, 6], [6, 7, 6, 9]])
 def test_hard_keeps_a_wild_while_every_hand_is_big(counts: list[int]) -> None:
-    # Only the wilds play; normal spends the plain one, hard draws and keeps them.
-    view = table(["W", "W+4", "G3", "B4", "G8"], counts, "R", "R1")
+    # Only the wilds play; normal spends the plain one, hard draws and keeps them. (With a
+    # hand of five the search weighs the draw against the wilds, and may play one.)
+    view = table(["W", "W+4", "G3", "B4", "G8", "Y2"], counts, "R", "R1")
     assert card_of(choose(view, random.Random(1), "normal")) == "W"
     assert steer(view, play("W", color="G")) == Draw()
     assert choose(view, random.Random(1), "hard", Knobs(playouts=4)) == Draw()
     # Once a hand in play is down to four cards the wild is played, as normal plays it.
     smaller = [*counts[:-1], 4]
-    view = table(["W", "W+4", "G3", "B4", "G8"], smaller, "R", "R1")
+    view = table(["W", "W+4", "G3", "B4", "G8", "Y2"], smaller, "R", "R1")
     assert card_of(choose(view, random.Random(1), "hard", Knobs(playouts=4))) in ("W", "W+4")
     # A coloured card that plays is played, as normal plays it.
-    view = table(["W", "R4", "G3", "B4", "G8"], counts, "R", "R1")
+    view = table(["W", "R4", "G3", "B4", "G8", "Y2"], counts, "R", "R1")
     assert steer(view, play("R4")) is None
 
 
@@ -269,3 +270,60 @@ def test_the_search_stops_early_only_while_the_default_leads(
     )
     assert len(played) == deals
     assert pick == (play("R7") if ahead else play("R+2"))
+
+
+def playout_first_card(board: View, me: int) -> str:
+    """The card a playout from ``board``'s position plays first (seat 0 is to act), when
+    the searching bot sits at ``me``."""
+    config = search.infer_config(board)
+    assert config is not None
+    deal = search.sample_deal(board, config, random.Random(3))
+    assert deal is not None
+    match = Match.restore(search.position(board, config, deal, None, guilty=False))
+    search.playout(match, me, random.Random(1), max_steps=1)
+    return match.top_card().code
+
+
+@pytest.mark.parametrize(
+    ("hand", "counts", "top", "normal", "own"),
+    [
+        # Next player about to go out: a Skip of another colour stops it.
+        (["R7", "GS", "B4", "Y5"], [4, 2, 6, 6], "RS", "R7", "GS"),
+        # Next player far from out: a number of the colour, the Draw Two kept.
+        (["R+2", "R7", "G3", "B4", "Y5"], [5, 6, 6, 6], "R1", "R+2", "R7"),
+        # No red and no coloured card plays: the honest Wild Draw Four.
+        (["W", "W+4", "G3", "B4"], [4, 6, 6, 6], "R1", "W", "W+4"),
+        # Head to head its own seat plays as normal, as the bot does.
+        (["W", "W+4", "G3", "B4"], [4, 6], "R1", "W", "W"),
+    ],
+)
+def test_in_its_playouts_the_bots_own_seat_plays_as_hard_does_without_a_search(
+    hand: list[str], counts: list[int], top: str, normal: str, own: str
+) -> None:
+    board = table(hand, counts, top[0], top)
+    assert card_of(choose(board, random.Random(1), "normal")) == normal
+    # An opponent's seat (the search is seat 1's) plays normal's card, the own seat hard's.
+    assert playout_first_card(board, me=1) == normal
+    assert playout_first_card(board, me=0) == own
+
+
+def test_in_its_playouts_the_bots_own_seat_never_challenges() -> None:
+    # Seat 1 played an honest Wild Draw Four from six cards. normal challenges it and draws
+    # six; hard, which reads a seat never caught bluffing as honest, draws four.
+    board = view(
+        ["R7", "G3", "B4", "Y5"],
+        "G",
+        [Challenge(), Accept()],
+        top="W+4",
+        counts=[4, 6],
+        phase=Phase.CHALLENGE,
+    )
+    config = search.infer_config(board)
+    assert config is not None
+    for me, drawn in ((1, 6), (0, 4)):
+        deal = search.sample_deal(board, config, random.Random(3))
+        assert deal is not None
+        bluffer = search.wild_draw_four_player(board)
+        match = Match.restore(search.position(board, config, deal, bluffer, guilty=False))
+        search.playout(match, me, random.Random(1), max_steps=1)
+        assert match.hand_count(0) == 4 + drawn
