@@ -244,13 +244,15 @@ class ClientSession:
 
     async def send(self, message: Message) -> None:
         """Send any message without waiting for an answer."""
-        self._raise_if_closed()
-        if self._conn.state is ConnectionState.CLOSED:
-            # The server's closing or error has been read but not yet handled.
-            raise ConnectionLostError(
-                f"cannot send {message.TYPE}: the server ended the connection"
-            )
         async with self._send_lock:
+            # Checked once the lock is held: the reader may close the connection while
+            # this send waits for another one.
+            self._raise_if_closed()
+            if self._conn.state is ConnectionState.CLOSED:
+                # The server's closing or error has been read but not yet handled.
+                raise ConnectionLostError(
+                    f"cannot send {message.TYPE}: the server ended the connection"
+                )
             data = self._conn.send(message)
             try:
                 await self._stream.send_all(data)

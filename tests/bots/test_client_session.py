@@ -25,6 +25,7 @@ from protocol.cards import Card, Color
 from protocol.connection import ServerConnection
 from protocol.events import Drew, DrewReason, SeenEvent, Turn
 from protocol.messages import (
+    Bye,
     Closing,
     Error,
     Game,
@@ -351,6 +352,33 @@ async def test_a_closing_read_but_not_yet_handled_still_closes_quietly() -> None
         await session.send(Ping(nonce=1))
     await session.aclose()
     assert session.closed and server.received == [server.received[0]]
+
+
+async def test_a_closing_read_while_a_send_waits_for_the_lock_is_a_lost_connection() -> None:
+    # A Ctrl-C's bye can wait behind another send while the reader takes in the server's
+    # closing: once it has the lock it must end as a lost connection (which closing the
+    # session expects), not as a protocol error from sending on a closed connection.
+    client_stream, server_stream = trio.testing.memory_stream_pair()
+    server = ScriptedServer(server_stream)
+    session = ClientSession(client_stream, "Ada")
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(server.greet)
+        await session.handshake(Hello(versions=SUPPORTED_VERSIONS, name="Ada"))
+    await server.send(Closing(reason="shutting down"))
+    closing = bytes(await client_stream.receive_some(65536))
+
+    async def say_bye() -> None:
+        with pytest.raises(ConnectionLostError):
+            await session.send(Bye(reason=None))
+
+    await session._send_lock.acquire()  # another send is writing
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(say_bye)
+        await trio.testing.wait_all_tasks_blocked()
+        session._conn.receive_data(closing)
+        assert isinstance(session._conn.next_message(), Closing)
+        session._send_lock.release()
+    assert server.received == [server.received[0]]
 
 
 async def test_a_dropped_connection_raises_connection_lost() -> None:
