@@ -524,10 +524,11 @@ def _own_card(
         return _stopper(coloured, match.hand_count(after), match.hand_count(before)) or normal
     if normal.rank in _STOPPERS:
         return _number_to_hold_with(cards, in_force) or normal
-    honest = in_force is not None and not any(card.color is in_force for card in hand)
-    if normal.rank is Rank.WILD and honest:
-        return next((c for c in cards if c.rank is Rank.WILD_DRAW_FOUR), normal)
-    return normal
+    if normal.rank is not Rank.WILD or in_force is None:
+        return normal
+    if any(card.color is in_force for card in hand):
+        return normal  # a Wild Draw Four would be a bluff
+    return next((c for c in cards if c.rank is Rank.WILD_DRAW_FOUR), normal)
 
 
 def _seat_after(match: Match, seat: int, step: int) -> int:
@@ -861,9 +862,7 @@ def _hold(plays: Sequence[Play], view: View, default: SeatCommand) -> Play | Non
 def _number_to_hold_with(cards: Sequence[Card], colour: Color | None) -> Card | None:
     """The highest number card of the colour in force among ``cards``, played so that a
     stopper is kept for a next player about to go out; None when there is none."""
-    numbers = [
-        c for c in cards if c.color is not None and c.color is colour and c.rank.number is not None
-    ]
+    numbers = [c for c in cards if c.color is colour and c.rank.number is not None]
     return max(numbers, key=lambda c: c.rank.number or 0, default=None)
 
 

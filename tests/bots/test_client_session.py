@@ -336,9 +336,9 @@ async def test_a_closing_notice_is_a_server_close() -> None:
                 await session.wait_for(lambda s: False)
 
 
-async def test_a_closing_read_but_not_yet_handled_still_closes_quietly() -> None:
-    # A Ctrl-C can land between reading the server's closing and handling it; closing the
-    # session then must not try to say bye on a connection that has already ended.
+async def closing_on_the_wire() -> tuple[ClientSession, ScriptedServer, bytes]:
+    """A greeted session, its server, and the bytes of the server's closing: sent, read
+    off the stream, not yet given to the session's connection."""
     client_stream, server_stream = trio.testing.memory_stream_pair()
     server = ScriptedServer(server_stream)
     session = ClientSession(client_stream, "Ada")
@@ -346,7 +346,14 @@ async def test_a_closing_read_but_not_yet_handled_still_closes_quietly() -> None
         nursery.start_soon(server.greet)
         await session.handshake(Hello(versions=SUPPORTED_VERSIONS, name="Ada"))
     await server.send(Closing(reason="shutting down"))
-    session._conn.receive_data(bytes(await client_stream.receive_some(65536)))
+    return session, server, bytes(await client_stream.receive_some(65536))
+
+
+async def test_a_closing_read_but_not_yet_handled_still_closes_quietly() -> None:
+    # A Ctrl-C can land between reading the server's closing and handling it; closing the
+    # session then must not try to say bye on a connection that has already ended.
+    session, server, closing = await closing_on_the_wire()
+    session._conn.receive_data(closing)
     assert isinstance(session._conn.next_message(), Closing) and not session.closed
     with pytest.raises(ConnectionLostError):
         await session.send(Ping(nonce=1))
@@ -358,14 +365,7 @@ async def test_a_closing_read_while_a_send_waits_for_the_lock_is_a_lost_connecti
     # A Ctrl-C's bye can wait behind another send while the reader takes in the server's
     # closing: once it has the lock it must end as a lost connection (which closing the
     # session expects), not as a protocol error from sending on a closed connection.
-    client_stream, server_stream = trio.testing.memory_stream_pair()
-    server = ScriptedServer(server_stream)
-    session = ClientSession(client_stream, "Ada")
-    async with trio.open_nursery() as nursery:
-        nursery.start_soon(server.greet)
-        await session.handshake(Hello(versions=SUPPORTED_VERSIONS, name="Ada"))
-    await server.send(Closing(reason="shutting down"))
-    closing = bytes(await client_stream.receive_some(65536))
+    session, server, closing = await closing_on_the_wire()
 
     async def say_bye() -> None:
         with pytest.raises(ConnectionLostError):

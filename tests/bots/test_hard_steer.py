@@ -272,16 +272,17 @@ def test_the_search_stops_early_only_while_the_default_leads(
     assert pick == (play("R7") if ahead else play("R+2"))
 
 
-def playout_first_card(board: View, me: int) -> str:
-    """The card a playout from ``board``'s position plays first (seat 0 is to act), when
-    the searching bot sits at ``me``."""
+def one_playout_move(board: View, me: int) -> Match:
+    """The position ``board`` shows (seat 0 to act) after a playout's first move, when the
+    searching bot sits at ``me``."""
     config = search.infer_config(board)
     assert config is not None
     deal = search.sample_deal(board, config, random.Random(3))
     assert deal is not None
-    match = Match.restore(search.position(board, config, deal, None, guilty=False))
+    bluffer = search.wild_draw_four_player(board)
+    match = Match.restore(search.position(board, config, deal, bluffer, guilty=False))
     search.playout(match, me, random.Random(1), max_steps=1)
-    return match.top_card().code
+    return match
 
 
 @pytest.mark.parametrize(
@@ -303,8 +304,8 @@ def test_in_its_playouts_the_bots_own_seat_plays_as_hard_does_without_a_search(
     board = table(hand, counts, top[0], top)
     assert card_of(choose(board, random.Random(1), "normal")) == normal
     # An opponent's seat (the search is seat 1's) plays normal's card, the own seat hard's.
-    assert playout_first_card(board, me=1) == normal
-    assert playout_first_card(board, me=0) == own
+    assert one_playout_move(board, me=1).top_card().code == normal
+    assert one_playout_move(board, me=0).top_card().code == own
 
 
 def test_in_its_playouts_the_bots_own_seat_never_challenges() -> None:
@@ -318,12 +319,5 @@ def test_in_its_playouts_the_bots_own_seat_never_challenges() -> None:
         counts=[4, 6],
         phase=Phase.CHALLENGE,
     )
-    config = search.infer_config(board)
-    assert config is not None
     for me, drawn in ((1, 6), (0, 4)):
-        deal = search.sample_deal(board, config, random.Random(3))
-        assert deal is not None
-        bluffer = search.wild_draw_four_player(board)
-        match = Match.restore(search.position(board, config, deal, bluffer, guilty=False))
-        search.playout(match, me, random.Random(1), max_steps=1)
-        assert match.hand_count(0) == 4 + drawn
+        assert one_playout_move(board, me).hand_count(0) == 4 + drawn
