@@ -18,6 +18,10 @@ the round up to it. Three things in them narrow down the hidden cards:
   and one that played a Wild Draw Four no plain wild. Other wilds it may still hold,
   and the cards it draws since are free again. The colour a wild names is the one the
   seat held most after it, until it plays or draws again.
+- **Earlier readings.** A new reading (a void, or a play read as above) replaces the
+  last one of its kind, but when the seat has drawn since, the last one still holds for
+  the cards it held then: it is set aside, with its own count of fresh cards, and the
+  sampler keeps it too (the newest ``_EARLIER`` of them).
 
 One thing outlives the round: the seats seen caught bluffing a Wild Draw Four (a
 challenge found them guilty). Every other seat is read as honest, as ``normal`` is (it
@@ -144,6 +148,9 @@ class RoundMemory:
         self.voids: dict[int, Void] = {}
         self.lacks: dict[int, Lack] = {}
         """What a seat held none of when it played: see :class:`Lack`."""
+        self.earlier: dict[int, list[Void | Lack]] = {}
+        """Readings a newer one replaced after the seat had drawn, oldest first: they still
+        hold for the cards it held then (``readings``)."""
         self.favourites: dict[int, Favourite] = {}
         """The colour a seat named with its last wild, while it has neither played nor
         drawn since."""
@@ -163,6 +170,13 @@ class RoundMemory:
         except ConfigError:  # options of a newer server than this bot: guess them instead
             self.rules = None
 
+    def readings(self, seat: int) -> list[Void | Lack]:
+        """Every reading of what ``seat`` holds none of (void, lack, earlier ones): each
+        binds the seat's cards but its own count of fresh ones."""
+        readings: list[Void | Lack] = [*self.earlier.get(seat, ())]
+        readings += [r for r in (self.voids.get(seat), self.lacks.get(seat)) if r is not None]
+        return readings
+
     def catch_up(self, events: Iterable[SeenEvent]) -> None:
         """Take in the events after the last one taken (a session's kept events, oldest
         first). A gap in the numbers forgets what it cannot trust; numbers that start
@@ -177,9 +191,7 @@ class RoundMemory:
                 continue
             if seq != self.seq + 1 and self.seq:
                 self.discard = None
-                self.voids.clear()
-                self.lacks.clear()
-                self.favourites.clear()
+                self._forget_readings()
             self.seq = seq
             self.observe(event.body)
 
@@ -212,9 +224,7 @@ class RoundMemory:
         elif isinstance(event, Reshuffled):
             self.discard = [self._top] if self._top is not None else None
         elif isinstance(event, HandsSwapped | HandsShuffled | HandsPassed):
-            self.voids.clear()
-            self.lacks.clear()
-            self.favourites.clear()
+            self._forget_readings()
 
     def _lay(self, card: Card, color: Color | None, *, first: bool) -> None:
         self._top = card
@@ -227,35 +237,49 @@ class RoundMemory:
 
     def _forget(self) -> None:
         self.discard = None
-        self.voids.clear()
-        self.lacks.clear()
-        self.favourites.clear()
+        self._forget_readings()
         self._top = None
         self._color = None
         self._drawing = None
+
+    def _forget_readings(self) -> None:
+        self.voids.clear()
+        self.lacks.clear()
+        self.earlier.clear()
+        self.favourites.clear()
+
+    def _set_aside(self, seat: int, reading: Void | Lack) -> None:
+        """Keep a replaced reading that some of the seat's cards may still be bound by."""
+        if reading.fresh:
+            kept = self.earlier.setdefault(seat, [])
+            kept.append(reading)
+            del kept[:-_EARLIER]
 
     def _played(self, event: Played, drawing: int | None) -> None:
         seat, card, in_force, before = event.seat, event.card, self._color, self._top
         self._lay(card, event.color, first=False)
         self.favourites.pop(seat, None)
-        void = self.voids.get(seat)
-        if void is not None and not void.allows(card):
-            void.fresh = max(void.fresh - 1, 0)  # it was one of the drawn cards
-        lack = self.lacks.get(seat)
-        if lack is not None and not lack.allows(card):
-            lack.fresh = max(lack.fresh - 1, 0)
+        for rule in self.readings(seat):
+            if not rule.allows(card):
+                rule.fresh = max(rule.fresh - 1, 0)  # it was one of the drawn cards
         if card.color is None and event.color is not None and event.count:
             self.favourites[seat] = Favourite(event.color)
         if drawing == seat or in_force is None or _stacks(before, card):
             return  # the card it drew, or a stack: it had no other choice to read
         reading = _reading(card, in_force, before)
-        if reading is None:
-            return
+        if reading is not None:
+            self._read(seat, reading)
+
+    def _read(self, seat: int, reading: Lack) -> None:
+        """Take in a reading of the seat's whole hand: it narrows the last one when the seat
+        has drawn nothing since (the same cards), else replaces it, set aside."""
         lack = self.lacks.get(seat)
         if lack is not None and lack.fresh == 0:
             lack.narrow(reading)
-        else:
-            self.lacks[seat] = reading
+            return
+        if lack is not None:
+            self._set_aside(seat, lack)
+        self.lacks[seat] = reading
 
     def _passed(self, seat: int, stuck: bool, drawing: int | None) -> None:
         void = self.voids.get(seat)
@@ -270,12 +294,11 @@ class RoundMemory:
         if reason is DrewReason.DRAW and drawing != seat:
             if void is not None and void.fresh == 0:
                 self._keep_old_void(seat, void)
-            self._void(seat, fresh=count)
-        elif void is not None:
-            void.fresh += count
-        lack = self.lacks.get(seat)
-        if lack is not None:
-            lack.fresh += count
+            elif void is not None:
+                self._set_aside(seat, void)
+            self._void(seat, fresh=0)
+        for rule in self.readings(seat):
+            rule.fresh += count
         if reason is DrewReason.DRAW:
             self._drawing = seat
 
@@ -284,17 +307,17 @@ class RoundMemory:
         holds is an old card of both (none drawn since), so it held none of either's
         colour or rank. Wilds the new void rules out already."""
         ceilings = {void.color: -1} if void.color is not None else {}
-        reading = Lack(ceilings, {void.rank} if void.rank is not None else set(), 0)
-        lack = self.lacks.get(seat)
-        if lack is not None and lack.fresh == 0:
-            lack.narrow(reading)
-        else:
-            self.lacks[seat] = reading
+        self._read(seat, Lack(ceilings, {void.rank} if void.rank is not None else set(), 0))
 
     def _void(self, seat: int, fresh: int) -> None:
         top = self._top
         rank = top.rank if top is not None and top.color is not None else None
         self.voids[seat] = Void(self._color, rank, fresh)
+
+
+_EARLIER = 3
+"""Earlier readings kept per seat (the newest): each binds fewer of its cards than the
+one after it, and every one is a test per card the sampler deals."""
 
 
 def _reading(card: Card, in_force: Color, top: Card | None) -> Lack | None:

@@ -254,7 +254,7 @@ def _deal_hands(
     if memory is not None:
         for other in set(memory.voids) | set(memory.lacks) | set(memory.favourites):
             if other != seat and 0 <= other < len(counts):
-                rules = [r for r in (memory.voids.get(other), memory.lacks.get(other)) if r]
+                rules = memory.readings(other)
                 favourite = memory.favourites.get(other)
                 kept &= _deal_hand(
                     pool, hands[other], counts[other], rules, favourite=favourite, rng=rng

@@ -11,7 +11,7 @@ import pytest
 from typed_views import play, view
 
 from client.bots import search
-from client.bots.memory import RoundMemory
+from client.bots.memory import Lack, RoundMemory
 from client.bots.strategies import Knobs, choose
 from protocol.cards import Card, Color
 from protocol.commands import Accept, Challenge, Draw, Pass, Play, SeatCommand
@@ -135,6 +135,42 @@ def test_a_second_void_keeps_the_first_one_on_the_old_cards() -> None:
     assert 1 not in memory.lacks and memory.voids[1].color == Color.BLUE
 
 
+def test_a_reading_replaced_after_a_draw_still_binds_the_cards_held_then() -> None:
+    # Seat 1 leaves red, takes a Draw Two, then leaves yellow: the new reading is of its
+    # whole hand (no yellow); the old one still holds for all but the two cards it drew.
+    memory = RoundMemory()
+    bodies = [
+        RoundStarted(round=1, dealer=1, counts=(7, 7)),
+        FirstCard(card=Card.parse("R5"), color=Color.RED),
+        played(0, "R1"),
+        played(1, "Y1"),  # no red
+        played(0, "Y+2"),
+        Drew(seat=1, count=2, reason=DrewReason.DRAW_TWO),
+        played(0, "Y3"),
+        played(1, "B3"),  # no yellow, among all seven cards
+    ]
+    memory.catch_up(SeenEvent(seq, body) for seq, body in enumerate(bodies, 1))
+    assert memory.lacks[1].colors == {Color.YELLOW} and memory.lacks[1].fresh == 0
+    [earlier] = memory.earlier[1]
+    assert isinstance(earlier, Lack) and earlier.colors == {Color.RED} and earlier.fresh == 2
+    assert memory.readings(1) == [earlier, memory.lacks[1]]
+    # Every deal of seat 1's seven cards holds no yellow and at most the two drawn reds.
+    view = table(["B7", "G2"], [2, 7], "B", "B3")
+    rng = random.Random(3)
+    reds = set()
+    for _ in range(200):
+        deal = search.sample_deal(view, TableConfig(seats=2), rng, memory)
+        assert deal is not None
+        held = [Card.parse(code) for code in deal.hands[1]]
+        assert not any(card.color is Color.YELLOW for card in held)
+        reds.add(sum(card.color is Color.RED for card in held))
+    assert max(reds) == 2
+    # A red it plays now was one of the drawn cards: the old reading binds one card more.
+    more = [played(0, "R+2"), Drew(seat=1, count=2, reason=DrewReason.DRAW_TWO), played(1, "R8")]
+    memory.catch_up(SeenEvent(seq, body) for seq, body in enumerate(more, 9))
+    assert earlier.fresh == 3
+
+
 def test_a_wild_draw_four_says_the_seat_held_no_plain_wild() -> None:
     # normal plays a plain wild before a Wild Draw Four; after a plain wild nothing is
     # known of its other wilds.
@@ -152,19 +188,22 @@ def test_a_wild_draw_four_says_the_seat_held_no_plain_wild() -> None:
     assert not four.allows(Card.parse("G5")) and four.allows(Card.parse("G6"))
 
 
-def test_lacks_hold_on_real_rounds_of_normal_players_and_deals_keep_them() -> None:
+def test_readings_hold_on_real_rounds_of_normal_players_and_deals_keep_them() -> None:
     # Normal players follow the colour when they can, so a colour a seat left is one it
-    # held none of, but for what it drew since; the sampler deals by that too.
-    lacks = 0
+    # held none of, but for what it drew since; so with every earlier reading; the sampler
+    # deals by them too.
+    lacks = earlier = 0
     for seed in range(10):
         match, memory, rng = Match(TableConfig(seats=4), seed), RoundMemory(), random.Random(seed)
         for _ in range(200):
             memory.catch_up(event.seen_by(0) for event in match.events)
             real = match.snapshot(with_history=False)
-            for seat, lack in memory.lacks.items():
+            for seat in range(4):
                 held = [Card.parse(code) for code in real["hands"][seat]]
-                assert sum(not lack.allows(card) for card in held) <= lack.fresh
-                lacks += 1
+                for reading in memory.readings(seat):
+                    assert sum(not reading.allows(card) for card in held) <= reading.fresh
+                    lacks += isinstance(reading, Lack)
+                    earlier += reading in memory.earlier.get(seat, ())
             to_act = match.to_act()
             if to_act is None or match.phase in (Phase.ROUND_OVER, Phase.MATCH_OVER):
                 break
@@ -172,13 +211,14 @@ def test_lacks_hold_on_real_rounds_of_normal_players_and_deals_keep_them() -> No
                 view = match.view(0, 0)
                 deal = search.sample_deal(view, TableConfig(seats=4), rng, memory)
                 assert deal is not None
-                for other, lack in memory.lacks.items():
+                for other in range(1, 4):
                     cards = [Card.parse(code) for code in deal.hands[other]]
-                    assert other == 0 or sum(not lack.allows(c) for c in cards) <= lack.fresh
+                    for reading in memory.readings(other):
+                        assert sum(not reading.allows(c) for c in cards) <= reading.fresh
             command = choose(match.view(to_act, 0), rng, "normal")
             assert command is not None
             match.apply(to_act, command, 0)
-    assert lacks > 200
+    assert lacks > 200 and earlier > 50
 
 
 def test_at_four_seats_the_search_weighs_moves_once_a_hand_is_down_to_five(
