@@ -298,7 +298,7 @@ class RoundMemory:
                 self._set_aside(seat, void)
             self._void(seat, fresh=0)
         for rule in self.readings(seat):
-            rule.fresh += count
+            rule.fresh += count  # the new void's too: it reads the hand before the draw
         if reason is DrewReason.DRAW:
             self._drawing = seat
 

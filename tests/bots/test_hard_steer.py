@@ -165,10 +165,11 @@ def test_a_reading_replaced_after_a_draw_still_binds_the_cards_held_then() -> No
         assert not any(card.color is Color.YELLOW for card in held)
         reds.add(sum(card.color is Color.RED for card in held))
     assert max(reds) == 2
-    # A red it plays now was one of the drawn cards: the old reading binds one card more.
-    more = [played(0, "R+2"), Drew(seat=1, count=2, reason=DrewReason.DRAW_TWO), played(1, "R8")]
+    # Two Draw Twos more, then a red: one of the drawn cards, so one more old card bound.
+    two = Drew(seat=1, count=2, reason=DrewReason.DRAW_TWO)
+    more = [played(0, "B+2"), two, played(0, "R+2"), two, played(0, "R9"), played(1, "R8")]
     memory.catch_up(SeenEvent(seq, body) for seq, body in enumerate(more, 9))
-    assert earlier.fresh == 3
+    assert earlier.fresh == 2 + 4 - 1
 
 
 def test_a_wild_draw_four_says_the_seat_held_no_plain_wild() -> None:
