@@ -249,11 +249,11 @@ class RoundMemory:
         self.favourites.clear()
 
     def _set_aside(self, seat: int, reading: Void | Lack) -> None:
-        """Keep a replaced reading that some of the seat's cards may still be bound by."""
-        if reading.fresh:
-            kept = self.earlier.setdefault(seat, [])
-            kept.append(reading)
-            del kept[:-_EARLIER]
+        """Keep a reading replaced after the seat drew (one with no fresh card is narrowed
+        instead, never replaced): it still binds the cards the seat held then."""
+        kept = self.earlier.setdefault(seat, [])
+        kept.append(reading)
+        del kept[:-_EARLIER]
 
     def _played(self, event: Played, drawing: int | None) -> None:
         seat, card, in_force, before = event.seat, event.card, self._color, self._top
