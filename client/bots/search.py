@@ -24,10 +24,11 @@ to challenge a Wild Draw Four or take a Draw Two stack), once some hand is down 
 Every candidate is played on the same deals and with the same playout choices (common
 random numbers), so their difference is measured with less noise. The bot also plays a
 few moves otherwise than ``normal`` with no search at all (:func:`steer`): at any number
-of seats it keeps a wild while every hand is big, drawing instead; at three seats or more
-it stops a next player about to go out, keeps its stoppers till then, plays an honest Wild
-Draw Four where ``normal`` plays a plain wild, and names a colour that player left. In the
-endgame that move is the one the search keeps unless another beats it.
+of seats it keeps a wild while every hand is big, drawing instead, and turns the colour
+by rank to one the next player is read to lack; at three seats or more it stops a next
+player about to go out, keeps its stoppers till then, plays an honest Wild Draw Four where
+``normal`` plays a plain wild, and names a colour that player left. In the endgame that
+move is the one the search keeps unless another beats it.
 
 The bot never sees more than its seat's view and events: only those are read, and
 the hidden cards come from the sampler. This module is the one part of ``client`` allowed
@@ -773,13 +774,14 @@ def steer(
 ) -> SeatCommand | None:
     """Where ``hard`` plays otherwise than ``normal`` without a search (None: as
     ``normal``). At any number of seats it keeps a wild while every hand is big
-    (:func:`_keep_wild`). At three seats or more, against a next player about to go out,
-    it plays a card that stops that player (a Draw Two, a Skip, a Reverse that does not
-    hand the turn to a hand as small); otherwise it keeps those cards for that moment,
-    playing a number of the colour in force first; it plays an honest Wild Draw Four where
-    ``normal`` plays a plain wild; and a wild names a colour the next player has shown it
-    lacks, when it holds some. Head to head, measured, those three-seat moves cost more
-    than they win."""
+    (:func:`_keep_wild`), and plays a card of a colour the next player is read to lack
+    where ``normal`` plays another colour (:func:`_aim`). At three seats or more, against
+    a next player about to go out, it first plays a card that stops that player (a Draw
+    Two, a Skip, a Reverse that does not hand the turn to a hand as small); otherwise it
+    keeps those cards for that moment, playing a number of the colour in force first; it
+    plays an honest Wild Draw Four where ``normal`` plays a plain wild; and a wild names a
+    colour the next player has shown it lacks, when it holds some. Head to head, measured,
+    those three-seat moves cost more than they win."""
     me, shared = view.seat, view.shared
     counts = shared.counts
     if me is None or default is None:
@@ -787,15 +789,18 @@ def steer(
     kept = _keep_wild(view, default)
     if kept is not None:
         return kept
-    if len(counts) - len(shared.eliminated) < 3:
-        return None
     step = -1 if shared.direction == -1 else 1
     after, before = _next_seat(view, me, step), _next_seat(view, me, -step)
     plays = [c for c in options if isinstance(c, Play)]
     if after is None or before is None or not plays:
         return None
+    if len(counts) - len(shared.eliminated) < 3:
+        return _aim(plays, view, memory, after, default)
     if counts[after] <= _DANGER:
         return _stop(plays, counts, after, before)
+    aimed = _aim(plays, view, memory, after, default)
+    if aimed is not None:
+        return aimed
     held = _hold(plays, view, default)
     if held is not None:
         return held
@@ -900,12 +905,7 @@ def _starve(
     named = default.color if isinstance(default, Play | ChooseColor) else None
     if memory is None or named is None:
         return None
-    lacks: set[Color] = set()
-    lack, void = memory.lacks.get(after), memory.voids.get(after)
-    if lack is not None and lack.fresh == 0:
-        lacks |= lack.colors
-    if void is not None and void.fresh == 0 and void.color is not None:
-        lacks.add(void.color)
+    lacks = _lacked_colours(memory, after)
     if not lacks or named in lacks:
         return None
     held = Counter(card.color for card in view.hand or ())
@@ -918,6 +918,38 @@ def _starve(
         and held[c.color] > 0
     ]
     return max(variants, key=lambda c: held[c.color]) if variants else None
+
+
+def _aim(
+    plays: Sequence[Play],
+    view: View,
+    memory: RoundMemory | None,
+    after: int,
+    default: SeatCommand,
+) -> Play | None:
+    """A coloured card of a colour ``after`` is read to hold none of, in place of
+    ``normal``'s coloured card of another colour: of those colours, the one this hand
+    holds most, and its card worth most. None when no such card plays."""
+    if memory is None or not isinstance(default, Play) or default.card.color is None:
+        return None
+    lacks = _lacked_colours(memory, after)
+    if not lacks or default.card.color in lacks:
+        return None
+    held = Counter(card.color for card in view.hand or ())
+    aimed = [c for c in plays if c.card.color in lacks]
+    return max(aimed, key=lambda c: (held[c.card.color], card_points(c.card)), default=None)
+
+
+def _lacked_colours(memory: RoundMemory, seat: int) -> set[Color]:
+    """The colours ``seat`` held none of at its last void or play, if it has drawn no
+    card since."""
+    lacks: set[Color] = set()
+    lack, void = memory.lacks.get(seat), memory.voids.get(seat)
+    if lack is not None and lack.fresh == 0:
+        lacks |= lack.colors
+    if void is not None and void.fresh == 0 and void.color is not None:
+        lacks.add(void.color)
+    return lacks
 
 
 def _same_but_colour(command: Play | ChooseColor, other: SeatCommand) -> bool:

@@ -109,6 +109,31 @@ def test_the_memory_sees_a_seat_leave_a_colour_and_hard_names_it() -> None:
     assert steer(view, default, RoundMemory()) is None
 
 
+def test_hard_plays_a_colour_the_next_player_is_read_to_lack() -> None:
+    def memory_of(seats: int) -> RoundMemory:
+        memory = RoundMemory()
+        opening = [
+            RoundStarted(round=1, dealer=seats - 1, counts=(7,) * seats),
+            FirstCard(card=Card.parse("R5"), color=Color.RED),
+            played(0, "R1"),
+            played(1, "Y1"),  # had no red
+        ]
+        memory.catch_up([SeenEvent(seq, body) for seq, body in enumerate(opening, 1)])
+        return memory
+
+    # normal follows yellow; hard turns the colour to red by the rank, which seat 1 lacks.
+    two = table(["Y7", "R1", "G3", "B4", "B5", "B6"], [6, 6], "Y", "Y1")
+    memory = memory_of(2)
+    assert card_of(steer(two, play("Y7"), memory)) == "R1"
+    assert steer(two, play("Y7"), RoundMemory()) is None
+    # At four seats it aims at the next player the same way.
+    four = table(["Y7", "R1", "G3"], [3, 5, 6, 6], "Y", "Y1")
+    assert card_of(steer(four, play("Y7"), memory_of(4))) == "R1"
+    # Once that seat has drawn, its new cards may be red: as normal again.
+    memory.catch_up([SeenEvent(5, Drew(seat=1, count=1, reason=DrewReason.DRAW))])
+    assert steer(two, play("Y7"), memory) is None
+
+
 def test_a_second_void_keeps_the_first_one_on_the_old_cards() -> None:
     # Seat 1 draws on red and passes the card it drew, then draws again on blue: its old
     # cards hold neither red nor blue (nor a 5, nor a wild); its new card may be anything.
