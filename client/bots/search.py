@@ -775,7 +775,9 @@ def steer(
     """Where ``hard`` plays otherwise than ``normal`` without a search (None: as
     ``normal``). At any number of seats it keeps a wild while every hand is big
     (:func:`_keep_wild`), and plays a card of a colour the next player is read to lack
-    where ``normal`` plays another colour (:func:`_aim`). At three seats or more, against
+    where ``normal`` plays another colour (:func:`_aim`). Head to head it then follows the
+    colour with a card whose rank it holds in no other colour (:func:`_keep_switch`). At
+    three seats or more, against
     a next player about to go out, it first plays a card that stops that player (a Draw
     Two, a Skip, a Reverse that does not hand the turn to a hand as small); otherwise it
     keeps those cards for that moment, playing a number of the colour in force first; it
@@ -795,7 +797,7 @@ def steer(
     if after is None or before is None or not plays:
         return None
     if len(counts) - len(shared.eliminated) < 3:
-        return _aim(plays, view, memory, after, default)
+        return _aim(plays, view, memory, after, default) or _keep_switch(plays, view, default)
     if counts[after] <= _DANGER:
         return _stop(plays, counts, after, before)
     aimed = _aim(plays, view, memory, after, default)
@@ -938,6 +940,29 @@ def _aim(
     held = Counter(card.color for card in view.hand or ())
     aimed = [c for c in plays if c.card.color in lacks]
     return max(aimed, key=lambda c: (held[c.card.color], card_points(c.card)), default=None)
+
+
+def _keep_switch(plays: Sequence[Play], view: View, default: SeatCommand) -> Play | None:
+    """A card of the colour in force with fewer partners of its rank in other colours
+    than ``normal``'s card (the fewest, then the card worth most), in place of it: a
+    number or symbol held in another colour is the way out of this colour later without
+    a wild or a draw. None when ``normal``'s card is as good a card to give up."""
+    if not isinstance(default, Play) or default.card.color is None:
+        return None
+    colour = view.shared.color
+    if default.card.color is not colour:
+        return None
+    hand = view.hand or ()
+    same = [c for c in plays if c.card.color is colour and c.uno == default.uno]
+    best = min(same, key=lambda c: (_switches(c.card, hand), -card_points(c.card)))
+    return best if _switches(best.card, hand) < _switches(default.card, hand) else None
+
+
+def _switches(card: Card, hand: Sequence[Card]) -> int:
+    """How many cards of ``hand`` share ``card``'s rank in another colour."""
+    return sum(
+        1 for held in hand if held.rank is card.rank and held.color not in (None, card.color)
+    )
 
 
 def _lacked_colours(memory: RoundMemory, seat: int) -> set[Color]:

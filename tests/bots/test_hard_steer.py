@@ -134,6 +134,25 @@ def test_hard_plays_a_colour_the_next_player_is_read_to_lack() -> None:
     assert steer(two, play("Y7"), memory) is None
 
 
+def test_head_to_head_hard_keeps_a_card_that_changes_the_colour_by_rank() -> None:
+    # normal follows red with its costliest red, the 7; hard keeps it (a blue 7 makes it
+    # the way from red to blue) and follows with the 5, which has no partner.
+    two = table(["R7", "R5", "B7", "B2", "G4", "Y6"], [6, 6], "R", "R3")
+    assert card_of(choose(two, random.Random(1), "normal")) == "R7"
+    assert card_of(steer(two, play("R7"))) == "R5"
+    # Every red has a partner in another colour: the one with fewer is given up.
+    partners = table(["R7", "R5", "B7", "G7", "B5", "Y6"], [6, 6], "R", "R3")
+    assert card_of(steer(partners, play("R7"))) == "R5"
+    # No red has a partner, or normal changes the colour: as normal.
+    plain = table(["R7", "R5", "B2", "G4", "Y6"], [5, 6], "R", "R3")
+    assert steer(plain, play("R7")) is None
+    switch = table(["B3", "B7", "G4"], [3, 6], "R", "R3")
+    assert steer(switch, play("B3")) is None
+    # At four seats normal's card stands.
+    four = table(["R7", "R5", "B7", "B2", "G4", "Y6"], [6, 6, 6, 6], "R", "R3")
+    assert steer(four, play("R7")) is None
+
+
 def test_a_second_void_keeps_the_first_one_on_the_old_cards() -> None:
     # Seat 1 draws on red and passes the card it drew, then draws again on blue: its old
     # cards hold neither red nor blue (nor a 5, nor a wild); its new card may be anything.
