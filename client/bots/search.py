@@ -776,14 +776,13 @@ def steer(
     ``normal``). At any number of seats it keeps a wild while every hand is big
     (:func:`_keep_wild`), and plays a card of a colour the next player is read to lack
     where ``normal`` plays another colour (:func:`_aim`). Head to head it then follows the
-    colour with a card whose rank it holds in no other colour (:func:`_keep_switch`). At
-    three seats or more, against
-    a next player about to go out, it first plays a card that stops that player (a Draw
-    Two, a Skip, a Reverse that does not hand the turn to a hand as small); otherwise it
-    keeps those cards for that moment, playing a number of the colour in force first; it
-    plays an honest Wild Draw Four where ``normal`` plays a plain wild; and a wild names a
-    colour the next player has shown it lacks, when it holds some. Head to head, measured,
-    those three-seat moves cost more than they win."""
+    colour with the card whose rank it holds least in other colours (:func:`_keep_switch`).
+    At three seats or more, against a next player about to go out, it first plays a card
+    that stops that player (a Draw Two, a Skip, a Reverse that does not hand the turn to a
+    hand as small); otherwise it keeps those cards for that moment, playing a number of the
+    colour in force first; it plays an honest Wild Draw Four where ``normal`` plays a plain
+    wild; and a wild names a colour the next player has shown it lacks, when it holds
+    some. Head to head, measured, those three-seat moves cost more than they win."""
     me, shared = view.seat, view.shared
     counts = shared.counts
     if me is None or default is None:
