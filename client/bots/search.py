@@ -25,10 +25,11 @@ Every candidate is played on the same deals and with the same playout choices (c
 random numbers), so their difference is measured with less noise. The bot also plays a
 few moves otherwise than ``normal`` with no search at all (:func:`steer`): at any number
 of seats it keeps a wild while every hand is big, drawing instead, and turns the colour
-by rank to one the next player is read to lack; at three seats or more it stops a next
-player about to go out, keeps its stoppers till then, plays an honest Wild Draw Four where
-``normal`` plays a plain wild, and names a colour that player left. In the endgame that
-move is the one the search keeps unless another beats it.
+by rank to one the next player is read to lack; head to head it follows the colour with
+the card whose rank it holds least in other colours; at three seats or more it stops a
+next player about to go out, keeps its stoppers till then, plays an honest Wild Draw Four
+where ``normal`` plays a plain wild, and names a colour that player left. In the endgame
+that move is the one the search keeps unless another beats it.
 
 The bot never sees more than its seat's view and events: only those are read, and
 the hidden cards come from the sampler. This module is the one part of ``client`` allowed
@@ -946,15 +947,15 @@ def _keep_switch(plays: Sequence[Play], view: View, default: SeatCommand) -> Pla
     than ``normal``'s card (the fewest, then the card worth most), in place of it: a
     number or symbol held in another colour is the way out of this colour later without
     a wild or a draw. None when ``normal``'s card is as good a card to give up."""
-    if not isinstance(default, Play) or default.card.color is None:
-        return None
     colour = view.shared.color
-    if default.card.color is not colour:
+    if not isinstance(default, Play) or colour is None or default.card.color is not colour:
         return None
     hand = view.hand or ()
     same = [c for c in plays if c.card.color is colour and c.uno == default.uno]
-    best = min(same, key=lambda c: (_switches(c.card, hand), -card_points(c.card)))
-    return best if _switches(best.card, hand) < _switches(default.card, hand) else None
+    best = min(same, key=lambda c: (_switches(c.card, hand), -card_points(c.card)), default=None)
+    if best is None or _switches(best.card, hand) >= _switches(default.card, hand):
+        return None
+    return best
 
 
 def _switches(card: Card, hand: Sequence[Card]) -> int:

@@ -148,6 +148,8 @@ def test_head_to_head_hard_keeps_a_card_that_changes_the_colour_by_rank() -> Non
     assert steer(plain, play("R7")) is None
     switch = table(["B3", "B7", "G4"], [3, 6], "R", "R3")
     assert steer(switch, play("B3")) is None
+    # A default no legal play matches (it declares UNO, the plays do not): as normal.
+    assert steer(two, play("R7", uno=True)) is None
     # At four seats normal's card stands.
     four = table(["R7", "R5", "B7", "B2", "G4", "Y6"], [6, 6, 6, 6], "R", "R3")
     assert steer(four, play("R7")) is None
