@@ -212,15 +212,12 @@ def sample_deal(
     hand = [card.code for card in view.hand or ()]
     draw_count = shared.draw_count
     under_top = shared.discard_count - 1
-    seen_discard = memory.discard if memory is not None else None
-    known: list[str] | None = None
-    if seen_discard and len(seen_discard) == under_top + 1 and seen_discard[-1] == top:
-        known = [card.code for card in seen_discard]
-    hidden = Counter(card.code for card in build_deck(config))
-    hidden.subtract([*hand, *(known or [top.code])])
-    if any(n < 0 for n in hidden.values()):
+    seen_discard = _known_discard(view, memory)
+    known = None if seen_discard is None else [card.code for card in seen_discard]
+    hidden = _hidden(view, config, seen_discard)
+    if hidden is None:
         return None
-    pool = list(hidden.elements())
+    pool = [card.code for card in hidden.elements()]
     others = sum(n for s, n in enumerate(counts) if s != seat)
     if len(hand) != counts[seat] or len(pool) != others + draw_count + under_top * (not known):
         return None
@@ -232,6 +229,25 @@ def sample_deal(
     pool = rest
     discard = [*known] if known is not None else [*pool[draw_count:], top.code]
     return Deal(hands, pool[:draw_count], discard)
+
+
+def _known_discard(view: View, memory: RoundMemory | None) -> list[Card] | None:
+    """The discard pile, its top card last, when the memory saw every card of it."""
+    seen = memory.discard if memory is not None else None
+    shared = view.shared
+    if seen and len(seen) == shared.discard_count and seen[-1] == shared.top:
+        return list(seen)
+    return None
+
+
+def _hidden(view: View, config: TableConfig, known: list[Card] | None) -> Counter[Card] | None:
+    """The cards this seat cannot place: the deck less its hand and the ``known``
+    discards (the top card alone without them), in the deck's order; None when the view
+    holds a card the deck does not."""
+    top = view.shared.top
+    hidden = Counter(build_deck(config))
+    hidden.subtract([*(view.hand or ()), *(known or ([top] if top is not None else []))])
+    return None if any(n < 0 for n in hidden.values()) else hidden
 
 
 _DEAL_TRIES = 4
@@ -799,15 +815,23 @@ def steer(
     if len(counts) - len(shared.eliminated) < 3:
         return _aim(plays, view, memory, after, default) or _keep_switch(plays, view, default)
     if counts[after] <= _DANGER:
-        return _stop(plays, counts, after, before)
-    aimed = _aim(plays, view, memory, after, default)
-    if aimed is not None:
-        return aimed
-    held = _hold(plays, view, default)
-    if held is not None:
-        return held
+        played = (
+            _stop(plays, counts, after, before)
+            or _aim(plays, view, memory, after, default)
+            or _block(plays, view, memory, default)
+        )
+    else:
+        played = (
+            _block(plays, view, memory, default)
+            or _aim(plays, view, memory, after, default)
+            or _hold(plays, view, default)
+        )
+    if played is not None:
+        return played
     four = _four(plays, view, default)
-    return _starve(options, view, memory, after, four or default) or four
+    named = _block_colour(options, view, memory, four or default)
+    wild = named or four
+    return _starve(options, view, memory, after, wild or default) or wild
 
 
 _KEEP_WILDS_FROM = 5
@@ -963,6 +987,78 @@ def _switches(card: Card, hand: Sequence[Card]) -> int:
     return sum(
         1 for held in hand if held.rank is card.rank and held.color not in (None, card.color)
     )
+
+
+def _block(
+    plays: Sequence[Play], view: View, memory: RoundMemory | None, default: SeatCommand
+) -> Play | None:
+    """The coloured card that the fewest unseen cards follow (by its colour or its
+    rank), the one worth most of those, in place of ``normal``'s coloured card when more
+    follow that one: with three hands or more, each opponent holding a card that does not
+    follow is one that draws. Cards of a colour this hand holds many of are seen, so the
+    colour it can follow itself tends to be the one left. None when ``normal``'s card is
+    as hard to follow, or plays no colour."""
+    if not isinstance(default, Play) or default.card.color is None:
+        return None
+    unseen = _unseen(view, memory)
+    if unseen is None:
+        return None
+
+    def followers(card: Card) -> int:
+        return sum(
+            n
+            for other, n in unseen.items()
+            if other.color is not None and (other.color is card.color or other.rank is card.rank)
+        )
+
+    same = [
+        c
+        for c in plays
+        if c.card.color is not None and (c.uno, c.target) == (default.uno, default.target)
+    ]
+    best = min(same, key=lambda c: (followers(c.card), -card_points(c.card)), default=None)
+    if best is None or followers(best.card) >= followers(default.card):
+        return None
+    return best
+
+
+def _block_colour(
+    options: Sequence[SeatCommand],
+    view: View,
+    memory: RoundMemory | None,
+    default: SeatCommand,
+) -> Play | None:
+    """The wild ``default`` plays, naming instead the colour this hand holds that the
+    fewest unseen cards are of (then the one it holds most), as :func:`_block` chooses a
+    card; None when that is the colour ``default`` names already."""
+    if not isinstance(default, Play) or default.card.color is not None or default.color is None:
+        return None
+    unseen = _unseen(view, memory)
+    if unseen is None:
+        return None
+    of_colour: Counter[Color | None] = Counter()
+    for card, n in unseen.items():
+        of_colour[card.color] += n
+    held = Counter(card.color for card in view.hand or ())
+    variants = [
+        c
+        for c in options
+        if isinstance(c, Play)
+        and _same_but_colour(c, default)
+        and c.color is not None
+        and held[c.color] > 0
+    ]
+    best = min(variants, key=lambda c: (of_colour[c.color], -held[c.color]), default=None)
+    return None if best is None or best.color is default.color else best
+
+
+def _unseen(view: View, memory: RoundMemory | None) -> Counter[Card] | None:
+    """The cards this seat has not seen where they are (:func:`_hidden`), or None when
+    the deck cannot be told."""
+    config = infer_config(view, memory)
+    if config is None:
+        return None
+    return _hidden(view, config, _known_discard(view, memory))
 
 
 def _lacked_colours(memory: RoundMemory, seat: int) -> set[Color]:
