@@ -26,10 +26,11 @@ random numbers), so their difference is measured with less noise. The bot also p
 few moves otherwise than ``normal`` with no search at all (:func:`steer`): at any number
 of seats it keeps a wild while every hand is big, drawing instead, and turns the colour
 by rank to one the next player is read to lack; head to head it follows the colour with
-the card whose rank it holds least in other colours; at three seats or more it stops a
-next player about to go out, keeps its stoppers till then, plays an honest Wild Draw Four
-where ``normal`` plays a plain wild, and names a colour that player left. In the endgame
-that move is the one the search keeps unless another beats it.
+the card whose rank it holds least in other colours; at three seats or more it plays the
+card the fewest unseen cards follow and names such a colour with a wild, stops a next
+player about to go out, keeps its stoppers till then, plays an honest Wild Draw Four where
+``normal`` plays a plain wild, and names a colour that player left. In the endgame that
+move is the one the search keeps unless another beats it.
 
 The bot never sees more than its seat's view and events: only those are read, and
 the hidden cards come from the sampler. This module is the one part of ``client`` allowed
@@ -796,10 +797,13 @@ def steer(
     colour with the card whose rank it holds least in other colours (:func:`_keep_switch`).
     At three seats or more, against a next player about to go out, it first plays a card
     that stops that player (a Draw Two, a Skip, a Reverse that does not hand the turn to a
-    hand as small); otherwise it keeps those cards for that moment, playing a number of the
-    colour in force first; it plays an honest Wild Draw Four where ``normal`` plays a plain
-    wild; and a wild names a colour the next player has shown it lacks, when it holds
-    some. Head to head, measured, those three-seat moves cost more than they win."""
+    hand as small), else one of a colour that player lacks, else the card the fewest
+    unseen cards follow (:func:`_block`). Otherwise it plays that card first, then a
+    colour the next player lacks, and keeps its stoppers for that moment, playing a number
+    of the colour in force instead. Where only a wild plays it plays an honest Wild Draw
+    Four in place of a plain one, naming the colour it holds that the fewest unseen cards
+    are of (:func:`_block_colour`), or one the next player has shown it lacks. Head to
+    head, measured, those three-seat moves cost more than they win."""
     me, shared = view.seat, view.shared
     counts = shared.counts
     if me is None or default is None:

@@ -155,6 +155,54 @@ def test_head_to_head_hard_keeps_a_card_that_changes_the_colour_by_rank() -> Non
     assert steer(four, play("R7")) is None
 
 
+def test_at_four_seats_hard_leaves_the_card_the_fewest_unseen_cards_follow() -> None:
+    # normal follows red with its costliest red, the 9. Three of the other 2s are in
+    # hand, so fewer unseen cards follow the red 2 (red ones, and the last other 2s).
+    view = table(["R9", "R2", "G2", "B2", "Y2", "G8"], [6, 6, 6, 6], "R", "R1")
+    assert card_of(choose(view, random.Random(1), "normal")) == "R9"
+    assert card_of(steer(view, play("R9"))) == "R2"
+    # Head to head the card stays normal's (measured: a loss there).
+    two = table(["R9", "R2", "G2", "B2", "Y2", "G8"], [6, 6], "R", "R1")
+    assert steer(two, play("R9")) is None
+
+
+def test_hard_counts_the_discards_it_saw_when_it_changes_the_colour() -> None:
+    # Six blue cards went by. On the red 5, with no red, normal changes to green, the
+    # colour it holds most; hard changes to blue, which fewer unseen cards follow.
+    memory = RoundMemory()
+    opening = [
+        RoundStarted(round=1, dealer=3, counts=(7, 7, 7, 7)),
+        FirstCard(card=Card.parse("B1"), color=Color.BLUE),
+        played(1, "B2"),
+        played(2, "B3"),
+        played(3, "B4"),
+        played(0, "B7"),
+        played(1, "B8"),
+        played(2, "R8"),
+        played(3, "R5"),
+    ]
+    memory.catch_up([SeenEvent(seq, body) for seq, body in enumerate(opening, 1)])
+    assert memory.discard is not None and len(memory.discard) == 8
+
+    def board(hand: list[str], counts: list[int]) -> View:
+        legal: list[SeatCommand] = [play(code) for code in hand if code[1:] == "5"]
+        legal += [play("W", color=c) for c in "RYGB" if "W" in hand]
+        return view(hand, "R", [*legal, Draw()], top="R5", counts=counts, discard_count=8)
+
+    changing = board(["B5", "G5", "G2", "G3", "B9", "Y6"], [6, 5, 5, 5])
+    assert card_of(choose(changing, random.Random(1), "normal")) == "G5"
+    assert card_of(steer(changing, play("G5"), memory)) == "B5"
+    # Not knowing the discards, more blue cards are unseen than green ones: as normal.
+    assert steer(changing, play("G5"), RoundMemory()) is None
+    # A wild names blue for the same reason, where normal names green (held as much).
+    naming = board(["W", "G2", "G3", "B9", "B6", "Y4"], [6, 4, 5, 5])
+    assert choose(naming, random.Random(1), "normal") == play("W", color="G")
+    assert steer(naming, play("W", color="G"), memory) == play("W", color="B")
+    # It names only a colour it holds.
+    only_green = board(["W", "G2", "G3", "G9", "G6", "G4"], [6, 4, 5, 5])
+    assert steer(only_green, play("W", color="G"), memory) is None
+
+
 def test_a_second_void_keeps_the_first_one_on_the_old_cards() -> None:
     # Seat 1 draws on red and passes the card it drew, then draws again on blue: its old
     # cards hold neither red nor blue (nor a 5, nor a wild); its new card may be anything.
@@ -299,7 +347,7 @@ def test_hard_plays_an_honest_wild_draw_four_where_normal_plays_a_plain_wild() -
     # Holding yellow, the colour in force, the Wild Draw Four would be a bluff: a plain
     # wild (were it the move) stays.
     view = table(["W", "W+4", "Y3", "B4"], [4, 6, 6, 6], "Y", "Y1")
-    assert steer(view, play("W", color="G")) is None
+    assert card_of(steer(view, play("W", color="G"))) in (None, "W")
     # Head to head it plays as normal (measured with the search, a loss).
     two = table(["W", "W+4", "G3", "B4"], [4, 6], "R", "R1")
     assert steer(two, play("W", color="G")) is None
