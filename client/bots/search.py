@@ -51,7 +51,7 @@ import functools
 import random
 import time
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -980,10 +980,7 @@ def _keep_switch(plays: Sequence[Play], view: View, default: SeatCommand) -> Pla
         return None
     hand = view.hand or ()
     same = [c for c in plays if c.card.color is colour and c.uno == default.uno]
-    best = min(same, key=lambda c: (_switches(c.card, hand), -card_points(c.card)), default=None)
-    if best is None or _switches(best.card, hand) >= _switches(default.card, hand):
-        return None
-    return best
+    return _fewer(same, default.card, lambda card: _switches(card, hand))
 
 
 def _switches(card: Card, hand: Sequence[Card]) -> int:
@@ -1015,15 +1012,19 @@ def _block(
             if other.color is not None and (other.color is card.color or other.rank is card.rank)
         )
 
-    same = [
+    coloured = [
         c
         for c in plays
         if c.card.color is not None and (c.uno, c.target) == (default.uno, default.target)
     ]
-    best = min(same, key=lambda c: (followers(c.card), -card_points(c.card)), default=None)
-    if best is None or followers(best.card) >= followers(default.card):
-        return None
-    return best
+    return _fewer(coloured, default.card, followers)
+
+
+def _fewer(plays: Sequence[Play], normal: Card, count: Callable[[Card], int]) -> Play | None:
+    """The play whose card ``count`` gives least (then the one worth most), when that is
+    less than it gives ``normal``'s card; None otherwise."""
+    best = min(plays, key=lambda c: (count(c.card), -card_points(c.card)), default=None)
+    return best if best is not None and count(best.card) < count(normal) else None
 
 
 def _block_colour(

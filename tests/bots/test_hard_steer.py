@@ -18,6 +18,7 @@ from protocol.commands import Accept, Challenge, Draw, Pass, Play, SeatCommand
 from protocol.events import (
     Drew,
     DrewReason,
+    EventBody,
     FirstCard,
     Passed,
     Played,
@@ -51,6 +52,13 @@ def steer(view: View, default: SeatCommand, memory: RoundMemory | None = None) -
 def played(seat: int, code: str, color: Color | None = None) -> Played:
     """The ``played`` event of a seat's card (the colour named, for a wild)."""
     return Played(seat=seat, card=Card.parse(code), color=color, count=6)
+
+
+def remembered(bodies: list[EventBody]) -> RoundMemory:
+    """A round memory that has seen ``bodies``, in order."""
+    memory = RoundMemory()
+    memory.catch_up([SeenEvent(seq, body) for seq, body in enumerate(bodies, 1)])
+    return memory
 
 
 def card_of(command: SeatCommand | None) -> str | None:
@@ -169,19 +177,19 @@ def test_at_four_seats_hard_leaves_the_card_the_fewest_unseen_cards_follow() -> 
 def test_hard_counts_the_discards_it_saw_when_it_changes_the_colour() -> None:
     # Six blue cards went by. On the red 5, with no red, normal changes to green, the
     # colour it holds most; hard changes to blue, which fewer unseen cards follow.
-    memory = RoundMemory()
-    opening = [
-        RoundStarted(round=1, dealer=3, counts=(7, 7, 7, 7)),
-        FirstCard(card=Card.parse("B1"), color=Color.BLUE),
-        played(1, "B2"),
-        played(2, "B3"),
-        played(3, "B4"),
-        played(0, "B7"),
-        played(1, "B8"),
-        played(2, "R8"),
-        played(3, "R5"),
-    ]
-    memory.catch_up([SeenEvent(seq, body) for seq, body in enumerate(opening, 1)])
+    memory = remembered(
+        [
+            RoundStarted(round=1, dealer=3, counts=(7, 7, 7, 7)),
+            FirstCard(card=Card.parse("B1"), color=Color.BLUE),
+            played(1, "B2"),
+            played(2, "B3"),
+            played(3, "B4"),
+            played(0, "B7"),
+            played(1, "B8"),
+            played(2, "R8"),
+            played(3, "R5"),
+        ]
+    )
     assert memory.discard is not None and len(memory.discard) == 8
 
     def board(hand: list[str], counts: list[int]) -> View:
